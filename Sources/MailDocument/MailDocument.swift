@@ -1,0 +1,203 @@
+import Foundation
+import MIME
+
+// CONTRACT TYPES: the Extraction stage codes against these names. Fields may be added.
+
+/// What extraction reads: one email as a careful person sees it, plus the machine-readable
+/// data senders embed in it.
+public struct MailDocument: Sendable {
+    public var subject: String?
+    /// The sender (From, else Sender), with domains resolved.
+    public var sender: Sender?
+    public var recipients: [MailAddress]
+    /// The Date header field.
+    public var date: Date?
+    public var messageID: String?
+    /// Visible text of the preferred text/plain part, when there is one.
+    public var plainText: RenderedText?
+    /// Visible text of the preferred text/html part, when there is one.
+    public var htmlText: RenderedText?
+    /// The hidden preheader text of the HTML part, when there is one.
+    public var preheader: String?
+    /// Links in document order (HTML anchors, then bare URLs in plain text).
+    public var links: [Link]
+    /// Images with their alt text, in document order.
+    public var images: [ImageReference]
+    /// schema.org objects from JSON-LD and microdata, normalized.
+    public var structuredData: [SchemaObject]
+    /// Wallet orders attached as `.order` bundles.
+    public var attachedOrders: [AttachedOrder]
+    /// Other attachments, listed.
+    public var attachments: [AttachmentSummary]
+    /// The forwarded original, when this email forwards one (inline or message/rfc822).
+    public var forwardedOriginal: MailDocument? {
+        get { forwarded.first }
+        set { forwarded = newValue.map { [$0] } ?? [] }
+    }
+    private var forwarded: [MailDocument] = []
+
+    public init(
+        subject: String? = nil, sender: Sender? = nil, recipients: [MailAddress] = [],
+        date: Date? = nil, messageID: String? = nil, plainText: RenderedText? = nil,
+        htmlText: RenderedText? = nil, preheader: String? = nil, links: [Link] = [],
+        images: [ImageReference] = [], structuredData: [SchemaObject] = [],
+        attachedOrders: [AttachedOrder] = [], attachments: [AttachmentSummary] = [],
+        forwardedOriginal: MailDocument? = nil
+    ) {
+        self.subject = subject
+        self.sender = sender
+        self.recipients = recipients
+        self.date = date
+        self.messageID = messageID
+        self.plainText = plainText
+        self.htmlText = htmlText
+        self.preheader = preheader
+        self.links = links
+        self.images = images
+        self.structuredData = structuredData
+        self.attachedOrders = attachedOrders
+        self.attachments = attachments
+        self.forwardedOriginal = forwardedOriginal
+    }
+}
+
+/// The sender of an email with its domain and registrable domain (public suffix list).
+public struct Sender: Sendable, Hashable {
+    public var name: String?
+    public var address: String
+    /// Lower-cased domain of the addr-spec, e.g. `mail.shop.example.co.uk`.
+    public var domain: String?
+    /// The registrable domain (eTLD+1) from the public suffix list, e.g. `example.co.uk`.
+    public var registrableDomain: String?
+
+    public init(name: String?, address: String, domain: String?, registrableDomain: String?) {
+        self.name = name
+        self.address = address
+        self.domain = domain
+        self.registrableDomain = registrableDomain
+    }
+}
+
+/// Rendered visible text with layout: lines, and tab-separated table cells.
+public struct RenderedText: Sendable {
+    /// The text: lines separated by `\n`, table cells within a row by `\t`.
+    public var text: String
+    /// Spans of ``text`` with where each came from, in order, covering all of ``text``
+    /// except the separators.
+    public var spans: [TextSpan]
+
+    public init(text: String, spans: [TextSpan] = []) {
+        self.text = text
+        self.spans = spans
+    }
+
+    /// The lines of ``text``.
+    public var lines: [Substring] { text.split(separator: "\n", omittingEmptySubsequences: false) }
+}
+
+/// Where a piece of rendered text came from.
+public struct TextSpan: Sendable, Hashable {
+    /// UTF-8 byte range in ``RenderedText/text``.
+    public var range: Range<Int>
+    /// The body-part path (`1.2`).
+    public var partPath: String
+    /// A DOM path for HTML (`html/body/table[1]/tr[3]/td[2]`), or `line N` for plain text.
+    public var location: String
+
+    public init(range: Range<Int>, partPath: String, location: String) {
+        self.range = range
+        self.partPath = partPath
+        self.location = location
+    }
+}
+
+/// A hyperlink.
+public struct Link: Sendable, Hashable {
+    /// The href as written.
+    public var href: String
+    /// The target after unwrapping click-tracker redirects (equals `href` when none).
+    public var target: String
+    /// The visible anchor text (or the image alt text of a linked image).
+    public var text: String
+    /// UTF-8 offset in the rendered HTML text (or plain text) where the anchor starts.
+    public var position: Int
+    /// Whether the anchor is in hidden content.
+    public var isHidden: Bool
+
+    public init(href: String, target: String, text: String, position: Int, isHidden: Bool = false) {
+        self.href = href
+        self.target = target
+        self.text = text
+        self.position = position
+        self.isHidden = isHidden
+    }
+}
+
+/// An image with its alt text.
+public struct ImageReference: Sendable, Hashable {
+    public var source: String
+    public var alt: String?
+    public var position: Int
+
+    public init(source: String, alt: String?, position: Int) {
+        self.source = source
+        self.alt = alt
+        self.position = position
+    }
+}
+
+/// A JSON value, as decoded from JSON-LD, microdata or an attached `order.json`.
+public enum JSONValue: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+}
+
+/// A schema.org object normalized to the small model extraction needs.
+///
+/// `type` is the bare schema.org type (`Order`, `ParcelDelivery`, `Organization`, `Offer`,
+/// `Product`, `PostalAddress`, …); `properties` hold the values with synonyms folded
+/// (`seller`/`vendor` → `merchant`, `provider` → `carrier`) and nested objects as
+/// ``SchemaObject`` values inside ``JSONValue/object``.
+public struct SchemaObject: Sendable, Hashable {
+    public var type: String
+    public var properties: [String: JSONValue]
+    /// `jsonld` or `microdata`.
+    public var origin: String
+
+    public init(type: String, properties: [String: JSONValue], origin: String) {
+        self.type = type
+        self.properties = properties
+        self.origin = origin
+    }
+}
+
+/// A Wallet order bundle attached to the email.
+public struct AttachedOrder: Sendable, Hashable {
+    public var filename: String?
+    /// The decoded `order.json`.
+    public var order: JSONValue
+
+    public init(filename: String?, order: JSONValue) {
+        self.filename = filename
+        self.order = order
+    }
+}
+
+/// An attachment that is not read further.
+public struct AttachmentSummary: Sendable, Hashable {
+    public var filename: String?
+    public var contentType: String
+    public var size: Int
+    public var contentID: String?
+
+    public init(filename: String?, contentType: String, size: Int, contentID: String? = nil) {
+        self.filename = filename
+        self.contentType = contentType
+        self.size = size
+        self.contentID = contentID
+    }
+}

@@ -1,0 +1,1 @@
+// The WalletOrder stage: order.json model, bundle writing, validation.

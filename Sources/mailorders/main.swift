@@ -1,0 +1,2 @@
+// The command-line interface.
+print("mailorders")

@@ -1,0 +1,4 @@
+import Testing
+@testable import Extraction
+
+@Test func moduleLoads() { #expect(Bool(true)) }

@@ -1,0 +1,4 @@
+import Testing
+@testable import MIME
+
+@Test func moduleLoads() { #expect(Bool(true)) }

@@ -1,0 +1,4 @@
+import Testing
+@testable import MailDocument
+
+@Test func moduleLoads() { #expect(Bool(true)) }

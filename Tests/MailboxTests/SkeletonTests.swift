@@ -1,0 +1,4 @@
+import Testing
+@testable import Mailbox
+
+@Test func moduleLoads() { #expect(Bool(true)) }

@@ -1,0 +1,4 @@
+import Testing
+@testable import OrderStore
+
+@Test func moduleLoads() { #expect(Bool(true)) }

@@ -1,0 +1,4 @@
+import Testing
+@testable import WalletOrder
+
+@Test func moduleLoads() { #expect(Bool(true)) }
