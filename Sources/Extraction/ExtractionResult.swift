@@ -163,7 +163,9 @@ public struct Evidence: Codable, Sendable, Hashable {
     /// Where in the document (part path and DOM path), when known.
     public var location: String?
 
-    public init(field: String, source: String, text: String, confidence: Double? = nil, location: String? = nil) {
+    public init(
+        field: String, source: String, text: String, confidence: Double? = nil, location: String? = nil
+    ) {
         self.field = field
         self.source = source
         self.text = text

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Extraction
 
 @Test func moduleLoads() { #expect(Bool(true)) }

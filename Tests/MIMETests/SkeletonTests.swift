@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MIME
 
 @Test func moduleLoads() { #expect(Bool(true)) }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MailDocument
 
 @Test func moduleLoads() { #expect(Bool(true)) }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Mailbox
 
 @Test func moduleLoads() { #expect(Bool(true)) }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OrderStore
 
 @Test func moduleLoads() { #expect(Bool(true)) }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import WalletOrder
 
 @Test func moduleLoads() { #expect(Bool(true)) }

@@ -57,7 +57,9 @@ public enum RulesFile {
         func isRulesFolder(_ url: URL) -> Bool {
             fileManager.fileExists(atPath: url.appendingPathComponent("carriers").path)
         }
-        if let fromEnvironment = ProcessInfo.processInfo.environment["MAILORDERS_RULES"], !fromEnvironment.isEmpty {
+        if let fromEnvironment = ProcessInfo.processInfo.environment["MAILORDERS_RULES"],
+            !fromEnvironment.isEmpty
+        {
             return URL(fileURLWithPath: fromEnvironment)
         }
         var starts: [URL] = []
@@ -83,13 +85,16 @@ public enum RulesFile {
     private static func describe(_ error: DecodingError, path: String, data: Data) -> RulesError {
         switch error {
         case .dataCorrupted(let context):
-            let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
+            let underlying =
+                (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
             let reason = underlying ?? context.debugDescription
             return RulesError(path: path, line: lineNumber(in: reason), reason: reason)
         case .keyNotFound(let key, let context):
-            return RulesError(path: path, reason: "missing key '\(key.stringValue)' at \(codingPath(context))")
+            return RulesError(
+                path: path, reason: "missing key '\(key.stringValue)' at \(codingPath(context))")
         case .typeMismatch(let type, let context):
-            return RulesError(path: path, reason: "expected \(type) at \(codingPath(context)): \(context.debugDescription)")
+            return RulesError(
+                path: path, reason: "expected \(type) at \(codingPath(context)): \(context.debugDescription)")
         case .valueNotFound(let type, let context):
             return RulesError(path: path, reason: "missing \(type) value at \(codingPath(context))")
         @unknown default:
