@@ -8,6 +8,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "mailorders", targets: ["mailorders"]),
+        .executable(name: "mailorders-bench", targets: ["mailorders-bench"]),
         .library(name: "MIME", targets: ["MIME"]),
         .library(name: "Mailbox", targets: ["Mailbox"]),
         .library(name: "MailDocument", targets: ["MailDocument"]),
@@ -39,6 +40,13 @@ let package = Package(
         .executableTarget(
             name: "mailorders",
             dependencies: ["MIME", "Mailbox", "MailDocument", "Extraction", "OrderStore", "WalletOrder"]
+        ),
+
+        .executableTarget(
+            name: "mailorders-bench",
+            dependencies: [
+                "MIME", "Mailbox", "MailDocument", "Extraction", "OrderStore", "WalletOrder", "CLibXML2",
+            ]
         ),
 
         .testTarget(name: "MIMETests", dependencies: ["MIME"]),

@@ -1,0 +1,4 @@
+// Replaced by the HTML benchmark.
+func runHTMLBenchmark(arguments: [String]) {
+    print("HTML benchmark not written yet")
+}

@@ -1,0 +1,4 @@
+// Replaced by the MIME benchmark.
+func runMIMEBenchmark(arguments: [String]) {
+    print("MIME benchmark not written yet")
+}
