@@ -67,7 +67,7 @@ enum Crypto {
         _ content: Data, certificatePEM: Data, keyPEM: Data, chainPEM: Data?
     ) throws(BundleError) -> Data {
         let certificates = readCertificates(certificatePEM)
-        defer { certificates.forEach { X509_free($0) } }
+        defer { for certificate in certificates { X509_free(certificate) } }
         guard let certificate = certificates.first else {
             throw .signing("no PEM certificate in the signing certificate file")
         }
@@ -77,7 +77,7 @@ enum Crypto {
             throw .signing("the private key does not match the certificate")
         }
         let chain = chainPEM.map(readCertificates) ?? []
-        defer { chain.forEach { X509_free($0) } }
+        defer { for certificate in chain { X509_free(certificate) } }
         if chainPEM != nil && chain.isEmpty { throw .signing("no PEM certificate in the WWDR file") }
         guard let stack = OPENSSL_sk_new_null() else { throw .signing(lastError()) }
         defer { OPENSSL_sk_free(stack) }
