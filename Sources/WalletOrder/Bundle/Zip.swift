@@ -229,7 +229,22 @@ enum Zip {
             guard localOffset + 30 <= centralOffset, u32(localOffset) == 0x0403_4B50 else {
                 throw .malformed("bad local header for \(name)")
             }
-            let dataStart = localOffset + 30 + u16(localOffset + 26) + u16(localOffset + 28)
+            let localNameLength = u16(localOffset + 26)
+            let dataStart = localOffset + 30 + localNameLength + u16(localOffset + 28)
+            guard localNameLength == nameLength, localOffset + 30 + nameLength <= centralOffset,
+                bytes[(localOffset + 30)..<(localOffset + 30 + nameLength)]
+                    == bytes[(nameEnd - nameLength)..<nameEnd]
+            else {
+                throw .malformed("local and central names differ for \(name)")
+            }
+            guard u16(localOffset + 6) == flags, u16(localOffset + 8) == method else {
+                throw .malformed("local and central headers differ for \(name)")
+            }
+            if flags & 0x08 == 0 {
+                guard u32(localOffset + 14) == Int(crc), u32(localOffset + 18) == compressedSize,
+                    u32(localOffset + 22) == size
+                else { throw .malformed("local and central sizes differ for \(name)") }
+            }
             guard dataStart + compressedSize <= centralOffset else {
                 throw .malformed("data of \(name) out of bounds")
             }
