@@ -249,14 +249,16 @@ public struct BundleValidator: Sendable {
                     guard files.count < 1000 else {
                         return .failure(.init(.error, .tooLarge, "more than 1000 files"))
                     }
-                    guard let data = try? Data(contentsOf: url) else {
-                        issues.append(.init(.error, .unreadable, at: relative, "cannot read file"))
-                        continue
-                    }
-                    total += data.count
+                    let attributes = try? manager.attributesOfItem(atPath: url.path)
+                    let size = (attributes?[.size] as? NSNumber)?.intValue ?? 0
+                    total += size
                     guard total <= 32 << 20 else {
                         return .failure(
                             .init(.error, .tooLarge, "more than 32 MB of files; Wallet requires under 5 MB"))
+                    }
+                    guard let data = try? Data(contentsOf: url), data.count == size else {
+                        issues.append(.init(.error, .unreadable, at: relative, "cannot read file"))
+                        continue
                     }
                     files[relative] = data
                 default:
