@@ -1,0 +1,1 @@
+// The merchant email checker: findings, fixes, the Wallet preview and the HTML report.

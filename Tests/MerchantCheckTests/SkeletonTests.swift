@@ -1,0 +1,4 @@
+import Testing
+@testable import MerchantCheck
+
+@Test func moduleLoads() { #expect(Bool(true)) }
