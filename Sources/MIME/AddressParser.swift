@@ -25,7 +25,15 @@ enum AddressParser {
         var angleDepth = 0
 
         func finish() {
-            if let mailbox = mailbox(from: current, group: group) { result.append(mailbox) }
+            let hasAngle = current.contains { isSpecial($0.token, "<") }
+            let words = hasAngle ? [] : bareWords(current.filter { if case .comment = $0.token { false } else { true } })
+            let addressWords = words.filter { word in word.contains { isSpecial($0.token, "@") } }
+            if addressWords.count > 1 && words.allSatisfy({ word in word.contains { isSpecial($0.token, "@") } }) {
+                // `a@example.com b@example.com`: a missing comma.
+                for word in addressWords { result.append(MailAddress(address: addrSpec(word), group: group)) }
+            } else if let mailbox = mailbox(from: current, group: group) {
+                result.append(mailbox)
+            }
             current.removeAll()
         }
 
@@ -101,10 +109,52 @@ enum AddressParser {
             if case .comment = $0.token { return false }
             return true
         }
-        let address = addrSpec(specItems)
         let name = commentText(items)
-        if address.isEmpty { return nil }
+        let words = bareWords(specItems)
+        let addressWords = words.filter { word in word.contains { isSpecial($0.token, "@") } }
+        if addressWords.isEmpty {
+            // `To: John` names a local mailbox; `To: Mary Smith` names nobody.
+            guard words.count == 1 else { return nil }
+            let address = addrSpec(words[0])
+            return address.isEmpty ? nil : MailAddress(name: name.isEmpty ? nil : name, address: address, group: group)
+        }
+        if addressWords.count == 1, let last = words.last, last.contains(where: { isSpecial($0.token, "@") }),
+            words.count > 1, name.isEmpty
+        {
+            // `Big Bug bb@bug.com`: the words before a bare address are its display name.
+            let display = phrase(Array(words.dropLast().joined()))
+            return MailAddress(name: display.isEmpty ? nil : display, address: addrSpec(last), group: group)
+        }
+        // The first of several blank-separated addresses; the others follow as their own.
+        let address = addrSpec(addressWords[0])
         return MailAddress(name: name.isEmpty ? nil : name, address: address, group: group)
+    }
+
+    private static func startsWithDot(_ token: Token) -> Bool {
+        if case .atom(let bytes) = token { return bytes.first == UInt8(ascii: ".") }
+        return false
+    }
+
+    private static func endsWithDot(_ token: Token) -> Bool {
+        if case .atom(let bytes) = token { return bytes.last == UInt8(ascii: ".") }
+        return false
+    }
+
+    /// Groups tokens into blank-separated words, keeping `@` with its neighbours
+    /// (`john @ example.com` is one word, RFC 5322 §4.4).
+    private static func bareWords(_ items: [Item]) -> [[Item]] {
+        var words: [[Item]] = []
+        for item in items {
+            let joinsPrevious =
+                !item.spaceBefore || isSpecial(item.token, "@") || startsWithDot(item.token)
+                || (words.last?.last.map { isSpecial($0.token, "@") || endsWithDot($0.token) } ?? false)
+            if joinsPrevious, !words.isEmpty {
+                words[words.count - 1].append(item)
+            } else {
+                words.append([item])
+            }
+        }
+        return words
     }
 
     /// The addr-spec text: atoms, quoted local parts (kept quoted when needed) and `@`/`.`,

@@ -25,14 +25,33 @@ struct BodyParser {
     ) throws(MIMEError) -> Message {
         let firstWarning = warnings.count
         let section = HeaderParser.parse(bytes, range: 0..<bytes.count, limits: limits, partPath: path == "1" ? nil : path)
-        if requireHeader && section.header.fields.isEmpty {
-            throw MIMEError(byteOffset: 0, reason: "no header field found: not an Internet message")
+        var bodyStart = section.bodyStart
+        if section.header.fields.isEmpty {
+            if requireHeader && BodyParser.looksBinary(bytes) {
+                throw MIMEError(byteOffset: 0, reason: "binary data with no header field: not an Internet message")
+            }
+            warn(path == "1" ? nil : path, "no header section: the whole text read as body")
+            bodyStart = section.foundBlankLine ? section.bodyStart : 0
+        } else {
+            for warning in section.warnings { warn(warning.partPath, warning.message, at: warning.byteOffset) }
         }
-        for warning in section.warnings { warn(warning.partPath, warning.message, at: warning.byteOffset) }
         let root = parsePart(
-            bytes, header: section.header, body: section.bodyStart..<bytes.count, path: path, depth: depth,
+            bytes, header: section.header, body: bodyStart..<bytes.count, path: path, depth: depth,
             parentIsDigest: false, boundaries: boundaries)
         return Message(header: section.header, root: root, warnings: Array(warnings[firstWarning...]))
+    }
+
+    /// Whether the first kilobyte holds NUL bytes or mostly control bytes: data, not text.
+    static func looksBinary(_ bytes: [UInt8]) -> Bool {
+        let head = bytes.prefix(1024)
+        var control = 0
+        for byte in head {
+            if byte == 0 { return true }
+            if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D && byte != 0x1B && byte != 0x0C {
+                control += 1
+            }
+        }
+        return control * 10 > head.count
     }
 
     /// Parses one part whose header is already split off.
@@ -62,7 +81,7 @@ struct BodyParser {
         var transferEncoding = TransferEncoding.sevenBit
         if let raw = header.rawValue("Content-Transfer-Encoding") {
             transferEncoding = TransferCoding.parse(String(decoding: raw, as: UTF8.self))
-            if case .unknown(let value) = transferEncoding {
+            if case .unknown(let value) = transferEncoding, !TransferCoding.isUUEncode(value) {
                 warn(path, "unknown Content-Transfer-Encoding \"\(value)\": treated as 8bit")
             }
         }

@@ -52,6 +52,13 @@ enum ParameterParser {
         while index < count && bytes[index] != UInt8(ascii: ";") { index += 1 }
         var valueBytes = bytes[valueStart..<index]
         if let comment = valueBytes.firstIndex(of: UInt8(ascii: "(")) { valueBytes = valueBytes[..<comment] }
+        // A missing `;` before the first parameter (`multipart/mixed boundary="x"`).
+        if let blank = valueBytes.firstIndex(where: { $0 == 0x20 || $0 == 0x09 }),
+            valueBytes[blank...].contains(UInt8(ascii: "="))
+        {
+            valueBytes = valueBytes[..<blank]
+            index = blank
+        }
         let value = String(decoding: valueBytes, as: UTF8.self).trimmingCharacters(in: .whitespaces)
 
         // Raw parameters: name -> value, with RFC 2231 sections kept apart.

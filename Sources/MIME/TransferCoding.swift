@@ -20,16 +20,28 @@ enum TransferCoding {
     }()
 
     /// Decodes base64 (RFC 2045 §6.8), skipping whitespace and any byte outside the
-    /// alphabet; padding is optional and a trailing partial group is dropped.
+    /// alphabet; padding is optional, a trailing partial group is dropped, and text after
+    /// `=` padding on the same line is ignored (a new line starts a new encoded run).
     static func decodeBase64(_ input: some Collection<UInt8>) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(input.count * 3 / 4 + 3)
         base64Table.withUnsafeBufferPointer { table in
             var accumulator: UInt32 = 0
             var bits = 0
+            var padded = false
             let decodeByte = { (byte: UInt8) in
                 let value = table[Int(byte)]
-                if value == 0xFF { return }
+                if value == 0xFF {
+                    if byte == UInt8(ascii: "=") {
+                        padded = true
+                        bits = 0
+                        accumulator = 0
+                    } else if byte == 0x0A {
+                        padded = false
+                    }
+                    return
+                }
+                if padded { return }
                 accumulator = (accumulator << 6) | UInt32(value)
                 bits += 6
                 if bits >= 8 {
@@ -142,13 +154,47 @@ enum TransferCoding {
         return output
     }
 
-    /// Undoes `encoding` on `body`.
+    /// Undoes `encoding` on `body`. `x-uuencode` (not in RFC 2045, but common in old
+    /// mail) is decoded too; other unknown encodings leave the body as it is.
     static func decode(_ body: ArraySlice<UInt8>, encoding: TransferEncoding) -> [UInt8] {
         switch encoding {
         case .base64: return decodeBase64(body)
         case .quotedPrintable: return decodeQuotedPrintable(body)
+        case .unknown(let name) where isUUEncode(name): return decodeUUEncode(body) ?? Array(body)
         default: return Array(body)
         }
+    }
+
+    static func isUUEncode(_ name: String) -> Bool {
+        ["x-uuencode", "uuencode", "x-uue", "uue"].contains(name)
+    }
+
+    /// Decodes a uuencoded body: the lines between `begin <mode> <name>` and `end`.
+    /// - Returns: nil when there is no `begin` line.
+    static func decodeUUEncode(_ body: ArraySlice<UInt8>) -> [UInt8]? {
+        let lines = body.split(separator: 0x0A, omittingEmptySubsequences: false).map { line -> ArraySlice<UInt8> in
+            line.last == 0x0D ? line.dropLast() : line
+        }
+        guard let begin = lines.firstIndex(where: { $0.starts(with: Array("begin ".utf8)) }) else { return nil }
+        var output: [UInt8] = []
+        for line in lines[(begin + 1)...] {
+            if line.starts(with: Array("end".utf8)) { break }
+            guard let first = line.first else { continue }
+            let count = Int((first &- 0x20) & 0x3F)
+            if count == 0 { continue }
+            var values: [UInt8] = line.dropFirst().map { ($0 &- 0x20) & 0x3F }
+            while values.count % 4 != 0 { values.append(0) }
+            var decoded: [UInt8] = []
+            var index = 0
+            while index + 3 < values.count {
+                decoded.append(values[index] << 2 | values[index + 1] >> 4)
+                decoded.append(values[index + 1] << 4 | values[index + 2] >> 2)
+                decoded.append(values[index + 2] << 6 | values[index + 3])
+                index += 4
+            }
+            output += decoded.prefix(count)
+        }
+        return output
     }
 
     /// Parses a Content-Transfer-Encoding value; unknown values come back as `.unknown`.
