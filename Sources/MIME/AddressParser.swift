@@ -26,9 +26,13 @@ enum AddressParser {
 
         func finish() {
             let hasAngle = current.contains { isSpecial($0.token, "<") }
-            let words = hasAngle ? [] : bareWords(current.filter { if case .comment = $0.token { false } else { true } })
+            let words =
+                hasAngle
+                ? [] : bareWords(current.filter { if case .comment = $0.token { false } else { true } })
             let addressWords = words.filter { word in word.contains { isSpecial($0.token, "@") } }
-            if addressWords.count > 1 && words.allSatisfy({ word in word.contains { isSpecial($0.token, "@") } }) {
+            if addressWords.count > 1
+                && words.allSatisfy({ word in word.contains { isSpecial($0.token, "@") } })
+            {
                 // `a@example.com b@example.com`: a missing comma.
                 for word in addressWords { result.append(MailAddress(address: addrSpec(word), group: group)) }
             } else if let mailbox = mailbox(from: current, group: group) {
@@ -50,7 +54,9 @@ enum AddressParser {
                         continue
                     }
                 case UInt8(ascii: ":"):
-                    if angleDepth == 0 && group == nil && !current.contains(where: { isSpecial($0.token, "@") }) {
+                    if angleDepth == 0 && group == nil
+                        && !current.contains(where: { isSpecial($0.token, "@") })
+                    {
                         let name = phrase(current)
                         group = name
                         current.removeAll()
@@ -116,7 +122,8 @@ enum AddressParser {
             // `To: John` names a local mailbox; `To: Mary Smith` names nobody.
             guard words.count == 1 else { return nil }
             let address = addrSpec(words[0])
-            return address.isEmpty ? nil : MailAddress(name: name.isEmpty ? nil : name, address: address, group: group)
+            return address.isEmpty
+                ? nil : MailAddress(name: name.isEmpty ? nil : name, address: address, group: group)
         }
         if addressWords.count == 1, let last = words.last, last.contains(where: { isSpecial($0.token, "@") }),
             words.count > 1, name.isEmpty
@@ -165,10 +172,14 @@ enum AddressParser {
             switch item.token {
             case .atom(let bytes): output += bytes
             case .quoted(let bytes):
-                if bytes.contains(where: { $0 == 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+                if bytes.contains(where: {
+                    $0 == 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\")
+                }) {
                     output.append(UInt8(ascii: "\""))
                     for byte in bytes {
-                        if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { output.append(UInt8(ascii: "\\")) }
+                        if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                            output.append(UInt8(ascii: "\\"))
+                        }
                         output.append(byte)
                     }
                     output.append(UInt8(ascii: "\""))
@@ -265,7 +276,8 @@ enum AddressParser {
                     index += 1
                 }
                 items.append(Item(token: .comment(value), spaceBefore: space))
-            case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: ","), UInt8(ascii: ":"), UInt8(ascii: ";"),
+            case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: ","), UInt8(ascii: ":"),
+                UInt8(ascii: ";"),
                 UInt8(ascii: "@"):
                 items.append(Item(token: .special(byte), spaceBefore: space))
                 index += 1
@@ -282,7 +294,8 @@ enum AddressParser {
                 }
                 let start = index
                 while index < count && !isDelimiter(bytes[index]) {
-                    if bytes[index] == UInt8(ascii: "="), index + 1 < count, bytes[index + 1] == UInt8(ascii: "?"),
+                    if bytes[index] == UInt8(ascii: "="), index + 1 < count,
+                        bytes[index + 1] == UInt8(ascii: "?"),
                         index > start
                     {
                         break
@@ -299,7 +312,8 @@ enum AddressParser {
 
     private static func isDelimiter(_ byte: UInt8) -> Bool {
         switch byte {
-        case 0x20, 0x09, 0x0D, 0x0A, UInt8(ascii: "\""), UInt8(ascii: "("), UInt8(ascii: "<"), UInt8(ascii: ">"),
+        case 0x20, 0x09, 0x0D, 0x0A, UInt8(ascii: "\""), UInt8(ascii: "("), UInt8(ascii: "<"),
+            UInt8(ascii: ">"),
             UInt8(ascii: ","), UInt8(ascii: ":"), UInt8(ascii: ";"), UInt8(ascii: "@"):
             return true
         default:

@@ -24,16 +24,20 @@ struct BodyParser {
         _ bytes: [UInt8], path: String, depth: Int, boundaries: [[UInt8]], requireHeader: Bool
     ) throws(MIMEError) -> Message {
         let firstWarning = warnings.count
-        let section = HeaderParser.parse(bytes, range: 0..<bytes.count, limits: limits, partPath: path == "1" ? nil : path)
+        let section = HeaderParser.parse(
+            bytes, range: 0..<bytes.count, limits: limits, partPath: path == "1" ? nil : path)
         var bodyStart = section.bodyStart
         if section.header.fields.isEmpty {
             if requireHeader && BodyParser.looksBinary(bytes) {
-                throw MIMEError(byteOffset: 0, reason: "binary data with no header field: not an Internet message")
+                throw MIMEError(
+                    byteOffset: 0, reason: "binary data with no header field: not an Internet message")
             }
             warn(path == "1" ? nil : path, "no header section: the whole text read as body")
             bodyStart = section.foundBlankLine ? section.bodyStart : 0
         } else {
-            for warning in section.warnings { warn(warning.partPath, warning.message, at: warning.byteOffset) }
+            for warning in section.warnings {
+                warn(warning.partPath, warning.message, at: warning.byteOffset)
+            }
         }
         let root = parsePart(
             bytes, header: section.header, body: bodyStart..<bytes.count, path: path, depth: depth,
@@ -70,7 +74,10 @@ struct BodyParser {
                 contentType = MediaType(type: "text", subtype: "plain", parameters: [:])
                 let parameters = ParameterParser.parse(raw).parameters
                 contentType.parameters = parameters
-                warn(path, "Content-Type \"\(String(decoding: raw.prefix(80), as: UTF8.self))\" is not type/subtype: text/plain assumed")
+                warn(
+                    path,
+                    "Content-Type \"\(String(decoding: raw.prefix(80), as: UTF8.self))\" is not type/subtype: text/plain assumed"
+                )
             }
         } else if parentIsDigest {
             contentType = MediaType(type: "message", subtype: "rfc822")
@@ -108,7 +115,8 @@ struct BodyParser {
         if !typeWasGiven && !parentIsDigest {
             if let boundary = implicitBoundary(bytes, body: body) {
                 warn(path, "body has MIME boundaries but no multipart Content-Type: read as multipart/mixed")
-                contentType = MediaType(type: "multipart", subtype: "mixed", parameters: ["boundary": boundary])
+                contentType = MediaType(
+                    type: "multipart", subtype: "mixed", parameters: ["boundary": boundary])
             } else if looksLikeHTML(bytes, body: body) {
                 warn(path, "body without Content-Type is HTML: read as text/html")
                 contentType = MediaType(type: "text", subtype: "html", parameters: [:])
@@ -123,7 +131,8 @@ struct BodyParser {
         case "multipart":
             guard let boundary = contentType.parameters["boundary"], !boundary.isEmpty else {
                 warn(path, "multipart without a boundary: read as text/plain")
-                part.contentType = MediaType(type: "text", subtype: "plain", parameters: contentType.parameters)
+                part.contentType = MediaType(
+                    type: "text", subtype: "plain", parameters: contentType.parameters)
                 decodeText(&part)
                 return part
             }
@@ -146,7 +155,8 @@ struct BodyParser {
             }
             let inner: [UInt8]
             switch transferEncoding {
-            case .base64, .quotedPrintable: inner = TransferCoding.decode(bytes[body], encoding: transferEncoding)
+            case .base64, .quotedPrintable:
+                inner = TransferCoding.decode(bytes[body], encoding: transferEncoding)
             default: inner = Array(bytes[body])
             }
             if inner.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
@@ -207,7 +217,9 @@ struct BodyParser {
                         var contentEnd = lineStart
                         if contentEnd > body.lowerBound && buffer[contentEnd - 1] == 0x0A {
                             contentEnd -= 1
-                            if contentEnd > body.lowerBound && buffer[contentEnd - 1] == 0x0D { contentEnd -= 1 }
+                            if contentEnd > body.lowerBound && buffer[contentEnd - 1] == 0x0D {
+                                contentEnd -= 1
+                            }
                         }
                         if let start = partStart {
                             ranges.append(start..<max(start, contentEnd))
@@ -240,7 +252,9 @@ struct BodyParser {
             let section = HeaderParser.parse(bytes, range: range, limits: limits, partPath: childPath)
             for warning in section.warnings {
                 // A part that starts straight with its body is common and harmless.
-                if warning.message.hasPrefix("line in header section") && section.header.fields.isEmpty { continue }
+                if warning.message.hasPrefix("line in header section") && section.header.fields.isEmpty {
+                    continue
+                }
                 warn(warning.partPath, warning.message, at: warning.byteOffset)
             }
             var bodyStart = section.bodyStart
@@ -281,7 +295,9 @@ struct BodyParser {
         var lineEnd = index
         while lineEnd < body.upperBound && bytes[lineEnd] != 0x0A && lineEnd - index < 200 { lineEnd += 1 }
         var tokenEnd = lineEnd
-        while tokenEnd > index + 2 && (bytes[tokenEnd - 1] == 0x0D || bytes[tokenEnd - 1] == 0x20) { tokenEnd -= 1 }
+        while tokenEnd > index + 2 && (bytes[tokenEnd - 1] == 0x0D || bytes[tokenEnd - 1] == 0x20) {
+            tokenEnd -= 1
+        }
         guard tokenEnd > index + 2, lineEnd < body.upperBound else { return nil }
         let next = lineEnd + 1
         let prefix = Array("content-".utf8)

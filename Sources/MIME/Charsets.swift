@@ -80,7 +80,8 @@ enum Charsets {
                     ? "charset \(declared) does not fit 8-bit bytes: decoded as utf-8" : nil
                 return Decoded(text: text, charset: "utf-8", warning: warning)
             }
-            return detect(array, reason: declared.isEmpty ? "no charset declared" : "bytes are not \(declared)")
+            return detect(
+                array, reason: declared.isEmpty ? "no charset declared" : "bytes are not \(declared)")
         case "iso-2022-jp":
             if let sjis = ISO2022JP.toWindows31J(array),
                 let converted = convert(sjis, icuName: "windows-31j"), converted.substitutions == 0
@@ -142,7 +143,8 @@ enum Charsets {
         }
         var guess = "windows-1252"
         if status == 0 {
-            let detected = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let detected = String(
+                decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             let normalized = superset(of: normalize(detected))
             // Below this the detector guesses as badly as a fixed Western fallback.
             if confidence >= 30 && !normalized.isEmpty { guess = normalized }
@@ -152,7 +154,8 @@ enum Charsets {
         }
         if guess == "iso-2022-jp" {
             let decoded = decode(bytes, label: "iso-2022-jp")
-            return Decoded(text: decoded.text, charset: decoded.charset, warning: "\(reason): detected iso-2022-jp")
+            return Decoded(
+                text: decoded.text, charset: decoded.charset, warning: "\(reason): detected iso-2022-jp")
         }
         if let converted = convert(bytes, icuName: guess == "us-ascii" ? "windows-1252" : guess) {
             return Decoded(

@@ -51,7 +51,9 @@ enum DateParser {
         }
         for piece in pieces {
             let lower = piece.lowercased()
-            if time == nil, piece.contains(":") || (piece.split(separator: ".").count >= 2 && day != nil && year != nil) {
+            if time == nil,
+                piece.contains(":") || (piece.split(separator: ".").count >= 2 && day != nil && year != nil)
+            {
                 let parts = piece.split(whereSeparator: { $0 == ":" || $0 == "." }).map { Int($0) }
                 if parts.count >= 2, let hour = parts[0], let minute = parts[1] {
                     let second = parts.count >= 3 ? (parts[2] ?? 0) : 0
@@ -100,7 +102,9 @@ enum DateParser {
             year += 1900
         }
         let (hour, minute, second) = time ?? (0, 0, 0)
-        guard (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second) else { return nil }
+        guard (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second) else {
+            return nil
+        }
         return makeDate(
             year: year, month: month, day: day, hour: hour, minute: minute, second: min(second, 59),
             offsetMinutes: offset ?? 0)
@@ -127,7 +131,9 @@ enum DateParser {
                 second = Int(String(decoding: bytes[17..<19], as: UTF8.self)) ?? 0
                 rest = 19
             }
-            while rest < bytes.count, bytes[rest] == UInt8(ascii: ".") || (bytes[rest] >= 0x30 && bytes[rest] <= 0x39) {
+            while rest < bytes.count,
+                bytes[rest] == UInt8(ascii: ".") || (bytes[rest] >= 0x30 && bytes[rest] <= 0x39)
+            {
                 rest += 1
             }
             let zone = String(decoding: bytes[rest...], as: UTF8.self).trimmingCharacters(in: .whitespaces)
@@ -141,7 +147,8 @@ enum DateParser {
         }
         guard (1...12).contains(month), (1...31).contains(day) else { return nil }
         return makeDate(
-            year: year, month: month, day: day, hour: hour, minute: minute, second: second, offsetMinutes: offset)
+            year: year, month: month, day: day, hour: hour, minute: minute, second: second,
+            offsetMinutes: offset)
     }
 
     /// Days from 1970-01-01 for a proleptic Gregorian date (Howard Hinnant's algorithm).
@@ -157,7 +164,9 @@ enum DateParser {
     private static func makeDate(
         year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, offsetMinutes: Int
     ) -> Date? {
-        guard (1...12).contains(month), (1...31).contains(day), (1000...9999).contains(year) else { return nil }
+        guard (1...12).contains(month), (1...31).contains(day), (1000...9999).contains(year) else {
+            return nil
+        }
         let days = daysFromCivil(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetMinutes * 60
         return Date(timeIntervalSince1970: TimeInterval(seconds))

@@ -45,7 +45,8 @@ enum EncodedWords {
                 while next < pieces.count {
                     var candidate = next
                     if case .space = pieces[candidate] { candidate += 1 }
-                    guard candidate < pieces.count, case .encoded(let otherCharset, let more) = pieces[candidate],
+                    guard candidate < pieces.count,
+                        case .encoded(let otherCharset, let more) = pieces[candidate],
                         otherCharset == charset
                     else { break }
                     joined += more

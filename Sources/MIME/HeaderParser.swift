@@ -44,7 +44,8 @@ enum HeaderParser {
                     warnings.append(
                         MIMEWarning(
                             partPath: partPath,
-                            message: "header \(name) has raw 8-bit bytes that are not UTF-8: charset guessed"))
+                            message: "header \(name) has raw 8-bit bytes that are not UTF-8: charset guessed")
+                    )
                 }
                 fields.append(HeaderField(name: name, rawValue: Array(value)))
             } else if !limitReported {
@@ -85,7 +86,8 @@ enum HeaderParser {
                         warnings.append(
                             MIMEWarning(
                                 partPath: partPath, byteOffset: lineStart,
-                                message: "header section longer than \(limits.maxHeaderBytes) bytes: the rest ignored"
+                                message:
+                                    "header section longer than \(limits.maxHeaderBytes) bytes: the rest ignored"
                             ))
                     }
                     finishField()
@@ -108,7 +110,8 @@ enum HeaderParser {
                     continue
                 }
                 if isFirstLine && contentEnd - lineStart >= 5 && buffer[lineStart] == UInt8(ascii: "F")
-                    && buffer[lineStart + 1] == UInt8(ascii: "r") && buffer[lineStart + 2] == UInt8(ascii: "o")
+                    && buffer[lineStart + 1] == UInt8(ascii: "r")
+                    && buffer[lineStart + 2] == UInt8(ascii: "o")
                     && buffer[lineStart + 3] == UInt8(ascii: "m") && buffer[lineStart + 4] == 0x20
                 {
                     isFirstLine = false

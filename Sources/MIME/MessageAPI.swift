@@ -42,7 +42,8 @@ extension Message {
     public init(bytes: [UInt8], limits: MIMELimits = .default) throws(MIMEError) {
         guard bytes.count <= limits.maxMessageBytes else {
             throw MIMEError(
-                reason: "message of \(bytes.count) bytes is larger than the \(limits.maxMessageBytes)-byte limit")
+                reason:
+                    "message of \(bytes.count) bytes is larger than the \(limits.maxMessageBytes)-byte limit")
         }
         guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) else {
             throw MIMEError(byteOffset: 0, reason: "empty message")
@@ -175,7 +176,9 @@ extension Message {
         while index < raw.count {
             if raw[index] == UInt8(ascii: "<") {
                 var end = index + 1
-                while end < raw.count && raw[end] != UInt8(ascii: ">") && raw[end] != UInt8(ascii: "<") { end += 1 }
+                while end < raw.count && raw[end] != UInt8(ascii: ">") && raw[end] != UInt8(ascii: "<") {
+                    end += 1
+                }
                 if end < raw.count && raw[end] == UInt8(ascii: ">") {
                     let inner = raw[(index + 1)..<end].filter { $0 != 0x20 && $0 != 0x09 }
                     if !inner.isEmpty { result.append("<" + String(decoding: inner, as: UTF8.self) + ">") }
@@ -220,7 +223,9 @@ extension Header {
 
     /// All fields of that name, decoded.
     public func values(_ name: String) -> [String] {
-        fields.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map { EncodedWords.decode($0.rawValue) }
+        fields.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map {
+            EncodedWords.decode($0.rawValue)
+        }
     }
 }
 

@@ -67,7 +67,9 @@ enum ParameterParser {
         var sections: [String: [Int: (value: [UInt8], extended: Bool)]] = [:]
         while index < count {
             // At a `;` (or garbage): skip separators.
-            while index < count && (bytes[index] == UInt8(ascii: ";") || bytes[index] == 0x20 || bytes[index] == 0x09) {
+            while index < count
+                && (bytes[index] == UInt8(ascii: ";") || bytes[index] == 0x20 || bytes[index] == 0x09)
+            {
                 index += 1
             }
             skipBlanksAndComments()
@@ -124,7 +126,8 @@ enum ParameterParser {
             if let parts = sections[name], !parts.isEmpty {
                 parameters[name] = joinSections(parts)
             } else if let raw = plain[name] {
-                parameters[name] = name == "boundary" ? String(decoding: raw, as: UTF8.self) : decodePlain(raw)
+                parameters[name] =
+                    name == "boundary" ? String(decoding: raw, as: UTF8.self) : decodePlain(raw)
             }
         }
         return Parsed(value: value, parameters: parameters)

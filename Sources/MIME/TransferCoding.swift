@@ -14,8 +14,12 @@ enum TransferCoding {
 
     private static let hexTable: [UInt8] = {
         var table = [UInt8](repeating: 0xFF, count: 256)
-        for (value, character) in Array("0123456789ABCDEF".utf8).enumerated() { table[Int(character)] = UInt8(value) }
-        for (value, character) in Array("abcdef".utf8).enumerated() { table[Int(character)] = UInt8(value + 10) }
+        for (value, character) in Array("0123456789ABCDEF".utf8).enumerated() {
+            table[Int(character)] = UInt8(value)
+        }
+        for (value, character) in Array("abcdef".utf8).enumerated() {
+            table[Int(character)] = UInt8(value + 10)
+        }
         return table
     }()
 
@@ -172,10 +176,13 @@ enum TransferCoding {
     /// Decodes a uuencoded body: the lines between `begin <mode> <name>` and `end`.
     /// - Returns: nil when there is no `begin` line.
     static func decodeUUEncode(_ body: ArraySlice<UInt8>) -> [UInt8]? {
-        let lines = body.split(separator: 0x0A, omittingEmptySubsequences: false).map { line -> ArraySlice<UInt8> in
+        let lines = body.split(separator: 0x0A, omittingEmptySubsequences: false).map {
+            line -> ArraySlice<UInt8> in
             line.last == 0x0D ? line.dropLast() : line
         }
-        guard let begin = lines.firstIndex(where: { $0.starts(with: Array("begin ".utf8)) }) else { return nil }
+        guard let begin = lines.firstIndex(where: { $0.starts(with: Array("begin ".utf8)) }) else {
+            return nil
+        }
         var output: [UInt8] = []
         for line in lines[(begin + 1)...] {
             if line.starts(with: Array("end".utf8)) { break }

@@ -8,7 +8,9 @@ enum Corpora {
 
     /// Every single-message file of the corpora: `.eml`, `.msg` and Maildir files.
     static func messageFiles() -> [URL] {
-        guard let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])
+        guard
+            let enumerator = FileManager.default.enumerator(
+                at: root, includingPropertiesForKeys: [.isRegularFileKey])
         else { return [] }
         var files: [URL] = []
         for case let url as URL in enumerator {

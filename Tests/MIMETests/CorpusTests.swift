@@ -11,7 +11,9 @@ import Testing
         let bytes = try [UInt8](Data(contentsOf: file))
         do {
             let message = try Message(bytes: bytes)
-            _ = (message.subject, message.from, message.to, message.date, message.attachments, message.textBody)
+            _ = (
+                message.subject, message.from, message.to, message.date, message.attachments, message.textBody
+            )
         } catch {
             failures.append("\(file.lastPathComponent): \(error)")
         }

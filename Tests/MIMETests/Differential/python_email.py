@@ -54,6 +54,17 @@ def addresses(msg, name):
         return {"error": repr(error)}
 
 
+def walk(part):
+    """Like Message.walk, but message/delivery-status (RFC 3464) stays one non-text part:
+    Python splits it into header blocks that it presents as text/plain parts."""
+    yield part
+    if part.get_content_type() == "message/delivery-status":
+        return
+    if part.is_multipart():
+        for child in part.get_payload():
+            yield from walk(child)
+
+
 def describe(path):
     with open(path, "rb") as handle:
         data = handle.read()
@@ -71,7 +82,7 @@ def describe(path):
     result["from"] = addresses(msg, "from")
     result["to"] = addresses(msg, "to")
     texts = []
-    for part in msg.walk():
+    for part in walk(msg):
         if part.is_multipart() or part.get_content_maintype() != "text":
             continue
         try:
