@@ -17,8 +17,9 @@ public struct Extractor: Sendable {
 
     /// The lowest merged score an order number needs.
     static let orderNumberThreshold = 0.6
-    /// The lowest score a tracking number from the carrier search needs.
-    static let trackingThreshold = 0.5
+    /// The lowest score a tracking number from the carrier search needs (the search itself
+    /// already requires the context a format without a check digit needs).
+    static let trackingThreshold = 0.4
 
     public init(rules: Rules) {
         self.rules = rules

@@ -7,7 +7,10 @@ import Testing
 /// Numbers near order words that are not order numbers: a wrong number is worse than none.
 @Suite struct FalsePositiveTests {
     static let traps: [(String, [String])] = [
-        ("phone number", ["Questions about your order? Call 1-800-555-0199", "Order support: (415) 555-0123"]),
+        (
+            "phone number",
+            ["Questions about your order? Call 1-800-555-0199", "Order support: (415) 555-0123"]
+        ),
         ("Korean phone", ["주문 문의 02-1234-5678"]),
         ("date", ["Order 11/20/2026", "Order 2026-11-20 summary"]),
         ("eight-digit date", ["Order 20261120"]),
@@ -31,7 +34,9 @@ import Testing
 
     @Test func orderLabelFollowedByCouponLineDoesNotReachDown() {
         let result = Fixture.extract(
-            Fixture.document(subject: "Thanks for your order", html: ["Thanks for your order", "SAVE2026 gets you 10% off"]))
+            Fixture.document(
+                subject: "Thanks for your order",
+                html: ["Thanks for your order", "SAVE2026 gets you 10% off"]))
         #expect(result.orderNumber == nil)
     }
 
@@ -45,13 +50,17 @@ import Testing
         let result = Fixture.extract(
             Fixture.document(
                 subject: "Thanks for your order",
-                html: ["Thanks for your order!", "112233445566", "Call 1-800-555-0199", "123 Main St, Springfield 62701"]))
+                html: [
+                    "Thanks for your order!", "112233445566", "Call 1-800-555-0199",
+                    "123 Main St, Springfield 62701",
+                ]))
         #expect(result.orderNumber == nil)
     }
 
     @Test func moneyIsNotReadWithoutACurrency() {
         let result = Fixture.extract(
-            Fixture.document(subject: "Thanks for your order", html: ["Order number: 55123", "Total items: 3"]))
+            Fixture.document(
+                subject: "Thanks for your order", html: ["Order number: 55123", "Total items: 3"]))
         #expect(result.total == nil)
     }
 }
@@ -70,14 +79,17 @@ import Testing
 
     @Test func passwordReset() {
         let result = Fixture.extract(
-            Fixture.document(subject: "Reset your password", html: ["Click below to reset your password.", "Order history"]))
+            Fixture.document(
+                subject: "Reset your password",
+                html: ["Click below to reset your password.", "Order history"]))
         #expect(result.kind == .notAnOrder)
     }
 
     @Test func surveyAboutARecentOrder() {
         let result = Fixture.extract(
             Fixture.document(
-                subject: "How did we do? Take our survey", html: ["Tell us about your recent order", "Take our survey"]))
+                subject: "How did we do? Take our survey",
+                html: ["Tell us about your recent order", "Take our survey"]))
         #expect(result.kind == .notAnOrder)
         #expect(result.orderNumber == nil)
     }
@@ -85,27 +97,33 @@ import Testing
     @Test func bankAlertAndServiceInvoice() {
         let bank = Fixture.extract(
             Fixture.document(
-                subject: "Transaction alert: card ending in 1234", html: ["A purchase of $45.00 was made", "Reference 99812345"]))
+                subject: "Transaction alert: card ending in 1234",
+                html: ["A purchase of $45.00 was made", "Reference 99812345"]))
         #expect(bank.kind == .notAnOrder)
         let invoice = Fixture.extract(
             Fixture.document(
-                subject: "Your invoice for November", html: ["Invoice number: INV-2026-11", "Amount due: $12.00"]))
+                subject: "Your invoice for November",
+                html: ["Invoice number: INV-2026-11", "Amount due: $12.00"]))
         #expect(invoice.kind == .notAnOrder)
         #expect(invoice.orderNumber == nil)
     }
 
     @Test func newsletterInOtherLanguages() {
-        let korean = Fixture.extract(Fixture.document(subject: "(광고) 이번 주 특가 상품", html: ["지금 주문하세요", "수신거부"]))
+        let korean = Fixture.extract(
+            Fixture.document(subject: "(광고) 이번 주 특가 상품", html: ["지금 주문하세요", "수신거부"]))
         #expect(korean.kind == .notAnOrder)
         let german = Fixture.extract(
-            Fixture.document(subject: "Unser Newsletter: jetzt bestellen und sparen", html: ["Jetzt bestellen", "Newsletter abbestellen"]))
+            Fixture.document(
+                subject: "Unser Newsletter: jetzt bestellen und sparen",
+                html: ["Jetzt bestellen", "Newsletter abbestellen"]))
         #expect(german.kind == .notAnOrder)
     }
 
     @Test func orderNumberInANewsletterIsDropped() {
         let result = Fixture.extract(
             Fixture.document(
-                subject: "Our newsletter", html: ["Newsletter", "Shop now", "Order now", "Your last order #559812 is eligible"]))
+                subject: "Our newsletter",
+                html: ["Newsletter", "Shop now", "Order now", "Your last order #559812 is eligible"]))
         #expect(result.kind == .notAnOrder)
         #expect(result.orderNumber == nil)
     }
