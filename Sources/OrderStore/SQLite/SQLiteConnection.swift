@@ -81,13 +81,6 @@ final class SQLiteConnection {
         handle = nil
     }
 
-    /// Leaves the handle open but forgets it, as a process that dies would: nothing is rolled back
-    /// or written back by this connection. Only for crash tests.
-    func abandonForCrashTest() {
-        statements = [:]
-        handle = nil
-    }
-
     /// Runs one or more statements that take no parameters (schema, pragmas, transaction control).
     func execute(_ sql: String) throws(StoreError) {
         guard let handle else { throw StoreError.closed }
