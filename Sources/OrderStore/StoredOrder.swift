@@ -27,6 +27,9 @@ public struct StoredOrder: Sendable, Hashable {
     public var fulfillments: [StoredFulfillment]
     /// How many distinct messages contributed.
     public var messageCount: Int
+    /// Wallet's `updatedAt`: a logical clock over message Dates that increases with every change,
+    /// even when the change came from an older message (Wallet Orders `Order.updatedAt`).
+    public var updatedAt: Date?
     /// The sequence number of the last message that changed this order (see
     /// ``OrderStore/orders(changedAfter:)``).
     public var changeSequence: Int64
@@ -47,7 +50,8 @@ public struct StoredOrder: Sendable, Hashable {
         orderNumber: String? = nil, status: OrderStatus = .open, orderDate: Date? = nil,
         firstMessageAt: Date? = nil, lastMessageAt: Date? = nil, total: MonetaryAmount? = nil,
         lineItems: [LineItem] = [], orderManagementURL: String? = nil,
-        fulfillments: [StoredFulfillment] = [], messageCount: Int = 0, changeSequence: Int64 = 0
+        fulfillments: [StoredFulfillment] = [], messageCount: Int = 0, changeSequence: Int64 = 0,
+        updatedAt: Date? = nil
     ) {
         self.id = id
         self.merchantKey = merchantKey
@@ -64,6 +68,7 @@ public struct StoredOrder: Sendable, Hashable {
         self.fulfillments = fulfillments
         self.messageCount = messageCount
         self.changeSequence = changeSequence
+        self.updatedAt = updatedAt
     }
 }
 

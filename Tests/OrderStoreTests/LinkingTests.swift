@@ -296,3 +296,50 @@ import Testing
         #expect(try db.store.orders(changedAfter: mark).map(\.id) == effects.changedOrderIDs)
     }
 }
+
+@Suite struct MoreLinkingTests {
+    @Test func untrackedShippedEmailAfterTheTrackedOneAddsNoPhantomParcel() throws {
+        let db = try TemporaryStore()
+        try db.apply(
+            message(
+                "tracked", .shippingConfirmation, at: november(2), orderNumber: "A-1", shipments: [ups()]),
+            message(
+                "untracked", .shippingConfirmation, at: november(1), orderNumber: "A-1",
+                shipments: [Shipment(carrier: "UPS")]))
+        let order = try #require(try db.store.orders().first)
+        #expect(order.fulfillments.count == 1)
+    }
+
+    @Test func updatedAtIncreasesWithEveryChangeEvenFromOlderMessages() throws {
+        let db = try TemporaryStore()
+        try db.apply(
+            message("late", .shippingConfirmation, at: november(5), orderNumber: "A-1", shipments: [ups()]))
+        let first = try #require(try db.store.orders().first?.updatedAt)
+        #expect(first == november(5))
+        try db.apply(message("early", .orderConfirmation, at: november(1), orderNumber: "A-1"))
+        let second = try #require(try db.store.orders().first?.updatedAt)
+        #expect(second > first)
+        #expect(try db.store.orders().first?.firstMessageAt == november(1))
+        try db.apply(message("undated", .deliveryUpdate, at: nil, orderNumber: "A-1"))
+        let third = try #require(try db.store.orders().first?.updatedAt)
+        #expect(third > second)
+    }
+
+    @Test func parcelOfAnotherOrderStaysThereAndThatOrderIsMarkedChanged() throws {
+        let db = try TemporaryStore()
+        try db.apply(
+            message("one", .shippingConfirmation, at: november(1), orderNumber: "A-1", shipments: [ups()]),
+            message("two", .orderConfirmation, at: november(1), orderNumber: "A-2"))
+        let mark = try db.store.latestSequence()
+        try db.apply(
+            message(
+                "two-ship", .shippingConfirmation, at: november(2), orderNumber: "A-2", shipments: [ups()]))
+        let orders = try db.store.orders()
+        #expect(orders.map { $0.fulfillments.count } == [1, 0])
+        #expect(Set(try db.store.orders(changedAfter: mark).map(\.orderNumber)) == ["A-1", "A-2"])
+    }
+
+    @Test func defaultPathIsBesideTheBundles() {
+        #expect(SQLiteOrderStore.defaultPath(outputFolder: "/tmp/out") == "/tmp/out/mailorders.sqlite")
+    }
+}

@@ -78,7 +78,26 @@ final class MessageApplier {
         try checkpoint?("facts recorded")
         for fulfillment in unique(touchedFulfillments) { try recomputeFulfillment(fulfillment) }
         let gone = Set(deleted)
-        for order in unique(touched) where !gone.contains(order) { try recomputeOrder(order) }
+        for order in unique(touched) where !gone.contains(order) {
+            try markChanged(order)
+            try recomputeOrder(order)
+        }
+    }
+
+    /// Records that this message changed the order: its message times, its change sequence, and
+    /// its `updatedAt`, a logical clock over message Dates that increases with every change
+    /// (Wallet Orders `Order.updatedAt` must increase monotonically).
+    private func markChanged(_ order: Int64) throws(StoreError) {
+        try db.query(
+            """
+            UPDATE orders SET
+                first_message_at = COALESCE(MIN(first_message_at, ?1), first_message_at, ?1),
+                last_message_at = COALESCE(MAX(last_message_at, ?1), last_message_at, ?1),
+                updated_at = CASE WHEN updated_at IS NULL THEN ?1
+                    ELSE MAX(updated_at + 1, COALESCE(?1, updated_at + 1)) END,
+                change_sequence = ?2
+            WHERE id = ?3
+            """, [at, .integer(sequence), .integer(order)])
     }
 
     private func apply(_ part: Part, merchantKey: String?) throws(StoreError) {
@@ -148,9 +167,10 @@ final class MessageApplier {
             try updateFulfillment(fulfillmentID, with: item.shipment, orderID: owner)
         }
         for shipment in untracked {
-            var fulfillmentID = try trackinglessFulfillment(in: target, carrier: shipment.carrier)
-            if fulfillmentID == nil { fulfillmentID = try createFulfillment(in: target) }
-            guard let fulfillmentID else { continue }
+            guard let fulfillmentID = try fulfillmentForUntracked(in: target, carrier: shipment.carrier)
+            else {
+                continue
+            }
             try updateFulfillment(fulfillmentID, with: shipment, orderID: target)
         }
         if part.shipments.isEmpty, kind == .shippingConfirmation || kind == .deliveryUpdate {
@@ -234,26 +254,23 @@ final class MessageApplier {
                 merchant_key = CASE WHEN merchant_key = '' AND ?1 IS NOT NULL THEN ?1 ELSE merchant_key END,
                 merchant_name = COALESCE(merchant_name, ?2),
                 merchant_domain = COALESCE(merchant_domain, ?3),
-                order_date = CASE WHEN ?11 THEN COALESCE(order_date, ?4) ELSE order_date END,
-                total_amount = CASE WHEN ?11 AND ?5 IS NOT NULL AND (total_amount IS NULL OR ?7)
+                order_date = CASE WHEN ?10 THEN COALESCE(order_date, ?4) ELSE order_date END,
+                total_amount = CASE WHEN ?10 AND ?5 IS NOT NULL AND (total_amount IS NULL OR ?7)
                     THEN ?5 ELSE total_amount END,
-                total_currency = CASE WHEN ?11 AND ?5 IS NOT NULL AND (total_amount IS NULL OR ?7)
+                total_currency = CASE WHEN ?10 AND ?5 IS NOT NULL AND (total_amount IS NULL OR ?7)
                     THEN ?6 ELSE total_currency END,
-                line_items = CASE WHEN ?11 AND ?8 IS NOT NULL AND (line_items IS NULL OR ?7)
+                line_items = CASE WHEN ?10 AND ?8 IS NOT NULL AND (line_items IS NULL OR ?7)
                     THEN ?8 ELSE line_items END,
-                order_management_url = CASE WHEN ?11 THEN COALESCE(order_management_url, ?9)
-                    ELSE order_management_url END,
-                first_message_at = COALESCE(MIN(first_message_at, ?10), first_message_at, ?10),
-                last_message_at = COALESCE(MAX(last_message_at, ?10), last_message_at, ?10),
-                change_sequence = ?12
-            WHERE id = ?13
+                order_management_url = CASE WHEN ?10 THEN COALESCE(order_management_url, ?9)
+                    ELSE order_management_url END
+            WHERE id = ?11
             """,
             [
                 SQLValue(namesMerchant ? merchantKey : nil), SQLValue(merchant?.name),
                 SQLValue(merchant?.domain),
                 SQLValue(part.orderDate), SQLValue(part.total?.amount), SQLValue(part.total?.currency),
-                .integer(confirmation), SQLValue(lineItems), SQLValue(message.orderManagementURL), at,
-                .integer(merchantFacts ? 1 : 0), .integer(sequence), .integer(order),
+                .integer(confirmation), SQLValue(lineItems), SQLValue(message.orderManagementURL),
+                .integer(merchantFacts ? 1 : 0), .integer(order),
             ])
         try contribute(order: order, fact: "order", value: kind.rawValue)
         if let number = part.orderNumber { try contribute(order: order, fact: "orderNumber", value: number) }
@@ -305,10 +322,10 @@ final class MessageApplier {
                     orders.last_message_at, s.last_message_at),
                 cancelled = MAX(orders.cancelled, s.cancelled),
                 cancelled_at = COALESCE(MIN(orders.cancelled_at, s.cancelled_at), orders.cancelled_at, s.cancelled_at),
-                change_sequence = ?3
+                updated_at = COALESCE(MAX(orders.updated_at, s.updated_at), orders.updated_at, s.updated_at)
             FROM (SELECT * FROM orders WHERE id = ?2) AS s
             WHERE orders.id = ?1
-            """, [.integer(target), .integer(source), .integer(sequence)])
+            """, [.integer(target), .integer(source)])
         try db.query("DELETE FROM orders WHERE id = ?", [.integer(source)])
         try db.query(
             "UPDATE deleted_orders SET merged_into = ?1 WHERE merged_into = ?2",
@@ -361,6 +378,22 @@ final class MessageApplier {
                 AND (carrier IS NULL OR ?2 IS NULL OR carrier = ?2)
             ORDER BY (carrier IS ?2) DESC, id LIMIT 1
             """, [.integer(order), SQLValue(carrier)])?.int(0)
+    }
+
+    /// The fulfillment a shipment without a tracking number speaks of: one of the order's without
+    /// a tracking number whose carrier does not contradict, else the only one whose carrier does
+    /// not contradict, else a new one when there is none; `nil` when several parcels could be meant.
+    private func fulfillmentForUntracked(in order: Int64, carrier: String?) throws(StoreError) -> Int64? {
+        if let trackingless = try trackinglessFulfillment(in: order, carrier: carrier) { return trackingless }
+        let candidates = try db.query(
+            "SELECT id FROM fulfillments WHERE order_id = ?1 AND (carrier IS NULL OR ?2 IS NULL OR carrier = ?2)",
+            [.integer(order), SQLValue(carrier)]
+        ).compactMap { $0.int(0) }
+        switch candidates.count {
+        case 0: return try createFulfillment(in: order)
+        case 1: return candidates[0]
+        default: return nil
+        }
     }
 
     private func createFulfillment(in order: Int64) throws(StoreError) -> Int64 {

@@ -70,7 +70,7 @@ extension SQLiteOrderStore {
             SELECT o.id, o.merchant_key, o.merchant_name, o.merchant_domain, o.order_number, o.status,
                 o.order_date, o.first_message_at, o.last_message_at, o.total_amount, o.total_currency,
                 o.line_items, o.order_management_url, o.change_sequence,
-                (SELECT COUNT(DISTINCT c.sequence) FROM contributions c WHERE c.order_id = o.id)
+                (SELECT COUNT(DISTINCT c.sequence) FROM contributions c WHERE c.order_id = o.id), o.updated_at
             FROM orders o WHERE \(condition) ORDER BY o.id
             """, parameters)
         guard !rows.isEmpty else { return [] }
@@ -117,7 +117,7 @@ extension SQLiteOrderStore {
                     lastMessageAt: row.date(8),
                     total: total, lineItems: lineItems, orderManagementURL: row.text(12),
                     fulfillments: fulfillments[id] ?? [], messageCount: Int(row.int(14) ?? 0),
-                    changeSequence: row.int(13) ?? 0))
+                    changeSequence: row.int(13) ?? 0, updatedAt: row.date(15)))
         }
         return orders
     }

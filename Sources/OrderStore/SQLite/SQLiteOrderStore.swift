@@ -37,6 +37,16 @@ public final class SQLiteOrderStore: OrderStore, @unchecked Sendable {
         connection.close()
     }
 
+    /// The store's file name in the output folder when no `--db` is given.
+    public static let defaultFileName = "mailorders.sqlite"
+
+    /// The default store path: `<out>/mailorders.sqlite`, beside the bundles.
+    /// - Parameter outputFolder: the folder bundles are written to.
+    /// - Returns: the database path.
+    public static func defaultPath(outputFolder: String) -> String {
+        URL(fileURLWithPath: outputFolder, isDirectory: true).appendingPathComponent(defaultFileName).path
+    }
+
     /// The schema version this program writes (`PRAGMA user_version`).
     public static var schemaVersion: Int64 { Schema.currentVersion }
 

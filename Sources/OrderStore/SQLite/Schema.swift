@@ -43,6 +43,7 @@ enum Schema {
             order_management_url TEXT,
             cancelled_at REAL,
             cancelled INTEGER NOT NULL DEFAULT 0,
+            updated_at REAL,
             created_sequence INTEGER NOT NULL,
             change_sequence INTEGER NOT NULL
         );
