@@ -74,11 +74,13 @@ public struct CheckReport: Sendable {
     public var walletOrderJSON: String?
     /// The extraction the report is based on.
     public var extraction: ExtractionResult
+    /// The email's visible text as rendered, shown in the HTML report when the email has no HTML.
+    public var renderedText: String?
 
     public init(
         origin: String, subject: String? = nil, senderAddress: String? = nil, senderDomain: String? = nil,
         kind: EmailKind, expected: ExpectedKind? = nil, fields: [FoundField] = [], findings: [Finding] = [],
-        walletOrderJSON: String? = nil, extraction: ExtractionResult
+        walletOrderJSON: String? = nil, extraction: ExtractionResult, renderedText: String? = nil
     ) {
         self.origin = origin
         self.subject = subject
@@ -90,6 +92,7 @@ public struct CheckReport: Sendable {
         self.findings = findings
         self.walletOrderJSON = walletOrderJSON
         self.extraction = extraction
+        self.renderedText = renderedText
     }
 
     /// Whether any finding is an error (the command exits 1 when any report has one).

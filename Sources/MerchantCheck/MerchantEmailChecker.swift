@@ -91,7 +91,7 @@ public struct MerchantEmailChecker: Sendable {
             senderDomain: document.sender?.registrableDomain ?? document.sender?.domain, kind: kind,
             expected: expect, fields: foundFields(extraction: extraction, text: text), findings: findings,
             walletOrderJSON: WalletPreview.json(extraction: extraction, document: document),
-            extraction: extraction)
+            extraction: extraction, renderedText: text.visible.isEmpty ? nil : text.visible)
     }
 
     /// Checks what can only be seen across several emails of one merchant: that they all
