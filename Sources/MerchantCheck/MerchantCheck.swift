@@ -1,1 +1,0 @@
-// The merchant email checker: findings, fixes, the Wallet preview and the HTML report.

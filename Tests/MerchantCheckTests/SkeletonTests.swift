@@ -1,4 +1,0 @@
-import Testing
-@testable import MerchantCheck
-
-@Test func moduleLoads() { #expect(Bool(true)) }
