@@ -105,6 +105,12 @@ import enum Extraction.ShipmentStatus
         }
     }
 
+    @Test func updatedAtFollowsTheStoresLogicalClock() {
+        var stored = sampleStoredOrder()
+        stored.updatedAt = day("2026-11-23T17:02:01Z")
+        #expect(OrderBuilder().order(from: stored).updatedAt == day("2026-11-23T17:02:01Z"))
+    }
+
     @Test func updatedAtIsNeverBeforeCreatedAt() {
         var stored = sampleStoredOrder()
         stored.orderDate = day("2026-12-01T00:00:00Z")
