@@ -190,3 +190,21 @@ public struct OrderBuilder: Sendable {
         return trimmed
     }
 }
+
+extension OrderBuilder {
+    /// A builder whose tracking links, when an email gave none, come from the carrier rules'
+    /// `trackingURLTemplate` (`rules/carriers/*.json5`).
+    ///
+    /// - Parameters:
+    ///   - orderTypeIdentifier: The Order Type ID (`--order-type-id`).
+    ///   - carriers: The loaded carrier rules; carriers are found by display name.
+    public init(
+        orderTypeIdentifier: String = OrderBuilder.defaultOrderTypeIdentifier, carriers: CarrierCatalog
+    ) {
+        self.init(orderTypeIdentifier: orderTypeIdentifier) { name, number in
+            guard let carrier = carriers.carrier(named: name) else { return nil }
+            let compact = String(number.unicodeScalars.filter { $0 != " " })
+            return carriers.trackingURL(carrierID: carrier.id, trackingNumber: compact)
+        }
+    }
+}

@@ -2,6 +2,8 @@ import Foundation
 import OrderStore
 import Testing
 
+import struct Extraction.CarrierCatalog
+import struct Extraction.CarrierRule
 import enum Extraction.ShipmentStatus
 
 @testable import WalletOrder
@@ -86,6 +88,17 @@ import enum Extraction.ShipmentStatus
         #expect(
             order.fulfillments?.first?.shipping?.trackingURL
                 == "https://www.ups.com/track?tracknum=1Z999AA10123456784")
+    }
+
+    @Test func takesTrackingLinkTemplatesFromTheCarrierRules() throws {
+        let rule = CarrierRule(
+            id: "ups", name: "UPS", trackingURLTemplate: "https://www.ups.com/track?tracknum={number}")
+        let builder = OrderBuilder(carriers: try CarrierCatalog(carriers: [rule]))
+        let url = builder.order(from: sampleStoredOrder()).fulfillments?.first?.shipping?.trackingURL
+        #expect(url == "https://www.ups.com/track?tracknum=1Z999AA10123456784")
+        var stored = sampleStoredOrder()
+        stored.fulfillments[0].carrier = "Unknown Post"
+        #expect(builder.order(from: stored).fulfillments?.first?.shipping?.trackingURL == nil)
     }
 
     @Test func mapsEveryShipmentStatusAndSingleDayEstimate() {
