@@ -132,6 +132,18 @@ private func expectIssue(
         }
     }
 
+    @Test func warnsAboutImagesThatAreNeitherPNGNorJPEG() throws {
+        let parent = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: parent) }
+        var fixture = try Fixture()
+        fixture.files["logo.png"] = Data("GIF89a".utf8)
+        fixture.seal()
+        let report = BundleValidator().validate(at: try fixture.writeFolder(in: parent))
+        #expect(report.issues.contains { $0.code == .imageFormat && $0.location == "logo.png" })
+        #expect(report.issues.filter { $0.code == .imageFormat }.count == 1)
+        #expect(report.passed)
+    }
+
     @Test func warnsAboutUnknownKeysWithoutFailing() throws {
         try expectIssue(.unknownKey, at: "trackingUrl", fails: false) {
             $0["trackingUrl"] = "https://x.example/"
@@ -299,7 +311,7 @@ private func expectIssue(
             }
             """
         var files: [String: Data] = [
-            "order.json": Data(json.utf8), "logo@2x.png": Data("png".utf8),
+            "order.json": Data(json.utf8), "logo@2x.png": png("logo"),
             "en.lproj/order.strings": Data(#""ORDER_MERCHANT" = "Bakery";"#.utf8),
         ]
         var manifest: [String: String] = [:]

@@ -74,12 +74,21 @@ public struct BundleValidator: Sendable {
         issues += checker.issues
         issues += rules(value)
         let names = Set(files.keys)
-        for reference in checker.fileReferences where !BundleValidator.contains(names, image: reference.name)
-        {
-            issues.append(
-                .init(
-                    .error, .missingReference, at: reference.path,
-                    "\(reference.name.debugDescription) is not a file in the bundle"))
+        for reference in checker.fileReferences {
+            let matches = BundleValidator.matches(names, image: reference.name)
+            if matches.isEmpty {
+                issues.append(
+                    .init(
+                        .error, .missingReference, at: reference.path,
+                        "\(reference.name.debugDescription) is not a file in the bundle"))
+            } else if reference.isImage {
+                for name in matches where !BundleValidator.isPNGOrJPEG(files[name]) {
+                    issues.append(
+                        .init(
+                            .warning, .imageFormat, at: name,
+                            "not a PNG or JPEG image (Wallet shows PNG or JPEG)"))
+                }
+            }
         }
         return issues
     }
@@ -167,18 +176,25 @@ public struct BundleValidator: Sendable {
         }
     }
 
-    /// Whether an image name resolves in the bundle: at the top level, in a localization
+    /// The bundle files an image name resolves to: at the top level, in a localization
     /// folder, or as an `@2x`/`@3x` variant.
-    static func contains(_ names: Set<String>, image: String) -> Bool {
-        if names.contains(image) { return true }
+    static func matches(_ names: Set<String>, image: String) -> [String] {
         let dot = image.lastIndex(of: ".")
         let stem = dot.map { String(image[..<$0]) } ?? image
         let ext = dot.map { String(image[$0...]) } ?? ""
         let variants = [image, stem + "@2x" + ext, stem + "@3x" + ext]
-        return names.contains { name in
+        return names.filter { name in
             let last = name.split(separator: "/").last.map(String.init) ?? name
             return variants.contains(last) && (name == last || name.hasSuffix(".lproj/" + last))
-        }
+        }.sorted()
+    }
+
+    /// Whether `data` starts with the PNG signature or a JPEG SOI marker.
+    static func isPNGOrJPEG(_ data: Data?) -> Bool {
+        guard let data else { return false }
+        let head = [UInt8](data.prefix(8))
+        return head == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+            || head.starts(with: [0xFF, 0xD8, 0xFF])
     }
 
     // MARK: Reading
