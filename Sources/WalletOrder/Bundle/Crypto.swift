@@ -124,6 +124,51 @@ enum Crypto {
     }
 }
 
+extension Crypto {
+    /// What a signature's signer certificate says: its subject `UID` (an Order Type ID
+    /// certificate carries the order type identifier there) and whether it has expired.
+    struct Signer: Sendable, Hashable {
+        var userID: String?
+        var expired: Bool
+    }
+
+    /// The first signer of a DER PKCS #7 signature, or `nil` when it cannot be read.
+    static func signer(of signature: Data) -> Signer? {
+        signature.withUnsafeBytes { raw -> Signer? in
+            guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count > 0 else {
+                return nil
+            }
+            var cursor: UnsafePointer<UInt8>? = base
+            guard let p7 = d2i_PKCS7(nil, &cursor, raw.count) else {
+                ERR_clear_error()
+                return nil
+            }
+            defer { PKCS7_free(p7) }
+            guard let signers = PKCS7_get0_signers(p7, nil, 0) else {
+                ERR_clear_error()
+                return nil
+            }
+            defer { OPENSSL_sk_free(signers) }
+            guard OPENSSL_sk_num(signers) > 0, let first = OPENSSL_sk_value(signers, 0) else { return nil }
+            let certificate = OpaquePointer(first)
+            var userID: String?
+            if let name = X509_get_subject_name(certificate) {
+                let index = X509_NAME_get_index_by_NID(name, NID_userId, -1)
+                if index >= 0, let entry = X509_NAME_get_entry(name, index),
+                    let value = X509_NAME_ENTRY_get_data(entry), let bytes = ASN1_STRING_get0_data(value)
+                {
+                    let length = Int(ASN1_STRING_length(value))
+                    userID = String(
+                        decoding: UnsafeBufferPointer(start: bytes, count: max(0, length)), as: UTF8.self)
+                }
+            }
+            let notAfter = X509_get0_notAfter(certificate)
+            let expired = notAfter.map { X509_cmp_current_time($0) < 0 } ?? false
+            return Signer(userID: userID, expired: expired)
+        }
+    }
+}
+
 /// The Order Type ID certificate and key that sign `manifest.json`, with Apple's WWDR
 /// intermediate when given (Wallet Orders, "Building a distributable order package").
 public struct SigningIdentity: Sendable, Hashable {

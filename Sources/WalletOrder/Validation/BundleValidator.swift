@@ -57,6 +57,26 @@ public struct BundleValidator: Sendable {
                 .init(.warning, .unsigned, at: "signature", "no signature: Wallet will not import it"))
         }
 
+        // The signer's certificate must be current and, for an Order Type ID certificate, for
+        // this order's type.
+        if let signature = files["signature"], let signer = Crypto.signer(of: signature) {
+            if signer.expired {
+                issues.append(
+                    .init(
+                        .warning, .signerCertificate, at: "signature", "the signing certificate has expired"))
+            }
+            if let userID = signer.userID, let orderData = files["order.json"],
+                case .object(let order)? = try? JSONDecoder().decode(JSONValue.self, from: orderData),
+                case .string(let type)? = order["orderTypeIdentifier"], type != userID
+            {
+                issues.append(
+                    .init(
+                        .warning, .signerCertificate, at: "signature",
+                        "signed by a certificate for \(userID.debugDescription), not \(type.debugDescription)"
+                    ))
+            }
+        }
+
         // order.json
         guard let orderData = files["order.json"] else {
             issues.append(.init(.error, .missingFile, at: "order.json", "order.json is missing"))

@@ -97,6 +97,8 @@ public struct ValidationIssue: Codable, Sendable, Hashable {
         case unknownKey
         /// An image `order.json` refers to is neither PNG nor JPEG.
         case imageFormat
+        /// The signing certificate has expired, or is for another order type identifier.
+        case signerCertificate
     }
 
     public var severity: Severity
