@@ -356,6 +356,16 @@ private func expectIssue(
         }
     }
 
+    @Test func validatesAnArchiveHeldInMemory() throws {
+        var fixture = try Fixture()
+        fixture.seal()
+        let archive = Zip.archive(fixture.files.map { Zip.Entry(name: $0.key, data: $0.value) })
+        #expect(BundleValidator().validate(archive: archive, name: "attachment.order").passed)
+        let report = BundleValidator().validate(archive: Data("not a zip".utf8), name: "x")
+        #expect(report.has(.badArchive))
+        #expect(report.bundle == "x")
+    }
+
     @Test func reportsEncodeAsJSONWithPassedFlag() throws {
         let report = BundleValidationReport(
             bundle: "x.order", issues: [.init(.error, .missingKey, at: "merchant", "required key is missing")]

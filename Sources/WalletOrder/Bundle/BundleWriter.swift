@@ -78,7 +78,10 @@ public struct BundleWriter: Sendable {
         }
         files.append(("manifest.json", manifestJSON))
         if signing == nil, existing["signature"] == nil, existing["manifest.json"] == manifestJSON {
-            return destination  // Unchanged: leave the bundle (and its modification time) alone.
+            // Unchanged: leave the bundle (and its modification time) alone, but finish what an
+            // interrupted earlier run may have left.
+            if !zip { removeStaleFiles(in: destination, keeping: Set(files.map(\.0))) }
+            return destination
         }
         if let signing { files.append(("signature", try signing.sign(manifestJSON))) }
 

@@ -28,6 +28,28 @@ public struct BundleValidator: Sendable {
         return report
     }
 
+    /// Validates a `.order` archive already in memory, e.g. one attached to an email.
+    ///
+    /// - Parameters:
+    ///   - archive: The zip bytes.
+    ///   - name: What to call the bundle in the report (a file name or an origin).
+    /// - Returns: The report; `passed` is `true` when it has no error.
+    public func validate(archive: Data, name: String) -> BundleValidationReport {
+        var report = BundleValidationReport(bundle: name)
+        guard archive.count <= maximumArchiveSize else {
+            report.issues.append(.init(.error, .tooLarge, "the archive is \(archive.count) bytes"))
+            return report
+        }
+        do {
+            var files: [String: Data] = [:]
+            for entry in try Zip.entries(of: archive) { files[entry.name] = entry.data }
+            report.issues += check(files: files)
+        } catch {
+            report.issues.append(.init(.error, .badArchive, error.description))
+        }
+        return report
+    }
+
     /// Validates bundle files already in memory (relative path → bytes).
     func check(files: [String: Data]) -> [ValidationIssue] {
         var issues: [ValidationIssue] = []
