@@ -124,6 +124,15 @@ struct ThrowawayIdentity {
         #expect(throws: BundleError.self) {
             try SigningIdentity(certificatePEM: a.key, keyPEM: a.key, wwdrPEM: nil)
         }
+        // An encrypted key fails at once rather than prompting for a passphrase.
+        let encrypted = a.folder.appendingPathComponent("encrypted.pem")
+        let (status, output) = try run(
+            "/usr/bin/openssl",
+            ["pkey", "-in", a.key.path, "-aes256", "-passout", "pass:secret", "-out", encrypted.path])
+        #expect(status == 0, "\(output)")
+        #expect(throws: BundleError.self) {
+            try SigningIdentity(certificatePEM: a.certificate, keyPEM: encrypted, wwdrPEM: nil)
+        }
         #expect(throws: BundleError.self) {
             try SigningIdentity(
                 certificatePEM: a.folder.appendingPathComponent("missing.pem"), keyPEM: a.key, wwdrPEM: nil)

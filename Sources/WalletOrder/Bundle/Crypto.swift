@@ -50,7 +50,7 @@ enum Crypto {
     static func readCertificates(_ pem: Data) -> [OpaquePointer] {
         withBIO(pem) { bio -> [OpaquePointer] in
             var certificates: [OpaquePointer] = []
-            while certificates.count < 16, let cert = PEM_read_bio_X509(bio, nil, nil, nil) {
+            while certificates.count < 16, let cert = PEM_read_bio_X509(bio, nil, { _, _, _, _ in 0 }, nil) {
                 certificates.append(cert)
             }
             ERR_clear_error()
@@ -59,7 +59,9 @@ enum Crypto {
     }
 
     static func readKey(_ pem: Data) -> OpaquePointer? {
-        withBIO(pem) { bio in PEM_read_bio_PrivateKey(bio, nil, nil, nil) }
+        // The callback answers a passphrase prompt with nothing, so an encrypted key fails at
+        // once instead of waiting for someone to type at the terminal.
+        withBIO(pem) { bio in PEM_read_bio_PrivateKey(bio, nil, { _, _, _, _ in 0 }, nil) }
     }
 
     /// A detached, binary PKCS #7 `signedData` over `content` in DER (RFC 2315 §9; RFC 5652 §5).
@@ -71,7 +73,9 @@ enum Crypto {
         guard let certificate = certificates.first else {
             throw .signing("no PEM certificate in the signing certificate file")
         }
-        guard let key = readKey(keyPEM) else { throw .signing("no PEM private key: \(lastError())") }
+        guard let key = readKey(keyPEM) else {
+            throw .signing("no unencrypted PEM private key (decrypt it with `openssl pkey`): \(lastError())")
+        }
         defer { EVP_PKEY_free(key) }
         guard X509_check_private_key(certificate, key) == 1 else {
             throw .signing("the private key does not match the certificate")
