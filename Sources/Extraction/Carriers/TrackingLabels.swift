@@ -44,11 +44,11 @@ enum TrackingLabels {
     static let otherNumbers: [String] = [
         // English
         "order", "order number", "order no", "order #", "order id", "invoice", "invoice number", "receipt",
-        "customer", "customer number", "customer no", "account", "account number", "member", "phone",
+        "customer", "customer number", "customer no", "account", "account number", "phone",
         "telephone", "tel", "fax", "call", "mobile", "zip", "zip code", "postal code", "postcode", "sku",
-        "item", "item #", "item no", "model", "part number", "coupon", "promo code", "discount code",
-        "voucher", "gift card", "reference number", "transaction", "payment", "card", "confirmation number",
-        "booking", "ticket", "serial", "barcode number", "ean", "upc", "isbn", "vat", "iban",
+        "item #", "item no", "model", "part number", "coupon", "promo code", "discount code",
+        "voucher", "gift card", "reference number", "confirmation number",
+        "serial", "barcode number", "ean", "upc", "isbn", "vat", "iban",
         // German
         "bestellnummer", "bestell-nr", "bestellung", "auftragsnummer", "auftrag", "kundennummer",
         "rechnungsnummer", "rechnung", "telefon", "tel.", "handy", "plz", "artikelnummer", "artikel-nr",

@@ -290,11 +290,14 @@ struct TrackingSearch {
         return base.count > 120 ? String(base.prefix(117)) + "…" : base
     }
 
-    /// Runs of one repeated digit or letter (`000000000000`, `TBA000000000000`'s serial).
+    /// Placeholder numbers: one digit nearly everywhere, or counting up or down (`1234567890`).
     static func isPlaceholder(_ bytes: [UInt8]) -> Bool {
         let digits = bytes.filter(CheckDigit.isDigit)
-        guard digits.count >= 6, let first = digits.first else { return false }
-        if digits.allSatisfy({ $0 == first }) { return true }
+        guard digits.count >= 6 else { return false }
+        var counts = [Int](repeating: 0, count: 10)
+        for digit in digits { counts[Int(digit - UInt8(ascii: "0"))] += 1 }
+        // One digit nearly everywhere: 000000000000, 1Z0000000000000000.
+        if (counts.max() ?? 0) * 10 >= digits.count * 8 { return true }
         // 123456789… or 987654321… as the whole digit part
         let ascending = zip(digits, digits.dropFirst()).allSatisfy { $1 == ($0 == 57 ? 48 : $0 + 1) }
         let descending = zip(digits, digits.dropFirst()).allSatisfy { $1 == ($0 == 48 ? 57 : $0 - 1) }

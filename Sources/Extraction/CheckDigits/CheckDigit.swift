@@ -141,7 +141,7 @@ public enum CheckDigit {
     /// - Parameter payload: digits and ASCII letters (either case).
     /// - Returns: the check character, or `nil` if the payload is empty or holds another
     ///   character.
-    public static func iso7064Mod37_36(_ payload: String) -> Character? {
+    public static func iso7064Mod3736(_ payload: String) -> Character? {
         let modulus = 36
         guard !payload.isEmpty else { return nil }
         var product = modulus
@@ -185,7 +185,7 @@ public enum CheckDigit {
         case .mod11Mod10:
             return mod11Mod10(prefixed, weightsFromRight: algorithm.weights ?? [1, 3, 7]).map(String.init)
         case .s10: return s10(prefixed).map(String.init)
-        case .mod37_36: return iso7064Mod37_36(prefixed).map(String.init)
+        case .mod3736: return iso7064Mod3736(prefixed).map(String.init)
         }
     }
 
@@ -212,7 +212,8 @@ public enum CheckDigit {
 /// ```
 public struct CheckDigitAlgorithm: Sendable, Hashable, Decodable {
     public enum Name: String, Sendable, Hashable, Decodable, CaseIterable {
-        case mod10, gs1, luhn, mod7, mod11Mod10, s10, mod37_36
+        case mod10, gs1, luhn, mod7, mod11Mod10, s10
+        case mod3736 = "mod37_36"
     }
 
     public var name: Name
