@@ -219,6 +219,11 @@ public protocol OrderStore: AnyObject {
     /// - Throws: ``StoreError`` when the store cannot be read.
     func contributions(orderID: Int64) throws -> [Contribution]
 
+    /// Where every message that contributed to an order was found, copies included (a
+    /// re-delivered duplicate, the same Message-ID in another folder), sorted.
+    /// - Throws: ``StoreError`` when the store cannot be read.
+    func origins(orderID: Int64) throws -> [String]
+
     /// How many messages are recorded (orders or not).
     /// - Throws: ``StoreError`` when the store cannot be read.
     func messageCount() throws -> Int

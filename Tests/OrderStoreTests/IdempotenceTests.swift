@@ -237,3 +237,36 @@ final class Failures: @unchecked Sendable {
         return items
     }
 }
+
+@Suite struct CopyTests {
+    @Test func byteForByteDuplicateIsListedWithTheOrderButChangesNothing() throws {
+        let db = try TemporaryStore()
+        let original = message("confirm", .orderConfirmation, at: november(1), orderNumber: "A-1")
+        var duplicate = original
+        duplicate.origin = "thread/confirm-duplicate-delivery.eml"
+        try db.apply(original)
+        let before = try db.store.orders()
+        #expect(try db.store.apply(duplicate) == .alreadyApplied)
+        #expect(try db.store.orders() == before)
+        let order = try #require(before.first)
+        #expect(
+            try db.store.origins(orderID: order.id) == [
+                "thread/confirm-duplicate-delivery.eml", "thread/confirm.eml",
+            ])
+        #expect(try db.store.apply(duplicate) == .alreadyApplied)
+        #expect(try db.store.origins(orderID: order.id).count == 2)
+    }
+
+    @Test func scannerSkipRecordsTheOriginOfAKnownCopyOnlyOnce() throws {
+        let db = try TemporaryStore()
+        try db.apply(message("confirm", .orderConfirmation, at: november(1), orderNumber: "A-1"))
+        #expect(
+            try db.store.recordCopyIfKnown(origin: "other/confirm.eml", contentHash: "hash-unknown") == false)
+        #expect(try db.store.recordCopyIfKnown(origin: "thread/confirm.eml", contentHash: "hash-confirm"))
+        #expect(try db.store.recordCopyIfKnown(origin: "other/confirm.eml", contentHash: "hash-confirm"))
+        #expect(try db.store.recordCopyIfKnown(origin: "other/confirm.eml", contentHash: "hash-confirm"))
+        let order = try #require(try db.store.orders().first)
+        #expect(try db.store.origins(orderID: order.id) == ["other/confirm.eml", "thread/confirm.eml"])
+        #expect(try db.store.orders().first?.messageCount == 1)
+    }
+}
