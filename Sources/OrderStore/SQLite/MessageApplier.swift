@@ -74,7 +74,13 @@ final class MessageApplier {
                     shipments: extra.shipments ?? [],
                     lineItems: extra.lineItems, total: extra.total))
         }
-        for part in parts { try apply(part, merchantKey: merchantKey) }
+        for part in parts {
+            if kind == .carrierUpdate {
+                try applyCarrier(part, merchantKey: merchantKey)
+            } else {
+                try applyMerchant(part, merchantKey: merchantKey)
+            }
+        }
         try checkpoint?("facts recorded")
         for fulfillment in unique(touchedFulfillments) { try recomputeFulfillment(fulfillment) }
         let gone = Set(deleted)
@@ -169,11 +175,11 @@ final class MessageApplier {
         }
     }
 
-    private func apply(_ part: Part, merchantKey: String?) throws(StoreError) {
-        if kind == .carrierUpdate {
-            try applyCarrier(part, merchantKey: merchantKey)
-            return
-        }
+    /// A merchant's email: the order is found by merchant key and order number (created when
+    /// new), else by a tracking number it lists, else it becomes a shipment-only record when it
+    /// has a tracking number. Every parcel it lists joins that order, absorbing the shipment-only
+    /// records that held them.
+    private func applyMerchant(_ part: Part, merchantKey: String?) throws(StoreError) {
         let orderKey = merchantKey == nil ? nil : OrderKeys.orderKey(part.orderNumber)
         let (tracked, untracked) = split(part.shipments)
 
