@@ -323,3 +323,22 @@ final class ChunkedReader {
         scratch.deallocate()
     }
 }
+
+extension RawMessage {
+    /// Parses the bytes into a ``Message``; the source's own warnings (a truncated mbox)
+    /// are added to the message's.
+    /// - Parameter limits: the parser's resource limits.
+    /// - Returns: the message, or a ``SourceProblem`` naming this message's origin when it
+    ///   cannot be parsed at all.
+    public func parse(limits: MIMELimits = .default) -> Result<Message, SourceProblem> {
+        do {
+            var message = try Message(bytes: bytes, limits: limits)
+            message.warnings += warnings.map { MIMEWarning(message: $0) }
+            return .success(message)
+        } catch {
+            var origin = origin
+            if let offset = error.byteOffset { origin.byteOffset += offset }
+            return .failure(SourceProblem(origin: origin, reason: error.reason))
+        }
+    }
+}

@@ -209,3 +209,17 @@ func text(_ message: RawMessage) -> String { String(decoding: message.bytes, as:
     #expect(problems.count == 1)
     #expect(messages.count == 1)
 }
+
+@Test func parsingARawMessageNamesItsOriginOnFailure() throws {
+    let junk = RawMessage(origin: MessageOrigin(path: "box.mbox", byteOffset: 100, index: 3), bytes: [0, 0, 1])
+    guard case .failure(let problem) = junk.parse() else {
+        Issue.record("junk parsed")
+        return
+    }
+    #expect(problem.origin.index == 3)
+    #expect(problem.origin.byteOffset == 100)
+    let cut = RawMessage(
+        origin: MessageOrigin(path: "box.mbox"), bytes: Array("Subject: x\n\nhal".utf8), warnings: ["truncated"])
+    let message = try cut.parse().get()
+    #expect(message.warnings.map(\.message) == ["truncated"])
+}
