@@ -211,7 +211,8 @@ func text(_ message: RawMessage) -> String { String(decoding: message.bytes, as:
 }
 
 @Test func parsingARawMessageNamesItsOriginOnFailure() throws {
-    let junk = RawMessage(origin: MessageOrigin(path: "box.mbox", byteOffset: 100, index: 3), bytes: [0, 0, 1])
+    let junk = RawMessage(
+        origin: MessageOrigin(path: "box.mbox", byteOffset: 100, index: 3), bytes: [0, 0, 1])
     guard case .failure(let problem) = junk.parse() else {
         Issue.record("junk parsed")
         return
@@ -219,7 +220,8 @@ func text(_ message: RawMessage) -> String { String(decoding: message.bytes, as:
     #expect(problem.origin.index == 3)
     #expect(problem.origin.byteOffset == 100)
     let cut = RawMessage(
-        origin: MessageOrigin(path: "box.mbox"), bytes: Array("Subject: x\n\nhal".utf8), warnings: ["truncated"])
+        origin: MessageOrigin(path: "box.mbox"), bytes: Array("Subject: x\n\nhal".utf8),
+        warnings: ["truncated"])
     let message = try cut.parse().get()
     #expect(message.warnings.map(\.message) == ["truncated"])
 }
