@@ -7,6 +7,49 @@ struct CompiledFormat: @unchecked Sendable {
     /// `^(?:pattern)$`; NSRegularExpression is immutable and safe to share.
     let regex: NSRegularExpression
     let hasCountryGroup: Bool
+    /// The pattern matches digits only (no letter anywhere in it).
+    let digitsOnly: Bool
+    /// Characters every match starts with (`1Z`, `TBA`), empty when unknown.
+    let literalPrefix: [UInt8]
+
+    init(carrierIndex: Int, format: TrackingFormat, regex: NSRegularExpression) {
+        self.carrierIndex = carrierIndex
+        self.format = format
+        self.regex = regex
+        hasCountryGroup = format.pattern.contains("(?<country>")
+        // Group syntax aside, a letter in the pattern means letters may match.
+        var stripped = format.pattern
+        for group in ["payload", "check", "country"] {
+            stripped = stripped.replacingOccurrences(of: "(?<\(group)>", with: "(")
+        }
+        stripped = stripped.replacingOccurrences(of: "(?:", with: "(")
+        digitsOnly = !stripped.utf8.contains {
+            ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z")
+        }
+        var prefix: [UInt8] = []
+        if !stripped.contains("|") {
+            let bytes = Array(stripped.utf8)
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                let literal =
+                    (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                    || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                let quantified = index + 1 < bytes.count && "{?*+".utf8.contains(bytes[index + 1])
+                guard literal, !quantified else { break }
+                prefix.append(byte)
+                index += 1
+            }
+        }
+        literalPrefix = prefix
+    }
+
+    /// A cheap test before the pattern: digits-only formats need digits only, prefixes must match.
+    func mayMatch(_ bytes: [UInt8], allDigits: Bool) -> Bool {
+        if digitsOnly, !allDigits { return false }
+        if literalPrefix.isEmpty { return true }
+        return bytes.count >= literalPrefix.count && bytes.starts(with: literalPrefix)
+    }
 }
 
 /// One format a candidate string fits.
@@ -92,9 +135,7 @@ final class CompiledCarriers: @unchecked Sendable {
                 } catch {
                     throw RulesError(path: path, reason: "format '\(format.id)': bad pattern: \(error)")
                 }
-                let compiled = CompiledFormat(
-                    carrierIndex: carrierIndex, format: format, regex: regex,
-                    hasCountryGroup: format.pattern.contains("(?<country>"))
+                let compiled = CompiledFormat(carrierIndex: carrierIndex, format: format, regex: regex)
                 formats.append(compiled)
                 for length in format.minLength...format.maxLength {
                     byLength[length].append(formats.count - 1)
@@ -106,10 +147,7 @@ final class CompiledCarriers: @unchecked Sendable {
         var labelLengths: [Int] = []
         func addLabel(_ text: String, _ kind: LabelKind) {
             let lowered = text.lowercased()
-            // Short ASCII labels ("tel", "awb", "cap") need word boundaries; longer ones may sit
-            // inside compounds ("DHL-Sendungsnummer", "Paketsendungsnummer").
-            let boundary = lowered.utf8.count <= 4 || kind == .example
-            labels.add(lowered, tag: labelLengths.count * 3 + kind.rawValue, wordBoundary: boundary)
+            labels.add(lowered, tag: labelLengths.count * 3 + kind.rawValue)
             labelLengths.append(lowered.utf8.count)
         }
         for label in Set(TrackingLabels.tracking + extraTrackingLabels) where !label.isEmpty {
@@ -118,6 +156,8 @@ final class CompiledCarriers: @unchecked Sendable {
         for label in Set(TrackingLabels.otherNumbers) { addLabel(label, .otherNumber) }
         for label in Set(TrackingLabels.examples) { addLabel(label, .example) }
 
+        mentions.seal()
+        labels.seal()
         self.carriers = rules.map(\.0)
         self.formats = formats
         self.formatsByLength = byLength
@@ -165,10 +205,14 @@ final class CompiledCarriers: @unchecked Sendable {
 
     /// The formats a compact string fits, with check-digit results. A format whose `country`
     /// group names no operator of its carrier does not fit.
-    func match(_ number: String) -> [FormatMatch] {
+    func match(_ number: String, where include: (Int) -> Bool = { _ in true }) -> [FormatMatch] {
         let length = number.utf8.count
         guard length < formatsByLength.count else { return [] }
-        let indices = formatsByLength[length]
+        let bytes = Array(number.utf8)
+        let allDigits = bytes.allSatisfy(CheckDigit.isDigit)
+        let indices = formatsByLength[length].filter {
+            formats[$0].mayMatch(bytes, allDigits: allDigits) && include($0)
+        }
         guard !indices.isEmpty else { return [] }
         let nsNumber = number as NSString
         let whole = NSRange(location: 0, length: nsNumber.length)
