@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "Extraction", targets: ["Extraction"]),
         .library(name: "OrderStore", targets: ["OrderStore"]),
         .library(name: "WalletOrder", targets: ["WalletOrder"]),
+        .library(name: "MerchantCheck", targets: ["MerchantCheck"]),
     ],
     targets: [
         // C shims: nothing but headers and the thinnest glue over Debian's libraries.
@@ -37,9 +38,10 @@ let package = Package(
         .target(name: "Extraction", dependencies: ["MailDocument"]),
         .target(name: "OrderStore", dependencies: ["Extraction", "CSQLite"]),
         .target(name: "WalletOrder", dependencies: ["OrderStore", "CZlib", "CCrypto"]),
+        .target(name: "MerchantCheck", dependencies: ["MIME", "MailDocument", "Extraction", "WalletOrder"]),
         .executableTarget(
             name: "mailorders",
-            dependencies: ["MIME", "Mailbox", "MailDocument", "Extraction", "OrderStore", "WalletOrder"]
+            dependencies: ["MIME", "Mailbox", "MailDocument", "Extraction", "OrderStore", "WalletOrder", "MerchantCheck", "CCrypto"]
         ),
 
         .executableTarget(
@@ -49,12 +51,13 @@ let package = Package(
             ]
         ),
 
-        .testTarget(name: "MIMETests", dependencies: ["MIME"]),
+        .testTarget(name: "MIMETests", dependencies: ["MIME"], exclude: ["Differential/python_email.py"]),
         .testTarget(name: "MailboxTests", dependencies: ["Mailbox"]),
         .testTarget(name: "MailDocumentTests", dependencies: ["MailDocument"]),
         .testTarget(name: "ExtractionTests", dependencies: ["Extraction"]),
         .testTarget(name: "OrderStoreTests", dependencies: ["OrderStore"]),
         .testTarget(name: "WalletOrderTests", dependencies: ["WalletOrder"]),
+        .testTarget(name: "MerchantCheckTests", dependencies: ["MerchantCheck"]),
         .testTarget(name: "mailordersTests", dependencies: ["mailorders"]),
     ],
     swiftLanguageModes: [.v6]

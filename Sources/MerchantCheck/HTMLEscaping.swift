@@ -1,0 +1,226 @@
+/// Escaping for HTML text and attribute values (HTML Living Standard §13.1.2.6, §13.2.5).
+enum HTMLEscaping {
+    /// Escapes `&`, `<`, `>`, `"` and `'`: safe in text and in quoted attribute values.
+    static func escape(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for character in text.unicodeScalars {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&#39;"
+            case "\u{0}": result += "\u{FFFD}"
+            default: result.unicodeScalars.append(character)
+            }
+        }
+        return result
+    }
+}
+
+/// Wraps found values in `<mark>` inside the text of an email's HTML, and drops what must not
+/// reach the preview: `<script>` elements and `<meta http-equiv="refresh">`.
+///
+/// Only text between tags is touched; the values are matched in their escaped form against
+/// the source text, so no email content is ever unescaped. Raw-text elements (`script`,
+/// `style`, `textarea`, `title`) and comments are copied or dropped whole.
+enum HTMLMarker {
+    /// The HTML with each occurrence of the values in text wrapped in `<mark class="mo-found">`.
+    static func mark(html: String, values: [String]) -> String {
+        let needles = Set(values.filter { $0.count >= 2 }.map { HTMLEscaping.escape($0) })
+            .sorted { $0.count > $1.count }
+        let bytes = Array(html.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count + 256)
+        var index = 0
+        var textStart = 0
+
+        func flushText(upTo end: Int) {
+            guard textStart < end else { return }
+            let text = String(decoding: bytes[textStart..<end], as: UTF8.self)
+            output += Array(markText(text, needles: needles).utf8)
+        }
+
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "<") else {
+                index += 1
+                continue
+            }
+            // A comment, a doctype or processing instruction, a tag, or a bare '<' in text.
+            if starts(bytes, at: index, with: "<!--") {
+                flushText(upTo: index)
+                let end = find(bytes, "-->", from: index + 4).map { $0 + 3 } ?? bytes.count
+                output += bytes[index..<end]
+                index = end
+                textStart = index
+                continue
+            }
+            let next = index + 1 < bytes.count ? bytes[index + 1] : 0
+            let isTag =
+                isASCIILetter(next) || next == UInt8(ascii: "/") || next == UInt8(ascii: "!")
+                || next == UInt8(ascii: "?")
+            guard isTag else {
+                index += 1
+                continue
+            }
+            flushText(upTo: index)
+            let tagEnd = endOfTag(bytes, from: index)
+            let tag = Array(bytes[index..<tagEnd])
+            let name = tagName(tag)
+            index = tagEnd
+            if name == "script" {
+                // Dropped with its content.
+                index = endOfRawText(bytes, element: "script", from: index)
+            } else if name == "meta", lowercasedASCII(tag).contains("refresh") {
+                // Dropped.
+            } else if ["style", "textarea", "title", "xmp", "noscript"].contains(name) {
+                let end = endOfRawText(bytes, element: name, from: index)
+                output += tag
+                output += bytes[index..<end]
+                index = end
+            } else {
+                output += tag
+            }
+            textStart = index
+        }
+        flushText(upTo: bytes.count)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Escaped plain text with the values wrapped in `<mark>`.
+    static func mark(plainText: String, values: [String]) -> String {
+        let needles = Set(values.filter { $0.count >= 2 }.map { HTMLEscaping.escape($0) })
+            .sorted { $0.count > $1.count }
+        return markText(HTMLEscaping.escape(plainText), needles: needles)
+    }
+
+    /// Wraps needles found in a text node (source form), never inside a character reference.
+    private static func markText(_ text: String, needles: [String]) -> String {
+        guard !needles.isEmpty, !text.isEmpty else { return text }
+        var ranges: [Range<String.Index>] = []
+        for needle in needles {
+            var start = text.startIndex
+            while start < text.endIndex,
+                let range = text.range(of: needle, options: [.caseInsensitive], range: start..<text.endIndex)
+            {
+                start = range.upperBound
+                if ranges.contains(where: { $0.overlaps(range) })
+                    || insideReference(text, at: range.lowerBound)
+                    || insideReference(text, at: range.upperBound)
+                {
+                    continue
+                }
+                ranges.append(range)
+                if ranges.count >= 200 { break }
+            }
+        }
+        guard !ranges.isEmpty else { return text }
+        ranges.sort { $0.lowerBound < $1.lowerBound }
+        var result = ""
+        var cursor = text.startIndex
+        for range in ranges {
+            result += text[cursor..<range.lowerBound]
+            result += "<mark class=\"mo-found\">" + text[range] + "</mark>"
+            cursor = range.upperBound
+        }
+        result += text[cursor...]
+        return result
+    }
+
+    /// Whether a position falls strictly inside a character reference such as `&amp;`.
+    private static func insideReference(_ text: String, at position: String.Index) -> Bool {
+        guard position > text.startIndex else { return false }
+        var cursor = position
+        var steps = 0
+        while cursor > text.startIndex, steps < 12 {
+            cursor = text.index(before: cursor)
+            steps += 1
+            let character = text[cursor]
+            if character == ";" { return false }
+            if character == "&" { return text[position...].prefix(12).contains(";") }
+            if !(character.isLetter || character.isNumber || character == "#") { return false }
+        }
+        return false
+    }
+
+    private static func isASCIILetter(_ byte: UInt8) -> Bool {
+        (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+    }
+
+    private static func starts(_ bytes: [UInt8], at index: Int, with prefix: String) -> Bool {
+        let prefixBytes = Array(prefix.utf8)
+        guard index + prefixBytes.count <= bytes.count else { return false }
+        return Array(bytes[index..<index + prefixBytes.count]) == prefixBytes
+    }
+
+    private static func find(_ bytes: [UInt8], _ needle: String, from start: Int) -> Int? {
+        let needleBytes = Array(needle.utf8)
+        guard let first = needleBytes.first, start < bytes.count else { return nil }
+        var index = start
+        while index + needleBytes.count <= bytes.count {
+            if bytes[index] == first, Array(bytes[index..<index + needleBytes.count]) == needleBytes {
+                return index
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    /// The index after the `>` closing the tag that starts at `start`, skipping quoted values.
+    private static func endOfTag(_ bytes: [UInt8], from start: Int) -> Int {
+        var index = start + 1
+        var quote: UInt8?
+        while index < bytes.count {
+            let byte = bytes[index]
+            if let open = quote {
+                if byte == open { quote = nil }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                // Quotes only open inside attribute values (after '=').
+                var back = index - 1
+                while back > start, bytes[back] == 0x20 || bytes[back] == 0x09 || bytes[back] == 0x0A {
+                    back -= 1
+                }
+                if bytes[back] == UInt8(ascii: "=") { quote = byte }
+            } else if byte == UInt8(ascii: ">") {
+                return index + 1
+            }
+            index += 1
+        }
+        return bytes.count
+    }
+
+    /// The lower-cased element name of a start tag (empty for end tags and declarations).
+    private static func tagName(_ tag: [UInt8]) -> String {
+        guard tag.count > 1, isASCIILetter(tag[1]) else { return "" }
+        var name: [UInt8] = []
+        for byte in tag.dropFirst() {
+            guard isASCIILetter(byte) || (byte >= 0x30 && byte <= 0x39) || byte == UInt8(ascii: "-") else {
+                break
+            }
+            name.append(byte | 0x20)
+        }
+        return String(decoding: name, as: UTF8.self)
+    }
+
+    private static func lowercasedASCII(_ bytes: [UInt8]) -> String {
+        String(decoding: bytes.map { isASCIILetter($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+    }
+
+    /// The index after the end tag of a raw-text element (`</script>`), or the end.
+    private static func endOfRawText(_ bytes: [UInt8], element: String, from start: Int) -> Int {
+        let closing = Array("</\(element)".utf8)
+        var index = start
+        while index + closing.count <= bytes.count {
+            if bytes[index] == UInt8(ascii: "<"),
+                zip(bytes[index..<index + closing.count], closing).allSatisfy({
+                    ($0 | ($0 >= 0x41 && $0 <= 0x5A ? 0x20 : 0)) == $1
+                })
+            {
+                return endOfTag(bytes, from: index)
+            }
+            index += 1
+        }
+        return bytes.count
+    }
+}

@@ -1,0 +1,186 @@
+import Extraction
+import MailDocument
+
+/// Checks of schema.org Order and ParcelDelivery markup (JSON-LD or microdata).
+///
+/// Required properties follow Gmail's email markup reference for `Order` and `ParcelDelivery`;
+/// status values are schema.org's `OrderStatus` enumeration.
+extension MerchantEmailChecker {
+    /// Properties Gmail requires of an `Order` (`merchant` after `seller`/`vendor` folding).
+    static let requiredOrderProperties = [
+        "merchant", "orderNumber", "priceCurrency", "price", "acceptedOffer",
+    ]
+    /// Properties Gmail requires of a `ParcelDelivery` (`carrier` after `provider` folding).
+    static let requiredDeliveryProperties = [
+        "carrier", "partOfOrder", "deliveryAddress", "expectedArrivalUntil", "itemShipped",
+    ]
+    /// Properties Gmail requires of the `partOfOrder` of a `ParcelDelivery`.
+    static let requiredPartOfOrderProperties = ["orderNumber", "merchant"]
+    /// schema.org `OrderStatus` values.
+    static let orderStatuses: Set<String> = [
+        "OrderCancelled", "OrderDelivered", "OrderInTransit", "OrderPaymentDue", "OrderPickupAvailable",
+        "OrderProblem", "OrderProcessing", "OrderReturned",
+    ]
+
+    func markupFindings(document: MailDocument, extraction: ExtractionResult, text: EmailText) -> [Finding] {
+        let orders = document.structuredData.filter { Self.bareType($0.type) == "Order" }
+        let deliveries = document.structuredData.filter { Self.bareType($0.type) == "ParcelDelivery" }
+        if orders.isEmpty && deliveries.isEmpty {
+            guard document.attachedOrders.isEmpty, extraction.kind != .notAnOrder else { return [] }
+            let suggestion = Self.shippingKinds.contains(extraction.kind) ? "ParcelDelivery" : "Order"
+            return [
+                FindingCode.markupAbsent.finding(
+                    "The email has no schema.org \(suggestion) markup; readers must guess from the text.")
+            ]
+        }
+        var findings: [Finding] = []
+        for order in orders {
+            for property in Self.requiredOrderProperties where Self.isMissing(order.properties[property]) {
+                findings.append(
+                    FindingCode.markupMissingProperty.finding(
+                        "The schema.org Order (\(order.origin)) has no \(property).", evidence: property))
+            }
+            if let merchant = Self.object(order.properties["merchant"]), Self.isMissing(merchant["name"]) {
+                findings.append(
+                    FindingCode.markupMissingProperty.finding(
+                        "The schema.org Order's merchant (\(order.origin)) has no name.",
+                        evidence: "merchant.name"))
+            }
+        }
+        for delivery in deliveries {
+            for property in Self.requiredDeliveryProperties
+            where Self.isMissing(delivery.properties[property]) {
+                findings.append(
+                    FindingCode.markupMissingProperty.finding(
+                        "The schema.org ParcelDelivery (\(delivery.origin)) has no \(property).",
+                        evidence: property))
+            }
+            if let order = Self.object(delivery.properties["partOfOrder"]) {
+                for property in Self.requiredPartOfOrderProperties where Self.isMissing(order[property]) {
+                    findings.append(
+                        FindingCode.markupMissingProperty.finding(
+                            "The schema.org ParcelDelivery's partOfOrder (\(delivery.origin)) has no \(property).",
+                            evidence: "partOfOrder.\(property)"))
+                }
+            }
+        }
+
+        // Status values anywhere in the markup.
+        var statuses: [String] = []
+        for object in orders + deliveries {
+            Self.collectValues(of: "orderStatus", in: .object(object.properties), into: &statuses)
+        }
+        for status in Set(statuses).sorted() {
+            let name = status.split(separator: "/").last.map(String.init) ?? status
+            if !Self.orderStatuses.contains(name) {
+                findings.append(
+                    FindingCode.markupUnknownStatus.finding(
+                        "The markup's orderStatus \"\(status)\" is not a schema.org OrderStatus.",
+                        evidence: status))
+            }
+        }
+
+        // Tracking numbers in markup that the body contradicts.
+        let bodyTrackingNumbers = visibleTrackingNumbers(extraction: extraction, text: text)
+        for delivery in deliveries {
+            guard let number = Self.string(delivery.properties["trackingNumber"]),
+                !text.visibleContains(number: number)
+            else { continue }
+            let others = bodyTrackingNumbers.filter { EmailText.compact($0) != EmailText.compact(number) }
+            if let other = others.first {
+                findings.append(
+                    FindingCode.markupTrackingNumberDiffers.finding(
+                        "The markup says tracking number \(number), the body says \(other).", evidence: number
+                    ))
+            }
+        }
+
+        // Order numbers in markup that the body contradicts.
+        var markupOrderNumbers: [String] = orders.compactMap { Self.string($0.properties["orderNumber"]) }
+        markupOrderNumbers += deliveries.compactMap {
+            Self.object($0.properties["partOfOrder"]).flatMap { Self.string($0["orderNumber"]) }
+        }
+        if let bodyNumber = extraction.orderNumber, text.visibleContains(number: bodyNumber) {
+            for number in Set(markupOrderNumbers).sorted()
+            where EmailText.compact(number) != EmailText.compact(bodyNumber)
+                && !text.visibleContains(number: number)
+            {
+                findings.append(
+                    FindingCode.markupOrderNumberDiffers.finding(
+                        "The markup says order number \(number), the body says \(bodyNumber).",
+                        evidence: number))
+            }
+        }
+        return findings
+    }
+
+    /// Tracking numbers printed in the visible text: the extracted ones that appear there,
+    /// and numbers matching a carrier format with a valid check digit.
+    private func visibleTrackingNumbers(extraction: ExtractionResult, text: EmailText) -> [String] {
+        var numbers = (extraction.shipments ?? []).compactMap(\.trackingNumber).filter {
+            text.visibleContains(number: $0)
+        }
+        for piece in text.visible.split(whereSeparator: { !($0.isLetter || $0.isNumber) })
+        where piece.count >= 8 {
+            let candidate = String(piece).uppercased()
+            guard candidate.utf8.count <= 40 else { continue }
+            if formats.matches(candidate).contains(where: { $0.checkDigitValid == true }) {
+                numbers.append(candidate)
+            }
+        }
+        return numbers
+    }
+
+    static func bareType(_ type: String) -> String {
+        type.split(separator: "/").last.map(String.init) ?? type
+    }
+
+    static func isMissing(_ value: JSONValue?) -> Bool {
+        switch value {
+        case nil, .null: true
+        case .string(let text): text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        case .array(let values): values.allSatisfy { isMissing($0) }
+        default: false
+        }
+    }
+
+    static func object(_ value: JSONValue?) -> [String: JSONValue]? {
+        switch value {
+        case .object(let object): object
+        case .array(let values): values.lazy.compactMap { object($0) }.first
+        default: nil
+        }
+    }
+
+    static func string(_ value: JSONValue?) -> String? {
+        switch value {
+        case .string(let text):
+            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            return trimmed.isEmpty ? nil : trimmed
+        case .number(let number):
+            if number == number.rounded(), abs(number) < 1e15 { return String(Int64(number)) }
+            return String(number)
+        case .array(let values): return values.lazy.compactMap { string($0) }.first
+        case .object(let object): return string(object["name"]) ?? string(object["@id"])
+        default: return nil
+        }
+    }
+
+    /// Every string value of a key, at any depth (bounded).
+    static func collectValues(
+        of key: String, in value: JSONValue, into values: inout [String], depth: Int = 0
+    ) {
+        guard depth < 16, values.count < 100 else { return }
+        switch value {
+        case .object(let object):
+            for (name, child) in object {
+                if name == key, let text = string(child) { values.append(text) }
+                collectValues(of: key, in: child, into: &values, depth: depth + 1)
+            }
+        case .array(let children):
+            for child in children { collectValues(of: key, in: child, into: &values, depth: depth + 1) }
+        default:
+            break
+        }
+    }
+}

@@ -1,0 +1,444 @@
+import Extraction
+import Foundation
+import MailDocument
+
+/// Checks a merchant's order email: what a reader finds in it, what is missing, how to fix it.
+///
+/// ```swift
+/// let checker = MerchantEmailChecker(carriers: profiles)
+/// let report = checker.check(document: document, extraction: result, expect: .shipping, origin: "ship.eml")
+/// print(ReportRenderer.text(report))
+/// ```
+public struct MerchantEmailChecker: Sendable {
+    /// The carriers whose names, tracking links and check digits the checks know.
+    public var carriers: [CarrierProfile]
+    /// Words that label a tracking number (`tracking number`, `Sendungsnummer`, …), lower case.
+    public var trackingLabels: [String]
+    let formats: CompiledFormats
+
+    /// Tracking labels used when the rules give none.
+    public static let defaultTrackingLabels = [
+        "tracking", "track your", "sendungsnummer", "sendungsverfolgung", "운송장", "송장",
+        "numéro de suivi", "suivi", "seguimiento", "追跡番号",
+    ]
+
+    /// A checker that knows the given carriers.
+    /// - Parameters:
+    ///   - carriers: carrier names, tracking link hosts and tracking number formats.
+    ///   - trackingLabels: words that label a tracking number, in any case.
+    public init(
+        carriers: [CarrierProfile] = [], trackingLabels: [String] = MerchantEmailChecker.defaultTrackingLabels
+    ) {
+        self.carriers = carriers
+        self.trackingLabels = trackingLabels.map { $0.lowercased() }.filter { !$0.isEmpty }
+        self.formats = CompiledFormats(carriers)
+    }
+
+    /// Kinds that speak about one of the merchant's orders and so need an order number.
+    static let orderKinds: Set<EmailKind> = [
+        .orderConfirmation, .shippingConfirmation, .deliveryUpdate, .cancellation, .refund,
+    ]
+    /// Kinds that must carry a tracking number.
+    static let shippingKinds: Set<EmailKind> = [.shippingConfirmation, .carrierUpdate]
+
+    /// Checks one email.
+    /// - Parameters:
+    ///   - document: the email as the reader sees it.
+    ///   - extraction: what the extractor read from `document`.
+    ///   - expect: the kind the merchant says this email is (`--expect`), when given.
+    ///   - origin: where the email came from (a path, or `-` for standard input).
+    /// - Returns: the fields found, the findings (errors first) and the Wallet preview.
+    public func check(
+        document: MailDocument, extraction: ExtractionResult, expect: ExpectedKind? = nil,
+        origin: String = "-"
+    ) -> CheckReport {
+        let text = EmailText(document)
+        var findings: [Finding] = []
+        let kind = extraction.kind
+
+        if let expect, !expect.acceptedKinds.contains(kind) {
+            findings.append(
+                FindingCode.kindUnexpected.finding(
+                    "Expected \(Self.describe(expect.emailKind)), but the email reads as \(Self.describe(kind)).",
+                    evidence: document.subject))
+        } else if expect == nil, kind == .notAnOrder {
+            findings.append(
+                FindingCode.notAnOrder.finding(
+                    "The email does not read as an order, shipping or delivery email.",
+                    evidence: document.subject))
+        }
+
+        let isOrderEmail = kind != .notAnOrder || expect != nil
+        if isOrderEmail {
+            findings += merchantFindings(document: document, extraction: extraction, text: text)
+            findings += orderNumberFindings(extraction: extraction, text: text, expect: expect)
+            findings += shipmentFindings(
+                document: document, extraction: extraction, text: text, expect: expect)
+            findings += markupFindings(document: document, extraction: extraction, text: text)
+        }
+        findings += checkDigitFindings(document: document, extraction: extraction, text: text)
+
+        var seen = Set<Finding>()
+        findings = findings.filter { seen.insert($0).inserted }
+        findings = findings.enumerated().sorted {
+            ($0.element.severity, $0.element.code, $0.offset) < (
+                $1.element.severity, $1.element.code, $1.offset
+            )
+        }.map(\.element)
+
+        return CheckReport(
+            origin: origin, subject: document.subject, senderAddress: document.sender?.address,
+            senderDomain: document.sender?.registrableDomain ?? document.sender?.domain, kind: kind,
+            expected: expect, fields: foundFields(extraction: extraction, text: text), findings: findings,
+            walletOrderJSON: WalletPreview.json(extraction: extraction, document: document),
+            extraction: extraction, renderedText: text.visible.isEmpty ? nil : text.visible)
+    }
+
+    /// Checks what can only be seen across several emails of one merchant: that they all
+    /// come from the same registrable domain.
+    /// - Parameter reports: the reports of the emails checked together.
+    /// - Returns: one ``FindingCode/senderDomainInconsistent`` finding per merchant whose
+    ///   emails come from more than one domain.
+    public func crossCheck(_ reports: [CheckReport]) -> [Finding] {
+        guard reports.count > 1 else { return [] }
+        // Group by merchant name when known; emails without one join the only merchant
+        // when there is exactly one.
+        var groups: [String: [CheckReport]] = [:]
+        var order: [String] = []
+        var unnamed: [CheckReport] = []
+        for report in reports {
+            guard let name = report.extraction.merchant?.name?.lowercased(), !name.isEmpty else {
+                unnamed.append(report)
+                continue
+            }
+            if groups[name] == nil { order.append(name) }
+            groups[name, default: []].append(report)
+        }
+        if order.count == 1 {
+            groups[order[0], default: []] += unnamed
+        } else if order.isEmpty {
+            order = [""]
+            groups[""] = unnamed
+        }
+        var findings: [Finding] = []
+        for key in order {
+            let members = groups[key] ?? []
+            var domains: [String: [String]] = [:]
+            var domainOrder: [String] = []
+            for report in members {
+                guard let domain = report.senderDomain?.lowercased() else { continue }
+                if domains[domain] == nil { domainOrder.append(domain) }
+                domains[domain, default: []].append(report.origin)
+            }
+            guard domainOrder.count > 1 else { continue }
+            let name = members.first?.extraction.merchant?.name ?? "the merchant"
+            let listing = domainOrder.map { "\($0) (\(domains[$0, default: []].joined(separator: ", ")))" }
+            findings.append(
+                FindingCode.senderDomainInconsistent.finding(
+                    "Emails of \(name) come from \(domainOrder.count) different domains: "
+                        + listing.joined(separator: "; ") + ".",
+                    evidence: domainOrder.joined(separator: ", ")))
+        }
+        return findings
+    }
+
+    // MARK: - Merchant and order number
+
+    private func merchantFindings(document: MailDocument, extraction: ExtractionResult, text: EmailText)
+        -> [Finding]
+    {
+        guard let name = extraction.merchant?.name, !name.isEmpty else {
+            if extraction.kind == .carrierUpdate { return [] }
+            let domain = extraction.merchant?.domain ?? document.sender?.registrableDomain
+            let detail = domain.map { " (only the domain \($0) is known)" } ?? ""
+            return [FindingCode.merchantNotFound.finding("The shop's name could not be read\(detail).")]
+        }
+        if EmailText.containsName(name, in: text.visible) { return [] }
+        let place: String
+        if let alt = text.imageAlts.first(where: { EmailText.containsName(name, in: $0) }) {
+            place = "only in an image's alt text (\"\(alt)\"), e.g. the logo"
+        } else if let senderName = document.sender?.name, EmailText.containsName(name, in: senderName) {
+            place = "only in the sender name"
+        } else if EmailText.containsName(name, in: text.subject) {
+            place = "only in the subject"
+        } else if EmailText.containsName(name, in: text.hidden) {
+            place = "only in hidden text"
+        } else {
+            place = "nowhere in the visible text (it was inferred from the sender or markup)"
+        }
+        return [
+            FindingCode.merchantNotInBody.finding(
+                "The merchant name \"\(name)\" appears \(place).", evidence: name)
+        ]
+    }
+
+    private func orderNumberFindings(extraction: ExtractionResult, text: EmailText, expect: ExpectedKind?)
+        -> [Finding]
+    {
+        guard let number = extraction.orderNumber, !number.isEmpty else {
+            guard Self.orderKinds.contains(extraction.kind) || expect != nil else { return [] }
+            return [FindingCode.orderNumberMissing.finding("No order number was found in the email.")]
+        }
+        if text.visibleContains(number: number) { return [] }
+        if text.hiddenContains(number: number) {
+            return [
+                FindingCode.orderNumberHidden.finding(
+                    "The order number \(number) appears only in hidden text.", evidence: number)
+            ]
+        }
+        if text.subjectContains(number: number) {
+            return [
+                FindingCode.orderNumberOnlyInSubject.finding(
+                    "The order number \(number) appears only in the subject, not in the body.",
+                    evidence: number)
+            ]
+        }
+        let place =
+            text.linksContain(number: number) ? "only inside a link" : "only in markup or an attachment"
+        return [
+            FindingCode.orderNumberNotInBody.finding(
+                "The order number \(number) appears \(place), not in the body text.", evidence: number)
+        ]
+    }
+
+    // MARK: - Shipments
+
+    private func shipmentFindings(
+        document: MailDocument, extraction: ExtractionResult, text: EmailText, expect: ExpectedKind?
+    ) -> [Finding] {
+        let shipments = (extraction.shipments ?? []).filter { !($0.trackingNumber ?? "").isEmpty }
+        let needsTracking = Self.shippingKinds.contains(extraction.kind) || expect == .shipping
+        if shipments.isEmpty {
+            guard needsTracking else { return [] }
+            return [
+                FindingCode.trackingNumberMissing.finding(
+                    "No tracking number was found in this shipping email.")
+            ]
+        }
+        var findings: [Finding] = []
+        for shipment in shipments {
+            guard let number = shipment.trackingNumber else { continue }
+            if !text.visibleContains(number: number) {
+                if text.hiddenContains(number: number) {
+                    findings.append(
+                        FindingCode.trackingNumberHidden.finding(
+                            "The tracking number \(number) appears only in hidden text.", evidence: number))
+                } else {
+                    let place: String
+                    if text.linksContain(number: number) {
+                        place = "only inside a link"
+                    } else if text.imagesContain(number: number) {
+                        place = "only in an image"
+                    } else if text.subjectContains(number: number) {
+                        place = "only in the subject"
+                    } else {
+                        place = "only in markup or an attachment"
+                    }
+                    findings.append(
+                        FindingCode.trackingNumberNotAsText.finding(
+                            "The tracking number \(number) appears \(place), not as text in the body.",
+                            evidence: number))
+                }
+            }
+            let profile = shipment.carrier.flatMap { carrierProfile(named: $0) }
+            let names = (profile?.names ?? []) + (shipment.carrier.map { [$0] } ?? [])
+            let named = names.contains { EmailText.containsName($0, in: text.visible) }
+            if !named {
+                let message =
+                    shipment.carrier.map {
+                        "The tracking number \(number) is there, but the carrier (\($0)) is not named in the body."
+                    } ?? "The tracking number \(number) is there, but no carrier is named."
+                findings.append(FindingCode.carrierNotNamed.finding(message, evidence: number))
+            }
+            if !hasTrackingLink(number: number, profile: profile, document: document) {
+                findings.append(
+                    FindingCode.trackingLinkMissing.finding(
+                        "No link leads to the tracking page of \(number).", evidence: number))
+            }
+        }
+        return findings
+    }
+
+    private func carrierProfile(named name: String) -> CarrierProfile? {
+        carriers.first { profile in
+            profile.name.caseInsensitiveCompare(name) == .orderedSame
+                || profile.names.contains { $0.caseInsensitiveCompare(name) == .orderedSame }
+        }
+    }
+
+    private func hasTrackingLink(number: String, profile: CarrierProfile?, document: MailDocument) -> Bool {
+        let key = EmailText.compact(number)
+        for link in document.links where !link.isHidden {
+            for url in [link.href, link.target] {
+                if EmailText.compact(url.removingPercentEncoding ?? url).contains(key) { return true }
+                if let profile, let host = URLComponents(string: url)?.host?.lowercased(),
+                    profile.linkHosts.contains(where: { host == $0 || host.hasSuffix("." + $0) })
+                {
+                    return true
+                }
+            }
+        }
+        return false
+    }
+
+    // MARK: - Check digits
+
+    /// A number that looks like a tracking number, where it was seen.
+    private struct NumberCandidate {
+        var number: String
+        var isRelevant: Bool
+    }
+
+    private static let numberRun: NSRegularExpression? = try? NSRegularExpression(
+        pattern:
+            "(?<![A-Za-z0-9])[A-Za-z0-9]*[0-9][A-Za-z0-9]*(?:[ \\-][A-Za-z0-9]*[0-9][A-Za-z0-9]*)*(?![A-Za-z0-9])"
+    )
+    private static let maximumCandidates = 5_000
+
+    private func checkDigitFindings(document: MailDocument, extraction: ExtractionResult, text: EmailText)
+        -> [Finding]
+    {
+        guard !carriers.isEmpty else { return [] }
+        var candidates: [NumberCandidate] = []
+        for shipment in extraction.shipments ?? [] {
+            if let number = shipment.trackingNumber {
+                candidates.append(.init(number: number, isRelevant: true))
+            }
+        }
+        candidates += numberCandidates(in: text.visible, labelled: true)
+        candidates += numberCandidates(in: text.hidden, labelled: true)
+        let trackingURLs = document.links.flatMap { [$0.href, $0.target] }.filter { isCarrierTrackingURL($0) }
+        for url in trackingURLs {
+            candidates += numberCandidates(in: url.removingPercentEncoding ?? url, labelled: false).map {
+                NumberCandidate(number: $0.number, isRelevant: true)
+            }
+        }
+
+        var findings: [Finding] = []
+        var reported = Set<String>()
+        for candidate in candidates.prefix(Self.maximumCandidates) {
+            let number = EmailText.compact(candidate.number)
+            guard number.count >= 8, !reported.contains(number) else { continue }
+            let matches = formats.matches(number)
+            guard !matches.isEmpty, !matches.contains(where: { $0.checkDigitValid != false }) else {
+                continue
+            }
+            guard candidate.isRelevant || matches.contains(where: \.isDistinctive) else { continue }
+            reported.insert(number)
+            let formatNames = Array(Set(matches.map { "\($0.carrier) (\($0.format))" })).sorted()
+            findings.append(
+                FindingCode.checkDigitInvalid.finding(
+                    "The tracking number \(number) has the format of \(formatNames.joined(separator: ", ")) "
+                        + "but its check digit is wrong.",
+                    evidence: candidate.number))
+        }
+        return findings
+    }
+
+    private func isCarrierTrackingURL(_ url: String) -> Bool {
+        guard let host = URLComponents(string: url)?.host?.lowercased() else { return false }
+        return carriers.contains { profile in
+            profile.linkHosts.contains { host == $0 || host.hasSuffix("." + $0) }
+        }
+    }
+
+    /// Runs of digit-bearing groups (`1Z 999 AA1 01 2345 6784`): the whole run with the
+    /// separators removed, and each group alone; relevant when a tracking label precedes it.
+    private func numberCandidates(in text: String, labelled: Bool) -> [NumberCandidate] {
+        guard let regex = Self.numberRun, !text.isEmpty else { return [] }
+        let nsText = text as NSString
+        var result: [NumberCandidate] = []
+        regex.enumerateMatches(in: text, range: NSRange(location: 0, length: nsText.length)) {
+            match, _, stop in
+            guard let match else { return }
+            if result.count >= Self.maximumCandidates {
+                stop.pointee = true
+                return
+            }
+            let run = nsText.substring(with: match.range)
+            var isRelevant = false
+            if labelled {
+                let start = max(0, match.range.location - 60)
+                let before = nsText.substring(
+                    with: NSRange(location: start, length: match.range.location - start)
+                )
+                .lowercased()
+                isRelevant = trackingLabels.contains { before.contains($0) }
+            }
+            let pieces = run.split(whereSeparator: { $0 == " " || $0 == "-" })
+            if run.count <= 60 { result.append(.init(number: run, isRelevant: isRelevant)) }
+            if pieces.count > 1 {
+                for piece in pieces where piece.count >= 8 {
+                    result.append(.init(number: String(piece), isRelevant: isRelevant))
+                }
+            }
+        }
+        return result
+    }
+
+    // MARK: - Fields
+
+    private func foundFields(extraction: ExtractionResult, text: EmailText) -> [FoundField] {
+        var fields: [FoundField] = []
+        func add(_ field: String, _ value: String?, evidenceField: String? = nil) {
+            guard let value, !value.isEmpty else { return }
+            let evidence = extraction.evidence?.first { $0.field == (evidenceField ?? field) }
+            var source = evidence?.source
+            if source == nil {
+                if text.visibleContains(number: value) {
+                    source = "body"
+                } else if text.hiddenContains(number: value) {
+                    source = "hidden"
+                } else if text.subjectContains(number: value) {
+                    source = "subject"
+                }
+            }
+            fields.append(
+                FoundField(
+                    field: field, value: value, source: source,
+                    snippet: evidence?.text ?? text.snippet(around: value), confidence: evidence?.confidence,
+                    location: evidence?.location))
+        }
+        add("kind", extraction.kind.rawValue)
+        add("merchant", extraction.merchant?.name ?? extraction.merchant?.domain)
+        add("merchant.domain", extraction.merchant?.domain)
+        add("orderNumber", extraction.orderNumber)
+        add("orderDate", extraction.orderDate)
+        for (index, shipment) in (extraction.shipments ?? []).enumerated() {
+            let prefix = "shipments[\(index)]"
+            add("\(prefix).carrier", shipment.carrier)
+            add("\(prefix).trackingNumber", shipment.trackingNumber)
+            add("\(prefix).trackingURL", shipment.trackingURL)
+            add("\(prefix).status", shipment.status?.rawValue)
+            add("\(prefix).estimatedDelivery", shipment.estimatedDelivery.map(Self.describe))
+            add("\(prefix).shippedAt", shipment.shippedAt)
+            add("\(prefix).deliveredAt", shipment.deliveredAt)
+        }
+        for (index, item) in (extraction.lineItems ?? []).enumerated() {
+            var value = item.title
+            if let quantity = item.quantity { value = "\(quantity) × " + value }
+            if let price = item.price { value += " — \(price.amount) \(price.currency)" }
+            let field = "lineItems[\(index)]"
+            let hasOwnEvidence = extraction.evidence?.contains { $0.field == field } ?? false
+            add(field, value, evidenceField: hasOwnEvidence ? field : "lineItems")
+        }
+        add("total", extraction.total.map { "\($0.amount) \($0.currency)" })
+        return fields
+    }
+
+    static func describe(_ window: DateWindow) -> String {
+        window.from == window.until ? window.from : "\(window.from) – \(window.until)"
+    }
+
+    static func describe(_ kind: EmailKind) -> String {
+        switch kind {
+        case .orderConfirmation: "an order confirmation"
+        case .shippingConfirmation: "a shipping confirmation"
+        case .deliveryUpdate: "a delivery update"
+        case .carrierUpdate: "a carrier update"
+        case .cancellation: "a cancellation"
+        case .refund: "a refund"
+        case .notAnOrder: "not about an order"
+        }
+    }
+}

@@ -1,0 +1,334 @@
+import Extraction
+import MailDocument
+import Testing
+
+@testable import MerchantCheck
+
+/// One fixture per finding code: the code fires on the broken email and not on the fixed one.
+@Suite struct FindingCodeTests {
+    let checker = Fixtures.checker
+
+    @Test func goodConfirmationHasNoFindings() {
+        let report = checker.check(
+            document: Fixtures.confirmation(), extraction: Fixtures.confirmationExtraction(),
+            expect: .confirmation)
+        #expect(report.findings.isEmpty)
+        #expect(!report.hasErrors)
+    }
+
+    @Test func goodShippingEmailHasNoFindings() {
+        let report = checker.check(
+            document: Fixtures.shipping(), extraction: Fixtures.shippingExtraction(), expect: .shipping)
+        #expect(report.findings.isEmpty)
+        #expect(!report.hasErrors)
+    }
+
+    @Test func merchantNotIdentifiedIsMO100() {
+        let broken = checker.check(
+            document: Fixtures.confirmation(), extraction: Fixtures.confirmationExtraction(merchant: nil))
+        #expect(Fixtures.codes(broken).contains("MO100"))
+        #expect(broken.hasErrors)
+        let fixed = checker.check(
+            document: Fixtures.confirmation(), extraction: Fixtures.confirmationExtraction())
+        #expect(!Fixtures.codes(fixed).contains("MO100"))
+    }
+
+    @Test func merchantOnlyInLogoIsMO101() {
+        let broken = checker.check(
+            document: Fixtures.confirmation(
+                body: "Thank you for your order!\nOrder number: A-10023",
+                images: [ImageReference(source: "cid:logo", alt: "Example Outfitters", position: 0)]),
+            extraction: Fixtures.confirmationExtraction())
+        let finding = broken.findings.first { $0.code == "MO101" }
+        #expect(finding?.message.contains("alt text") == true)
+        #expect(finding?.severity == .warning)
+        let fixed = checker.check(
+            document: Fixtures.confirmation(), extraction: Fixtures.confirmationExtraction())
+        #expect(!Fixtures.codes(fixed).contains("MO101"))
+    }
+
+    @Test func merchantOnlyInSenderIsMO101() {
+        let broken = checker.check(
+            document: Fixtures.confirmation(
+                body: "Thank you for your order!\nOrder number: A-10023", subject: "Order"),
+            extraction: Fixtures.confirmationExtraction())
+        #expect(broken.findings.first { $0.code == "MO101" }?.message.contains("sender name") == true)
+    }
+
+    @Test func orderNumberOnlyInSubjectIsMO102() {
+        let broken = checker.check(
+            document: Fixtures.confirmation(body: "Thank you for shopping at Example Outfitters!"),
+            extraction: Fixtures.confirmationExtraction())
+        #expect(Fixtures.codes(broken).contains("MO102"))
+        let fixed = checker.check(
+            document: Fixtures.confirmation(), extraction: Fixtures.confirmationExtraction())
+        #expect(!Fixtures.codes(fixed).contains("MO102"))
+    }
+
+    @Test func orderNumberMissingIsMO103() {
+        let broken = checker.check(
+            document: Fixtures.confirmation(
+                body: "Thank you for shopping at Example Outfitters!", subject: "Thanks"),
+            extraction: Fixtures.confirmationExtraction(orderNumber: nil))
+        #expect(Fixtures.codes(broken).contains("MO103"))
+        #expect(broken.hasErrors)
+        let fixed = checker.check(
+            document: Fixtures.confirmation(), extraction: Fixtures.confirmationExtraction())
+        #expect(!Fixtures.codes(fixed).contains("MO103"))
+    }
+
+    @Test func orderNumberOnlyInMarkupIsMO104() {
+        let broken = checker.check(
+            document: Fixtures.confirmation(
+                body: "Thank you for shopping at Example Outfitters!", subject: "Thanks for your order"),
+            extraction: Fixtures.confirmationExtraction())
+        #expect(Fixtures.codes(broken).contains("MO104"))
+        let fixed = checker.check(
+            document: Fixtures.confirmation(), extraction: Fixtures.confirmationExtraction())
+        #expect(!Fixtures.codes(fixed).contains("MO104"))
+    }
+
+    @Test func shippingEmailWithoutTrackingNumberIsMO201() {
+        let broken = checker.check(
+            document: Fixtures.shipping(
+                body: "Example Outfitters\nYour order A-10023 has shipped.", links: []),
+            extraction: Fixtures.shippingExtraction(trackingNumber: nil))
+        #expect(Fixtures.codes(broken).contains("MO201"))
+        #expect(broken.hasErrors)
+        let fixed = checker.check(document: Fixtures.shipping(), extraction: Fixtures.shippingExtraction())
+        #expect(!Fixtures.codes(fixed).contains("MO201"))
+    }
+
+    @Test func trackingNumberOnlyInsideLinkIsMO202() {
+        let broken = checker.check(
+            document: Fixtures.shipping(body: "Example Outfitters\nYour order A-10023 has shipped with UPS."),
+            extraction: Fixtures.shippingExtraction())
+        let finding = broken.findings.first { $0.code == "MO202" }
+        #expect(finding?.message.contains("inside a link") == true)
+        #expect(finding?.severity == .error)
+        let fixed = checker.check(document: Fixtures.shipping(), extraction: Fixtures.shippingExtraction())
+        #expect(!Fixtures.codes(fixed).contains("MO202"))
+    }
+
+    @Test func trackingNumberOnlyInImageIsMO202() {
+        let broken = checker.check(
+            document: Fixtures.shipping(
+                body: "Example Outfitters\nYour order A-10023 has shipped with UPS.", links: [],
+                images: [
+                    ImageReference(
+                        source: "cid:barcode", alt: "Tracking \(Fixtures.validTracking)", position: 0)
+                ]
+            ),
+            extraction: Fixtures.shippingExtraction())
+        #expect(broken.findings.first { $0.code == "MO202" }?.message.contains("image") == true)
+    }
+
+    @Test func carrierNotNamedIsMO203() {
+        let broken = checker.check(
+            document: Fixtures.shipping(
+                body:
+                    "Example Outfitters\nYour order A-10023 has shipped.\nTracking number: \(Fixtures.validTracking)"
+            ),
+            extraction: Fixtures.shippingExtraction())
+        #expect(Fixtures.codes(broken).contains("MO203"))
+        let unnamed = checker.check(
+            document: Fixtures.shipping(), extraction: Fixtures.shippingExtraction(carrier: nil))
+        #expect(Fixtures.codes(unnamed).contains("MO203"))
+        let fixed = checker.check(document: Fixtures.shipping(), extraction: Fixtures.shippingExtraction())
+        #expect(!Fixtures.codes(fixed).contains("MO203"))
+    }
+
+    @Test func noTrackingLinkIsMO204() {
+        let broken = checker.check(
+            document: Fixtures.shipping(links: []), extraction: Fixtures.shippingExtraction())
+        #expect(Fixtures.codes(broken).contains("MO204"))
+        let fixed = checker.check(document: Fixtures.shipping(), extraction: Fixtures.shippingExtraction())
+        #expect(!Fixtures.codes(fixed).contains("MO204"))
+    }
+
+    @Test func upsCheckDigitOfTheFixtureIsRight() {
+        #expect(Fixtures.upsCheckDigit("999AA1012345678") == 4)
+    }
+
+    @Test func trackingNumberFailingCheckDigitIsMO205() {
+        // The extractor drops the number (its check digit fails), so only the text shows it.
+        let body =
+            "Example Outfitters\nYour order A-10023 has shipped.\nCarrier: UPS\n"
+            + "Tracking number: 1Z 999 AA1 01 2345 6785"
+        let broken = checker.check(
+            document: Fixtures.shipping(body: body, links: [], markup: []),
+            extraction: Fixtures.shippingExtraction(trackingNumber: nil))
+        let finding = broken.findings.first { $0.code == "MO205" }
+        #expect(finding?.message.contains(Fixtures.invalidTracking) == true)
+        #expect(finding?.severity == .error)
+        let fixed = checker.check(document: Fixtures.shipping(), extraction: Fixtures.shippingExtraction())
+        #expect(!Fixtures.codes(fixed).contains("MO205"))
+    }
+
+    @Test func unlabelledNumberWithoutDistinctiveFormatIsNotMO205() {
+        let plain = TrackingNumberFormat(
+            id: "twelve", name: "Twelve digits", pattern: "(?<payload>[0-9]{11})(?<check>[0-9])",
+            isDistinctive: false, validate: { _, _ in false })
+        let checker = MerchantEmailChecker(carriers: [CarrierProfile(id: "x", name: "X", formats: [plain])])
+        let quiet = checker.check(
+            document: Fixtures.confirmation(
+                body: "Example Outfitters\nOrder number: A-10023\nCall 123456789012"),
+            extraction: Fixtures.confirmationExtraction())
+        #expect(!Fixtures.codes(quiet).contains("MO205"))
+        let labelled = checker.check(
+            document: Fixtures.confirmation(
+                body: "Example Outfitters\nOrder number: A-10023\nTracking: 123456789012"),
+            extraction: Fixtures.confirmationExtraction())
+        #expect(Fixtures.codes(labelled).contains("MO205"))
+    }
+
+    @Test func orderNumberOnlyInHiddenTextIsMO301() {
+        let broken = checker.check(
+            document: Fixtures.confirmation(
+                body: "Thank you for shopping at Example Outfitters!", subject: "Thanks",
+                preheader: "Order A-10023 confirmed"),
+            extraction: Fixtures.confirmationExtraction())
+        #expect(Fixtures.codes(broken).contains("MO301"))
+        #expect(broken.hasErrors)
+        let fixed = checker.check(
+            document: Fixtures.confirmation(), extraction: Fixtures.confirmationExtraction())
+        #expect(!Fixtures.codes(fixed).contains("MO301"))
+    }
+
+    @Test func trackingNumberOnlyInHiddenTextIsMO302() {
+        let broken = checker.check(
+            document: Fixtures.shipping(
+                body: "Example Outfitters\nYour order A-10023 has shipped with UPS.",
+                preheader: "Tracking \(Fixtures.validTracking)"),
+            extraction: Fixtures.shippingExtraction())
+        #expect(Fixtures.codes(broken).contains("MO302"))
+        #expect(!Fixtures.codes(broken).contains("MO202"))
+        let fixed = checker.check(document: Fixtures.shipping(), extraction: Fixtures.shippingExtraction())
+        #expect(!Fixtures.codes(fixed).contains("MO302"))
+    }
+
+    @Test func senderDomainInconsistentAcrossEmailsIsMO401() {
+        let other = Sender(
+            name: "Example Outfitters", address: "ship@example-mail.net", domain: "example-mail.net",
+            registrableDomain: "example-mail.net")
+        let confirmation = checker.check(
+            document: Fixtures.confirmation(), extraction: Fixtures.confirmationExtraction(), origin: "a.eml")
+        let shipping = checker.check(
+            document: Fixtures.shipping(sender: other), extraction: Fixtures.shippingExtraction(),
+            origin: "b.eml")
+        let findings = checker.crossCheck([confirmation, shipping])
+        #expect(findings.map(\.code) == ["MO401"])
+        #expect(findings.first?.message.contains("example-mail.net (b.eml)") == true)
+        let consistent = checker.check(
+            document: Fixtures.shipping(), extraction: Fixtures.shippingExtraction(), origin: "b.eml")
+        #expect(checker.crossCheck([confirmation, consistent]).isEmpty)
+        #expect(checker.crossCheck([confirmation]).isEmpty)
+    }
+
+    @Test func markupAbsentIsMO501Info() {
+        let broken = checker.check(
+            document: Fixtures.confirmation(markup: []), extraction: Fixtures.confirmationExtraction())
+        let finding = broken.findings.first { $0.code == "MO501" }
+        #expect(finding?.severity == .info)
+        #expect(!broken.hasErrors)
+        let fixed = checker.check(
+            document: Fixtures.confirmation(), extraction: Fixtures.confirmationExtraction())
+        #expect(!Fixtures.codes(fixed).contains("MO501"))
+    }
+
+    @Test func markupMissingRequiredPropertyIsMO502() {
+        var order = Fixtures.orderMarkup
+        order.properties["orderNumber"] = nil
+        order.properties["merchant"] = .object(["@type": .string("Organization")])
+        let broken = checker.check(
+            document: Fixtures.confirmation(markup: [order]), extraction: Fixtures.confirmationExtraction())
+        let messages = broken.findings.filter { $0.code == "MO502" }.map(\.message)
+        #expect(messages.contains { $0.contains("no orderNumber") })
+        #expect(messages.contains { $0.contains("merchant") && $0.contains("no name") })
+        var delivery = Fixtures.deliveryMarkup()
+        delivery.properties["carrier"] = nil
+        let brokenDelivery = checker.check(
+            document: Fixtures.shipping(markup: [delivery]), extraction: Fixtures.shippingExtraction())
+        #expect(brokenDelivery.findings.contains { $0.code == "MO502" && $0.message.contains("no carrier") })
+        let fixed = checker.check(
+            document: Fixtures.confirmation(), extraction: Fixtures.confirmationExtraction())
+        #expect(!Fixtures.codes(fixed).contains("MO502"))
+    }
+
+    @Test func unknownOrderStatusIsMO503() {
+        var order = Fixtures.orderMarkup
+        order.properties["orderStatus"] = .string("https://schema.org/OrderShipped")
+        let broken = checker.check(
+            document: Fixtures.confirmation(markup: [order]), extraction: Fixtures.confirmationExtraction())
+        #expect(broken.findings.contains { $0.code == "MO503" && $0.message.contains("OrderShipped") })
+        let fixed = checker.check(document: Fixtures.shipping(), extraction: Fixtures.shippingExtraction())
+        #expect(!Fixtures.codes(fixed).contains("MO503"))
+    }
+
+    @Test func markupTrackingNumberDifferentFromTextIsMO504() {
+        let other = "1Z999AA10123456793"
+        #expect(Fixtures.upsCheckDigit("999AA1012345679") == 3)
+        let broken = checker.check(
+            document: Fixtures.shipping(markup: [Fixtures.deliveryMarkup(trackingNumber: other)]),
+            extraction: Fixtures.shippingExtraction())
+        let finding = broken.findings.first { $0.code == "MO504" }
+        #expect(finding?.message.contains(other) == true)
+        #expect(finding?.message.contains(Fixtures.validTracking) == true)
+        let fixed = checker.check(document: Fixtures.shipping(), extraction: Fixtures.shippingExtraction())
+        #expect(!Fixtures.codes(fixed).contains("MO504"))
+    }
+
+    @Test func markupOrderNumberDifferentFromTextIsMO505() {
+        var order = Fixtures.orderMarkup
+        order.properties["orderNumber"] = .string("A-99999")
+        let broken = checker.check(
+            document: Fixtures.confirmation(markup: [order]), extraction: Fixtures.confirmationExtraction())
+        #expect(broken.findings.contains { $0.code == "MO505" && $0.message.contains("A-99999") })
+        let fixed = checker.check(
+            document: Fixtures.confirmation(), extraction: Fixtures.confirmationExtraction())
+        #expect(!Fixtures.codes(fixed).contains("MO505"))
+    }
+
+    @Test func unexpectedKindIsMO601() {
+        let broken = checker.check(
+            document: Fixtures.confirmation(), extraction: Fixtures.confirmationExtraction(),
+            expect: .shipping)
+        let finding = broken.findings.first { $0.code == "MO601" }
+        #expect(
+            finding?.message
+                == "Expected a shipping confirmation, but the email reads as an order confirmation.")
+        #expect(broken.hasErrors)
+        let fixed = checker.check(
+            document: Fixtures.confirmation(), extraction: Fixtures.confirmationExtraction(),
+            expect: .confirmation)
+        #expect(!Fixtures.codes(fixed).contains("MO601"))
+    }
+
+    @Test func notAnOrderWithoutExpectationIsMO602() {
+        let broken = checker.check(
+            document: MailDocument(
+                subject: "Our autumn sale", htmlText: RenderedText(text: "50% off everything")),
+            extraction: ExtractionResult(kind: .notAnOrder))
+        #expect(Fixtures.codes(broken) == ["MO602"])
+        #expect(broken.walletOrderJSON == nil)
+        let fixed = checker.check(
+            document: Fixtures.confirmation(), extraction: Fixtures.confirmationExtraction())
+        #expect(!Fixtures.codes(fixed).contains("MO602"))
+    }
+
+    @Test func everyCodeIsUniqueAndHasAFix() {
+        let codes = FindingCode.all.map(\.code)
+        #expect(Set(codes).count == codes.count)
+        #expect(
+            FindingCode.all.allSatisfy { !$0.fix.isEmpty && !$0.title.isEmpty && $0.code.hasPrefix("MO") })
+    }
+
+    @Test func findingsAreSortedErrorsFirst() {
+        let report = checker.check(
+            document: Fixtures.confirmation(body: "Thanks!", subject: "Thanks", markup: []),
+            extraction: Fixtures.confirmationExtraction(orderNumber: nil))
+        let severities = report.findings.map(\.severity)
+        #expect(severities == severities.sorted())
+        #expect(severities.first == .error)
+    }
+}
