@@ -7,6 +7,9 @@ struct CompiledFormat: @unchecked Sendable {
     /// `^(?:pattern)$`; NSRegularExpression is immutable and safe to share.
     let regex: NSRegularExpression
     let hasCountryGroup: Bool
+    /// The pattern has a `tracking` group: the part reported as the tracking number (the
+    /// 22-digit USPS item number inside a `420`+ZIP barcode string).
+    let hasTrackingGroup: Bool
     /// The pattern matches digits only (no letter anywhere in it).
     let digitsOnly: Bool
     /// Characters every match starts with (`1Z`, `TBA`), empty when unknown.
@@ -17,9 +20,10 @@ struct CompiledFormat: @unchecked Sendable {
         self.format = format
         self.regex = regex
         hasCountryGroup = format.pattern.contains("(?<country>")
+        hasTrackingGroup = format.pattern.contains("(?<tracking>")
         // Group syntax aside, a letter in the pattern means letters may match.
         var stripped = format.pattern
-        for group in ["payload", "check", "country"] {
+        for group in ["payload", "check", "country", "tracking"] {
             stripped = stripped.replacingOccurrences(of: "(?<\(group)>", with: "(")
         }
         stripped = stripped.replacingOccurrences(of: "(?:", with: "(")
@@ -57,6 +61,8 @@ struct FormatMatch {
     let formatIndex: Int
     let checkDigitValid: Bool?
     let country: String?
+    /// The part to report when the format names one (`tracking` group), else `nil`.
+    var reported: String? = nil
 }
 
 /// Label kinds in the label scanner.
@@ -74,6 +80,8 @@ final class CompiledCarriers: @unchecked Sendable {
     let formatsByLength: [[Int]]
     let carrierByID: [String: Int]
     let carrierByName: [String: Int]
+    /// Every carrier answering to a name (display, local, alias or keyword), in file order.
+    let carriersByName: [String: [Int]]
     let operatorByName: [String: (carrier: Int, country: String)]
     let senderDomains: [(domain: String, carrier: Int)]
     let urlPatterns: [(carrier: Int, host: String, regex: NSRegularExpression)]
@@ -100,7 +108,7 @@ final class CompiledCarriers: @unchecked Sendable {
                 throw RulesError(path: path, reason: "duplicate carrier id '\(rule.id)'")
             }
             byID[rule.id] = carrierIndex
-            for name in [rule.id] + rule.allNames {
+            for name in [rule.id, rule.name] + rule.localNames + rule.aliases {
                 let key = Self.nameKey(name)
                 if !key.isEmpty, byName[key] == nil { byName[key] = carrierIndex }
             }
@@ -143,6 +151,20 @@ final class CompiledCarriers: @unchecked Sendable {
             }
         }
 
+        // Keywords name a carrier only when no carrier has that name or alias.
+        for (carrierIndex, (rule, _)) in rules.enumerated() {
+            for keyword in rule.keywords {
+                let key = Self.nameKey(keyword)
+                if !key.isEmpty, byName[key] == nil { byName[key] = carrierIndex }
+            }
+        }
+        var carriersByName: [String: [Int]] = [:]
+        for (carrierIndex, (rule, _)) in rules.enumerated() {
+            for name in Set(([rule.id] + rule.allNames).map(Self.nameKey)) where !name.isEmpty {
+                carriersByName[name, default: []].append(carrierIndex)
+            }
+        }
+
         var labels = KeywordScanner()
         var labelLengths: [Int] = []
         func addLabel(_ text: String, _ kind: LabelKind) {
@@ -163,6 +185,7 @@ final class CompiledCarriers: @unchecked Sendable {
         self.formatsByLength = byLength
         self.carrierByID = byID
         self.carrierByName = byName
+        self.carriersByName = carriersByName
         self.operatorByName = operatorByName
         self.senderDomains = domains
         self.urlPatterns = urlPatterns
@@ -242,7 +265,13 @@ final class CompiledCarriers: @unchecked Sendable {
                     nsNumber.substring(with: payloadRange), check: nsNumber.substring(with: checkRange),
                     algorithm: algorithm)
             }
-            results.append(FormatMatch(formatIndex: index, checkDigitValid: valid, country: country))
+            var reported: String?
+            if compiled.hasTrackingGroup {
+                let range = result.range(withName: "tracking")
+                if range.location != NSNotFound { reported = nsNumber.substring(with: range) }
+            }
+            results.append(
+                FormatMatch(formatIndex: index, checkDigitValid: valid, country: country, reported: reported))
         }
         return results
     }

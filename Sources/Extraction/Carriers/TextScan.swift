@@ -214,7 +214,7 @@ struct TextScan {
         guard let (score, _, match) = best else { return nil }
         let source: TrackingSource = isSubject ? .subject : (labelled ? .labelledText : .text)
         let candidate = search.makeCandidate(
-            match: match, number: number, source: source, score: score,
+            match: match, number: match.reported ?? number, source: source, score: score,
             context: "", offset: isSubject ? nil : start, url: nil)
         return Accepted(start: start, end: end, candidate: candidate)
     }

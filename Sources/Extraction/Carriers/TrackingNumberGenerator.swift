@@ -13,7 +13,7 @@ public enum TrackingNumberGenerator {
         "ontrac", "lasership", "canada-post", "purolator", "dpd", "royal-mail", "la-poste", "chronopost",
         "correos", "poste-italiane", "postnl", "australia-post", "hermes", "evri", "gls", "seur", "brt",
         "inpost", "cj-logistics", "hanjin", "lotte", "korea-post", "logen", "yamato", "sagawa", "japan-post",
-        "sf-express", "zto", "yto", "china-post", "jt-express", "yodel",
+        "sf-express", "zto", "yto", "china-post", "jt-express", "yodel", "colissimo", "estafeta", "jadlog",
     ]
 
     /// A tracking number for a carrier.
@@ -98,6 +98,9 @@ public enum TrackingNumberGenerator {
         case "yto": return "YT" + String(random.below(9) + 1) + digits(12)
         case "china-post": return s10(["LX", "RR", "EA", "CP"][random.below(4)], "CN")
         case "yodel": return "JJD" + "000" + digits(13)
+        case "colissimo": return ["6A", "8R", "6C"][random.below(3)] + digits(11)
+        case "estafeta": return String(random.below(9) + 1) + digits(21)
+        case "jadlog": return "1" + digits(13)
         default:
             if carrierID.hasPrefix("upu-"), carrierID.count == 6 {
                 return s10(["RR", "CP", "LX", "EE"][random.below(4)], carrierID.suffix(2).uppercased())
