@@ -57,7 +57,14 @@ extension ExtractionContext {
     /// The shipper named in a carrier's email ("Shipped from", "보내는분", "ご依頼主").
     func findShipper() -> (String, String, Double)? {
         for found in LabelledValues.find(languages.phrases(\.shipper), in: text, origins: bodyOrigins) {
-            let value = String(found.value.prefix(60))
+            var value = String(found.value.prefix(60))
+            // In a sentence ("Ihr Paket von Kaffeerösterei Bohnenglück wird heute zugestellt")
+            // the name ends before the first word in lower case.
+            if found.placement == .sameCell && !found.labelOpensCell {
+                let words = value.split(separator: " ")
+                let name = words.prefix { word in word.first.map { !$0.isLowercase } ?? false }
+                if !name.isEmpty && name.count < words.count { value = name.joined(separator: " ") }
+            }
             if let name = cleanBrand(value) { return (name, found.context, found.placement.score) }
         }
         return nil
