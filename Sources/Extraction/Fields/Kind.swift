@@ -125,7 +125,8 @@ extension ExtractionContext {
             "\($0.key.rawValue) \($0.value)"
         }
         let total = scores.values.reduce(0, +)
-        let confidence = total > 0 ? min(0.95, 0.5 + 0.5 * (scores[kind, default: 0] / total)) : 0.5
+        var confidence = total > 0 ? min(0.95, 0.5 + 0.5 * (scores[kind, default: 0] / total)) : 0.5
+        if kind == .carrierUpdate { confidence = 0.9 }
         evidence.append(
             Evidence(
                 field: "kind", source: "body",
