@@ -153,7 +153,7 @@ public struct MerchantEmailChecker: Sendable {
             let detail = domain.map { " (only the domain \($0) is known)" } ?? ""
             return [FindingCode.merchantNotFound.finding("The shop's name could not be read\(detail).")]
         }
-        if EmailText.containsName(name, in: text.visible) { return [] }
+        if text.visibleContains(name: name) { return [] }
         let place: String
         if let alt = text.imageAlts.first(where: { EmailText.containsName(name, in: $0) }) {
             place = "only in an image's alt text (\"\(alt)\"), e.g. the logo"
@@ -242,7 +242,7 @@ public struct MerchantEmailChecker: Sendable {
             }
             let profile = shipment.carrier.flatMap { carrierProfile(named: $0) }
             let names = (profile?.names ?? []) + (shipment.carrier.map { [$0] } ?? [])
-            let named = names.contains { EmailText.containsName($0, in: text.visible) }
+            let named = names.contains { text.visibleContains(name: $0) }
             if !named {
                 let message =
                     shipment.carrier.map {

@@ -9,8 +9,7 @@ import Testing
 @Suite(
     .enabled(
         if: Chromium.installed != nil,
-        "chromium is not installed (apt-get install -y chromium): the HTML report is not rendered"),
-    .serialized)
+        "chromium is not installed (apt-get install -y chromium): the HTML report is not rendered"))
 struct HTMLReportInChromiumTests {
     static let emailHTML = """
         <!DOCTYPE html>
@@ -58,14 +57,13 @@ struct HTMLReportInChromiumTests {
         let url = try write(page, name: "report.html")
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
 
-        let dom = try chromium.dumpDOM(url)
+        let png = url.deletingLastPathComponent().appendingPathComponent("report.png")
+        let dom = try chromium.render(url, screenshot: png)
         #expect(dom.contains("<div class=\"wallet-card\" id=\"wallet-card-1\">"))
         #expect(dom.contains("<div class=\"merchant\">Example Outfitters</div>"))
         #expect(dom.contains("<dd class=\"mono\">1Z999AA10123456784</dd>"))
         #expect(dom.contains("<iframe class=\"email-frame\""))
 
-        let png = url.deletingLastPathComponent().appendingPathComponent("report.png")
-        try chromium.screenshot(url, to: png)
         if let keep = ProcessInfo.processInfo.environment["MAILORDERS_KEEP_REPORT"], !keep.isEmpty {
             try? FileManager.default.removeItem(atPath: keep)
             try? FileManager.default.copyItem(at: png, to: URL(fileURLWithPath: keep))
@@ -117,7 +115,7 @@ struct HTMLReportInChromiumTests {
         let page = ReportRenderer.html([report], emailHTML: [Self.payloadEmail])
         let url = try write(page, name: "evil.html")
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
-        let dom = try chromium.dumpDOM(url)
+        let dom = try chromium.render(url)
         #expect(dom.contains("wallet-card"), "the page did not load")
         #expect(!Self.wasPwned(dom))
         #expect(!dom.lowercased().contains("<script"))
@@ -132,6 +130,6 @@ struct HTMLReportInChromiumTests {
             + HTMLEscaping.escape(Self.payloadEmail) + "\"></iframe></body></html>"
         let url = try write(unsafe, name: "control.html")
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
-        #expect(Self.wasPwned(try chromium.dumpDOM(url)))
+        #expect(Self.wasPwned(try chromium.render(url)))
     }
 }
