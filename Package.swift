@@ -51,7 +51,7 @@ let package = Package(
             ]
         ),
 
-        .testTarget(name: "MIMETests", dependencies: ["MIME"]),
+        .testTarget(name: "MIMETests", dependencies: ["MIME"], exclude: ["Differential/python_email.py"]),
         .testTarget(name: "MailboxTests", dependencies: ["Mailbox"]),
         .testTarget(name: "MailDocumentTests", dependencies: ["MailDocument"]),
         .testTarget(name: "ExtractionTests", dependencies: ["Extraction"]),

@@ -1,52 +1,236 @@
 import Foundation
 
-// PLACEHOLDER SIGNATURES: the MIME work replaces these bodies; the signatures are the
-// contract the MailDocument stage codes against.
-
-/// Limits that keep a hostile message from exhausting memory or the stack.
+/// Limits that keep a hostile message from exhausting memory, time or the stack.
+///
+/// A message beyond ``maxMessageBytes`` is refused; every other limit truncates what is
+/// parsed and records a ``MIMEWarning``, so the rest of the message is still usable.
 public struct MIMELimits: Sendable, Hashable {
+    /// How deep multiparts and encapsulated messages may nest (each level counts one).
+    /// Deeper content is kept as an undecoded part.
     public var maxNestingDepth: Int = 32
+    /// Header fields kept per header section; later fields are ignored.
     public var maxHeaderFields: Int = 2_000
+    /// Bytes of one header section; later lines are ignored.
     public var maxHeaderBytes: Int = 1 << 20
+    /// Body parts per message, all levels together; later parts are skipped.
     public var maxParts: Int = 2_000
+    /// Bytes kept of one unfolded header field (RFC 5322 §2.1.1 allows 998 per line;
+    /// real mail folds far longer fields); the rest is dropped.
+    public var maxLineLength: Int = 256 << 10
+    /// The largest message accepted, 64 MiB: bigger ones are refused by the parser and
+    /// skipped (with their origin) by mailbox sources.
+    public var maxMessageBytes: Int = 64 << 20
+    /// Warnings kept per message.
+    public var maxWarnings: Int = 200
+
     public init() {}
     public static let `default` = MIMELimits()
 }
 
 extension Message {
     /// Parses one message from its bytes (LF, CRLF or bare CR line endings).
-    /// - Throws: ``MIMEError`` when no header section can be recognised at all.
+    ///
+    /// Header fields are split and unfolded (RFC 5322 §2.2), the part tree is built
+    /// (RFC 2046 §5), transfer encodings are undone (RFC 2045 §6) and every text part is
+    /// decoded to ``BodyPart/text`` with its charset. Anything repaired or guessed is in
+    /// ``warnings``.
+    /// - Parameters:
+    ///   - bytes: the whole message, header and body.
+    ///   - limits: resource limits; see ``MIMELimits``.
+    /// - Throws: ``MIMEError`` when the message is empty, larger than
+    ///   ``MIMELimits/maxMessageBytes``, or has no header field at all.
     public init(bytes: [UInt8], limits: MIMELimits = .default) throws(MIMEError) {
-        throw MIMEError(reason: "not implemented yet")
+        guard bytes.count <= limits.maxMessageBytes else {
+            throw MIMEError(
+                reason:
+                    "message of \(bytes.count) bytes is larger than the \(limits.maxMessageBytes)-byte limit")
+        }
+        guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) else {
+            throw MIMEError(byteOffset: 0, reason: "empty message")
+        }
+        var input = bytes
+        var lineEndingWarning: MIMEWarning?
+        if Message.hasBareCR(bytes) {
+            input = Message.normalizeBareCR(bytes)
+            lineEndingWarning = MIMEWarning(message: "bare CR line endings read as line breaks")
+        }
+        var parser = BodyParser(limits: limits)
+        var message = try parser.parseMessage(input, path: "1", depth: 0, boundaries: [], requireHeader: true)
+        if let lineEndingWarning { message.warnings.insert(lineEndingWarning, at: 0) }
+        self = message
     }
 
+    private static func hasBareCR(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return false }
+            var index = 0
+            while index < buffer.count, let found = memchr(base + index, 0x0D, buffer.count - index) {
+                let position = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                if position + 1 >= buffer.count || buffer[position + 1] != 0x0A { return true }
+                index = position + 2
+            }
+            return false
+        }
+    }
+
+    private static func normalizeBareCR(_ bytes: [UInt8]) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == 0x0D {
+                output.append(0x0A)
+                if index + 1 < bytes.count && bytes[index + 1] == 0x0A { index += 1 }
+            } else {
+                output.append(byte)
+            }
+            index += 1
+        }
+        return output
+    }
+
+    /// The decoded Subject (RFC 5322 §3.6.5, RFC 2047).
     public var subject: String? { header["Subject"] }
-    public var from: [MailAddress] { [] }
-    public var to: [MailAddress] { [] }
-    public var cc: [MailAddress] { [] }
-    public var replyTo: [MailAddress] { [] }
-    public var date: Date? { nil }
-    public var messageID: String? { nil }
-    public var inReplyTo: [String] { [] }
-    public var references: [String] { [] }
-    /// The preferred text/plain body (multipart/alternative rules, RFC 2046 §5.1.4).
-    public var textBody: BodyPart? { nil }
-    /// The preferred text/html body.
-    public var htmlBody: BodyPart? { nil }
-    /// Parts that are attachments (not the chosen text bodies, not containers).
-    public var attachments: [BodyPart] { [] }
+    /// The mailboxes of From (RFC 5322 §3.6.2).
+    public var from: [MailAddress] { addresses("From") }
+    /// The mailboxes of To, with group members (RFC 5322 §3.6.3).
+    public var to: [MailAddress] { addresses("To") }
+    /// The mailboxes of Cc.
+    public var cc: [MailAddress] { addresses("Cc") }
+    /// The mailboxes of Reply-To.
+    public var replyTo: [MailAddress] { addresses("Reply-To") }
+    /// The mailbox of Sender, when given.
+    public var sender: MailAddress? { addresses("Sender").first }
+    /// The Date field (RFC 5322 §3.3, obsolete and common broken forms accepted);
+    /// `nil` when absent or unreadable.
+    public var date: Date? { header["Date"].flatMap(DateParser.parse) }
+    /// The Message-ID with its angle brackets, e.g. `<1234@example.com>` (RFC 5322 §3.6.4).
+    public var messageID: String? {
+        guard let raw = header.rawValue("Message-ID") else { return nil }
+        if let first = Message.messageIDs(raw).first { return first }
+        let trimmed = String(decoding: raw, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        return trimmed.isEmpty ? nil : trimmed
+    }
+    /// The message identifiers of In-Reply-To (RFC 5322 §3.6.4), with angle brackets.
+    public var inReplyTo: [String] { header.rawValue("In-Reply-To").map(Message.messageIDs) ?? [] }
+    /// The message identifiers of References, oldest first, with angle brackets.
+    public var references: [String] { header.rawValue("References").map(Message.messageIDs) ?? [] }
+
+    /// The preferred text/plain body (multipart/alternative rules, RFC 2046 §5.1.4): the
+    /// last plain alternative, else the first inline text/plain part.
+    public var textBody: BodyPart? { Message.preferred(root, subtype: "plain") }
+    /// The preferred text/html body, chosen as ``textBody`` is.
+    public var htmlBody: BodyPart? { Message.preferred(root, subtype: "html") }
+
+    /// Parts that are attachments: leaves that are not the chosen text bodies and have an
+    /// `attachment` disposition, a file name, or a non-text type; encapsulated messages
+    /// count as attachments.
+    public var attachments: [BodyPart] {
+        let chosen = Set([textBody?.path, htmlBody?.path].compactMap { $0 })
+        return allParts.filter { part in
+            guard part.children.isEmpty, part.contentType.type != "multipart" else { return false }
+            if chosen.contains(part.path) { return false }
+            if part.disposition == "attachment" || part.filename != nil { return true }
+            return part.contentType.type != "text"
+        }
+    }
+
     /// Every part, depth first, including the root, not descending into encapsulated messages.
-    public var allParts: [BodyPart] { [] }
+    public var allParts: [BodyPart] {
+        var result: [BodyPart] = []
+        func visit(_ part: BodyPart) {
+            result.append(part)
+            for child in part.children { visit(child) }
+        }
+        visit(root)
+        return result
+    }
+
+    /// Every part depth first, descending into encapsulated messages (their root follows
+    /// the `message/rfc822` part that holds them).
+    public var allPartsIncludingEncapsulated: [BodyPart] {
+        var result: [BodyPart] = []
+        func visit(_ part: BodyPart) {
+            result.append(part)
+            if let inner = part.encapsulatedMessage { visit(inner.root) }
+            for child in part.children { visit(child) }
+        }
+        visit(root)
+        return result
+    }
+
+    private func addresses(_ name: String) -> [MailAddress] {
+        header.fields.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+            .flatMap { AddressParser.parse($0.rawValue) }
+    }
+
+    /// Parses the mailboxes of any address field (`From`, `Resent-To`, `Delivered-To`…).
+    /// - Parameter name: the field name, compared case-insensitively.
+    /// - Returns: the mailboxes of every field of that name, in order.
+    public func addresses(of name: String) -> [MailAddress] { addresses(name) }
+
+    static func messageIDs(_ raw: [UInt8]) -> [String] {
+        var result: [String] = []
+        var index = 0
+        while index < raw.count {
+            if raw[index] == UInt8(ascii: "<") {
+                var end = index + 1
+                while end < raw.count && raw[end] != UInt8(ascii: ">") && raw[end] != UInt8(ascii: "<") {
+                    end += 1
+                }
+                if end < raw.count && raw[end] == UInt8(ascii: ">") {
+                    let inner = raw[(index + 1)..<end].filter { $0 != 0x20 && $0 != 0x09 }
+                    if !inner.isEmpty { result.append("<" + String(decoding: inner, as: UTF8.self) + ">") }
+                    index = end + 1
+                    continue
+                }
+                index = end
+                continue
+            }
+            index += 1
+        }
+        return result
+    }
+
+    private static func preferred(_ part: BodyPart, subtype: String) -> BodyPart? {
+        if part.contentType.type == "multipart" {
+            if part.contentType.subtype == "alternative" {
+                for child in part.children.reversed() {
+                    if let found = preferred(child, subtype: subtype) { return found }
+                }
+                return nil
+            }
+            for child in part.children {
+                if let found = preferred(child, subtype: subtype) { return found }
+            }
+            return nil
+        }
+        if part.contentType.type == "text" && part.contentType.subtype == subtype
+            && part.disposition != "attachment" && part.text != nil
+        {
+            return part
+        }
+        return nil
+    }
 }
 
 extension Header {
     /// The first field of that name, its value unfolded and RFC 2047-decoded.
-    public subscript(name: String) -> String? { nil }
+    public subscript(name: String) -> String? {
+        rawValue(name).map { EncodedWords.decode($0) }
+    }
+
     /// All fields of that name, decoded.
-    public func values(_ name: String) -> [String] { [] }
+    public func values(_ name: String) -> [String] {
+        fields.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map {
+            EncodedWords.decode($0.rawValue)
+        }
+    }
 }
 
 extension BodyPart {
-    /// The body with its transfer encoding undone.
-    public func decodedBytes() -> [UInt8] { Array(rawBody) }
+    /// The body with its transfer encoding undone (RFC 2045 §6).
+    /// - Returns: the decoded bytes (for text parts, before charset conversion).
+    public func decodedBytes() -> [UInt8] { TransferCoding.decode(rawBody, encoding: transferEncoding) }
 }

@@ -29,6 +29,14 @@ public struct MailDocument: Sendable {
     public var attachedOrders: [AttachedOrder]
     /// Other attachments, listed.
     public var attachments: [AttachmentSummary]
+    /// The `<title>` of the HTML part, when it has one.
+    public var htmlTitle: String?
+    /// Raw JSON-LD blocks as found in the HTML, before repair (for inspection and evidence).
+    public var jsonLDBlocks: [JSONLDBlock] = []
+    /// What was repaired, skipped or refused while building the document.
+    public var warnings: [DocumentWarning] = []
+    /// How the forwarded original was found, when there is one.
+    public var forwardStyle: ForwardStyle?
     /// The forwarded original, when this email forwards one (inline or message/rfc822).
     public var forwardedOriginal: MailDocument? {
         get { forwarded.first }
@@ -85,10 +93,17 @@ public struct RenderedText: Sendable {
     /// Spans of ``text`` with where each came from, in order, covering all of ``text``
     /// except the separators.
     public var spans: [TextSpan]
+    /// Text the sender hid from view (inline `display:none`, `font-size:0`, the `hidden`
+    /// attribute, …), one hidden block per line, kept apart from ``text``.
+    public var hiddenText: String
+    /// Spans of ``hiddenText`` with where each came from.
+    public var hiddenSpans: [TextSpan]
 
-    public init(text: String, spans: [TextSpan] = []) {
+    public init(text: String, spans: [TextSpan] = [], hiddenText: String = "", hiddenSpans: [TextSpan] = []) {
         self.text = text
         self.spans = spans
+        self.hiddenText = hiddenText
+        self.hiddenSpans = hiddenSpans
     }
 
     /// The lines of ``text``.
@@ -123,13 +138,20 @@ public struct Link: Sendable, Hashable {
     public var position: Int
     /// Whether the anchor is in hidden content.
     public var isHidden: Bool
+    /// Whether the link was found in the HTML part (an anchor) or the plain text (a bare URL);
+    /// ``position`` counts in that text (in ``RenderedText/hiddenText`` when ``isHidden``).
+    public var origin: TextOrigin
 
-    public init(href: String, target: String, text: String, position: Int, isHidden: Bool = false) {
+    public init(
+        href: String, target: String, text: String, position: Int, isHidden: Bool = false,
+        origin: TextOrigin = .html
+    ) {
         self.href = href
         self.target = target
         self.text = text
         self.position = position
         self.isHidden = isHidden
+        self.origin = origin
     }
 }
 
@@ -138,12 +160,69 @@ public struct ImageReference: Sendable, Hashable {
     public var source: String
     public var alt: String?
     public var position: Int
+    /// Whether the image is in hidden content.
+    public var isHidden: Bool
 
-    public init(source: String, alt: String?, position: Int) {
+    public init(source: String, alt: String?, position: Int, isHidden: Bool = false) {
         self.source = source
         self.alt = alt
         self.position = position
+        self.isHidden = isHidden
     }
+}
+
+/// Which rendered text a position counts in.
+public enum TextOrigin: String, Sendable, Hashable {
+    case html
+    case plain
+}
+
+/// A JSON-LD `<script>` block as found in the HTML.
+public struct JSONLDBlock: Sendable, Hashable {
+    /// The script's text, unrepaired.
+    public var text: String
+    /// The body-part path (`1.2`).
+    public var partPath: String
+    /// The DOM path of the `<script>` element.
+    public var location: String
+
+    public init(text: String, partPath: String, location: String) {
+        self.text = text
+        self.partPath = partPath
+        self.location = location
+    }
+}
+
+/// Something repaired, skipped or refused while building a document.
+public struct DocumentWarning: Sendable, Hashable, CustomStringConvertible {
+    /// The body-part path the warning is about, when it is about one part.
+    public var partPath: String?
+    /// A one-line description.
+    public var message: String
+
+    public init(partPath: String? = nil, message: String) {
+        self.partPath = partPath
+        self.message = message
+    }
+
+    public var description: String {
+        if let partPath { return "part \(partPath): \(message)" }
+        return message
+    }
+}
+
+/// How a forwarded original was recognised.
+public enum ForwardStyle: String, Sendable, Hashable {
+    /// A `message/rfc822` attachment.
+    case attachedMessage
+    /// Gmail's "---------- Forwarded message ---------" block and its translations.
+    case gmail
+    /// Outlook's "-----Original Message-----" marker or its "From: … Sent: …" header block.
+    case outlook
+    /// Apple Mail's "Begin forwarded message:" and its translations.
+    case appleMail
+    /// A bare header block (From, Date or Subject lines) after a separator line.
+    case headerBlock
 }
 
 /// A JSON value, as decoded from JSON-LD, microdata or an attached `order.json`.

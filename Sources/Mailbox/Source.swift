@@ -1,14 +1,12 @@
 import Foundation
 import MIME
 
-// PLACEHOLDER SIGNATURES: the Mailbox work replaces these bodies; the signatures are the
-// contract the command line codes against.
-
 /// Where a message came from: every report about a message names it.
 public struct MessageOrigin: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The file the message was read from, or `-` for standard input.
     public var path: String
-    /// The byte offset of the message's first byte in that file (0 for a single-message file).
+    /// The byte offset of the message's first byte in that file (0 for a single-message
+    /// file; in an mbox, the byte after the `From ` separator line).
     public var byteOffset: Int
     /// The 1-based index of the message in its file (1 for a single-message file).
     public var index: Int
@@ -32,11 +30,14 @@ public struct RawMessage: Sendable {
     public var bytes: [UInt8]
     /// Maildir flags from the file name (`S`, `R`, …), when read from a Maildir.
     public var maildirFlags: String?
+    /// What the source noticed about this message's framing (e.g. a truncated mbox).
+    public var warnings: [String]
 
-    public init(origin: MessageOrigin, bytes: [UInt8], maildirFlags: String? = nil) {
+    public init(origin: MessageOrigin, bytes: [UInt8], maildirFlags: String? = nil, warnings: [String] = []) {
         self.origin = origin
         self.bytes = bytes
         self.maildirFlags = maildirFlags
+        self.warnings = warnings
     }
 }
 
@@ -55,8 +56,270 @@ public struct SourceProblem: Error, Sendable, Hashable, CustomStringConvertible 
 
 /// Streams the messages of one or more paths (`.eml`, mbox, Maildir, directory tree, or
 /// `-` for standard input) one at a time, in a stable order.
+///
+/// - A regular file is an mbox when it starts with a `From ` line (mboxo, mboxrd with
+///   `>From ` unescaping, mboxcl2 with `Content-Length`), else one message.
+/// - A directory is walked in name order: files anywhere below it, Maildir `cur/` and
+///   `new/` (with flags read from names after `:2,`, `!2,` or `;2,`), nested Maildir++
+///   folders; `tmp/` of a Maildir and hidden files are skipped.
+/// - `-` is standard input: an mbox stream when it starts with `From `, else one message.
+///
+/// Memory is bounded by the largest message: mbox files and streams are read in 1 MiB
+/// chunks. A message larger than `maxMessageBytes` is skipped with a ``SourceProblem``
+/// naming its origin, and so are empty files and binary junk; the stream goes on.
 public final class MessageSource: Sequence, IteratorProtocol {
-    public init(paths: [String]) {}
+    private enum Input {
+        case path(String)
+        case standardInput
+    }
+
+    private var pending: [Input]
+    private var reader: MboxReader?
+    private let maxMessageBytes: Int
+    private let topLevelPaths: [String]
+    /// The descriptor read for `-`; tests substitute a pipe.
+    var standardInputDescriptor: Int32 = 0
+
+    /// - Parameters:
+    ///   - paths: files, directories, or `-` for standard input.
+    ///   - maxMessageBytes: the largest message read; bigger ones are reported and skipped.
+    public init(paths: [String], maxMessageBytes: Int = MIMELimits.default.maxMessageBytes) {
+        self.topLevelPaths = paths
+        self.pending = paths.reversed().map { $0 == "-" ? .standardInput : .path($0) }
+        self.maxMessageBytes = maxMessageBytes
+    }
+
+    /// The number of files below the given paths, for a progress bar; `nil` when a path
+    /// is standard input or a file (an mbox holds an unknown number of messages).
+    /// Counting walks the directories once, without opening files.
+    public lazy var estimatedTotal: Int? = {
+        var total = 0
+        for path in topLevelPaths {
+            var isDirectory: ObjCBool = false
+            guard path != "-", FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
+                isDirectory.boolValue
+            else { return nil }
+            total += MessageSource.countFiles(in: path)
+        }
+        return total
+    }()
+
     /// The next message, or a problem that skipped one; `nil` at the end.
-    public func next() -> Result<RawMessage, SourceProblem>? { nil }
+    public func next() -> Result<RawMessage, SourceProblem>? {
+        while true {
+            if let reader {
+                if let result = reader.next() { return result }
+                self.reader = nil
+                continue
+            }
+            guard let input = pending.popLast() else { return nil }
+            switch input {
+            case .standardInput:
+                if let result = open(
+                    descriptor: standardInputDescriptor, path: "-", flags: nil, closeWhenDone: false)
+                {
+                    return result
+                }
+            case .path(let path):
+                if let result = visit(path) { return result }
+            }
+        }
+    }
+
+    private func visit(_ path: String) -> Result<RawMessage, SourceProblem>? {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            return .failure(
+                SourceProblem(origin: MessageOrigin(path: path), reason: "no such file or directory"))
+        }
+        if isDirectory.boolValue {
+            let children: [String]
+            do {
+                children = try FileManager.default.contentsOfDirectory(atPath: path).sorted()
+            } catch {
+                return .failure(
+                    SourceProblem(origin: MessageOrigin(path: path), reason: "cannot list directory"))
+            }
+            let isMaildir = children.contains("cur") || children.contains("new")
+            var entries: [Input] = []
+            for name in children {
+                let child = (path as NSString).appendingPathComponent(name)
+                var childIsDirectory: ObjCBool = false
+                _ = FileManager.default.fileExists(atPath: child, isDirectory: &childIsDirectory)
+                if childIsDirectory.boolValue {
+                    if isMaildir && name == "tmp" { continue }
+                    if name == "." || name == ".." { continue }
+                    entries.append(.path(child))
+                } else if !name.hasPrefix(".") {
+                    entries.append(.path(child))
+                }
+            }
+            pending.append(contentsOf: entries.reversed())
+            return nil
+        }
+        let descriptor = Foundation.open(path, O_RDONLY)
+        guard descriptor >= 0 else {
+            return .failure(
+                SourceProblem(origin: MessageOrigin(path: path), reason: String(cString: strerror(errno))))
+        }
+        return open(
+            descriptor: descriptor, path: path, flags: MessageSource.maildirFlags(path), closeWhenDone: true)
+    }
+
+    /// Reads the start of a file or stream and decides: mbox, or one message.
+    private func open(
+        descriptor: Int32, path: String, flags: String?, closeWhenDone: Bool
+    ) -> Result<RawMessage, SourceProblem>? {
+        let stream = ChunkedReader(descriptor: descriptor, closeWhenDone: closeWhenDone)
+        stream.fill(atLeast: 5)
+        let origin = MessageOrigin(path: path)
+        if stream.buffer.isEmpty {
+            stream.close()
+            if stream.failed {
+                return .failure(SourceProblem(origin: origin, reason: "read error"))
+            }
+            return .failure(SourceProblem(origin: origin, reason: "empty file"))
+        }
+        // A UTF-8 byte order mark some editors write is not part of the content.
+        if stream.buffer.starts(with: [0xEF, 0xBB, 0xBF]) {
+            stream.fill(atLeast: 8)
+            stream.drop(3)
+        }
+        if stream.buffer.starts(with: MboxReader.fromLine) {
+            let mbox = MboxReader(stream: stream, path: path, maxMessageBytes: maxMessageBytes)
+            reader = mbox
+            return mbox.next()
+        }
+        // One message: read it whole, up to the limit.
+        while !stream.atEnd && stream.buffer.count <= maxMessageBytes {
+            stream.fill(atLeast: stream.buffer.count + ChunkedReader.chunkSize)
+        }
+        let tooLarge = stream.buffer.count > maxMessageBytes
+        let failed = stream.failed
+        let bytes = tooLarge ? [] : stream.buffer
+        stream.close()
+        if failed {
+            return .failure(SourceProblem(origin: origin, reason: "read error"))
+        }
+        if tooLarge {
+            return .failure(
+                SourceProblem(
+                    origin: origin, reason: "message larger than the \(maxMessageBytes)-byte limit: skipped"))
+        }
+        if let junk = MessageSource.junkReason(bytes) {
+            return .failure(SourceProblem(origin: origin, reason: junk))
+        }
+        return .success(RawMessage(origin: origin, bytes: bytes, maildirFlags: flags))
+    }
+
+    /// Why these bytes are not a message at all, or nil when they may be one.
+    static func junkReason(_ bytes: [UInt8]) -> String? {
+        if !bytes.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) {
+            return "empty file"
+        }
+        let head = bytes.prefix(1024)
+        var control = 0
+        for byte in head {
+            if byte == 0 { return "binary data, not a message" }
+            if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D && byte != 0x0C && byte != 0x1B {
+                control += 1
+            }
+        }
+        if control * 10 > head.count { return "binary data, not a message" }
+        return nil
+    }
+
+    /// Maildir flags from a file name in `cur/` or `new/`: the letters after `:2,`
+    /// (or `!2,`, or `;2,` where `:` is not allowed in file names).
+    static func maildirFlags(_ path: String) -> String? {
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().lastPathComponent
+        guard folder == "cur" || folder == "new" else { return nil }
+        let name = url.lastPathComponent
+        for separator in [":2,", "!2,", ";2,"] {
+            if let range = name.range(of: separator, options: .backwards) {
+                return String(name[range.upperBound...].filter { $0.isLetter })
+            }
+        }
+        return folder == "new" ? "" : nil
+    }
+
+    private static func countFiles(in path: String) -> Int {
+        guard let enumerator = FileManager.default.enumerator(atPath: path) else { return 0 }
+        var count = 0
+        while let relative = enumerator.nextObject() as? String {
+            let name = (relative as NSString).lastPathComponent
+            if name == "tmp" {
+                enumerator.skipDescendants()
+                continue
+            }
+            if name.hasPrefix(".")
+                && enumerator.fileAttributes?[.type] as? FileAttributeType != .typeDirectory
+            {
+                continue
+            }
+            if enumerator.fileAttributes?[.type] as? FileAttributeType == .typeRegular { count += 1 }
+        }
+        return count
+    }
+}
+
+/// A file descriptor read in chunks into a growing buffer.
+final class ChunkedReader {
+    static let chunkSize = 1 << 20
+    let descriptor: Int32
+    let closeWhenDone: Bool
+    /// Bytes read and not yet dropped.
+    var buffer: [UInt8] = []
+    /// The file offset of `buffer[0]`.
+    var bufferOffset = 0
+    private(set) var atEnd = false
+    private(set) var failed = false
+    private var closed = false
+    private var scratch = UnsafeMutableRawBufferPointer.allocate(
+        byteCount: ChunkedReader.chunkSize, alignment: 16)
+
+    init(descriptor: Int32, closeWhenDone: Bool) {
+        self.descriptor = descriptor
+        self.closeWhenDone = closeWhenDone
+    }
+
+    /// Reads until the buffer holds at least `count` bytes or the input ends.
+    func fill(atLeast count: Int) {
+        while buffer.count < count && !atEnd {
+            let want = max(ChunkedReader.chunkSize, count - buffer.count)
+            if scratch.count < want {
+                scratch.deallocate()
+                scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: want, alignment: 16)
+            }
+            let got = Foundation.read(descriptor, scratch.baseAddress, want)
+            if got < 0 && errno == EINTR { continue }
+            if got <= 0 {
+                atEnd = true
+                failed = got < 0
+                close()
+                return
+            }
+            buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<got]))
+        }
+    }
+
+    /// Forgets the first `count` bytes of the buffer.
+    func drop(_ count: Int) {
+        guard count > 0 else { return }
+        buffer.removeFirst(count)
+        bufferOffset += count
+    }
+
+    func close() {
+        guard !closed else { return }
+        closed = true
+        atEnd = true
+        if closeWhenDone { _ = Foundation.close(descriptor) }
+    }
+
+    deinit {
+        close()
+        scratch.deallocate()
+    }
 }

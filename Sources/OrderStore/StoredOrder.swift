@@ -27,13 +27,31 @@ public struct StoredOrder: Sendable, Hashable {
     public var fulfillments: [StoredFulfillment]
     /// How many distinct messages contributed.
     public var messageCount: Int
+    /// Wallet's `updatedAt`: a logical clock over message Dates that increases with every change,
+    /// even when the change came from an older message (Wallet Orders `Order.updatedAt`).
+    public var updatedAt: Date?
+    /// The sequence number of the last message that changed this order (see
+    /// ``OrderStore/orders(changedAfter:)``).
+    public var changeSequence: Int64
+    /// The order's day as extracted, `YYYY-MM-DD` (``orderDate`` is its midnight UTC).
+    public var orderDay: String? {
+        guard let orderDate else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        let parts = calendar.dateComponents([.year, .month, .day], from: orderDate)
+        guard let year = parts.year, let month = parts.month, let day = parts.day else { return nil }
+        return String(format: "%04d-%02d-%02d", year, month, day)
+    }
+    /// A carrier's shipment that no merchant email has claimed: no order number.
+    public var isShipmentOnly: Bool { orderNumber == nil }
 
     public init(
         id: Int64, merchantKey: String, merchantName: String? = nil, merchantDomain: String? = nil,
         orderNumber: String? = nil, status: OrderStatus = .open, orderDate: Date? = nil,
         firstMessageAt: Date? = nil, lastMessageAt: Date? = nil, total: MonetaryAmount? = nil,
         lineItems: [LineItem] = [], orderManagementURL: String? = nil,
-        fulfillments: [StoredFulfillment] = [], messageCount: Int = 0
+        fulfillments: [StoredFulfillment] = [], messageCount: Int = 0, changeSequence: Int64 = 0,
+        updatedAt: Date? = nil
     ) {
         self.id = id
         self.merchantKey = merchantKey
@@ -49,6 +67,8 @@ public struct StoredOrder: Sendable, Hashable {
         self.orderManagementURL = orderManagementURL
         self.fulfillments = fulfillments
         self.messageCount = messageCount
+        self.changeSequence = changeSequence
+        self.updatedAt = updatedAt
     }
 }
 

@@ -88,7 +88,12 @@ public enum RulesFile {
             let underlying =
                 (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
             let reason = underlying ?? context.debugDescription
-            return RulesError(path: path, line: lineNumber(in: reason), reason: reason)
+            if let line = lineNumber(in: reason) { return RulesError(path: path, line: line, reason: reason) }
+            // The decoder gave no position: find the first syntax error ourselves.
+            if let located = JSON5Syntax.firstError(in: data) {
+                return RulesError(path: path, line: located.line, reason: located.reason)
+            }
+            return RulesError(path: path, reason: reason)
         case .keyNotFound(let key, let context):
             return RulesError(
                 path: path, reason: "missing key '\(key.stringValue)' at \(codingPath(context))")

@@ -1,0 +1,318 @@
+import Foundation
+
+/// The text half of a tracking search: candidate strings from runs of letters and digits
+/// (joined across single spaces and hyphens, as numbers are often printed in groups), each
+/// tried against the formats of its length, then judged by its context.
+struct TextScan {
+    let search: TrackingSearch
+    let bytes: [UInt8]
+    let isSubject: Bool
+    let labelHits: [KeywordScanner.Hit]
+    let mentionHits: [KeywordScanner.Hit]
+    let newlines: [Int]
+    let documentCarriers: Set<Int>
+
+    init(search: TrackingSearch, bytes: [UInt8], isSubject: Bool) {
+        self.search = search
+        self.bytes = bytes
+        self.isSubject = isSubject
+        labelHits = search.compiled.labelScanner.scan(bytes)
+        mentionHits = search.compiled.mentionScanner.scan(bytes)
+        var newlines: [Int] = []
+        for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") { newlines.append(index) }
+        self.newlines = newlines
+        var carriers = search.linkCarriers.union(search.subjectCarriers).union(search.senderCarriers)
+        for hit in mentionHits { carriers.insert(hit.tag) }
+        documentCarriers = carriers
+    }
+
+    /// A run of ASCII letters and digits.
+    struct Run {
+        var start: Int
+        var end: Int
+        var hasDigit: Bool
+        var hasLower: Bool
+        var length: Int { end - start }
+        /// Part of a printed number: digits without lower-case letters, or a short capital
+        /// prefix or suffix (`TBA`, `GM`, `FR`).
+        var isNumberLike: Bool { !hasLower && (hasDigit || length <= 4) }
+    }
+
+    struct Accepted {
+        var start: Int
+        var end: Int
+        var candidate: TrackingCandidate
+    }
+
+    func candidates() -> [TrackingCandidate] {
+        let runs = findRuns()
+        var accepted: [Accepted] = []
+        var index = 0
+        while index < runs.count {
+            // Grow a chain of number-like runs joined by one separator.
+            var chainEnd = index
+            var spaceJoined = false
+            while chainEnd + 1 < runs.count, runs[chainEnd].isNumberLike, runs[chainEnd + 1].isNumberLike,
+                let joiner = joiner(between: runs[chainEnd], runs[chainEnd + 1])
+            {
+                if joiner == UInt8(ascii: "-"), runs[chainEnd].length < 3 || runs[chainEnd + 1].length < 3 {
+                    break
+                }
+                if joiner != UInt8(ascii: "-") { spaceJoined = true }
+                chainEnd += 1
+            }
+            let chain = Array(runs[index...chainEnd])
+            for window in windows(of: chain, spaceJoined: spaceJoined) {
+                if let result = evaluate(window) { accepted.append(result) }
+            }
+            index = chainEnd + 1
+        }
+        // Keep the best of overlapping matches.
+        accepted.sort {
+            if $0.candidate.score != $1.candidate.score { return $0.candidate.score > $1.candidate.score }
+            return ($0.end - $0.start) > ($1.end - $1.start)
+        }
+        var taken: [Accepted] = []
+        for item in accepted where !taken.contains(where: { $0.start < item.end && item.start < $0.end }) {
+            taken.append(item)
+        }
+        return taken.sorted { $0.start < $1.start }.map(\.candidate)
+    }
+
+    private func findRuns() -> [Run] {
+        var runs: [Run] = []
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            guard KeywordScanner.isAlphanumeric(bytes[index]) else {
+                index += 1
+                continue
+            }
+            var run = Run(start: index, end: index, hasDigit: false, hasLower: false)
+            while index < count, KeywordScanner.isAlphanumeric(bytes[index]) {
+                let byte = bytes[index]
+                if CheckDigit.isDigit(byte) { run.hasDigit = true }
+                if byte >= UInt8(ascii: "a") { run.hasLower = true }
+                index += 1
+            }
+            run.end = index
+            // A run glued to other letters (Hangul, kana, accented Latin) is part of a word.
+            if run.length <= TrackingFormat.longest * 2 { runs.append(run) }
+        }
+        return runs
+    }
+
+    /// The separator between two runs when they may belong to one printed number.
+    private func joiner(between left: Run, _ right: Run) -> UInt8? {
+        let gap = right.start - left.end
+        if gap == 1 {
+            let byte = bytes[left.end]
+            if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "-") { return byte }
+        } else if gap == 2, bytes[left.end] == 0xC2, bytes[left.end + 1] == 0xA0 {
+            return UInt8(ascii: " ")
+        }
+        return nil
+    }
+
+    /// Consecutive runs tried as one number.
+    struct RunWindow {
+        var runs: ArraySlice<Run>
+        var start: Int { runs.first?.start ?? 0 }
+        var end: Int { runs.last?.end ?? 0 }
+    }
+
+    /// Candidate windows of a chain: each single run; the whole chain; the chain without a
+    /// leading or trailing run of letters only (`UPS 1Z…`, `… FR`).
+    private func windows(of chain: [Run], spaceJoined: Bool) -> [RunWindow] {
+        var ranges: [ClosedRange<Int>] = []
+        for (offset, run) in chain.enumerated() where run.hasDigit && run.length >= 6 {
+            ranges.append(offset...offset)
+        }
+        if chain.count > 1, chain.count <= 12 {
+            // Groups of one character only at the ends ("C 110 31 …", "… 276 C").
+            let inner = chain.dropFirst().dropLast()
+            if !spaceJoined || !inner.contains(where: { $0.length < 2 }) {
+                let starts = [0] + (chain[0].hasDigit ? [] : [1])
+                let ends = [chain.count - 1] + (chain[chain.count - 1].hasDigit ? [] : [chain.count - 2])
+                for start in starts {
+                    for end in ends where end > start {
+                        let range = start...end
+                        if !ranges.contains(range) { ranges.append(range) }
+                    }
+                }
+            }
+        }
+        return ranges.map { RunWindow(runs: chain[$0]) }
+    }
+
+    /// Judges one window: formats, check digit, guards, context, score.
+    private func evaluate(_ window: RunWindow) -> Accepted? {
+        let compactBytes = window.runs.flatMap { bytes[$0.start..<$0.end] }
+        guard compactBytes.count >= 6, compactBytes.count <= TrackingFormat.longest,
+            compactBytes.contains(where: CheckDigit.isDigit), !TrackingSearch.isPlaceholder(compactBytes)
+        else { return nil }
+        let number = String(decoding: compactBytes, as: UTF8.self)
+        let matches = search.compiled.match(number).filter { $0.checkDigitValid != false }
+        guard !matches.isEmpty else { return nil }
+        let start = window.start
+        let end = window.end
+        if isPhoneLike(start: start) || followsExampleWord(start: start) { return nil }
+        let label = labelBefore(start)
+        if label == .otherNumber { return nil }
+        let labelled = label == .tracking
+
+        var best: (score: Double, distance: Int, match: FormatMatch)?
+        for match in matches {
+            let format = search.compiled.formats[match.formatIndex]
+            let carrier = format.carrierIndex
+            let distance = mentionDistance(carrier: carrier, start: start, end: end)
+            let near = distance != nil || search.senderCarriers.contains(carrier)
+            let inDocument = documentCarriers.contains(carrier)
+            switch format.format.context {
+            case .none: break
+            case .label: if !(labelled || near || inDocument) { continue }
+            case .carrier: if !(near || (labelled && inDocument)) { continue }
+            }
+            var score = match.checkDigitValid == true ? 0.5 : 0.35
+            if format.format.context == .none { score += 0.15 }
+            if labelled { score += 0.12 }
+            if near { score += 0.2 } else if inDocument { score += 0.1 }
+            if format.format.fallback { score -= 0.05 }
+            if isSubject { score -= 0.05 }
+            score = min(0.98, score)
+            let candidateDistance = distance ?? Int.max
+            if let current = best {
+                if score < current.score { continue }
+                if score == current.score, candidateDistance >= current.distance { continue }
+            }
+            best = (score, candidateDistance, match)
+        }
+        guard let (score, _, match) = best else { return nil }
+        let source: TrackingSource = isSubject ? .subject : (labelled ? .labelledText : .text)
+        let candidate = search.makeCandidate(
+            match: match, number: number, source: source, score: score,
+            context: context(start: start, end: end),
+            offset: isSubject ? nil : start, url: nil)
+        return Accepted(start: start, end: end, candidate: candidate)
+    }
+
+    // MARK: Context
+
+    private func newlineCount(from lower: Int, to upper: Int) -> Int {
+        guard lower < upper else { return 0 }
+        return lowerBound(newlines, upper) - lowerBound(newlines, lower)
+    }
+
+    private func lowerBound(_ array: [Int], _ value: Int) -> Int {
+        var low = 0
+        var high = array.count
+        while low < high {
+            let middle = (low + high) / 2
+            if array[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// The nearest label before `start` (same line, previous cell or previous line) that
+    /// labels this number: no other number sits between them.
+    private func labelBefore(_ start: Int) -> LabelKind? {
+        let windowStart = max(0, start - 160)
+        var index = lowerBound(labelHits.map(\.start), windowStart)
+        var best: KeywordScanner.Hit?
+        while index < labelHits.count, labelHits[index].start < start {
+            let hit = labelHits[index]
+            index += 1
+            guard hit.end <= start, LabelKind(rawValue: hit.tag % 3) != .example else { continue }
+            if let current = best {
+                let longer =
+                    search.compiled.labelLengths[hit.tag / 3] > search.compiled.labelLengths[current.tag / 3]
+                if hit.end < current.end || (hit.end == current.end && !longer) { continue }
+            }
+            best = hit
+        }
+        guard let hit = best, newlineCount(from: hit.end, to: start) <= 1 else { return nil }
+        let gap = Array(bytes[hit.end..<start])
+        if containsOtherNumber(gap) { return nil }
+        let kind = LabelKind(rawValue: hit.tag % 3)
+        if kind == .otherNumber {
+            return isTightGap(gap) ? .otherNumber : nil
+        }
+        return gap.count <= 100 ? .tracking : nil
+    }
+
+    /// A run of four or more digits (another number) between a label and a candidate.
+    private func containsOtherNumber(_ gap: [UInt8]) -> Bool {
+        var digits = 0
+        for byte in gap {
+            if CheckDigit.isDigit(byte) {
+                digits += 1
+                if digits >= 4 { return true }
+            } else if !KeywordScanner.isAlphanumeric(byte) {
+                digits = 0
+            }
+        }
+        return false
+    }
+
+    /// Only punctuation, spaces and "no"/"nr"/"#"-like words between a label and a number.
+    private func isTightGap(_ gap: [UInt8]) -> Bool {
+        guard gap.count <= 24 else { return false }
+        var text = String(decoding: gap, as: UTF8.self).lowercased()
+        for mark in [
+            "：", "°", "º", "№", "（", "）", "【", "】", "「", "」", "\u{A0}", "#", ":", ".", "-", "(", ")", "/",
+        ] {
+            text = text.replacingOccurrences(of: mark, with: " ")
+        }
+        let words = text.split(whereSeparator: { $0.isWhitespace })
+        let allowed: Set<Substring> = [
+            "no", "nr", "n", "num", "number", "nummer", "numéro", "numero", "número", "id", "code", "is",
+            "ist", "est",
+        ]
+        return words.allSatisfy { allowed.contains($0) }
+    }
+
+    /// A phone number: `+` right before, or a phone-like hyphen layout starting with 0.
+    private func isPhoneLike(start: Int) -> Bool {
+        var index = start - 1
+        if index >= 0, bytes[index] == UInt8(ascii: " ") { index -= 1 }
+        if index >= 0, bytes[index] == UInt8(ascii: "+") { return true }
+        if start > 0, bytes[start - 1] == UInt8(ascii: "(") {
+            // "(0800) 123 456 789"
+            return false
+        }
+        return false
+    }
+
+    /// An example word ("e.g.", "for example", "例如") shortly before: a FAQ describing a format.
+    private func followsExampleWord(start: Int) -> Bool {
+        let windowStart = max(0, start - 100)
+        for hit in labelHits where hit.tag % 3 == LabelKind.example.rawValue {
+            if hit.start >= windowStart, hit.end <= start, newlineCount(from: hit.end, to: start) == 0 {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// Distance from the nearest mention of the carrier, when one is within reach.
+    private func mentionDistance(carrier: Int, start: Int, end: Int) -> Int? {
+        var best: Int?
+        for hit in mentionHits where hit.tag == carrier {
+            if hit.start > end + 200 { break }
+            guard hit.end >= start - 300 else { continue }
+            let distance = hit.start >= end ? hit.start - end : max(0, start - hit.end)
+            if best == nil || distance < best! { best = distance }
+        }
+        return best
+    }
+
+    private func context(start: Int, end: Int) -> String {
+        var lower = max(0, start - 60)
+        var upper = min(bytes.count, end + 50)
+        while lower < start, (bytes[lower] & 0xC0) == 0x80 { lower += 1 }
+        while upper > end, upper < bytes.count, (bytes[upper] & 0xC0) == 0x80 { upper -= 1 }
+        let text = String(decoding: bytes[lower..<upper], as: UTF8.self)
+        let collapsed = text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        return collapsed.count > 120 ? String(collapsed.prefix(120)) : collapsed
+    }
+}

@@ -1,0 +1,306 @@
+import Foundation
+import MailDocument
+
+extension CarrierCatalog {
+    /// Every tracking-number candidate in a document, each with its carrier, evidence and a
+    /// confidence.
+    ///
+    /// Sources, most trusted first: a carrier's tracking link (its URL pattern, read from
+    /// ``Link/target`` after redirect unwrapping) or a tracking link carrying the number;
+    /// text with a tracking label before the number (same line, the previous cell or the
+    /// previous line); text matched by pattern and check digit with carrier context; the
+    /// subject. A format without a check digit, or a bare run of digits, counts only with
+    /// context: the carrier named nearby, its sender domain, its tracking link, or a tracking
+    /// label. Numbers labelled as something else (order, invoice, phone, ZIP), numbers after
+    /// "e.g." (a shipping FAQ), placeholders (`000000000000`) and numbers with a wrong check
+    /// digit are dropped.
+    ///
+    /// - Parameter input: the text, links, sender domain and subject.
+    /// - Returns: one candidate per tracking number, in document order (link-only numbers
+    ///   last); when several carriers fit one number only the best is kept.
+    public func findTrackingNumbers(in input: TrackingSearchInput) -> [TrackingCandidate] {
+        let search = TrackingSearch(compiled: compiled, input: input)
+        return search.run()
+    }
+
+    /// The carriers and formats a number fits, ignoring context (for tests and tools).
+    /// - Parameter number: a tracking number; spaces and hyphens are ignored.
+    /// - Returns: every fitting format, check digit valid or not.
+    public func recognize(_ number: String) -> [TrackingRecognition] {
+        let compact = CompiledCarriers.compact(number)
+        return compiled.match(compact).map { match in
+            let format = compiled.formats[match.formatIndex]
+            let carrier = carriers[format.carrierIndex]
+            var id = carrier.id
+            var name = carrier.name
+            if let country = match.country, let operatorName = carrier.operators?[country] {
+                id = "\(carrier.id)-\(country.lowercased())"
+                name = operatorName
+            }
+            return TrackingRecognition(
+                carrierID: id, carrierName: name, formatID: format.format.id,
+                checkDigitValid: match.checkDigitValid, context: format.format.context,
+                fallback: format.format.fallback)
+        }
+    }
+}
+
+/// One run of the search over one document.
+struct TrackingSearch {
+    let compiled: CompiledCarriers
+    let input: TrackingSearchInput
+    let senderCarriers: Set<Int>
+    let linkCarriers: Set<Int>
+    let subjectCarriers: Set<Int>
+
+    init(compiled: CompiledCarriers, input: TrackingSearchInput) {
+        self.compiled = compiled
+        self.input = input
+        senderCarriers = Set(input.senderDomain.map { compiled.carriersForDomain($0) } ?? [])
+        var linkCarriers = Set<Int>()
+        for link in input.links.prefix(Self.maximumLinks) {
+            if let host = Self.host(of: link.target) {
+                linkCarriers.formUnion(compiled.carriersForHost(host))
+            }
+        }
+        self.linkCarriers = linkCarriers
+        let subjectBytes = Array((input.subject ?? "").utf8.prefix(Self.maximumSubjectBytes))
+        subjectCarriers = Set(compiled.mentionScanner.scan(subjectBytes).map(\.tag))
+    }
+
+    static let maximumLinks = 2_000
+    static let maximumSubjectBytes = 2_000
+    /// Texts beyond this are searched only in their first part (a hostile 100 MB body).
+    static let maximumTextBytes = 4_000_000
+
+    func run() -> [TrackingCandidate] {
+        var found: [TrackingCandidate] = []
+        found += linkCandidates()
+        let textBytes = Array(input.text.utf8.prefix(Self.maximumTextBytes))
+        found += TextScan(search: self, bytes: textBytes, isSubject: false).candidates()
+        if let subject = input.subject {
+            let subjectBytes = Array(subject.utf8.prefix(Self.maximumSubjectBytes))
+            found += TextScan(search: self, bytes: subjectBytes, isSubject: true).candidates()
+        }
+        return Self.merge(found)
+    }
+
+    // MARK: Links
+
+    private func linkCandidates() -> [TrackingCandidate] {
+        var found: [TrackingCandidate] = []
+        for link in input.links.prefix(Self.maximumLinks) {
+            let target = link.target
+            guard target.utf8.count <= 4_096, let host = Self.host(of: target) else { continue }
+            let penalty = link.isHidden ? 0.1 : 0
+            var matchedCarrierPattern = false
+            let nsTarget = target as NSString
+            let whole = NSRange(location: 0, length: nsTarget.length)
+            for (carrierIndex, patternHost, regex) in compiled.urlPatterns
+            where host == patternHost || host.hasSuffix("." + patternHost) {
+                for result in regex.matches(in: target, range: whole) {
+                    let range = result.range(withName: "number")
+                    guard range.location != NSNotFound else { continue }
+                    matchedCarrierPattern = true
+                    let raw =
+                        nsTarget.substring(with: range).removingPercentEncoding
+                        ?? nsTarget.substring(with: range)
+                    for piece in raw.split(whereSeparator: { ",;|".contains($0) }) {
+                        if let candidate = carrierLinkCandidate(
+                            String(piece), carrierIndex: carrierIndex, link: link, penalty: penalty)
+                        {
+                            found.append(candidate)
+                        }
+                    }
+                }
+            }
+            if !matchedCarrierPattern, Self.looksLikeTrackingLink(target) {
+                found += genericLinkCandidates(link: link, host: host, penalty: penalty)
+            }
+        }
+        return found
+    }
+
+    /// A number from a carrier's own tracking link: it must fit one of the carrier's formats
+    /// with a valid check digit, or fit none of them and still look like a tracking number.
+    private func carrierLinkCandidate(_ raw: String, carrierIndex: Int, link: Link, penalty: Double)
+        -> TrackingCandidate?
+    {
+        let number = CompiledCarriers.compact(raw).uppercased()
+        let bytes = Array(number.utf8)
+        guard bytes.count >= 6, bytes.count <= TrackingFormat.longest,
+            bytes.allSatisfy(KeywordScanner.isAlphanumeric), bytes.contains(where: CheckDigit.isDigit),
+            !Self.isPlaceholder(bytes)
+        else { return nil }
+        let carrier = compiled.carriers[carrierIndex]
+        let matches = compiled.match(number).filter {
+            compiled.formats[$0.formatIndex].carrierIndex == carrierIndex
+        }
+        var checkValid: Bool?
+        var formatID: String?
+        var score = 0.85
+        var carrierID = carrier.id
+        var carrierName = carrier.name
+        if !matches.isEmpty {
+            guard let best = matches.first(where: { $0.checkDigitValid != false }) else { return nil }
+            checkValid = best.checkDigitValid
+            formatID = compiled.formats[best.formatIndex].format.id
+            score = best.checkDigitValid == true ? 0.97 : 0.93
+            if let country = best.country, let name = carrier.operators?[country] {
+                carrierID = "\(carrier.id)-\(country.lowercased())"
+                carrierName = name
+            }
+        }
+        return TrackingCandidate(
+            carrierID: carrierID, carrierName: carrierName, trackingNumber: number, source: .link,
+            checkDigitValid: checkValid, score: score - penalty, context: Self.linkContext(link),
+            utf8Offset: nil, trackingURL: link.target, formatID: formatID)
+    }
+
+    /// Numbers in the query of a tracking link that is not a known carrier pattern (a shop's
+    /// or a tracking service's page): each value is tried like labelled text.
+    private func genericLinkCandidates(link: Link, host: String, penalty: Double) -> [TrackingCandidate] {
+        guard let query = link.target.split(separator: "?", maxSplits: 1).dropFirst().first else { return [] }
+        let hostCarriers = Set(compiled.carriersForHost(host))
+        var found: [TrackingCandidate] = []
+        for item in query.split(whereSeparator: { $0 == "&" || $0 == ";" || $0 == "#" }).prefix(20) {
+            guard let equals = item.firstIndex(of: "=") else { continue }
+            let rawValue = String(item[item.index(after: equals)...])
+            let value = (rawValue.removingPercentEncoding ?? rawValue)
+            for piece in value.split(whereSeparator: { ",;|".contains($0) }) {
+                let number = CompiledCarriers.compact(String(piece)).uppercased()
+                let bytes = Array(number.utf8)
+                guard bytes.count >= 8, bytes.count <= TrackingFormat.longest,
+                    bytes.allSatisfy(KeywordScanner.isAlphanumeric), !Self.isPlaceholder(bytes)
+                else { continue }
+                var best: (score: Double, match: FormatMatch)?
+                for match in compiled.match(number) where match.checkDigitValid != false {
+                    let format = compiled.formats[match.formatIndex]
+                    let carrier = format.carrierIndex
+                    let carrierSignal =
+                        hostCarriers.contains(carrier) || senderCarriers.contains(carrier)
+                        || subjectCarriers.contains(carrier)
+                    if format.format.context == .carrier, !carrierSignal { continue }
+                    var score = match.checkDigitValid == true ? 0.6 : 0.4
+                    if format.format.context == .none { score += 0.15 }
+                    if carrierSignal { score += 0.2 }
+                    if format.format.fallback { score -= 0.05 }
+                    score += 0.15
+                    if best == nil || score > best!.score { best = (score, match) }
+                }
+                guard let (score, match) = best else { continue }
+                found.append(
+                    makeCandidate(
+                        match: match, number: number, source: .link, score: min(0.98, score) - penalty,
+                        context: Self.linkContext(link), offset: nil, url: link.target))
+            }
+        }
+        return found
+    }
+
+    func makeCandidate(
+        match: FormatMatch, number: String, source: TrackingSource, score: Double, context: String,
+        offset: Int?, url: String?
+    ) -> TrackingCandidate {
+        let format = compiled.formats[match.formatIndex]
+        let carrier = compiled.carriers[format.carrierIndex]
+        var id = carrier.id
+        var name = carrier.name
+        if let country = match.country, let operatorName = carrier.operators?[country] {
+            id = "\(carrier.id)-\(country.lowercased())"
+            name = operatorName
+        }
+        return TrackingCandidate(
+            carrierID: id, carrierName: name, trackingNumber: number, source: source,
+            checkDigitValid: match.checkDigitValid, score: (score * 100).rounded() / 100, context: context,
+            utf8Offset: offset, trackingURL: url, formatID: format.format.id)
+    }
+
+    // MARK: Merging
+
+    /// One candidate per number: the best carrier wins; sources of the same carrier and
+    /// number merge (the link's URL kept, the score raised a little when several agree).
+    static func merge(_ candidates: [TrackingCandidate]) -> [TrackingCandidate] {
+        var order: [String] = []
+        var byNumber: [String: [TrackingCandidate]] = [:]
+        for candidate in candidates {
+            if byNumber[candidate.trackingNumber] == nil { order.append(candidate.trackingNumber) }
+            byNumber[candidate.trackingNumber, default: []].append(candidate)
+        }
+        var merged: [TrackingCandidate] = []
+        for number in order {
+            guard let group = byNumber[number] else { continue }
+            let sourceRank: [TrackingSource: Int] = [.link: 0, .labelledText: 1, .text: 2, .subject: 3]
+            let sorted = group.sorted {
+                if $0.score != $1.score { return $0.score > $1.score }
+                return (sourceRank[$0.source] ?? 9) < (sourceRank[$1.source] ?? 9)
+            }
+            guard var best = sorted.first else { continue }
+            let agreeing = sorted.dropFirst().filter { $0.carrierID == best.carrierID }
+            if !agreeing.isEmpty {
+                best.score = min(0.99, best.score + 0.02)
+                if best.trackingURL == nil {
+                    best.trackingURL = agreeing.first { $0.trackingURL != nil }?.trackingURL
+                }
+                if best.utf8Offset == nil,
+                    let inText = agreeing.first(where: { $0.utf8Offset != nil && $0.source != .subject })
+                {
+                    best.utf8Offset = inText.utf8Offset
+                    if best.source == .link { best.context = inText.context }
+                }
+                if best.formatID == nil, let withFormat = agreeing.first(where: { $0.formatID != nil }) {
+                    best.formatID = withFormat.formatID
+                    best.checkDigitValid = withFormat.checkDigitValid
+                }
+            }
+            merged.append(best)
+        }
+        return merged.sorted {
+            switch ($0.utf8Offset, $1.utf8Offset) {
+            case (let a?, let b?): return a < b
+            case (.some, .none): return true
+            default: return false
+            }
+        }
+    }
+
+    // MARK: Helpers
+
+    static func host(of url: String) -> String? {
+        guard let schemeEnd = url.range(of: "://") else { return nil }
+        let rest = url[schemeEnd.upperBound...]
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        let hostPort = authority.split(separator: "@").last ?? authority
+        let host = hostPort.prefix { $0 != ":" }.lowercased()
+        return host.isEmpty ? nil : host
+    }
+
+    static func looksLikeTrackingLink(_ url: String) -> Bool {
+        let lowered = url.lowercased()
+        return [
+            "track", "trace", "sendung", "suivi", "seguimiento", "rastre", "tracci", "zending", "parcel",
+            "shipment", "delivery", "awb", "tracciamento", "배송", "追跡", "物流",
+        ]
+        .contains { lowered.contains($0) }
+    }
+
+    static func linkContext(_ link: Link) -> String {
+        let text = link.text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        let base = text.isEmpty ? link.target : "\(text) <\(link.target)>"
+        return base.count > 120 ? String(base.prefix(117)) + "…" : base
+    }
+
+    /// Placeholder numbers: one digit nearly everywhere, or counting up or down (`1234567890`).
+    static func isPlaceholder(_ bytes: [UInt8]) -> Bool {
+        let digits = bytes.filter(CheckDigit.isDigit)
+        guard digits.count >= 6 else { return false }
+        var counts = [Int](repeating: 0, count: 10)
+        for digit in digits { counts[Int(digit - UInt8(ascii: "0"))] += 1 }
+        // One digit nearly everywhere: 000000000000, 1Z0000000000000000.
+        if (counts.max() ?? 0) * 10 >= digits.count * 8 { return true }
+        // 123456789… or 987654321… as the whole digit part
+        let ascending = zip(digits, digits.dropFirst()).allSatisfy { $1 == ($0 == 57 ? 48 : $0 + 1) }
+        let descending = zip(digits, digits.dropFirst()).allSatisfy { $1 == ($0 == 48 ? 57 : $0 - 1) }
+        return ascending || descending
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import MailDocument
+
+/// Reads a ``MailDocument`` and says what it means for an order: kind, merchant, order
+/// number, shipments, dates, items and total, each chosen field with its evidence.
+///
+/// Every field is decided the same way: candidates are collected from every source
+/// (attached `.order`, schema.org markup, tracking links, labelled values, patterns, the
+/// subject), merged by value and ranked (``Scoring``); a value below the field's threshold
+/// is left out, because a wrong order or tracking number is worse than none.
+///
+/// When renditions disagree, a value supported by more renditions wins; at equal trust the
+/// HTML rendition wins over text/plain, and both win over the subject line.
+public struct Extractor: Sendable {
+    public let rules: Rules
+    let languages: [CompiledLanguage]
+
+    /// The lowest merged score an order number needs.
+    static let orderNumberThreshold = 0.6
+    /// The lowest score a tracking number from the carrier search needs (the search itself
+    /// already requires the context a format without a check digit needs).
+    static let trackingThreshold = 0.4
+
+    public init(rules: Rules) {
+        self.rules = rules
+        self.languages = rules.languages.map(CompiledLanguage.init)
+    }
+
+    /// Extracts one email.
+    /// - Parameter document: the email as the document stage rendered it.
+    /// - Returns: the extraction, with `evidence` for every chosen field.
+    public func extract(_ document: MailDocument) -> ExtractionResult {
+        var context = ExtractionContext(document: document, extractor: self)
+        return context.run()
+    }
+}
+
+/// The state of one extraction.
+struct ExtractionContext {
+    let outer: MailDocument
+    /// The document read: the forwarded original when there is one, else the email itself.
+    let document: MailDocument
+    let extractor: Extractor
+    let rules: Rules
+    let text: DocumentText
+    let languages: LanguageSet
+    let reference: CivilDate?
+    let carrierSender: CarrierRule?
+    var evidence: [Evidence] = []
+
+    init(document outer: MailDocument, extractor: Extractor) {
+        self.outer = outer
+        self.extractor = extractor
+        self.rules = extractor.rules
+        var document = outer
+        if let original = outer.forwardedOriginal {
+            document = original
+            if document.subject == nil { document.subject = outer.subject }
+            if document.htmlText == nil && document.plainText == nil {
+                document.htmlText = outer.htmlText
+                document.plainText = outer.plainText
+                document.links = outer.links
+                document.images = outer.images
+            }
+            if document.structuredData.isEmpty { document.structuredData = outer.structuredData }
+            if document.attachedOrders.isEmpty { document.attachedOrders = outer.attachedOrders }
+            if document.date == nil { document.date = outer.date }
+        }
+        self.document = document
+        self.text = DocumentText(document: document)
+        self.languages = LanguageSet.detect(in: text, languages: extractor.languages)
+        self.reference = document.date.flatMap(CivilDate.init)
+        let domain = document.sender?.domain ?? document.sender?.registrableDomain
+        self.carrierSender = domain.flatMap { extractor.rules.carriers.carrier(forSenderDomain: $0) }
+    }
+
+    var bodyOrigins: Set<TextOrigin> { [.html, .plain] }
+
+    mutating func run() -> ExtractionResult {
+        let tracking = trackingCandidates()
+        let orderNumbers = orderNumberCandidates()
+        let kind = decideKind(orderNumbers: orderNumbers, tracking: tracking)
+        var result = ExtractionResult(messageID: outer.messageID, kind: kind)
+        let merchant = findMerchant(kind: kind)
+        result.merchant = merchant
+        if kind == .notAnOrder {
+            result.evidence = evidence.isEmpty ? nil : evidence
+            return result
+        }
+        let ranked = Scoring.rank(orderNumbers).filter { $0.score >= Extractor.orderNumberThreshold }
+        if let primary = ranked.first {
+            result.orderNumber = primary.value
+            evidence.append(primary.evidence(field: "orderNumber"))
+        }
+        if let date = findOrderDate(kind: kind) { result.orderDate = date }
+        let total = findTotal()
+        if let total {
+            result.total = total.value
+            evidence.append(total.evidence(field: "total"))
+        }
+        let items = findLineItems(total: total)
+        if !items.isEmpty { result.lineItems = items }
+        var shipments = buildShipments(tracking: tracking, kind: kind)
+        // Several orders: further strongly labelled numbers, each with the shipments that follow it.
+        let additional = additionalOrders(ranked: ranked, shipments: &shipments, tracking: tracking)
+        if !shipments.isEmpty { result.shipments = shipments }
+        if !additional.isEmpty { result.additionalOrders = additional }
+        result.evidence = evidence.isEmpty ? nil : evidence
+        return result
+    }
+}

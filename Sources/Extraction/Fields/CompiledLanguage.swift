@@ -1,0 +1,123 @@
+import Foundation
+
+/// A language's rules with every phrase folded once, ready for matching.
+struct CompiledLanguage: Sendable {
+    let rules: LanguageRules
+    let orderNumber: [Phrase]
+    let orderNumberWeak: [Phrase]
+    let notOrderNumber: [Phrase]
+    let trackingNumber: [Phrase]
+    let carrier: [Phrase]
+    let total: [Phrase]
+    let summaryRows: [Phrase]
+    let orderDate: [Phrase]
+    let estimatedDelivery: [Phrase]
+    let shipper: [Phrase]
+    let quantity: [Phrase]
+    let kinds: [(EmailKind, [Phrase])]
+    let statuses: [(ShipmentStatus, [Phrase])]
+    let brandPhrases: [Phrase]
+    let senderNoise: [Phrase]
+    let fillers: Set<String>
+    let detection: [Phrase]
+    let dates: DateReader
+
+    init(_ rules: LanguageRules) {
+        self.rules = rules
+        let labels = rules.labels
+        orderNumber = Phrase.list(labels.orderNumber)
+        orderNumberWeak = Phrase.list(labels.orderNumberWeak)
+        notOrderNumber = Phrase.list(labels.notOrderNumber)
+        trackingNumber = Phrase.list(rules.trackingNumberLabels)
+        carrier = Phrase.list(labels.carrier)
+        // Total labels keep their order: the first is the most specific.
+        total = labels.total.map(Phrase.init)
+        summaryRows = Phrase.list(labels.summaryRows)
+        orderDate = Phrase.list(labels.orderDate)
+        estimatedDelivery = Phrase.list(labels.estimatedDelivery)
+        shipper = Phrase.list(labels.shipper)
+        quantity = Phrase.list(labels.quantity)
+        kinds = EmailKind.allCases.compactMap { kind in
+            rules.kinds[kind.rawValue].map { (kind, Phrase.list($0)) }
+        }
+        statuses = ShipmentStatus.allCases.compactMap { status in
+            rules.statuses[status.rawValue].map { (status, Phrase.list($0)) }
+        }
+        brandPhrases = Phrase.list(rules.brandPhrases)
+        senderNoise = Phrase.list(rules.senderNoise)
+        fillers = Set(rules.valueFillers.map { $0.lowercased() })
+        detection = Phrase.list(rules.detectionWords)
+        dates = DateReader(language: rules)
+    }
+}
+
+/// The languages an email is read in: the detected one first, English as a fallback.
+struct LanguageSet: Sendable {
+    let all: [CompiledLanguage]
+
+    var primary: CompiledLanguage? { all.first }
+
+    func phrases(_ path: KeyPath<CompiledLanguage, [Phrase]>) -> [Phrase] {
+        var seen: Set<[UInt8]> = []
+        var result: [Phrase] = []
+        for language in all {
+            for phrase in language[keyPath: path] where seen.insert(phrase.folded).inserted {
+                result.append(phrase)
+            }
+        }
+        return result.sorted { $0.folded.count > $1.folded.count }
+    }
+
+    var fillers: Set<String> { all.reduce(into: Set<String>()) { $0.formUnion($1.fillers) } }
+
+    /// Detects the language from the script (Hangul, kana, Han) or, for Latin text, from
+    /// the most frequent detection words; English is always added as a fallback.
+    static func detect(in text: DocumentText, languages: [CompiledLanguage]) -> LanguageSet {
+        var hangul = 0
+        var kana = 0
+        var han = 0
+        var sample: [[UInt8]] = []
+        var sampled = 0
+        for line in text.lines where sampled < 6_000 {
+            sample.append(line.folded)
+            sampled += line.bytes.count
+            for scalar in line.text.unicodeScalars {
+                switch scalar.value {
+                case 0xAC00...0xD7A3: hangul += 1
+                case 0x3040...0x30FF: kana += 1
+                case 0x4E00...0x9FFF: han += 1
+                default: break
+                }
+            }
+        }
+        var code: String?
+        if hangul >= 4 && hangul >= kana {
+            code = "ko"
+        } else if kana >= 4 {
+            code = "ja"
+        } else if han >= 4 {
+            code = "zh"
+        } else {
+            var best = 0
+            for language in languages where !["ko", "ja", "zh"].contains(language.rules.code) {
+                var hits = 0
+                for phrase in language.detection {
+                    for line in sample {
+                        hits += Text.occurrences(of: phrase.folded, in: line, limit: 16).count
+                    }
+                }
+                if hits > best {
+                    best = hits
+                    code = language.rules.code
+                }
+            }
+        }
+        var ordered: [CompiledLanguage] = []
+        if let code, let found = languages.first(where: { $0.rules.code == code }) { ordered.append(found) }
+        if let english = languages.first(where: { $0.rules.code == "en" }), code != "en" {
+            ordered.append(english)
+        }
+        if ordered.isEmpty, let first = languages.first { ordered.append(first) }
+        return LanguageSet(all: ordered)
+    }
+}

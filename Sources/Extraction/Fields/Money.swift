@@ -1,0 +1,109 @@
+import Foundation
+
+/// Amounts of money as printed, read with locale-aware separators.
+enum Money {
+    /// ISO 4217 codes recognised when written out ("EUR 19.99", "19,99 EUR").
+    static let codes: Set<String> = [
+        "USD", "EUR", "GBP", "JPY", "KRW", "CNY", "RMB", "CAD", "AUD", "NZD", "CHF", "SEK", "NOK", "DKK",
+        "PLN",
+        "CZK", "HUF", "BRL", "MXN", "INR", "HKD", "SGD", "TWD", "ARS", "CLP", "COP", "PEN", "ZAR", "TRY",
+    ]
+    /// Currencies without minor units in everyday prices.
+    static let zeroDecimal: Set<String> = ["JPY", "KRW", "HUF", "CLP", "TWD"]
+
+    /// Symbols before or after the number, longest first.
+    static let symbols: [(String, String)] = [
+        ("US$", "USD"), ("CA$", "CAD"), ("C$", "CAD"), ("AU$", "AUD"), ("A$", "AUD"), ("NZ$", "NZD"),
+        ("HK$", "HKD"), ("S$", "SGD"), ("R$", "BRL"), ("NT$", "TWD"), ("$", "USD"), ("€", "EUR"),
+        ("£", "GBP"),
+        ("¥", "JPY"), ("￥", "JPY"), ("₩", "KRW"), ("원", "KRW"), ("円", "JPY"), ("元", "CNY"), ("₹", "INR"),
+        ("zł", "PLN"), ("Fr.", "CHF"), ("руб", "RUB"),
+    ]
+
+    private static let expression: NSRegularExpression? = {
+        let symbolPattern = symbols.map { NSRegularExpression.escapedPattern(for: $0.0) }.joined(
+            separator: "|")
+        let codePattern = codes.sorted().joined(separator: "|")
+        let currency = "(?:\(symbolPattern)|(?<![A-Za-z])(?:\(codePattern))(?![A-Za-z]))"
+        let number =
+            "(\\d{1,3}(?:[.,'\\u00A0\\u202F ]\\d{3})+(?:[.,]\\d{1,2})?|\\d+(?:[.,]\\d{1,2})?)(?![\\d.,]*\\d)"
+        let pattern =
+            "(?:(\(currency))\\s?-?\\s?\(number)(?:\\s?(\(currency)))?|\(number)\\s?(\(currency))(?!\\s?\\d))"
+        return try? NSRegularExpression(pattern: pattern)
+    }()
+
+    /// Every amount with a currency in the text, in order.
+    /// - Parameter defaultCurrency: what `¥` and `$` mean in the email's language (e.g. `CNY`).
+    static func amounts(in text: String, defaultCurrency: String? = nil) -> [(MonetaryAmount, NSRange)] {
+        guard let expression else { return [] }
+        let nsText = text as NSString
+        var result: [(MonetaryAmount, NSRange)] = []
+        for match in expression.matches(
+            in: text, range: NSRange(location: 0, length: min(nsText.length, 200_000)))
+        {
+            func group(_ index: Int) -> String? {
+                let range = match.range(at: index)
+                return range.location == NSNotFound ? nil : nsText.substring(with: range)
+            }
+            let symbol = group(1) ?? group(3) ?? group(5)
+            guard let symbol, let number = group(2) ?? group(4) else { continue }
+            let currency = code(for: symbol, defaultCurrency: defaultCurrency)
+            guard let amount = normalize(number, currency: currency) else { continue }
+            result.append((MonetaryAmount(amount: amount, currency: currency), match.range))
+        }
+        return result
+    }
+
+    /// The first amount in the text.
+    static func firstAmount(in text: String, defaultCurrency: String? = nil) -> MonetaryAmount? {
+        amounts(in: text, defaultCurrency: defaultCurrency).first?.0
+    }
+
+    static func code(for symbol: String, defaultCurrency: String?) -> String {
+        let upper = symbol.uppercased()
+        if codes.contains(upper) { return upper == "RMB" ? "CNY" : upper }
+        let code = symbols.first { $0.0 == symbol }?.1 ?? upper
+        if code == "JPY" && (symbol == "¥" || symbol == "￥") && defaultCurrency == "CNY" { return "CNY" }
+        if code == "USD" && symbol == "$", let defaultCurrency,
+            ["CAD", "AUD", "MXN"].contains(defaultCurrency)
+        {
+            return defaultCurrency
+        }
+        return code
+    }
+
+    /// A printed number as a decimal string with the currency's minor digits.
+    ///
+    /// The last `.` or `,` is the decimal separator when one or two digits follow it;
+    /// otherwise separators group thousands ("38,900", "1.234", "1 234,56").
+    static func normalize(_ number: String, currency: String) -> String? {
+        let characters = Array(number)
+        var integerDigits = ""
+        var fractionDigits = ""
+        let separatorIndex = characters.lastIndex { $0 == "." || $0 == "," }
+        var decimalIndex: Int?
+        if let separatorIndex {
+            let after = characters.count - separatorIndex - 1
+            if after == 1 || after == 2 { decimalIndex = separatorIndex }
+        }
+        for (index, character) in characters.enumerated() where character.isASCII && character.isNumber {
+            if let decimalIndex, index > decimalIndex {
+                fractionDigits.append(character)
+            } else {
+                integerDigits.append(character)
+            }
+        }
+        while integerDigits.count > 1 && integerDigits.hasPrefix("0") { integerDigits.removeFirst() }
+        guard !integerDigits.isEmpty, integerDigits.count <= 12 else { return nil }
+        if zeroDecimal.contains(currency) {
+            if fractionDigits.allSatisfy({ $0 == "0" }) { return integerDigits }
+            return integerDigits + "." + fractionDigits.padding(toLength: 2, withPad: "0", startingAt: 0)
+        }
+        return integerDigits + "." + fractionDigits.padding(toLength: 2, withPad: "0", startingAt: 0)
+    }
+
+    /// Whether a token looks like a price (a currency next to a number).
+    static func isPrice(_ text: String) -> Bool {
+        !amounts(in: text).isEmpty
+    }
+}

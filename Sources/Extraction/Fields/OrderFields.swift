@@ -1,0 +1,213 @@
+import Foundation
+import MailDocument
+
+extension ExtractionContext {
+    /// Order-number candidates from the attached order, markup, labelled values and the subject.
+    func orderNumberCandidates() -> [Candidate<String>] {
+        var candidates: [Candidate<String>] = []
+        func add(
+            _ value: String, source: String, score: Double, text: String, origin: TextOrigin?,
+            offset: Int = 0,
+            location: String? = nil
+        ) {
+            candidates.append(
+                Candidate(
+                    value: value, key: value.uppercased(), source: source, score: score, text: text,
+                    origin: origin,
+                    offset: offset, location: location))
+        }
+        for attached in document.attachedOrders {
+            if let number = Markup.string(Markup.object(attached.order)?["orderNumber"]) {
+                add(
+                    number, source: "order", score: 0.98, text: "order.json orderNumber: \(number)",
+                    origin: nil)
+            }
+        }
+        for object in Markup.objects(ofType: ["Order"], in: document) {
+            if let number = Markup.string(object.properties["orderNumber"]) {
+                add(
+                    number, source: "markup", score: 0.95, text: "schema.org Order orderNumber: \(number)",
+                    origin: nil)
+            }
+        }
+        for object in Markup.objects(ofType: ["ParcelDelivery"], in: document) {
+            if let order = Markup.object(object.properties["partOfOrder"]),
+                let number = Markup.string(order["orderNumber"])
+            {
+                add(
+                    number, source: "markup", score: 0.93, text: "schema.org partOfOrder: \(number)",
+                    origin: nil)
+            }
+        }
+        let fillers = languages.fillers
+        let notOrder = languages.phrases(\.notOrderNumber)
+        let strong = LabelledValues.find(
+            languages.phrases(\.orderNumber), in: text, origins: [.html, .plain, .subject, .preheader])
+        for found in strong where !isNegated(found, by: notOrder) {
+            guard let number = OrderNumberToken.extract(from: found.value, fillers: fillers, minimumLength: 4)
+            else { continue }
+            let isSubject = found.line.origin == .subject || found.line.origin == .preheader
+            var score = isSubject ? 0.65 : found.placement.score
+            if !isSubject && found.placement == .sameCell && !found.labelOpensCell { score -= 0.05 }
+            add(
+                number, source: isSubject ? "subject" : "label", score: score, text: found.context,
+                origin: found.line.origin, offset: found.offset, location: found.line.location)
+        }
+        let weak = LabelledValues.find(
+            languages.phrases(\.orderNumberWeak), in: text, origins: [.html, .plain, .subject, .preheader],
+            following: false)
+        for found in weak where !isNegated(found, by: notOrder) {
+            guard let number = OrderNumberToken.extract(from: found.value, fillers: fillers, minimumLength: 5)
+            else { continue }
+            let isSubject = found.line.origin == .subject || found.line.origin == .preheader
+            add(
+                number, source: isSubject ? "subject" : "label", score: isSubject ? 0.62 : 0.7,
+                text: found.context,
+                origin: found.line.origin, offset: found.offset, location: found.line.location)
+        }
+        return candidates
+    }
+
+    /// Whether a label is part of a label for another number ("Invoice order number", "Coupon code").
+    func isNegated(_ found: LabelledValue, by phrases: [Phrase]) -> Bool {
+        let labelStart = found.offset - found.line.startOffset
+        guard labelStart >= 0 else { return false }
+        for phrase in phrases {
+            for range in Text.occurrences(of: phrase.folded, in: found.line.folded, limit: 8) {
+                if range.lowerBound <= labelStart + 2 && range.upperBound >= labelStart - 2 { return true }
+            }
+        }
+        return false
+    }
+
+    /// Tracking candidates from the carrier rules, for every rendition, merged by number.
+    func trackingCandidates() -> [TrackingCandidate] {
+        var merged: [String: TrackingCandidate] = [:]
+        var order: [String] = []
+        var origins: [(String, RenderedText)] = []
+        if let html = document.htmlText { origins.append(("html", html)) }
+        if let plain = document.plainText { origins.append(("plain", plain)) }
+        var inputs = origins.enumerated().map { index, item in
+            TrackingSearchInput(
+                text: item.1.text, links: index == 0 ? document.links : [],
+                senderDomain: document.sender?.domain ?? document.sender?.registrableDomain,
+                subject: index == 0 ? document.subject : nil)
+        }
+        if inputs.isEmpty {
+            inputs.append(
+                TrackingSearchInput(
+                    text: "", links: document.links, senderDomain: document.sender?.domain,
+                    subject: document.subject))
+        }
+        for input in inputs {
+            for candidate in rules.carriers.findTrackingNumbers(in: input) {
+                let key = candidate.trackingNumber.uppercased()
+                if let existing = merged[key] {
+                    if candidate.score > existing.score { merged[key] = candidate }
+                } else {
+                    merged[key] = candidate
+                    order.append(key)
+                }
+            }
+        }
+        return order.compactMap { merged[$0] }.filter {
+            $0.score >= Extractor.trackingThreshold && $0.checkDigitValid != false
+        }
+    }
+
+    /// The order date: attached order, markup, a labelled date, else the Date header of an
+    /// order confirmation (the day it was placed).
+    mutating func findOrderDate(kind: EmailKind) -> String? {
+        var candidates: [Candidate<CivilDate>] = []
+        for attached in document.attachedOrders {
+            if let day = Markup.day(Markup.object(attached.order)?["createdAt"]) {
+                candidates.append(
+                    Candidate(
+                        value: day, key: day.iso, source: "order", score: 0.97, text: "order.json createdAt",
+                        origin: nil))
+            }
+        }
+        for object in Markup.objects(ofType: ["Order"], in: document) {
+            if let day = Markup.day(object.properties["orderDate"]) {
+                candidates.append(
+                    Candidate(
+                        value: day, key: day.iso, source: "markup", score: 0.95, text: "schema.org orderDate",
+                        origin: nil))
+            }
+        }
+        for found in LabelledValues.find(languages.phrases(\.orderDate), in: text, origins: bodyOrigins) {
+            for language in languages.all {
+                if let day = language.dates.firstDate(
+                    in: String(found.value.prefix(60)), reference: reference)
+                {
+                    candidates.append(
+                        Candidate(
+                            value: day, key: day.iso, source: "label", score: found.placement.score,
+                            text: found.context,
+                            origin: found.line.origin, offset: found.offset, location: found.line.location))
+                    break
+                }
+            }
+        }
+        if kind == .orderConfirmation, let reference {
+            candidates.append(
+                Candidate(
+                    value: reference, key: reference.iso, source: "header", score: 0.6,
+                    text: "Date: \(reference.iso)", origin: nil))
+        }
+        guard let chosen = Scoring.choose(candidates, threshold: 0.6) else { return nil }
+        evidence.append(chosen.evidence(field: "orderDate"))
+        return chosen.value.iso
+    }
+
+    /// The total: attached order, markup, then the most specific total label with an amount.
+    func findTotal() -> Chosen<MonetaryAmount>? {
+        var candidates: [Candidate<MonetaryAmount>] = []
+        let defaultCurrency = languages.primary?.rules.defaultCurrency
+        for attached in document.attachedOrders {
+            let payment = Markup.object(Markup.object(attached.order)?["payment"])
+            if let total = Markup.amount(payment?["total"], currency: nil) {
+                candidates.append(
+                    Candidate(
+                        value: total, key: total.amount + total.currency, source: "order", score: 0.97,
+                        text: "order.json payment.total", origin: nil))
+            }
+        }
+        for object in Markup.objects(ofType: ["Order", "Invoice"], in: document) {
+            let properties = object.properties
+            if let total = Markup.amount(
+                properties["totalPaymentDue"] ?? properties["price"], currency: properties["priceCurrency"])
+            {
+                candidates.append(
+                    Candidate(
+                        value: total, key: total.amount + total.currency, source: "markup", score: 0.95,
+                        text: "schema.org \(object.type) price", origin: nil))
+            }
+        }
+        // Label rank: the first label of a language's list is the most specific ("order total").
+        var labelRank: [[UInt8]: Int] = [:]
+        for language in languages.all {
+            for (index, phrase) in language.total.enumerated() where labelRank[phrase.folded] == nil {
+                labelRank[phrase.folded] = index
+            }
+        }
+        let labels = languages.phrases(\.total)
+        let found = LabelledValues.find(labels, in: text, origins: bodyOrigins)
+        for value in found {
+            guard
+                let amount = Money.firstAmount(
+                    in: String(value.value.prefix(60)), defaultCurrency: defaultCurrency)
+            else { continue }
+            let rank = labelRank[Phrase(value.label).folded] ?? 10
+            // A later total in the same rendition is the final one (after discounts and shipping).
+            let score = 0.84 - 0.02 * Double(min(rank, 10)) + Double(value.offset) * 1e-9
+            candidates.append(
+                Candidate(
+                    value: amount, key: amount.amount + amount.currency, source: "label",
+                    score: min(score, 0.86),
+                    text: value.context, origin: value.line.origin, offset: value.offset,
+                    location: value.line.location))
+        }
+        return Scoring.choose(candidates, threshold: 0.6)
+    }
+}

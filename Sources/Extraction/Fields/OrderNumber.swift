@@ -1,0 +1,90 @@
+import Foundation
+
+/// Telling an order number from the other numbers near an order label.
+enum OrderNumberToken {
+    /// Characters an order number is made of.
+    static func isTokenCharacter(_ character: Character) -> Bool {
+        guard character.isASCII else { return false }
+        return character.isLetter || character.isNumber || character == "-" || character == "_"
+            || character == "/"
+            || character == "."
+    }
+
+    /// The order number at the start of a labelled value, or nil when what follows the label
+    /// is not one (a word, a date, a phone number, a price).
+    /// - Parameters:
+    ///   - value: the text after the label.
+    ///   - fillers: folded words skipped before the value ("is", "no.").
+    ///   - minimumLength: the shortest number accepted.
+    static func extract(from value: String, fillers: Set<String>, minimumLength: Int) -> String? {
+        var words = value.split(whereSeparator: { $0 == " " || $0 == "\u{00A0}" || $0 == "\t" })[...]
+        var skipped = 0
+        while let first = words.first, skipped < 3,
+            fillers.contains(first.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: ":：#")))
+        {
+            words = words.dropFirst()
+            skipped += 1
+        }
+        guard var word = words.first.map(String.init) else { return nil }
+        while let first = word.first, "#＃:：(（[【".contains(first) { word.removeFirst() }
+        let token = String(word.prefix(while: isTokenCharacter))
+        // A token glued to something else (a price, an email address, CJK text) is not a number we trust.
+        let rest = word.dropFirst(token.count)
+        if let next = rest.first, !")）]】,，;。.、!".contains(next) && !isCJK(next) { return nil }
+        let trimmed = String(token.reversed().drop(while: { ".-_/".contains($0) }).reversed())
+        return isPlausible(trimmed, minimumLength: minimumLength) ? trimmed : nil
+    }
+
+    static func isCJK(_ character: Character) -> Bool {
+        guard let scalar = character.unicodeScalars.first else { return false }
+        return (0x3000...0x9FFF).contains(scalar.value) || (0xAC00...0xD7A3).contains(scalar.value)
+            || (0xFF00...0xFFEF).contains(scalar.value)
+    }
+
+    /// Whether a token can be an order number: long enough, with digits, and not shaped like
+    /// a date, a time, a phone number or a price.
+    static func isPlausible(_ token: String, minimumLength: Int) -> Bool {
+        guard token.count >= minimumLength, token.count <= 40 else { return false }
+        let digits = token.filter(\.isNumber).count
+        guard digits >= 3 || (digits >= 1 && token.count >= 6) else { return false }
+        if token.hasPrefix("-") || token.hasPrefix(".") || token.hasPrefix("/") { return false }
+        let groups = token.split(whereSeparator: { "-./".contains($0) }).map(String.init)
+        let allDigits = groups.allSatisfy { $0.allSatisfy(\.isNumber) }
+        if allDigits && looksLikeDate(groups, separators: token.filter { "-./".contains($0) }) {
+            return false
+        }
+        if allDigits && looksLikePhone(groups) { return false }
+        // A price: digits, a point, two digits.
+        if groups.count == 2 && allDigits && token.contains(".") && groups[1].count == 2 { return false }
+        // A year alone.
+        if groups.count == 1 && token.count == 4, let year = Int(token), (1900...2100).contains(year) {
+            return false
+        }
+        return true
+    }
+
+    private static func looksLikeDate(_ groups: [String], separators: String) -> Bool {
+        if groups.count == 1, groups[0].count == 8, let year = Int(groups[0].prefix(4)),
+            let month = Int(groups[0].dropFirst(4).prefix(2)), let day = Int(groups[0].suffix(2))
+        {
+            return (1990...2100).contains(year) && (1...12).contains(month) && (1...31).contains(day)
+        }
+        guard groups.count == 3, Set(separators).count == 1 else { return false }
+        let numbers = groups.compactMap { Int($0) }
+        guard numbers.count == 3 else { return false }
+        let lengths = groups.map(\.count)
+        if lengths[0] == 4 { return (1...12).contains(numbers[1]) && (1...31).contains(numbers[2]) }
+        if lengths[2] == 4 || lengths[2] == 2, lengths[0] <= 2, lengths[1] <= 2 {
+            return (1...31).contains(numbers[0]) && (1...31).contains(numbers[1])
+        }
+        return false
+    }
+
+    private static func looksLikePhone(_ groups: [String]) -> Bool {
+        let lengths = groups.map(\.count)
+        switch lengths {
+        case [3, 3, 4], [3, 4, 4], [1, 3, 3, 4], [2, 4, 4], [2, 3, 4], [4, 3, 4]: return true
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,186 @@
+import Foundation
+import MailDocument
+
+extension ExtractionContext {
+    /// Shipments from the attached order, markup and the carrier search, with status and
+    /// estimated delivery. `notAnOrder` never reaches here.
+    mutating func buildShipments(tracking: [TrackingCandidate], kind: EmailKind) -> [Shipment] {
+        var shipments: [Shipment] = []
+        var seen: Set<String> = []
+        func append(_ shipment: Shipment, source: String, text: String, confidence: Double) {
+            if let number = shipment.trackingNumber {
+                guard seen.insert(number.uppercased()).inserted else { return }
+            }
+            let index = shipments.count
+            shipments.append(shipment)
+            if shipment.trackingNumber != nil {
+                evidence.append(
+                    Evidence(
+                        field: "shipments[\(index)].trackingNumber", source: source, text: text,
+                        confidence: confidence))
+            }
+        }
+        for attached in document.attachedOrders {
+            for fulfillment in Markup.objects(Markup.object(attached.order)?["fulfillments"]) {
+                guard Markup.string(fulfillment["fulfillmentType"]) != "pickup" else { continue }
+                var shipment = Shipment(
+                    carrier: Markup.string(fulfillment["carrier"]),
+                    trackingNumber: Markup.string(fulfillment["trackingNumber"]).map(compact),
+                    trackingURL: Markup.string(fulfillment["trackingURL"]),
+                    status: Markup.string(fulfillment["status"]).flatMap(ShipmentStatus.init(rawValue:)),
+                    shippedAt: Markup.day(fulfillment["shippedAt"])?.iso)
+                if let day = Markup.day(fulfillment["estimatedDeliveryAt"]) {
+                    shipment.estimatedDelivery = DateWindow(from: day.iso, until: day.iso)
+                }
+                if shipment.trackingNumber != nil || shipment.carrier != nil {
+                    append(shipment, source: "order", text: "order.json fulfillment", confidence: 0.97)
+                }
+            }
+        }
+        for object in Markup.objects(ofType: ["ParcelDelivery"], in: document) {
+            let properties = object.properties
+            guard let number = Markup.string(properties["trackingNumber"]).map(compact) else { continue }
+            let carrierText = Markup.string(properties["carrier"])
+            let rule = carrierText.flatMap { rules.carriers.carrier(named: $0) }
+            var shipment = Shipment(
+                carrier: rule?.name ?? carrierText, trackingNumber: number,
+                trackingURL: Markup.string(properties["trackingUrl"])
+                    ?? rule.flatMap { rules.carriers.trackingURL(carrierID: $0.id, trackingNumber: number) })
+            let from = Markup.day(properties["expectedArrivalFrom"])
+            if let until = Markup.day(properties["expectedArrivalUntil"]) ?? from {
+                shipment.estimatedDelivery = DateWindow(from: (from ?? until).iso, until: until.iso)
+            }
+            append(
+                shipment, source: "markup", text: "schema.org ParcelDelivery trackingNumber: \(number)",
+                confidence: 0.95)
+        }
+        for candidate in tracking {
+            let shipment = Shipment(
+                carrier: candidate.carrierName, trackingNumber: candidate.trackingNumber,
+                trackingURL: candidate.trackingURL
+                    ?? rules.carriers.trackingURL(
+                        carrierID: candidate.carrierID, trackingNumber: candidate.trackingNumber))
+            let source: String
+            switch candidate.source {
+            case .link: source = "link"
+            case .labelledText: source = "label"
+            case .text: source = "pattern"
+            case .subject: source = "subject"
+            }
+            append(
+                shipment, source: source, text: Text.shortened(candidate.context, limit: 200),
+                confidence: (min(candidate.score, 0.99) * 100).rounded() / 100)
+        }
+        let delivery = findEstimatedDelivery()
+        let status = findStatus(kind: kind)
+        if shipments.isEmpty {
+            // A parcel without a tracking number: only when a carrier or a delivery date is named.
+            let carrier = findCarrierLabel()
+            guard carrier != nil || delivery != nil else { return [] }
+            shipments.append(Shipment(carrier: carrier))
+        }
+        for index in shipments.indices {
+            if shipments[index].status == nil, let status {
+                shipments[index].status = status.0
+                if index == 0 {
+                    evidence.append(
+                        Evidence(
+                            field: "shipments[0].status", source: "body", text: status.1, confidence: status.2
+                        ))
+                }
+            }
+            if shipments[index].estimatedDelivery == nil, let delivery {
+                shipments[index].estimatedDelivery = delivery.value
+                if index == 0 { evidence.append(delivery.evidence(field: "shipments[0].estimatedDelivery")) }
+            }
+            if shipments[index].status == .delivered, shipments[index].deliveredAt == nil, let reference,
+                kind == .deliveryUpdate || kind == .carrierUpdate
+            {
+                shipments[index].deliveredAt = reference.iso
+            }
+        }
+        return shipments
+    }
+
+    func compact(_ number: String) -> String {
+        number.filter { !$0.isWhitespace }
+    }
+
+    /// A carrier named beside a carrier label ("Carrier: UPS", "택배사: CJ대한통운").
+    func findCarrierLabel() -> String? {
+        for found in LabelledValues.find(languages.phrases(\.carrier), in: text, origins: bodyOrigins) {
+            if let rule = rules.carriers.carrier(named: String(found.value.prefix(40))) { return rule.name }
+        }
+        return nil
+    }
+
+    /// The estimated delivery day or window beside a delivery label, in the email's languages.
+    func findEstimatedDelivery() -> Chosen<DateWindow>? {
+        var candidates: [Candidate<DateWindow>] = []
+        for found in LabelledValues.find(
+            languages.phrases(\.estimatedDelivery), in: text,
+            origins: bodyOrigins.union([.subject, .preheader]))
+        {
+            let value = String(found.value.prefix(80))
+            for language in languages.all {
+                guard let window = language.dates.window(in: value, reference: reference) else { continue }
+                let isSubject = found.line.origin == .subject || found.line.origin == .preheader
+                candidates.append(
+                    Candidate(
+                        value: window, key: window.from + window.until,
+                        source: isSubject ? "subject" : "label",
+                        score: isSubject ? 0.65 : found.placement.score, text: found.context,
+                        origin: found.line.origin,
+                        offset: found.offset, location: found.line.location))
+                break
+            }
+        }
+        return Scoring.choose(candidates, threshold: 0.6)
+    }
+
+    /// Further orders in the same email: other strongly labelled order numbers in the body.
+    /// Shipments whose tracking number follows an order's label (and precedes the next one)
+    /// move to that order.
+    func additionalOrders(
+        ranked: [Chosen<String>], shipments: inout [Shipment], tracking: [TrackingCandidate]
+    ) -> [OrderPart] {
+        guard ranked.count > 1, let primary = ranked.first else { return [] }
+        let others = ranked.dropFirst().filter { chosen in
+            chosen.score >= 0.8 && chosen.best.source == "label"
+                && !chosen.value.uppercased().contains(primary.value.uppercased())
+                && !primary.value.uppercased().contains(chosen.value.uppercased())
+        }
+        guard !others.isEmpty else { return [] }
+        var parts: [OrderPart] = []
+        // Order labels by position in the most trusted rendition.
+        let origin = primary.best.origin ?? .html
+        var anchors: [(String, Int)] = [(primary.value, primary.best.offset)]
+        for other in others {
+            let inOrigin = ([other.best] + other.supporting).first { $0.origin == origin }
+            anchors.append((other.value, inOrigin?.offset ?? Int.max))
+        }
+        anchors.sort { $0.1 < $1.1 }
+        var moved: [String: [Shipment]] = [:]
+        var kept: [Shipment] = []
+        for shipment in shipments {
+            guard let number = shipment.trackingNumber,
+                let candidate = tracking.first(where: { $0.trackingNumber == number }),
+                let position = candidate.utf8Offset, origin == .html || origin == .plain
+            else {
+                kept.append(shipment)
+                continue
+            }
+            let owner = anchors.last { $0.1 <= position }?.0 ?? primary.value
+            if owner == primary.value {
+                kept.append(shipment)
+            } else {
+                moved[owner, default: []].append(shipment)
+            }
+        }
+        shipments = kept
+        for other in others {
+            parts.append(OrderPart(orderNumber: other.value, shipments: moved[other.value]))
+        }
+        return parts
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+
+/// The words of one language that extraction looks for: labels, kind and status words,
+/// month and weekday names, date formats (`rules/languages/<code>.json5`).
+public struct LanguageRules: Sendable, Decodable {
+    /// The language code, e.g. `en`, `ko`.
+    public var code: String
+    /// Common words that tell this language apart, for language detection.
+    public var detectionWords: [String]
+    /// Labels that stand before a value.
+    public var labels: Labels
+    /// Labels of a tracking number (read by the carrier search as well).
+    public var trackingNumberLabels: [String]
+    /// Phrases that mark each kind, keyed by ``EmailKind`` raw value.
+    public var kinds: [String: [String]]
+    /// Phrases that mark each shipment status, keyed by ``ShipmentStatus`` raw value.
+    public var statuses: [String: [String]]
+    /// Twelve lists of month names and abbreviations, January first.
+    public var months: [[String]]
+    /// Seven lists of weekday names and abbreviations, Sunday first.
+    public var weekdays: [[String]]
+    /// Relative day words and their offset from the Date header, e.g. `tomorrow: 1`.
+    public var relativeDays: [String: Int]
+    /// Date formats with `{year}`, `{month}`, `{monthName}`, `{day}`, `{weekday}` slots.
+    public var dateFormats: [String]
+    /// Phrases followed by the merchant's name, e.g. `thank you for shopping at`.
+    public var brandPhrases: [String]
+    /// Words dropped from a sender's display name, e.g. `no-reply`, `team`.
+    public var senderNoise: [String]
+    /// Words skipped between a label and its value, e.g. `is`, `no.`.
+    public var valueFillers: [String]
+    /// The currency a bare `$` or `¥` means in this language, when it has one.
+    public var defaultCurrency: String?
+
+    /// Label lists by field.
+    public struct Labels: Sendable, Decodable {
+        /// Specific order-number labels ("order number", "주문번호").
+        public var orderNumber: [String]
+        /// Bare words that label an order number only when a value follows at once ("order").
+        public var orderNumberWeak: [String]
+        public var carrier: [String]
+        public var total: [String]
+        public var orderDate: [String]
+        public var estimatedDelivery: [String]
+        /// The shipper in a carrier's email ("Shipped from", "보내는분").
+        public var shipper: [String]
+        public var quantity: [String]
+        /// Labels of numbers that are not order numbers (invoice, customer, coupon, SKU).
+        public var notOrderNumber: [String]
+        /// Rows of a price table that are not line items (subtotal, shipping, tax).
+        public var summaryRows: [String]
+    }
+}
+
+extension LanguageRules {
+    static func load(from url: URL) throws(RulesError) -> LanguageRules {
+        let rules = try RulesFile.decode(LanguageRules.self, from: url)
+        try rules.validate(path: url.path)
+        return rules
+    }
+
+    func validate(path: String) throws(RulesError) {
+        for key in kinds.keys where EmailKind(rawValue: key) == nil {
+            throw RulesError(path: path, reason: "unknown kind '\(key)' in kinds")
+        }
+        for key in statuses.keys where ShipmentStatus(rawValue: key) == nil {
+            throw RulesError(path: path, reason: "unknown status '\(key)' in statuses")
+        }
+        if months.count != 12 {
+            throw RulesError(path: path, reason: "months must list 12 months, found \(months.count)")
+        }
+        if weekdays.count != 7 {
+            throw RulesError(path: path, reason: "weekdays must list 7 days, found \(weekdays.count)")
+        }
+        for format in dateFormats {
+            if let problem = DateFormatPattern.problem(in: format) {
+                throw RulesError(path: path, reason: "date format '\(format)': \(problem)")
+            }
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+/// Merchant overrides by sender domain (`rules/merchants.json5`).
+public struct MerchantRules: Sendable, Decodable {
+    public var merchants: [Entry]
+
+    /// One merchant, or one platform that sends for many shops.
+    public struct Entry: Sendable, Decodable {
+        /// Sender domains; a domain also matches its subdomains.
+        public var domains: [String]
+        /// The display name; absent for a platform.
+        public var name: String?
+        /// The merchant's own domain, when it differs from the sending domain.
+        public var domain: String?
+        /// A platform that sends for many shops: the shop is named by the display name.
+        public var platform: Bool?
+    }
+
+    public init(merchants: [Entry] = []) { self.merchants = merchants }
+
+    /// The entry for a sender domain (exact or parent domain), most specific first.
+    public func entry(forDomain domain: String) -> Entry? {
+        var candidate = domain.lowercased()
+        while true {
+            if let found = merchants.first(where: { $0.domains.contains(candidate) }) { return found }
+            guard let dot = candidate.firstIndex(of: ".") else { return nil }
+            candidate = String(candidate[candidate.index(after: dot)...])
+            if !candidate.contains(".") { return nil }
+        }
+    }
+}

@@ -1,0 +1,254 @@
+import Foundation
+import MailDocument
+
+/// Which rendition of the email a line of text came from.
+enum TextOrigin: String, Sendable, Comparable {
+    case html, plain, subject, preheader
+
+    /// Ties between equally trusted values go to HTML, then text/plain, then the subject.
+    var rank: Int {
+        switch self {
+        case .html: 0
+        case .plain: 1
+        case .preheader: 2
+        case .subject: 3
+        }
+    }
+
+    static func < (lhs: TextOrigin, rhs: TextOrigin) -> Bool { lhs.rank < rhs.rank }
+}
+
+/// One line of rendered text as UTF-8 bytes, with a case-folded copy of the same length.
+struct TextLine: Sendable {
+    let origin: TextOrigin
+    /// The 0-based line number within its rendition.
+    let number: Int
+    let bytes: [UInt8]
+    /// ``bytes`` with ASCII and Latin-1 capitals lower-cased (same length, same offsets).
+    let folded: [UInt8]
+    /// UTF-8 offset of the line's first byte in the rendered text.
+    let startOffset: Int
+    /// Part path and DOM path of the line, when the document says.
+    let location: String?
+
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    func string(_ range: Range<Int>) -> String {
+        let lower = max(0, min(range.lowerBound, bytes.count))
+        let upper = max(lower, min(range.upperBound, bytes.count))
+        return String(decoding: bytes[lower..<upper], as: UTF8.self)
+    }
+
+    /// The table cell (tab-separated) around a byte position.
+    func cell(around position: Int) -> Range<Int> {
+        var lower = min(position, bytes.count)
+        while lower > 0 && bytes[lower - 1] != 0x09 { lower -= 1 }
+        var upper = min(position, bytes.count)
+        while upper < bytes.count && bytes[upper] != 0x09 { upper += 1 }
+        return lower..<upper
+    }
+
+    /// The cells of the line.
+    var cells: [Range<Int>] {
+        var result: [Range<Int>] = []
+        var start = 0
+        for index in 0...bytes.count where index == bytes.count || bytes[index] == 0x09 {
+            result.append(start..<index)
+            start = index + 1
+        }
+        return result
+    }
+
+    var isBlank: Bool { bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D } }
+
+    /// The line as shown to a reader, cells joined by ` | `, cut to a readable length.
+    var display: String {
+        let cellTexts = cells.map { Text.trimmed(string($0)) }.filter { !$0.isEmpty }
+        return Text.shortened(cellTexts.joined(separator: " | "), limit: 160)
+    }
+}
+
+/// The email's texts split into lines: HTML rendition, text/plain rendition, subject.
+struct DocumentText: Sendable {
+    var lines: [TextLine]
+
+    init(document: MailDocument) {
+        var lines: [TextLine] = []
+        if let subject = document.subject {
+            lines += DocumentText.split(subject.replacingOccurrences(of: "\n", with: " "), origin: .subject)
+        }
+        if let preheader = document.preheader {
+            lines += DocumentText.split(preheader, origin: .preheader)
+        }
+        if let html = document.htmlText {
+            lines += DocumentText.split(html.text, origin: .html, spans: html.spans)
+        }
+        if let plain = document.plainText {
+            lines += DocumentText.split(plain.text, origin: .plain, spans: plain.spans)
+        }
+        self.lines = lines
+    }
+
+    /// At most this many bytes of each rendition are read: hostile input stays bounded.
+    static let maximumBytes = 2_000_000
+
+    static func split(_ text: String, origin: TextOrigin, spans: [TextSpan] = []) -> [TextLine] {
+        var result: [TextLine] = []
+        let bytes = Array(text.utf8.prefix(maximumBytes))
+        var start = 0
+        var number = 0
+        var spanIndex = 0
+        func emit(_ end: Int) {
+            var slice = Array(bytes[start..<end])
+            if slice.last == 0x0D { slice.removeLast() }
+            var location: String?
+            while spanIndex < spans.count && spans[spanIndex].range.upperBound <= start { spanIndex += 1 }
+            if spanIndex < spans.count && spans[spanIndex].range.lowerBound < max(end, start + 1) {
+                location = "\(spans[spanIndex].partPath) \(spans[spanIndex].location)"
+            }
+            result.append(
+                TextLine(
+                    origin: origin, number: number, bytes: slice, folded: Text.fold(slice),
+                    startOffset: start, location: location))
+            number += 1
+        }
+        for index in bytes.indices where bytes[index] == 0x0A {
+            emit(index)
+            start = index + 1
+        }
+        emit(bytes.count)
+        return result
+    }
+
+    /// The lines of one rendition.
+    func lines(of origin: TextOrigin) -> ArraySlice<TextLine> {
+        guard let first = lines.firstIndex(where: { $0.origin == origin }) else { return [] }
+        var end = first
+        while end < lines.count && lines[end].origin == origin { end += 1 }
+        return lines[first..<end]
+    }
+
+    /// The renditions present, in trust order (HTML first).
+    var bodyOrigins: [TextOrigin] {
+        [.html, .plain].filter { origin in lines.contains { $0.origin == origin } }
+    }
+}
+
+/// A phrase from the rules, folded for matching.
+struct Phrase: Sendable, Hashable {
+    let text: String
+    let folded: [UInt8]
+
+    init(_ text: String) {
+        self.text = text
+        self.folded = Text.fold(Array(text.lowercased().utf8))
+    }
+
+    static func list(_ texts: [String]) -> [Phrase] {
+        texts.map(Phrase.init).filter { !$0.folded.isEmpty }.sorted { $0.folded.count > $1.folded.count }
+    }
+}
+
+/// Byte-level text helpers.
+enum Text {
+    /// Lower-cases ASCII and Latin-1 capitals (À–Þ except ×) without changing any offset.
+    static func fold(_ bytes: [UInt8]) -> [UInt8] {
+        var result = bytes
+        var index = 0
+        while index < result.count {
+            let byte = result[index]
+            if byte >= 0x41 && byte <= 0x5A {
+                result[index] = byte + 0x20
+            } else if byte == 0xC3 && index + 1 < result.count {
+                let next = result[index + 1]
+                if next >= 0x80 && next <= 0x9E && next != 0x97 { result[index + 1] = next + 0x20 }
+                index += 1
+            } else if byte == 0xC2 && index + 1 < result.count && result[index + 1] == 0xA0 {
+                // A no-break space matches a space.
+                result[index] = 0x20
+                result[index + 1] = 0x20
+                index += 1
+            }
+            index += 1
+        }
+        return result
+    }
+
+    static func isWordByte(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A)
+    }
+
+    /// Whether the character that ends just before `index` is a letter or digit of a Latin word.
+    static func wordBefore(_ bytes: [UInt8], _ index: Int) -> Bool {
+        guard index > 0 else { return false }
+        var lead = index - 1
+        while lead > 0 && bytes[lead] & 0xC0 == 0x80 { lead -= 1 }
+        let byte = bytes[lead]
+        if byte < 0x80 { return isWordByte(byte) }
+        // Two-byte sequences cover Latin letters with accents; CJK is three bytes and has no spaces.
+        return byte >= 0xC3 && byte < 0xE0
+    }
+
+    /// Whether the character starting at `index` is a letter or digit of a Latin word.
+    static func wordAt(_ bytes: [UInt8], _ index: Int) -> Bool {
+        guard index < bytes.count else { return false }
+        let byte = bytes[index]
+        if byte < 0x80 { return isWordByte(byte) }
+        return byte >= 0xC3 && byte < 0xE0
+    }
+
+    /// Every occurrence of a phrase in folded bytes, on word boundaries where the phrase
+    /// starts or ends with a Latin letter or digit.
+    static func occurrences(of phrase: [UInt8], in haystack: [UInt8], limit: Int = 64) -> [Range<Int>] {
+        guard let first = phrase.first, phrase.count <= haystack.count else { return [] }
+        let startsWord = wordAt(phrase, 0)
+        let endsWord = wordBefore(phrase, phrase.count)
+        var result: [Range<Int>] = []
+        var index = 0
+        let last = haystack.count - phrase.count
+        while index <= last {
+            if haystack[index] == first {
+                var matched = true
+                var offset = 1
+                while offset < phrase.count {
+                    if haystack[index + offset] != phrase[offset] {
+                        matched = false
+                        break
+                    }
+                    offset += 1
+                }
+                if matched {
+                    let end = index + phrase.count
+                    let boundaryOK =
+                        (!startsWord || !wordBefore(haystack, index)) && (!endsWord || !wordAt(haystack, end))
+                    if boundaryOK {
+                        result.append(index..<end)
+                        if result.count >= limit { break }
+                        index = end
+                        continue
+                    }
+                }
+            }
+            index += 1
+        }
+        return result
+    }
+
+    static func contains(_ phrase: Phrase, in bytes: [UInt8]) -> Bool {
+        !occurrences(of: phrase.folded, in: bytes, limit: 1).isEmpty
+    }
+
+    static func trimmed(_ text: String) -> String {
+        text.trimmingCharacters(
+            in: .whitespacesAndNewlines.union(CharacterSet(charactersIn: "\u{00A0}\u{200B}")))
+    }
+
+    static func shortened(_ text: String, limit: Int) -> String {
+        text.count <= limit ? text : String(text.prefix(limit)) + "…"
+    }
+
+    /// Collapses runs of whitespace to one space.
+    static func collapsed(_ text: String) -> String {
+        text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+
+/// Where a value stands relative to its label.
+enum Placement: String, Sendable {
+    /// In the same cell or line, after the label ("Order #123").
+    case sameCell
+    /// In the next table cell of the same row.
+    case nextCell
+    /// On the next non-blank line.
+    case nextLine
+
+    /// How much a value in this place is trusted.
+    var score: Double {
+        switch self {
+        case .sameCell: 0.85
+        case .nextCell: 0.82
+        case .nextLine: 0.72
+        }
+    }
+}
+
+/// A value found beside a label.
+struct LabelledValue: Sendable {
+    let label: String
+    let value: String
+    let placement: Placement
+    let line: TextLine
+    /// Whether the label opens its cell (nothing but punctuation before it).
+    let labelOpensCell: Bool
+    /// UTF-8 offset of the label in its rendition.
+    let offset: Int
+    /// The text around the value, for evidence.
+    let context: String
+}
+
+enum LabelledValues {
+    /// Bytes skipped between a label and its value.
+    static let separators: Set<UInt8> = [0x20, 0x09, 0x3A, 0x23, 0x2D, 0x7C, 0x3D, 0x3E, 0x2E]
+    /// Full-width colon and number sign, and dashes, as UTF-8 sequences.
+    static let wideSeparators: [[UInt8]] = [
+        Array("：".utf8), Array("＃".utf8), Array("–".utf8), Array("—".utf8), Array("\u{00A0}".utf8),
+        Array("】".utf8), Array("]".utf8),
+    ]
+
+    /// Finds the value after every occurrence of the labels in the given renditions.
+    /// - Parameters:
+    ///   - labels: the phrases, longest first (``Phrase/list(_:)``).
+    ///   - origins: the renditions to read.
+    ///   - following: whether a label alone in its cell may take the next cell or line.
+    static func find(
+        _ labels: [Phrase], in text: DocumentText, origins: Set<TextOrigin>, following: Bool = true
+    ) -> [LabelledValue] {
+        guard !labels.isEmpty else { return [] }
+        var result: [LabelledValue] = []
+        let lines = text.lines
+        for lineIndex in lines.indices where origins.contains(lines[lineIndex].origin) {
+            let line = lines[lineIndex]
+            if line.folded.isEmpty { continue }
+            var taken: [Range<Int>] = []
+            for label in labels {
+                for range in Text.occurrences(of: label.folded, in: line.folded, limit: 8)
+                where !taken.contains(where: { $0.overlaps(range) }) {
+                    taken.append(range)
+                    if let value = valueAfter(
+                        label: label, range: range, lineIndex: lineIndex, lines: lines, following: following)
+                    {
+                        result.append(value)
+                    }
+                }
+            }
+        }
+        return result
+    }
+
+    private static func valueAfter(
+        label: Phrase, range: Range<Int>, lineIndex: Int, lines: [TextLine], following: Bool
+    ) -> LabelledValue? {
+        let line = lines[lineIndex]
+        let cell = line.cell(around: range.lowerBound)
+        let prefix = Text.trimmed(line.string(cell.lowerBound..<range.lowerBound))
+        let opensCell = prefix.unicodeScalars.allSatisfy {
+            CharacterSet.punctuationCharacters.contains($0) || CharacterSet.symbols.contains($0)
+        }
+        let valueStart = skipSeparators(line.bytes, from: range.upperBound, end: cell.upperBound)
+        let offset = line.startOffset + range.lowerBound
+        if valueStart < cell.upperBound {
+            let value = Text.trimmed(line.string(valueStart..<cell.upperBound))
+            return LabelledValue(
+                label: label.text, value: value, placement: .sameCell, line: line, labelOpensCell: opensCell,
+                offset: offset, context: line.display)
+        }
+        // The label ends its cell: the value is in the next cell, or on the next line.
+        guard following, prefix.utf8.count <= 24 else { return nil }
+        let cells = line.cells
+        if let next = cells.first(where: {
+            $0.lowerBound > cell.lowerBound && !Text.trimmed(line.string($0)).isEmpty
+        }) {
+            return LabelledValue(
+                label: label.text, value: Text.trimmed(line.string(next)), placement: .nextCell, line: line,
+                labelOpensCell: opensCell, offset: offset, context: line.display)
+        }
+        // Only a label that is its whole line (a heading) reaches down to the next line.
+        guard cells.count == 1 || cells.allSatisfy({ $0 == cell || Text.trimmed(line.string($0)).isEmpty })
+        else { return nil }
+        var nextIndex = lineIndex + 1
+        while nextIndex < lines.count && nextIndex <= lineIndex + 2 && lines[nextIndex].origin == line.origin
+        {
+            let next = lines[nextIndex]
+            if !next.isBlank {
+                guard let first = next.cells.first(where: { !Text.trimmed(next.string($0)).isEmpty }) else {
+                    return nil
+                }
+                return LabelledValue(
+                    label: label.text, value: Text.trimmed(next.string(first)), placement: .nextLine,
+                    line: next,
+                    labelOpensCell: opensCell, offset: offset,
+                    context: Text.shortened(line.display + " / " + next.display, limit: 200))
+            }
+            nextIndex += 1
+        }
+        return nil
+    }
+
+    static func skipSeparators(_ bytes: [UInt8], from start: Int, end: Int) -> Int {
+        var index = start
+        outer: while index < end {
+            if separators.contains(bytes[index]) {
+                index += 1
+                continue
+            }
+            for wide in wideSeparators where index + wide.count <= end {
+                if Array(bytes[index..<(index + wide.count)]) == wide {
+                    index += wide.count
+                    continue outer
+                }
+            }
+            break
+        }
+        return index
+    }
+}

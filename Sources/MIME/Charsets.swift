@@ -1,0 +1,289 @@
+import CCharset
+import Foundation
+
+/// Charset conversion to Unicode: alias supersets, ICU conversion, detection for unknown
+/// or lying labels (RFC 2046 §4.1.2, RFC 2978).
+enum Charsets {
+    /// The outcome of decoding bytes in a declared charset.
+    struct Decoded {
+        var text: String
+        /// The charset actually used, as reported to the user.
+        var charset: String
+        /// Why the declared label was not (fully) honoured, when it was not.
+        var warning: String?
+    }
+
+    /// Normalises a charset label: trims quotes and blanks, drops an RFC 2231 language
+    /// suffix (`utf-8*en`), lower-cases.
+    static func normalize(_ label: String) -> String {
+        var value = label.trimmingCharacters(in: .whitespaces)
+        value = value.trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
+        if let star = value.firstIndex(of: "*") { value = String(value[..<star]) }
+        return value.lowercased()
+    }
+
+    /// Labels that real mail uses for a subset of a wider charset, mapped to the superset
+    /// (the WHATWG Encoding Standard makes the same choices).
+    static func superset(of label: String) -> String {
+        switch label {
+        case "ks_c_5601-1987", "ks_c_5601", "ks_c_5601-1989", "ksc5601", "ksc_5601", "euc-kr", "euckr",
+            "korean", "csksc56011987", "iso-ir-149", "cp949", "uhc", "windows-949", "x-windows-949":
+            return "windows-949"
+        case "gb2312", "gb_2312", "gb_2312-80", "csgb2312", "euc-cn", "euccn", "x-euc-cn", "gbk", "x-gbk",
+            "cp936", "ms936", "windows-936", "chinese", "iso-ir-58", "csiso58gb231280", "gb18030":
+            return "gb18030"
+        case "iso-8859-1", "iso8859-1", "iso_8859-1", "latin1", "latin-1", "l1", "cp819", "ibm819",
+            "iso-ir-100", "csisolatin1", "iso_8859-1:1987", "windows-1252", "cp1252", "x-cp1252":
+            return "windows-1252"
+        case "iso-8859-9", "iso8859-9", "latin5", "l5", "windows-1254", "cp1254":
+            return "windows-1254"
+        case "iso-8859-11", "tis-620", "tis620", "windows-874", "cp874":
+            return "windows-874"
+        case "shift_jis", "shift-jis", "sjis", "x-sjis", "ms_kanji", "csshiftjis", "windows-31j", "cp932",
+            "ms932", "x-ms-cp932":
+            return "windows-31j"
+        case "big5", "big-5", "cn-big5", "x-x-big5", "csbig5", "big5-hkscs":
+            return "big5-hkscs"
+        case "utf8", "utf-8", "unicode-1-1-utf-8", "x-unicode20utf8":
+            return "utf-8"
+        case "us-ascii", "ascii", "ansi_x3.4-1968", "iso646-us", "us", "cp367", "ibm367", "csascii",
+            "iso-ir-6", "default", "x-unknown", "unknown-8bit", "x-user-defined":
+            return "us-ascii"
+        case "iso-2022-jp", "csiso2022jp", "iso-2022-jp-1", "iso-2022-jp-2", "iso-2022-jp-3",
+            "cp50220", "cp50221", "cp50222":
+            return "iso-2022-jp"
+        default:
+            return label
+        }
+    }
+
+    /// Decodes `bytes` declared as `label` (nil when no charset was declared).
+    /// - Returns: the text, the charset used and a warning when the label was unknown or
+    ///   did not fit the bytes.
+    static func decode(_ bytes: some Collection<UInt8>, label: String?) -> Decoded {
+        let array = Array(bytes)
+        let declared = label.map(normalize) ?? ""
+        let effective = declared.isEmpty ? "us-ascii" : superset(of: declared)
+        let asciiCompatibleOnly =
+            effective != "iso-2022-jp" && effective != "utf-7" && !effective.hasPrefix("utf-16")
+            && !effective.hasPrefix("utf-32") && !effective.hasPrefix("iso-2022")
+            && effective != "hz-gb-2312"
+        if asciiCompatibleOnly && isASCII(array) {
+            return Decoded(text: String(decoding: array, as: UTF8.self), charset: effective)
+        }
+        switch effective {
+        case "utf-8", "us-ascii":
+            if let text = validUTF8(array) {
+                let warning =
+                    effective == "us-ascii" && !declared.isEmpty && declared != "x-unknown"
+                        && declared != "unknown-8bit"
+                    ? "charset \(declared) does not fit 8-bit bytes: decoded as utf-8" : nil
+                return Decoded(text: text, charset: "utf-8", warning: warning)
+            }
+            return detect(
+                array, reason: declared.isEmpty ? "no charset declared" : "bytes are not \(declared)")
+        case "iso-2022-jp":
+            if let sjis = ISO2022JP.toWindows31J(array),
+                let converted = convert(sjis, icuName: "windows-31j"), converted.substitutions == 0
+            {
+                return Decoded(text: converted.text, charset: "iso-2022-jp")
+            }
+            if let converted = convert(array, icuName: "ISO-2022-JP-2") {
+                return Decoded(
+                    text: converted.text, charset: "iso-2022-jp",
+                    warning: converted.substitutions > 0
+                        ? "\(converted.substitutions) bytes could not be decoded as iso-2022-jp" : nil)
+            }
+            return detect(array, reason: "bytes are not iso-2022-jp")
+        default:
+            guard let converted = convert(array, icuName: effective) else {
+                return detect(array, reason: "unknown charset \(declared)")
+            }
+            if converted.substitutions > 0 {
+                if let text = validUTF8(array) {
+                    return Decoded(
+                        text: text, charset: "utf-8",
+                        warning: "charset \(declared) does not fit the bytes: decoded as utf-8")
+                }
+                return Decoded(
+                    text: converted.text, charset: effective,
+                    warning: "\(converted.substitutions) bytes could not be decoded as \(declared)")
+            }
+            if isSingleByteLatin(effective), hasMultibyteUTF8(array), let text = validUTF8(array) {
+                return Decoded(
+                    text: text, charset: "utf-8",
+                    warning: "charset \(declared) is really utf-8: decoded as utf-8")
+            }
+            return Decoded(text: converted.text, charset: effective)
+        }
+    }
+
+    /// Decodes header bytes that carry raw 8-bit text: UTF-8 when valid (RFC 6532),
+    /// otherwise a best guess.
+    /// - Returns: the text and whether it had to be guessed.
+    static func decodeRawHeader(_ bytes: some Collection<UInt8>) -> (text: String, guessed: Bool) {
+        let array = Array(bytes)
+        if let text = validUTF8(array) { return (text, false) }
+        let guess = detect(array, reason: "raw 8-bit header")
+        return (guess.text, true)
+    }
+
+    /// Returns whether ICU (or our alias table) knows the label.
+    static func isKnown(_ label: String) -> Bool {
+        let effective = superset(of: normalize(label))
+        if ["utf-8", "us-ascii", "iso-2022-jp"].contains(effective) { return true }
+        return effective.withCString { mo_charset_is_known($0) } == 1
+    }
+
+    private static func detect(_ bytes: [UInt8], reason: String) -> Decoded {
+        var name = [CChar](repeating: 0, count: 64)
+        var confidence: Int32 = 0
+        let status = bytes.withUnsafeBufferPointer { buffer in
+            mo_charset_detect(buffer.baseAddress, buffer.count, &name, name.count, &confidence)
+        }
+        var guess = "windows-1252"
+        if status == 0 {
+            let detected = String(
+                decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let normalized = superset(of: normalize(detected))
+            // Below this the detector guesses as badly as a fixed Western fallback.
+            if confidence >= 30 && !normalized.isEmpty { guess = normalized }
+        }
+        if guess == "utf-8", let text = validUTF8(bytes) {
+            return Decoded(text: text, charset: "utf-8", warning: "\(reason): detected utf-8")
+        }
+        if guess == "iso-2022-jp" {
+            let decoded = decode(bytes, label: "iso-2022-jp")
+            return Decoded(
+                text: decoded.text, charset: decoded.charset, warning: "\(reason): detected iso-2022-jp")
+        }
+        if let converted = convert(bytes, icuName: guess == "us-ascii" ? "windows-1252" : guess) {
+            return Decoded(
+                text: converted.text, charset: guess == "us-ascii" ? "windows-1252" : guess,
+                warning: "\(reason): detected \(guess)")
+        }
+        let fallback = convert(bytes, icuName: "windows-1252")
+        return Decoded(
+            text: fallback?.text ?? String(decoding: bytes, as: UTF8.self), charset: "windows-1252",
+            warning: "\(reason): decoded as windows-1252")
+    }
+
+    private static func convert(_ bytes: [UInt8], icuName: String) -> (text: String, substitutions: Int)? {
+        var output: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        var substitutions: Int32 = 0
+        let status = icuName.withCString { name in
+            bytes.withUnsafeBufferPointer { buffer in
+                mo_charset_to_utf8(name, buffer.baseAddress, buffer.count, &output, &length, &substitutions)
+            }
+        }
+        guard status == 0 else { return nil }
+        defer { mo_free(output) }
+        guard let output else { return ("", Int(substitutions)) }
+        let text = String(decoding: UnsafeBufferPointer(start: output, count: length), as: UTF8.self)
+        return (text, Int(substitutions))
+    }
+
+    static func isASCII(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
+            var accumulated: UInt8 = 0
+            for byte in buffer { accumulated |= byte }
+            return accumulated < 0x80
+        }
+    }
+
+    static func validUTF8(_ bytes: [UInt8]) -> String? {
+        String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func isSingleByteLatin(_ charset: String) -> Bool {
+        charset == "windows-1252" || charset.hasPrefix("iso-8859-") || charset == "windows-1254"
+    }
+
+    /// Whether the bytes hold at least one well-formed multi-byte UTF-8 sequence.
+    private static func hasMultibyteUTF8(_ bytes: [UInt8]) -> Bool {
+        var index = 0
+        while index + 1 < bytes.count {
+            let byte = bytes[index]
+            if byte >= 0xC2 && byte <= 0xF4 && bytes[index + 1] & 0xC0 == 0x80 { return true }
+            index += 1
+        }
+        return false
+    }
+}
+
+/// ISO-2022-JP (RFC 1468) with the vendor extensions of CP50220/CP50221 (NEC special
+/// characters, IBM extensions, half-width katakana): re-encoded to Windows-31J, which
+/// holds all of them, before ICU decodes it.
+enum ISO2022JP {
+    /// - Returns: the Windows-31J bytes, or nil when the text uses a set Windows-31J lacks
+    ///   (JIS X 0212), or an escape this function does not know.
+    static func toWindows31J(_ bytes: [UInt8]) -> [UInt8]? {
+        enum Mode { case ascii, jisX0208, katakana }
+        var mode = Mode.ascii
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == 0x1B {
+                guard index + 2 < bytes.count else { return nil }
+                let first = bytes[index + 1]
+                let second = bytes[index + 2]
+                switch (first, second) {
+                case (0x28, 0x42), (0x28, 0x4A), (0x28, 0x48): mode = .ascii
+                case (0x28, 0x49): mode = .katakana
+                case (0x24, 0x40), (0x24, 0x42): mode = .jisX0208
+                case (0x24, 0x28):
+                    guard index + 3 < bytes.count, bytes[index + 3] == 0x42 || bytes[index + 3] == 0x51
+                    else { return nil }
+                    mode = .jisX0208
+                    index += 1
+                default: return nil
+                }
+                index += 3
+                continue
+            }
+            if byte == 0x0E {
+                mode = .katakana
+                index += 1
+                continue
+            }
+            if byte == 0x0F {
+                mode = .ascii
+                index += 1
+                continue
+            }
+            if byte == 0x0A || byte == 0x0D {
+                output.append(byte)
+                index += 1
+                continue
+            }
+            switch mode {
+            case .ascii:
+                output.append(byte)
+                index += 1
+            case .katakana:
+                output.append(byte >= 0x21 && byte <= 0x5F ? byte | 0x80 : byte)
+                index += 1
+            case .jisX0208:
+                guard index + 1 < bytes.count else { return nil }
+                let row = bytes[index]
+                let cell = bytes[index + 1]
+                guard (0x21...0x7E).contains(row), (0x21...0x7E).contains(cell) else { return nil }
+                // JIS row/cell to Shift_JIS lead and trail bytes.
+                let lead = (Int(row) + 1) / 2 + (row <= 0x5E ? 0x70 : 0xB0)
+                let trail: Int
+                if row & 1 == 1 {
+                    trail = Int(cell) + (cell >= 0x60 ? 0x20 : 0x1F)
+                } else {
+                    trail = Int(cell) + 0x7E
+                }
+                output.append(UInt8(truncatingIfNeeded: lead))
+                output.append(UInt8(truncatingIfNeeded: trail))
+                index += 2
+            }
+        }
+        return output
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+
+/// Splits a header section into fields (RFC 5322 §2.2, §3.6; obsolete syntax §4.5).
+enum HeaderParser {
+    struct Result {
+        var header: Header
+        /// Index of the first body byte (after the blank line), or the end.
+        var bodyStart: Int
+        /// Whether the section ended with a blank line.
+        var foundBlankLine: Bool
+        var warnings: [MIMEWarning]
+    }
+
+    /// Parses the header section of `bytes[range]`, whose lines end in LF or CRLF.
+    ///
+    /// Folded lines are unfolded (CRLF removed, the blank kept, RFC 5322 §2.2.3); blanks
+    /// before the colon are tolerated (§4.5.5); an mbox `From ` line before the first
+    /// field is skipped; a line that is neither a field nor a continuation ends the
+    /// section, as it does for mainstream parsers.
+    static func parse(
+        _ bytes: [UInt8], range: Range<Int>, limits: MIMELimits, partPath: String?
+    ) -> Result {
+        var fields: [HeaderField] = []
+        var warnings: [MIMEWarning] = []
+        var currentName: String?
+        var currentValue: [UInt8] = []
+        var headerBytes = 0
+        var limitReported = false
+        var index = range.lowerBound
+        let end = range.upperBound
+        var foundBlank = false
+        var eightBitReported = false
+
+        func finishField() {
+            guard let name = currentName else { return }
+            var value = currentValue[...]
+            while let last = value.last, last == 0x20 || last == 0x09 { value = value.dropLast() }
+            while let first = value.first, first == 0x20 || first == 0x09 { value = value.dropFirst() }
+            if fields.count < limits.maxHeaderFields {
+                if !eightBitReported, value.contains(where: { $0 >= 0x80 }),
+                    String(validating: value, as: UTF8.self) == nil
+                {
+                    eightBitReported = true
+                    warnings.append(
+                        MIMEWarning(
+                            partPath: partPath,
+                            message: "header \(name) has raw 8-bit bytes that are not UTF-8: charset guessed")
+                    )
+                }
+                fields.append(HeaderField(name: name, rawValue: Array(value)))
+            } else if !limitReported {
+                limitReported = true
+                warnings.append(
+                    MIMEWarning(
+                        partPath: partPath,
+                        message: "more than \(limits.maxHeaderFields) header fields: the rest ignored"))
+            }
+            currentName = nil
+            currentValue.removeAll(keepingCapacity: true)
+        }
+
+        bytes.withUnsafeBufferPointer { buffer in
+            var isFirstLine = true
+            while index < end {
+                let lineStart = index
+                var lineEnd = lineStart
+                if let base = buffer.baseAddress,
+                    let found = memchr(base + lineStart, 0x0A, end - lineStart)
+                {
+                    lineEnd = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                    index = lineEnd + 1
+                } else {
+                    lineEnd = end
+                    index = end
+                }
+                var contentEnd = lineEnd
+                if contentEnd > lineStart && buffer[contentEnd - 1] == 0x0D { contentEnd -= 1 }
+                if contentEnd == lineStart {
+                    foundBlank = true
+                    break
+                }
+                headerBytes += lineEnd - lineStart + 1
+                if headerBytes > limits.maxHeaderBytes {
+                    if !limitReported {
+                        limitReported = true
+                        warnings.append(
+                            MIMEWarning(
+                                partPath: partPath, byteOffset: lineStart,
+                                message:
+                                    "header section longer than \(limits.maxHeaderBytes) bytes: the rest ignored"
+                            ))
+                    }
+                    finishField()
+                    continue
+                }
+                let first = buffer[lineStart]
+                if first == 0x20 || first == 0x09 {
+                    if currentName != nil {
+                        if currentValue.count < limits.maxLineLength {
+                            currentValue.append(contentsOf: buffer[lineStart..<contentEnd])
+                        }
+                    } else if isFirstLine {
+                        // A message starting with a blank-led line: treat as a continuation of nothing.
+                        warnings.append(
+                            MIMEWarning(
+                                partPath: partPath, byteOffset: lineStart,
+                                message: "header section starts with a continuation line: ignored"))
+                    }
+                    isFirstLine = false
+                    continue
+                }
+                if isFirstLine && contentEnd - lineStart >= 5 && buffer[lineStart] == UInt8(ascii: "F")
+                    && buffer[lineStart + 1] == UInt8(ascii: "r")
+                    && buffer[lineStart + 2] == UInt8(ascii: "o")
+                    && buffer[lineStart + 3] == UInt8(ascii: "m") && buffer[lineStart + 4] == 0x20
+                {
+                    isFirstLine = false
+                    continue
+                }
+                isFirstLine = false
+                // A field name: printable ASCII except colon (RFC 5322 §3.6.8), blanks
+                // before the colon tolerated.
+                var colon = lineStart
+                var nameEnd = lineStart
+                var valid = true
+                while colon < contentEnd {
+                    let byte = buffer[colon]
+                    if byte == UInt8(ascii: ":") { break }
+                    if byte == 0x20 || byte == 0x09 {
+                        // Only blanks may follow until the colon.
+                    } else if byte > 0x20 && byte < 0x7F {
+                        if nameEnd != colon {
+                            valid = false
+                            break
+                        }
+                        nameEnd = colon + 1
+                    } else {
+                        valid = false
+                        break
+                    }
+                    colon += 1
+                }
+                if !valid || colon >= contentEnd || nameEnd == lineStart {
+                    // Not a field: the body starts here.
+                    finishField()
+                    warnings.append(
+                        MIMEWarning(
+                            partPath: partPath, byteOffset: lineStart,
+                            message: "line in header section is not a field: body starts there"))
+                    index = lineStart
+                    foundBlank = false
+                    return
+                }
+                finishField()
+                currentName = String(decoding: buffer[lineStart..<nameEnd], as: UTF8.self)
+                let valueEnd = min(contentEnd, colon + 1 + limits.maxLineLength)
+                currentValue.append(contentsOf: buffer[(colon + 1)..<valueEnd])
+            }
+        }
+        finishField()
+        return Result(
+            header: Header(fields: fields), bodyStart: min(index, end), foundBlankLine: foundBlank,
+            warnings: warnings)
+    }
+}
+
+extension Header {
+    /// The raw (unfolded, undecoded) value of the first field named `name`.
+    public func rawValue(_ name: String) -> [UInt8]? {
+        for field in fields where field.name.caseInsensitiveCompare(name) == .orderedSame {
+            return field.rawValue
+        }
+        return nil
+    }
+
+    /// Whether a field of that name is present.
+    public func contains(_ name: String) -> Bool { rawValue(name) != nil }
+}

@@ -1,0 +1,596 @@
+import CLibXML2
+import Foundation
+
+// Walks a libxml2 HTML tree without recursion, writing visible and hidden text, links,
+// images, JSON-LD blocks and microdata items in one pass.
+
+private typealias NodePointer = UnsafeMutablePointer<xmlNode>
+
+/// Attributes the renderer reads, pointing into the libxml2 tree (valid while it lives).
+private struct Attributes {
+    var style: UnsafePointer<UInt8>?
+    var hidden = false
+    var href: UnsafePointer<UInt8>?
+    var src: UnsafePointer<UInt8>?
+    var alt: UnsafePointer<UInt8>?
+    var type: UnsafePointer<UInt8>?
+    var itemscope = false
+    var itemprop: UnsafePointer<UInt8>?
+    var itemtype: UnsafePointer<UInt8>?
+    var content: UnsafePointer<UInt8>?
+    var datetime: UnsafePointer<UInt8>?
+    var value: UnsafePointer<UInt8>?
+    var classOrID: [UnsafePointer<UInt8>] = []
+}
+
+private struct LinkBuilder {
+    var href: String
+    var inHidden: Bool
+    var start: Int
+    var imageAlt: String?
+}
+
+private struct ItemBuilder {
+    var types: [String]
+    var properties: [(String, JSONValue)] = []
+    /// The `itemprop` names this item is the value of in its parent item.
+    var propertyNames: [String]
+}
+
+private struct Frame {
+    var node: NodePointer
+    var kind: ElementKind
+    var location: String?
+    var startedHidden = false
+    var hiddenStart = 0
+    var isPreheaderCandidate = false
+    var previousFontZero = false
+    var changedFontZero = false
+    var hardHidden = false
+    var pushedLink = false
+    var pushedItem = false
+    var textProperty: [String] = []
+    var suppresses = false
+}
+
+struct DOMWalker {
+    private let partPath: String
+    private let options: HTMLRenderer.Options
+    private var visible: TextSink
+    private var hidden: TextSink
+    private var stack: [Frame] = []
+    private var kinds: [UnsafeRawPointer: ElementKind] = [:]
+    private var hardHiddenDepth = 0
+    private var fontZero = false
+    private var suppressDepth = 0
+    private var preformattedDepth = 0
+    private var links: [Link] = []
+    private var linkStack: [LinkBuilder] = []
+    private var images: [ImageReference] = []
+    private var preheader: String?
+    private var preheaderFromClass = false
+    private var title: String?
+    private var jsonLD: [JSONLDBlock] = []
+    private var items: [ItemBuilder] = []
+    private var topLevelItems: [JSONValue] = []
+    private var itemCount = 0
+    private var warnings: [DocumentWarning] = []
+
+    init(partPath: String, options: HTMLRenderer.Options, capacity: Int) {
+        self.partPath = partPath
+        self.options = options
+        visible = TextSink(capacity: capacity)
+        hidden = TextSink(capacity: 256)
+    }
+
+    private var inHidden: Bool { hardHiddenDepth > 0 || fontZero }
+
+    mutating func walk(_ document: htmlDocPtr) {
+        guard var node = document.pointee.children else { return }
+        while true {
+            var descended = false
+            switch node.pointee.type {
+            case XML_ELEMENT_NODE:
+                if enter(node) {
+                    if let child = node.pointee.children {
+                        node = child
+                        continue
+                    }
+                    descended = true
+                }
+            case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
+                text(node)
+            default:
+                break
+            }
+            if descended { leave() }
+            // Next sibling, or climb until an ancestor has one.
+            while true {
+                if let next = node.pointee.next {
+                    node = next
+                    break
+                }
+                guard !stack.isEmpty, let parent = node.pointee.parent, parent == stack[stack.count - 1].node
+                else { return }
+                leave()
+                node = parent
+            }
+        }
+    }
+
+    func finish() -> RenderedHTML {
+        var copy = self
+        var topLevel = copy.topLevelItems
+        // Items left open (cannot happen with a well-formed walk) are closed here.
+        while let item = copy.items.popLast() {
+            if copy.items.isEmpty { topLevel.append(DOMWalker.json(item)) }
+        }
+        let hiddenSpans = copy.hidden.spans
+        let hiddenText = copy.hidden.finish()
+        let visibleSpans = copy.visible.spans
+        let text = copy.visible.finish()
+        return RenderedHTML(
+            text: RenderedText(
+                text: text, spans: visibleSpans, hiddenText: hiddenText, hiddenSpans: hiddenSpans),
+            links: copy.links, images: copy.images, preheader: copy.preheader, title: copy.title,
+            jsonLD: copy.jsonLD, microdata: topLevel, warnings: copy.warnings)
+    }
+
+    // MARK: - Elements
+
+    private mutating func kind(of node: NodePointer) -> ElementKind {
+        guard let name = node.pointee.name else { return [] }
+        let key = UnsafeRawPointer(name)
+        if let known = kinds[key] { return known }
+        let kind = ElementKind.classify(String(cString: name))
+        kinds[key] = kind
+        return kind
+    }
+
+    /// Handles an element's start; returns whether its children are to be walked (a frame
+    /// was pushed and ``leave()`` will be called).
+    private mutating func enter(_ node: NodePointer) -> Bool {
+        let kind = kind(of: node)
+        if kind.contains(.skip) && !kind.contains(.head) {
+            if kind.contains(.script) {
+                script(node)
+            } else if kind.contains(.title), title == nil {
+                let value = DOMWalker.subtreeText(node, limit: 1_000)
+                if !value.isEmpty { title = value }
+            }
+            return false
+        }
+        let attributes = DOMWalker.attributes(of: node)
+        var frame = Frame(node: node, kind: kind)
+
+        if kind.contains(.head) {
+            frame.suppresses = true
+            suppressDepth += 1
+        }
+
+        // Visibility.
+        let wasHidden = inHidden
+        var hardHide = attributes.hidden
+        if let style = attributes.style {
+            let inline = InlineStyle(style)
+            if inline.hidesContent { hardHide = true }
+            if let zero = inline.fontSizeIsZero {
+                frame.previousFontZero = fontZero
+                frame.changedFontZero = true
+                fontZero = zero
+            }
+        }
+        if hardHide {
+            frame.hardHidden = true
+            hardHiddenDepth += 1
+        }
+        if !wasHidden && inHidden && suppressDepth == 0 {
+            frame.startedHidden = true
+            hidden.request(.newline)
+            frame.hiddenStart = hidden.bytes.count
+            frame.isPreheaderCandidate = attributes.classOrID.contains { DOMWalker.mentionsPreheader($0) }
+        }
+
+        if suppressDepth == 0 {
+            layoutStart(kind)
+            if kind.contains(.lineBreak) {
+                var sink = currentSink()
+                sink.request(sink.pending >= .newline ? .blankLine : .newline)
+                setCurrentSink(sink)
+            }
+            if kind.contains(.image) { image(attributes) }
+            if kind.contains(.anchor), let href = attributes.href {
+                let hrefString = DOMWalker.trimmed(String(cString: href))
+                if !hrefString.isEmpty, links.count + linkStack.count < options.maxLinks {
+                    let sink = currentSink()
+                    linkStack.append(
+                        LinkBuilder(href: hrefString, inHidden: inHidden, start: sink.bytes.count))
+                    frame.pushedLink = true
+                }
+            }
+        }
+        if kind.contains(.preformatted) { preformattedDepth += 1 }
+
+        microdataStart(node, kind: kind, attributes: attributes, frame: &frame)
+
+        stack.append(frame)
+        return true
+    }
+
+    private mutating func leave() {
+        guard let frame = stack.popLast() else { return }
+        let kind = frame.kind
+        if suppressDepth == 0 { layoutEnd(kind) }
+        if frame.pushedLink, let builder = linkStack.popLast() { finishLink(builder) }
+        if kind.contains(.preformatted) { preformattedDepth -= 1 }
+        microdataEnd(frame)
+        if frame.hardHidden { hardHiddenDepth -= 1 }
+        if frame.changedFontZero { fontZero = frame.previousFontZero }
+        if frame.startedHidden { hiddenRegionEnded(frame) }
+        if frame.suppresses { suppressDepth -= 1 }
+    }
+
+    private mutating func layoutStart(_ kind: ElementKind) {
+        if kind.contains(.cell) {
+            modifyCurrentSink { $0.request(.tab) }
+        } else if kind.contains(.block) {
+            modifyCurrentSink { $0.request(.newline) }
+        }
+    }
+
+    private mutating func layoutEnd(_ kind: ElementKind) {
+        if kind.contains(.block) {
+            modifyCurrentSink { $0.request(.newline) }
+        }
+    }
+
+    private mutating func hiddenRegionEnded(_ frame: Frame) {
+        hidden.request(.newline)
+        guard frame.hiddenStart < hidden.bytes.count else { return }
+        // A hidden block near the top (before much visible text), or one named "preheader",
+        // is the preview text mail clients show.
+        let eligible =
+            frame.isPreheaderCandidate
+            ? !preheaderFromClass : (preheader == nil && visible.bytes.count < 1_000)
+        guard eligible else { return }
+        let text = String(decoding: hidden.bytes[frame.hiddenStart...], as: UTF8.self).collapsingWhitespace()
+        if !text.isEmpty {
+            preheader = text
+            preheaderFromClass = frame.isPreheaderCandidate
+        }
+    }
+
+    private func currentSink() -> TextSink { inHidden ? hidden : visible }
+
+    private mutating func setCurrentSink(_ sink: TextSink) {
+        if inHidden { hidden = sink } else { visible = sink }
+    }
+
+    private mutating func modifyCurrentSink(_ body: (inout TextSink) -> Void) {
+        if inHidden { body(&hidden) } else { body(&visible) }
+    }
+
+    // MARK: - Text
+
+    private mutating func text(_ node: NodePointer) {
+        guard suppressDepth == 0, let content = node.pointee.content else { return }
+        let preformatted = preformattedDepth > 0
+        let range: Range<Int>?
+        if inHidden {
+            range = hidden.appendText(content, preformatted: preformatted)
+        } else {
+            range = visible.appendText(content, preformatted: preformatted)
+        }
+        guard let range else { return }
+        let span = TextSpan(range: range, partPath: partPath, location: locationOfTop())
+        if inHidden { hidden.spans.append(span) } else { visible.spans.append(span) }
+    }
+
+    /// The DOM path of the innermost open element, e.g. `html/body/table[1]/tr[3]/td[2]`.
+    /// Paths deeper than 64 elements keep their last 32 steps after `…/`.
+    private mutating func locationOfTop() -> String {
+        let count = stack.count
+        guard count > 0 else { return "" }
+        if count > 64 {
+            var steps: [String] = []
+            for index in (count - 32)..<count { steps.append(DOMWalker.step(stack[index].node)) }
+            return "…/" + steps.joined(separator: "/")
+        }
+        if let cached = stack[count - 1].location { return cached }
+        var index = count - 1
+        while index > 0, stack[index - 1].location == nil { index -= 1 }
+        var location = index > 0 ? (stack[index - 1].location ?? "") : ""
+        while index < count {
+            let step = DOMWalker.step(stack[index].node)
+            location = location.isEmpty ? step : location + "/" + step
+            stack[index].location = location
+            index += 1
+        }
+        return location
+    }
+
+    /// `name` or `name[n]` when the element has earlier siblings of the same name.
+    private static func step(_ node: NodePointer) -> String {
+        guard let name = node.pointee.name else { return "?" }
+        var same = 0
+        var sibling = node.pointee.prev
+        var looked = 0
+        while let current = sibling, looked < 10_000 {
+            if current.pointee.type == XML_ELEMENT_NODE, sameName(current.pointee.name, name) { same += 1 }
+            sibling = current.pointee.prev
+            looked += 1
+        }
+        let base = String(cString: name)
+        if same == 0 {
+            var following = node.pointee.next
+            var hasLater = false
+            looked = 0
+            while let current = following, looked < 64 {
+                if current.pointee.type == XML_ELEMENT_NODE, sameName(current.pointee.name, name) {
+                    hasLater = true
+                    break
+                }
+                following = current.pointee.next
+                looked += 1
+            }
+            return hasLater ? base + "[1]" : base
+        }
+        return base + "[\(same + 1)]"
+    }
+
+    // MARK: - Links and images
+
+    private mutating func finishLink(_ builder: LinkBuilder) {
+        let sink = builder.inHidden ? hidden : visible
+        var start = builder.start
+        let end = sink.bytes.count
+        while start < end, [0x20, 0x09, 0x0A].contains(sink.bytes[start]) { start += 1 }
+        var text = ""
+        if start < end {
+            text = String(decoding: sink.bytes[start..<end], as: UTF8.self)
+            if text.utf8.contains(where: { $0 == 0x09 || $0 == 0x0A }) { text = text.collapsingWhitespace() }
+        }
+        if text.isEmpty, let alt = builder.imageAlt { text = alt }
+        let target = RedirectUnwrapper.unwrap(builder.href)
+        links.append(
+            Link(
+                href: builder.href, target: target, text: text, position: start, isHidden: builder.inHidden,
+                origin: .html))
+    }
+
+    private mutating func image(_ attributes: Attributes) {
+        let alt = attributes.alt.map { String(cString: $0).collapsingWhitespace() }
+        let source = attributes.src.map { DOMWalker.trimmed(String(cString: $0)) } ?? ""
+        if let alt, !alt.isEmpty, !linkStack.isEmpty, linkStack[linkStack.count - 1].imageAlt == nil {
+            linkStack[linkStack.count - 1].imageAlt = alt
+        }
+        guard images.count < options.maxImages, !source.isEmpty || alt?.isEmpty == false else { return }
+        let sink = currentSink()
+        images.append(
+            ImageReference(
+                source: source, alt: alt?.isEmpty == true ? nil : alt, position: sink.bytes.count,
+                isHidden: inHidden))
+    }
+
+    // MARK: - Scripts
+
+    private mutating func script(_ node: NodePointer) {
+        let attributes = DOMWalker.attributes(of: node)
+        guard let type = attributes.type else { return }
+        let typeString = String(cString: type).lowercased()
+        guard typeString.contains("ld+json") else { return }
+        guard jsonLD.count < options.maxJSONLDBlocks else {
+            if jsonLD.count == options.maxJSONLDBlocks {
+                warnings.append(
+                    DocumentWarning(partPath: partPath, message: "too many JSON-LD blocks; rest ignored"))
+            }
+            return
+        }
+        var bytes: [UInt8] = []
+        var child = node.pointee.children
+        while let current = child {
+            if let content = current.pointee.content {
+                bytes.append(contentsOf: UnsafeBufferPointer(start: content, count: strlen(content)))
+            }
+            child = current.pointee.next
+        }
+        stack.append(Frame(node: node, kind: []))
+        let location = locationOfTop()
+        stack.removeLast()
+        jsonLD.append(
+            JSONLDBlock(text: String(decoding: bytes, as: UTF8.self), partPath: partPath, location: location))
+    }
+
+    // MARK: - Microdata (HTML Living Standard §5.2)
+
+    private mutating func microdataStart(
+        _ node: NodePointer, kind: ElementKind, attributes: Attributes, frame: inout Frame
+    ) {
+        let names = attributes.itemprop.map { DOMWalker.tokens(String(cString: $0)) } ?? []
+        if attributes.itemscope {
+            guard itemCount < options.maxMicrodataItems else { return }
+            itemCount += 1
+            let types = attributes.itemtype.map { DOMWalker.tokens(String(cString: $0)) } ?? []
+            items.append(ItemBuilder(types: types, propertyNames: items.isEmpty ? [] : names))
+            frame.pushedItem = true
+            return
+        }
+        guard !names.isEmpty, !items.isEmpty else { return }
+        if let value = DOMWalker.attributeValue(kind: kind, node: node, attributes: attributes) {
+            for name in names { items[items.count - 1].properties.append((name, .string(value))) }
+        } else {
+            frame.textProperty = names
+        }
+    }
+
+    private mutating func microdataEnd(_ frame: Frame) {
+        if !frame.textProperty.isEmpty, !items.isEmpty {
+            let value = DOMWalker.subtreeText(frame.node, limit: 4_000)
+            for name in frame.textProperty {
+                items[items.count - 1].properties.append((name, .string(value)))
+            }
+        }
+        guard frame.pushedItem, let item = items.popLast() else { return }
+        let json = DOMWalker.json(item)
+        if items.isEmpty || item.propertyNames.isEmpty {
+            // Not the value of a property: a top-level item.
+            topLevelItems.append(json)
+        } else {
+            for name in item.propertyNames { items[items.count - 1].properties.append((name, json)) }
+        }
+    }
+
+    private static func json(_ item: ItemBuilder) -> JSONValue {
+        var object: [String: JSONValue] = [:]
+        if !item.types.isEmpty {
+            object["@type"] =
+                item.types.count == 1 ? .string(item.types[0]) : .array(item.types.map { .string($0) })
+        }
+        for (name, value) in item.properties {
+            if case .array(var values) = object[name] {
+                values.append(value)
+                object[name] = .array(values)
+            } else if let existing = object[name] {
+                object[name] = .array([existing, value])
+            } else {
+                object[name] = value
+            }
+        }
+        return .object(object)
+    }
+
+    /// The value of an `itemprop` element that takes it from an attribute, or `nil` when its
+    /// value is its text.
+    private static func attributeValue(kind: ElementKind, node: NodePointer, attributes: Attributes)
+        -> String?
+    {
+        guard let name = node.pointee.name else { return nil }
+        let tag = String(cString: name)
+        let pointer: UnsafePointer<UInt8>?
+        switch tag {
+        case "meta": pointer = attributes.content
+        case "a", "area", "link": pointer = attributes.href
+        case "img", "audio", "video", "source", "track", "embed", "iframe": pointer = attributes.src
+        case "time": pointer = attributes.datetime
+        case "data", "meter": pointer = attributes.value
+        default: pointer = attributes.content  // `content` on any element is common in email markup
+        }
+        guard let pointer else { return tag == "meta" ? "" : nil }
+        return trimmed(String(cString: pointer))
+    }
+
+    // MARK: - Helpers
+
+    private static func attributes(of node: NodePointer) -> Attributes {
+        var result = Attributes()
+        var attribute = node.pointee.properties
+        while let current = attribute {
+            defer { attribute = current.pointee.next }
+            guard let name = current.pointee.name else { continue }
+            let value: UnsafePointer<UInt8>? = current.pointee.children.flatMap {
+                $0.pointee.content.map { UnsafePointer($0) }
+            }
+            switch name[0] {
+            case UInt8(ascii: "s"):
+                if equals(name, "style") {
+                    result.style = value
+                } else if equals(name, "src") {
+                    result.src = value
+                }
+            case UInt8(ascii: "h"):
+                if equals(name, "href") {
+                    result.href = value
+                } else if equals(name, "hidden") {
+                    result.hidden = true
+                }
+            case UInt8(ascii: "a"):
+                if equals(name, "alt") { result.alt = value }
+            case UInt8(ascii: "t"):
+                if equals(name, "type") { result.type = value }
+            case UInt8(ascii: "i"):
+                if equals(name, "itemscope") {
+                    result.itemscope = true
+                } else if equals(name, "itemprop") {
+                    result.itemprop = value
+                } else if equals(name, "itemtype") {
+                    result.itemtype = value
+                } else if equals(name, "id"), let value {
+                    result.classOrID.append(value)
+                }
+            case UInt8(ascii: "c"):
+                if equals(name, "content") {
+                    result.content = value
+                } else if equals(name, "class"), let value {
+                    result.classOrID.append(value)
+                }
+            case UInt8(ascii: "d"):
+                if equals(name, "datetime") { result.datetime = value }
+            case UInt8(ascii: "v"):
+                if equals(name, "value") { result.value = value }
+            default:
+                break
+            }
+        }
+        return result
+    }
+
+    private static func sameName(_ lhs: UnsafePointer<UInt8>?, _ rhs: UnsafePointer<UInt8>) -> Bool {
+        guard let lhs else { return false }
+        if lhs == rhs { return true }
+        return strcmp(
+            UnsafeRawPointer(lhs).assumingMemoryBound(to: CChar.self),
+            UnsafeRawPointer(rhs).assumingMemoryBound(to: CChar.self)) == 0
+    }
+
+    private static func equals(_ pointer: UnsafePointer<UInt8>, _ literal: StaticString) -> Bool {
+        let bytes = literal.utf8Start
+        let count = literal.utf8CodeUnitCount
+        for index in 0..<count where pointer[index] != bytes[index] { return false }
+        return pointer[count] == 0
+    }
+
+    private static func mentionsPreheader(_ value: UnsafePointer<UInt8>) -> Bool {
+        let lower = String(cString: value).lowercased()
+        return lower.contains("preheader") || lower.contains("preview")
+    }
+
+    /// The text content of an element's subtree, whitespace collapsed, up to about `limit`
+    /// bytes; walked without recursion.
+    private static func subtreeText(_ root: NodePointer, limit: Int) -> String {
+        var sink = TextSink(capacity: 64)
+        guard var node = root.pointee.children else { return "" }
+        walk: while true {
+            if node.pointee.type == XML_TEXT_NODE || node.pointee.type == XML_CDATA_SECTION_NODE,
+                let content = node.pointee.content
+            {
+                _ = sink.appendText(content, preformatted: false)
+                if sink.bytes.count >= limit { break walk }
+            }
+            if node.pointee.type == XML_ELEMENT_NODE, let child = node.pointee.children {
+                node = child
+                continue walk
+            }
+            var current = node
+            while true {
+                if let next = current.pointee.next {
+                    node = next
+                    continue walk
+                }
+                guard let parent = current.pointee.parent, parent != root else { break walk }
+                current = parent
+            }
+        }
+        return sink.finish()
+    }
+
+    private static func tokens(_ value: String) -> [String] {
+        value.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }).map(String.init)
+    }
+
+    static func trimmed(_ value: String) -> String {
+        var scalars = Substring(value)
+        while let first = scalars.first, first.isWhitespace { scalars.removeFirst() }
+        while let last = scalars.last, last.isWhitespace { scalars.removeLast() }
+        return String(scalars)
+    }
+}

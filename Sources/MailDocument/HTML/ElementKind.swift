@@ -1,0 +1,66 @@
+// What the renderer needs to know about an HTML element, looked up once per distinct
+// element name in a document (libxml2 interns names, so the lookup is by pointer).
+
+struct ElementKind: OptionSet, Hashable {
+    let rawValue: UInt32
+
+    /// Starts and ends a line (div, p, h1, li, table, …).
+    static let block = ElementKind(rawValue: 1 << 0)
+    /// Not rendered at all, children included (head, style, script, template, …).
+    static let skip = ElementKind(rawValue: 1 << 1)
+    /// `<br>`.
+    static let lineBreak = ElementKind(rawValue: 1 << 2)
+    /// `<td>`, `<th>`: a tab before the cell when the row already has text.
+    static let cell = ElementKind(rawValue: 1 << 3)
+    /// `<tr>`: one line.
+    static let row = ElementKind(rawValue: 1 << 4)
+    /// `<li>`: a line starting with "- ".
+    static let listItem = ElementKind(rawValue: 1 << 5)
+    static let anchor = ElementKind(rawValue: 1 << 6)
+    static let image = ElementKind(rawValue: 1 << 7)
+    static let script = ElementKind(rawValue: 1 << 8)
+    /// `<p>`, headings: a blank line around.
+    static let paragraph = ElementKind(rawValue: 1 << 9)
+    static let preformatted = ElementKind(rawValue: 1 << 10)
+    static let title = ElementKind(rawValue: 1 << 11)
+    static let head = ElementKind(rawValue: 1 << 12)
+    /// Elements whose microdata value is an attribute (meta, link, time, data, …).
+    static let microdataAttribute = ElementKind(rawValue: 1 << 13)
+
+    static func classify(_ name: String) -> ElementKind {
+        table[name] ?? []
+    }
+
+    private static let table: [String: ElementKind] = {
+        var table: [String: ElementKind] = [:]
+        for name in [
+            "address", "article", "aside", "blockquote", "center", "dd", "details", "dialog", "dir", "div",
+            "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "header", "hgroup", "hr",
+            "main", "nav", "ol", "section", "summary", "table", "tbody", "thead", "tfoot", "ul",
+            "caption", "body", "html", "menu", "legend", "option",
+        ] {
+            table[name] = .block
+        }
+        for name in ["p", "h1", "h2", "h3", "h4", "h5", "h6"] { table[name] = [.block, .paragraph] }
+        for name in ["style", "template", "noframes", "object", "embed", "iframe", "select", "svg", "math"] {
+            table[name] = .skip
+        }
+        table["head"] = [.skip, .head]
+        table["title"] = [.skip, .title]
+        table["script"] = [.skip, .script]
+        table["br"] = .lineBreak
+        table["td"] = .cell
+        table["th"] = .cell
+        table["tr"] = [.row, .block]
+        table["li"] = [.block, .listItem]
+        table["a"] = .anchor
+        table["area"] = .microdataAttribute
+        table["img"] = [.image, .microdataAttribute]
+        table["pre"] = [.block, .preformatted]
+        table["textarea"] = [.block, .preformatted]
+        for name in ["meta", "link", "time", "data", "meter", "audio", "video", "source", "track"] {
+            table[name] = .microdataAttribute
+        }
+        return table
+    }()
+}

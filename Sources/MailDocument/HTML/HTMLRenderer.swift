@@ -1,0 +1,184 @@
+import CLibXML2
+
+/// Everything read from one text/html part: visible text with layout, hidden text, links,
+/// images, the preheader, and the machine-readable data (JSON-LD blocks, microdata items).
+public struct RenderedHTML: Sendable {
+    /// Visible text (lines and tab-separated cells) with hidden text kept apart.
+    public var text: RenderedText
+    /// Anchors in document order; ``Link/position`` counts in ``RenderedText/text``, or in
+    /// ``RenderedText/hiddenText`` when ``Link/isHidden``.
+    public var links: [Link]
+    /// Images in document order with their alt text.
+    public var images: [ImageReference]
+    /// The hidden preview text shown by mail clients next to the subject, when there is one.
+    public var preheader: String?
+    /// The document's `<title>`.
+    public var title: String?
+    /// `<script type="application/ld+json">` contents, unrepaired.
+    public var jsonLD: [JSONLDBlock]
+    /// Top-level microdata items (`itemscope` not inside another item's property) as JSON
+    /// objects: `@type` (the `itemtype` URLs) and one key per `itemprop`, values in arrays.
+    public var microdata: [JSONValue]
+    /// Inputs refused or cut short.
+    public var warnings: [DocumentWarning]
+
+    public init(
+        text: RenderedText, links: [Link] = [], images: [ImageReference] = [], preheader: String? = nil,
+        title: String? = nil, jsonLD: [JSONLDBlock] = [], microdata: [JSONValue] = [],
+        warnings: [DocumentWarning] = []
+    ) {
+        self.text = text
+        self.links = links
+        self.images = images
+        self.preheader = preheader
+        self.title = title
+        self.jsonLD = jsonLD
+        self.microdata = microdata
+        self.warnings = warnings
+    }
+}
+
+/// Renders HTML email to text the way a careful reader sees it, through libxml2's HTML parser.
+///
+/// The input is UTF-8 already (the MIME stage converted the charset), so the parser is told
+/// to ignore `<meta charset>` (`HTML_PARSE_IGNORE_ENC`) and never decodes twice. NUL bytes are
+/// removed first (libxml2 stops at them) and Outlook's downlevel-revealed conditional markers
+/// (`<![if !mso]>`, `<![endif]>`) are dropped; `<!--[if mso]>…<![endif]-->` blocks are
+/// comments and are skipped, so the text is what non-Outlook clients show.
+///
+/// Depth: libxml2 2.9 stops building the tree at 256 nested elements unless
+/// `XML_PARSE_HUGE` is given, silently dropping everything after that point. The renderer
+/// passes `XML_PARSE_HUGE` (which also lifts libxml2's 10 MB text-node limit) and bounds the
+/// input size itself (``Options/maxInputBytes``); the tree is walked iteratively, and
+/// libxml2 2.9.14 frees deep trees iteratively too, so 100,000 nested elements use heap, not
+/// stack.
+public enum HTMLRenderer {
+    /// Limits that keep a hostile part from costing unbounded time or memory.
+    public struct Options: Sendable, Hashable {
+        /// Larger HTML is cut to this many bytes (with a warning) before parsing.
+        public var maxInputBytes: Int = 16 << 20
+        /// Links beyond this count are dropped (with a warning).
+        public var maxLinks: Int = 20_000
+        /// Images beyond this count are dropped.
+        public var maxImages: Int = 20_000
+        /// Microdata items beyond this count are dropped.
+        public var maxMicrodataItems: Int = 2_000
+        /// JSON-LD blocks beyond this count are dropped.
+        public var maxJSONLDBlocks: Int = 200
+
+        public init() {}
+    }
+
+    /// The libxml2 options used for every parse (HTML 4 parser, recovering, no network).
+    public static let parseOptions: Int32 = Int32(
+        HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NONET.rawValue | HTML_PARSE_NOERROR.rawValue
+            | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_IGNORE_ENC.rawValue | XML_PARSE_HUGE.rawValue
+    )
+
+    /// Renders one HTML part.
+    ///
+    /// - Parameters:
+    ///   - html: The part's decoded text.
+    ///   - partPath: The body-part path (`1.2`) recorded in every span.
+    ///   - options: Size limits.
+    /// - Returns: The rendered text, links, images, preheader and structured-data sources.
+    ///   Never fails: unparseable input gives empty text and a warning.
+    public static func render(html: String, partPath: String, options: Options = Options()) -> RenderedHTML {
+        var warnings: [DocumentWarning] = []
+        var bytes = preparedBytes(html: html)
+        if bytes.count > options.maxInputBytes {
+            warnings.append(
+                DocumentWarning(
+                    partPath: partPath,
+                    message: "HTML of \(bytes.count) bytes cut to \(options.maxInputBytes) bytes"))
+            bytes.removeSubrange(options.maxInputBytes...)
+        }
+        let document: htmlDocPtr? = bytes.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress.flatMap { base in
+                base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { chars in
+                    htmlReadMemory(chars, Int32(clamping: buffer.count), nil, "UTF-8", parseOptions)
+                }
+            }
+        }
+        guard let document else {
+            if !bytes.isEmpty {
+                warnings.append(
+                    DocumentWarning(partPath: partPath, message: "libxml2 could not parse the HTML"))
+            }
+            return RenderedHTML(text: RenderedText(text: ""), warnings: warnings)
+        }
+        defer { xmlFreeDoc(document) }
+        var walker = DOMWalker(partPath: partPath, options: options, capacity: bytes.count / 4)
+        walker.walk(document)
+        var result = walker.finish()
+        result.warnings.insert(contentsOf: warnings, at: 0)
+        return result
+    }
+
+    /// The bytes handed to libxml2: UTF-8 without NUL bytes, a leading byte-order mark, or
+    /// Outlook's downlevel-revealed conditional markers (`<![if …]>`, `<![endif]>`).
+    public static func preparedBytes(html: String) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(html.utf8.count)
+        html.utf8.withContiguousStorageIfAvailable { input in
+            strip(input, into: &output)
+        }
+            ?? {
+                let copy = Array(html.utf8)
+                copy.withUnsafeBufferPointer { strip($0, into: &output) }
+            }()
+        return output
+    }
+
+    private static func strip(_ input: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+        var index = 0
+        let count = input.count
+        if count >= 3, input[0] == 0xEF, input[1] == 0xBB, input[2] == 0xBF { index = 3 }
+        var runStart = index
+        while index < count {
+            let byte = input[index]
+            if byte == 0 {
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: input[runStart..<index]))
+                index += 1
+                runStart = index
+                continue
+            }
+            if byte == UInt8(ascii: "<"), index + 3 < count, input[index + 1] == UInt8(ascii: "!"),
+                input[index + 2] == UInt8(ascii: "["), let end = conditionalMarkerEnd(input, from: index + 3)
+            {
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: input[runStart..<index]))
+                index = end
+                runStart = index
+                continue
+            }
+            index += 1
+        }
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: input[runStart..<count]))
+    }
+
+    /// After `<![`: when an `if …]>` or `endif]>` marker follows, the index just past it.
+    private static func conditionalMarkerEnd(_ input: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        var index = start
+        while index < input.count, input[index] == 0x20 { index += 1 }
+        func matches(_ word: String) -> Bool {
+            var position = index
+            for expected in word.utf8 {
+                guard position < input.count, input[position] | 0x20 == expected else { return false }
+                position += 1
+            }
+            return true
+        }
+        guard matches("if") || matches("endif") else { return nil }
+        // The marker ends at the first "]>" within a short distance, never across a tag.
+        var position = index
+        let limit = min(input.count - 1, index + 200)
+        while position < limit {
+            if input[position] == UInt8(ascii: "]"), input[position + 1] == UInt8(ascii: ">") {
+                return position + 2
+            }
+            if input[position] == UInt8(ascii: "<") || input[position] == UInt8(ascii: "-") { return nil }
+            position += 1
+        }
+        return nil
+    }
+}

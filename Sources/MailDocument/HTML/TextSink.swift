@@ -1,0 +1,211 @@
+// Accumulates rendered text as UTF-8 bytes: collapses whitespace, drops invisible filler,
+// and turns block, row and cell boundaries into line breaks and tabs without ever
+// gluing two words together or leaving a separator at the start or end.
+
+/// A separator waiting to be written before the next visible character.
+enum PendingSeparator: Int, Comparable {
+    case none = 0
+    case space = 1
+    case tab = 2
+    case newline = 3
+    case blankLine = 4
+
+    static func < (lhs: PendingSeparator, rhs: PendingSeparator) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+struct TextSink {
+    var bytes: [UInt8] = []
+    var spans: [TextSpan] = []
+    var pending: PendingSeparator = .none
+
+    init(capacity: Int) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    var isAtLineStart: Bool { bytes.isEmpty || bytes[bytes.count - 1] == 0x0A }
+
+    /// Asks for a separator before the next text; the strongest request wins.
+    mutating func request(_ separator: PendingSeparator) {
+        if separator > pending { pending = separator }
+    }
+
+    /// Writes the pending separator, as the next text is about to start.
+    mutating func flushPending() {
+        guard pending != .none else { return }
+        defer { pending = .none }
+        if bytes.isEmpty { return }
+        switch pending {
+        case .none: break
+        case .space, .tab:
+            if isAtLineStart { return }
+            // Trailing spaces before a tab are dropped.
+            if pending == .tab {
+                while let last = bytes.last, last == 0x20 { bytes.removeLast() }
+                bytes.append(0x09)
+            } else {
+                bytes.append(0x20)
+            }
+        case .newline, .blankLine:
+            while let last = bytes.last, last == 0x20 || last == 0x09 { bytes.removeLast() }
+            let wanted = pending == .blankLine ? 2 : 1
+            var have = 0
+            var index = bytes.count - 1
+            while index >= 0, bytes[index] == 0x0A, have < wanted {
+                have += 1
+                index -= 1
+            }
+            for _ in have..<wanted { bytes.append(0x0A) }
+        }
+    }
+
+    /// Appends one text node's content, collapsing whitespace (or keeping line breaks when
+    /// `preformatted`), and returns the UTF-8 range written, or `nil` when nothing visible was.
+    mutating func appendText(_ text: UnsafePointer<UInt8>, preformatted: Bool) -> Range<Int>? {
+        var start = -1
+        var index = 0
+        while true {
+            let byte = text[index]
+            if byte == 0 { break }
+            if byte < 0x80 {
+                switch byte {
+                case 0x20, 0x09, 0x0C:
+                    request(.space)
+                    index += 1
+                    continue
+                case 0x0A, 0x0D:
+                    if preformatted {
+                        if byte == 0x0D && text[index + 1] == 0x0A { index += 1 }
+                        if pending >= .newline { pending = .blankLine } else { pending = .newline }
+                    } else {
+                        request(.space)
+                    }
+                    index += 1
+                    continue
+                default:
+                    if byte < 0x20 || byte == 0x7F {
+                        index += 1
+                        continue
+                    }
+                    if pending != .none { flushPending() }
+                    if start < 0 { start = bytes.count }
+                    // Copy the run of plain printable ASCII in one go.
+                    var end = index + 1
+                    while true {
+                        let next = text[end]
+                        if next <= 0x20 || next >= 0x7F { break }
+                        end += 1
+                    }
+                    bytes.append(contentsOf: UnsafeBufferPointer(start: text + index, count: end - index))
+                    index = end
+                    continue
+                }
+            }
+            // Multi-byte UTF-8 sequence.
+            let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1
+            var complete = true
+            var offset = 1
+            while offset < length {
+                // Stops at the terminating NUL too, which is not a continuation byte.
+                if text[index + offset] & 0xC0 != 0x80 {
+                    complete = false
+                    break
+                }
+                offset += 1
+            }
+            if !complete || length == 1 {
+                index += 1  // stray byte: skip it
+                continue
+            }
+            switch InvisibleCharacters.classify(text + index, length: length) {
+            case .remove:
+                index += length
+                continue
+            case .space:
+                request(.space)
+                index += length
+                continue
+            case .keep:
+                if pending != .none { flushPending() }
+                if start < 0 { start = bytes.count }
+                bytes.append(contentsOf: UnsafeBufferPointer(start: text + index, count: length))
+                index += length
+            }
+        }
+        if start < 0 { return nil }
+        return start..<bytes.count
+    }
+
+    /// The final text: no separator left dangling at the end.
+    mutating func finish() -> String {
+        while let last = bytes.last, last == 0x20 || last == 0x09 || last == 0x0A { bytes.removeLast() }
+        pending = .none
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// Characters that render as nothing or as a plain space.
+enum InvisibleCharacters {
+    enum Kind { case keep, remove, space }
+
+    /// Classifies one complete UTF-8 sequence of `length` bytes.
+    static func classify(_ pointer: UnsafePointer<UInt8>, length: Int) -> Kind {
+        let b0 = pointer[0]
+        switch length {
+        case 2:
+            let b1 = pointer[1]
+            if b0 == 0xC2 && b1 == 0xA0 { return .space }  // U+00A0 NO-BREAK SPACE
+            if b0 == 0xC2 && b1 == 0xAD { return .remove }  // U+00AD SOFT HYPHEN
+            if b0 == 0xCD && b1 == 0x8F { return .remove }  // U+034F COMBINING GRAPHEME JOINER
+            if b0 == 0xD8 && b1 == 0x9C { return .remove }  // U+061C ARABIC LETTER MARK
+            return .keep
+        case 3:
+            let b1 = pointer[1]
+            let b2 = pointer[2]
+            switch (b0, b1) {
+            case (0xE2, 0x80):
+                if b2 <= 0x8A { return .space }  // U+2000–U+200A spaces
+                if b2 >= 0x8B && b2 <= 0x8F { return .remove }  // ZWSP, ZWNJ, ZWJ, LRM, RLM
+                if b2 == 0xA8 || b2 == 0xA9 { return .space }  // line and paragraph separators
+                if b2 >= 0xAA && b2 <= 0xAE { return .remove }  // bidi embeddings
+                if b2 == 0xAF { return .space }  // U+202F NARROW NO-BREAK SPACE
+                return .keep
+            case (0xE2, 0x81):
+                if b2 == 0x9F { return .space }  // U+205F MEDIUM MATHEMATICAL SPACE
+                if b2 >= 0xA0 && b2 <= 0xAF { return .remove }  // word joiner, invisible operators
+                return .keep
+            case (0xE2, 0xA0):
+                return b2 == 0x80 ? .remove : .keep  // U+2800 BRAILLE PATTERN BLANK
+            case (0xE3, 0x80):
+                return b2 == 0x80 ? .space : .keep  // U+3000 IDEOGRAPHIC SPACE
+            case (0xE3, 0x85):
+                return b2 == 0xA4 ? .remove : .keep  // U+3164 HANGUL FILLER
+            case (0xEF, 0xBB):
+                return b2 == 0xBF ? .remove : .keep  // U+FEFF BOM / ZWNBSP
+            case (0xEF, 0xBE):
+                return b2 == 0xA0 ? .remove : .keep  // U+FFA0 HALFWIDTH HANGUL FILLER
+            case (0xE1, 0x85):
+                return b2 == 0x9F || b2 == 0xA0 ? .remove : .keep  // U+115F, U+1160 fillers
+            case (0xE1, 0xA0):
+                return b2 == 0x8E ? .remove : .keep  // U+180E MONGOLIAN VOWEL SEPARATOR
+            default:
+                return .keep
+            }
+        default:
+            return .keep
+        }
+    }
+}
+
+extension String {
+    /// The string with invisible filler removed, odd spaces turned into spaces, and runs of
+    /// whitespace collapsed to one space, trimmed.
+    func collapsingWhitespace() -> String {
+        var sink = TextSink(capacity: utf8.count)
+        var copy = Array(utf8)
+        copy.append(0)
+        copy.withUnsafeBufferPointer { buffer in
+            if let base = buffer.baseAddress { _ = sink.appendText(base, preformatted: false) }
+        }
+        return sink.finish()
+    }
+}

@@ -1,0 +1,240 @@
+import Foundation
+import MIME
+
+/// Limits and switches for building a ``MailDocument``.
+public struct MailDocumentOptions: Sendable, Hashable {
+    /// Limits for each HTML part.
+    public var html = HTMLRenderer.Options()
+    /// Limits for attached `.order` bundles.
+    public var bundleLimits = OrderBundleReader.Limits()
+    /// How many forwarded originals deep documents are built (forward of a forward …).
+    public var maxForwardDepth = 4
+    /// Whether inline forwards (Gmail, Outlook, Apple Mail blocks) are looked for.
+    public var detectInlineForwards = true
+
+    public init() {}
+}
+
+extension MailDocument {
+    /// The pieces of a message a document is built from, for callers that have no parsed
+    /// ``Message`` (tests, other front ends).
+    public struct Parts: Sendable {
+        public var subject: String?
+        public var from: [MailAddress]
+        public var recipients: [MailAddress]
+        public var date: Date?
+        public var messageID: String?
+        public var textBody: BodyPart?
+        public var htmlBody: BodyPart?
+        public var attachments: [BodyPart]
+
+        public init(
+            subject: String? = nil, from: [MailAddress] = [], recipients: [MailAddress] = [],
+            date: Date? = nil,
+            messageID: String? = nil, textBody: BodyPart? = nil, htmlBody: BodyPart? = nil,
+            attachments: [BodyPart] = []
+        ) {
+            self.subject = subject
+            self.from = from
+            self.recipients = recipients
+            self.date = date
+            self.messageID = messageID
+            self.textBody = textBody
+            self.htmlBody = htmlBody
+            self.attachments = attachments
+        }
+
+        /// The parts of a parsed message: its header fields, preferred text bodies and attachments.
+        public init(message: Message) {
+            var from = message.from
+            if from.isEmpty, let sender = message.header["Sender"],
+                let address = ForwardDetector.parseAddress(sender)
+            {
+                from = [address]
+            }
+            self.init(
+                subject: message.subject, from: from, recipients: message.to + message.cc, date: message.date,
+                messageID: message.messageID, textBody: message.textBody, htmlBody: message.htmlBody,
+                attachments: message.attachments)
+        }
+    }
+
+    /// Builds the document a careful reader sees in a message.
+    ///
+    /// Renders the text/plain and text/html bodies (both, when both exist), reads JSON-LD and
+    /// microdata, opens attached `.order` bundles, lists other attachments, and turns an
+    /// attached (`message/rfc822`) or inline-forwarded original into ``forwardedOriginal``.
+    /// Never fails: damaged pieces are left out with a ``DocumentWarning``.
+    ///
+    /// - Parameters:
+    ///   - message: A parsed message (RFC 5322, RFC 2045).
+    ///   - options: Limits and switches.
+    public init(message: Message, options: MailDocumentOptions = MailDocumentOptions()) {
+        self.init(parts: Parts(message: message), options: options, depth: 0)
+    }
+
+    /// Builds a document from message pieces; see ``init(message:options:)``.
+    public init(parts: Parts, options: MailDocumentOptions = MailDocumentOptions()) {
+        self.init(parts: parts, options: options, depth: 0)
+    }
+
+    init(parts: Parts, options: MailDocumentOptions, depth: Int) {
+        self.init(
+            subject: parts.subject, sender: parts.from.first.map(Sender.init(address:)),
+            recipients: parts.recipients,
+            date: parts.date, messageID: parts.messageID)
+
+        if let body = parts.textBody, let text = body.text {
+            let rendered = PlainTextRenderer.render(text: text, partPath: body.path)
+            plainText = rendered.text
+            links += rendered.links
+        }
+        if let body = parts.htmlBody, let html = body.text {
+            let rendered = HTMLRenderer.render(html: html, partPath: body.path, options: options.html)
+            htmlText = rendered.text
+            preheader = rendered.preheader
+            htmlTitle = rendered.title
+            images = rendered.images
+            links = rendered.links + links
+            jsonLDBlocks = rendered.jsonLD
+            warnings += rendered.warnings
+            var values: [JSONValue] = []
+            for (index, block) in rendered.jsonLD.enumerated() {
+                let result = JSONLDRepair.parse(block.text)
+                values += result.values
+                if let error = result.error {
+                    warnings.append(
+                        DocumentWarning(
+                            partPath: body.path, message: "JSON-LD block \(index + 1) unreadable: \(error)"))
+                } else if !result.repairs.isEmpty {
+                    let names = result.repairs.map(\.rawValue).joined(separator: ", ")
+                    warnings.append(
+                        DocumentWarning(
+                            partPath: body.path, message: "JSON-LD block \(index + 1) repaired: \(names)"))
+                }
+            }
+            structuredData =
+                StructuredDataNormalizer.normalize(values, origin: "jsonld")
+                + StructuredDataNormalizer.normalize(rendered.microdata, origin: "microdata")
+        }
+
+        for part in parts.attachments {
+            readAttachment(part, options: options, depth: depth)
+        }
+
+        if forwardedOriginal == nil, options.detectInlineForwards, depth < options.maxForwardDepth {
+            detectInlineForward(options: options, depth: depth)
+        }
+    }
+
+    private mutating func readAttachment(_ part: BodyPart, options: MailDocumentOptions, depth: Int) {
+        let type = part.contentType.essence
+        if let encapsulated = part.encapsulatedMessage, type == "message/rfc822" || type == "message/global" {
+            if forwardedOriginal == nil, depth < options.maxForwardDepth {
+                forwardedOriginal = MailDocument(
+                    parts: Parts(message: encapsulated), options: options, depth: depth + 1)
+                forwardStyle = .attachedMessage
+                return
+            }
+        }
+        if OrderBundleReader.isOrderBundle(contentType: type, filename: part.filename) {
+            do {
+                let order = try OrderBundleReader.readOrder(part.decodedBytes(), limits: options.bundleLimits)
+                attachedOrders.append(AttachedOrder(filename: part.filename, order: order))
+                return
+            } catch {
+                warnings.append(
+                    DocumentWarning(
+                        partPath: part.path,
+                        message: "order bundle \(part.filename ?? "") unreadable: \(error)"))
+            }
+        }
+        let size = part.rawBody.isEmpty ? 0 : part.decodedBytes().count
+        attachments.append(
+            AttachmentSummary(
+                filename: part.filename, contentType: type, size: size, contentID: part.contentID))
+    }
+
+    /// Looks for an inline-forwarded original in the plain text, then in the HTML text.
+    private mutating func detectInlineForward(options: MailDocumentOptions, depth: Int) {
+        let inPlain = plainText.flatMap { ForwardDetector.detect(in: $0.text) }
+        let inHTML = htmlText.flatMap { ForwardDetector.detect(in: $0.text) }
+        guard let found = inPlain ?? inHTML else { return }
+        var original = MailDocument(
+            subject: found.subject, sender: found.from.map(Sender.init(address:)), recipients: found.to,
+            date: found.date)
+        if let inPlain, let plainText {
+            original.plainText = plainText.remapped(to: inPlain)
+            original.links += links.filter { $0.origin == .plain && $0.position >= inPlain.markerOffset }
+                .compactMap { $0.remapped(to: inPlain) }
+        }
+        if let inHTML, let htmlText {
+            original.htmlText = htmlText.remapped(to: inHTML)
+            original.links =
+                links.filter { $0.origin == .html && !$0.isHidden && $0.position >= inHTML.markerOffset }
+                .compactMap { $0.remapped(to: inHTML) } + original.links
+            original.images = images.filter { !$0.isHidden && $0.position >= inHTML.markerOffset }
+        }
+        // Markup and attached orders travel with the forwarded content.
+        original.structuredData = structuredData
+        original.attachedOrders = attachedOrders
+        original.jsonLDBlocks = jsonLDBlocks
+        forwardedOriginal = original
+        forwardStyle = found.style
+    }
+}
+
+extension Sender {
+    /// A sender from an address, with its domain and registrable domain resolved.
+    public init(address: MailAddress) {
+        let domain = address.domain
+        self.init(
+            name: address.name, address: address.address, domain: domain,
+            registrableDomain: domain.flatMap { RegistrableDomain.of($0) })
+    }
+}
+
+extension RenderedText {
+    /// The forwarded original's part of this text, with spans moved to match.
+    func remapped(to forward: InlineForward) -> RenderedText {
+        var spans: [TextSpan] = []
+        var spanIndex = 0
+        for line in forward.lineMap where line.length > 0 {
+            let sourceRange = line.sourceOffset..<(line.sourceOffset + line.length)
+            while spanIndex < self.spans.count,
+                self.spans[spanIndex].range.upperBound <= sourceRange.lowerBound
+            {
+                spanIndex += 1
+            }
+            var index = spanIndex
+            while index < self.spans.count, self.spans[index].range.lowerBound < sourceRange.upperBound {
+                let span = self.spans[index]
+                let lower = max(span.range.lowerBound, sourceRange.lowerBound)
+                let upper = min(span.range.upperBound, sourceRange.upperBound)
+                if lower < upper {
+                    let shift = line.bodyOffset - line.sourceOffset
+                    spans.append(
+                        TextSpan(
+                            range: (lower + shift)..<(upper + shift), partPath: span.partPath,
+                            location: span.location))
+                }
+                index += 1
+            }
+        }
+        return RenderedText(text: forward.body, spans: spans)
+    }
+}
+
+extension Link {
+    /// The link with its position moved into the forwarded original's body, or `nil` when
+    /// it lies outside the body (in the quoted header block).
+    func remapped(to forward: InlineForward) -> Link? {
+        for line in forward.lineMap
+        where position >= line.sourceOffset && position <= line.sourceOffset + line.length {
+            var copy = self
+            copy.position = position - line.sourceOffset + line.bodyOffset
+            return copy
+        }
+        return nil
+    }
+}

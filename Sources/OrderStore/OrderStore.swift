@@ -1,0 +1,223 @@
+import Extraction
+import Foundation
+
+/// One message's extraction, with what identifies the message, ready to be applied to a store.
+public struct IngestedMessage: Sendable, Hashable {
+    /// Where the message came from, e.g. `inbox.mbox#3` or a Maildir file path.
+    public var origin: String
+    /// The `Message-ID` header, angle brackets optional; `nil` when the message has none.
+    public var messageID: String?
+    /// SHA-256 of the message's raw bytes, lower-case hex: the identity of a message without a
+    /// Message-ID, and the cheap key ``OrderStore/contains(messageID:contentHash:)`` checks.
+    public var contentHash: String
+    /// The `Date` header: the event time that orders status changes.
+    public var date: Date?
+    /// What the message says.
+    public var extraction: ExtractionResult
+    /// The "view or manage your order" link, when the extraction found one.
+    public var orderManagementURL: String?
+
+    public init(
+        origin: String, messageID: String?, contentHash: String, date: Date?,
+        extraction: ExtractionResult, orderManagementURL: String? = nil
+    ) {
+        self.origin = origin
+        self.messageID = messageID
+        self.contentHash = contentHash
+        self.date = date
+        self.extraction = extraction
+        self.orderManagementURL = orderManagementURL
+    }
+}
+
+/// What applying one message did.
+public enum ApplyOutcome: Sendable, Hashable {
+    /// The message (same Message-ID, else same content hash) was applied before: nothing changed.
+    case alreadyApplied
+    /// The message was recorded, with what it changed.
+    case applied(ApplyEffects)
+}
+
+/// The changes one applied message made, so that only the affected bundles are rewritten.
+public struct ApplyEffects: Sendable, Hashable {
+    /// The message's sequence number in the store (increases with every applied message).
+    public var sequence: Int64
+    /// Orders this message created.
+    public var createdOrderIDs: [Int64]
+    /// Orders that existed and that this message changed (including absorbing orders).
+    public var updatedOrderIDs: [Int64]
+    /// Shipment-only records merged into another order and deleted: remove their bundles.
+    public var deletedOrderIDs: [Int64]
+    /// Fulfillments this message created or changed.
+    public var touchedFulfillmentIDs: [Int64]
+    /// Carrier shipments that joined no order: each left as (or added to) a shipment-only record.
+    public var unlinkedShipments: Int
+
+    public init(
+        sequence: Int64, createdOrderIDs: [Int64] = [], updatedOrderIDs: [Int64] = [],
+        deletedOrderIDs: [Int64] = [], touchedFulfillmentIDs: [Int64] = [], unlinkedShipments: Int = 0
+    ) {
+        self.sequence = sequence
+        self.createdOrderIDs = createdOrderIDs
+        self.updatedOrderIDs = updatedOrderIDs
+        self.deletedOrderIDs = deletedOrderIDs
+        self.touchedFulfillmentIDs = touchedFulfillmentIDs
+        self.unlinkedShipments = unlinkedShipments
+    }
+
+    /// Every order whose bundle must be rewritten: created and updated ones.
+    public var changedOrderIDs: [Int64] { createdOrderIDs + updatedOrderIDs }
+}
+
+/// One fact a message contributed to an order, so a bundle can be explained.
+public struct Contribution: Sendable, Hashable {
+    /// The contributing message's sequence number.
+    public var sequence: Int64
+    public var origin: String
+    public var messageID: String?
+    public var contentHash: String
+    public var kind: EmailKind
+    /// The message's Date header.
+    public var date: Date?
+    /// The fulfillment the fact is about, `nil` for an order-level fact.
+    public var fulfillmentID: Int64?
+    /// What was contributed: `order`, `orderNumber`, `orderDate`, `total`, `lineItems`,
+    /// `orderManagementURL`, `orderStatus`, `fulfillment`, `trackingNumber`, `carrier`,
+    /// `trackingURL`, `estimatedDelivery`, `shippedAt`, `deliveredAt`, `fulfillmentStatus`.
+    public var fact: String
+    /// The value as stored, when the fact has one (a status, a tracking number, …).
+    public var value: String?
+
+    public init(
+        sequence: Int64, origin: String, messageID: String?, contentHash: String, kind: EmailKind,
+        date: Date?, fulfillmentID: Int64?, fact: String, value: String?
+    ) {
+        self.sequence = sequence
+        self.origin = origin
+        self.messageID = messageID
+        self.contentHash = contentHash
+        self.kind = kind
+        self.date = date
+        self.fulfillmentID = fulfillmentID
+        self.fact = fact
+        self.value = value
+    }
+}
+
+/// Why the store could not do what was asked.
+public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The database file could not be opened or created.
+    case cannotOpen(path: String, message: String)
+    /// The database was written by a newer mailorders (its schema version is unknown here).
+    case newerSchema(found: Int64, supported: Int64)
+    /// SQLite reported an error (extended result code) while running `sql`.
+    case sqlite(code: Int32, message: String, sql: String)
+    /// A stored value could not be encoded or decoded.
+    case badValue(String)
+    /// The store was closed.
+    case closed
+
+    public var description: String {
+        switch self {
+        case .cannotOpen(let path, let message): return "cannot open order store \(path): \(message)"
+        case .newerSchema(let found, let supported):
+            return "order store schema version \(found) is newer than this program's (\(supported))"
+        case .sqlite(let code, let message, let sql):
+            let statement = sql.split(separator: "\n").first.map(String.init) ?? sql
+            return "SQLite error \(code): \(message) (in: \(statement.prefix(80)))"
+        case .badValue(let message): return "bad stored value: \(message)"
+        case .closed: return "the order store is closed"
+        }
+    }
+}
+
+/// Where orders live: idempotent ingestion of extraction results, linking, and status.
+///
+/// Linking rules (issue "Order store and linking"):
+/// 1. Same merchant key and same order number (see ``OrderKeys``) → the same order; the same
+///    number at two merchants is two orders.
+/// 2. Same normalized tracking number → the same fulfillment, so a carrier email with no order
+///    number joins the order that listed the tracking number.
+/// 3. A carrier shipment that matches nothing becomes a shipment-only record (an order with no
+///    order number). When a merchant email later lists that tracking number, its order absorbs
+///    the record: fulfillments and contributions move over and the empty record is deleted.
+/// 4. Weak matches (shipper name and a time window) are never merged.
+///
+/// Fulfillment status is a fold over the status events of its messages in Date-header order:
+/// progress (`processing` → `shipped` → `onTheWay` → `outForDelivery` → `delivered`) only moves
+/// forward, `issue` and `cancelled` take over when they are the newest event, and a later
+/// progress event resumes from the furthest progress seen. So an older email processed later
+/// never moves a status backwards, and the result does not depend on processing order.
+/// Order status: `cancelled` after a cancellation email, else `completed` when every
+/// fulfillment that is not cancelled is delivered, else `open`. A refund is recorded only.
+///
+/// ## What another implementation (e.g. PostgreSQL over libpq, many workers) must keep
+/// - **One transaction per message.** Everything ``apply(_:)`` writes, including the message
+///   row itself, commits together or not at all; a crash leaves either the whole message or
+///   none of it. With concurrent writers use `SERIALIZABLE` (or take row locks with
+///   `SELECT … FOR UPDATE` on the orders and fulfillments read) and retry on serialization
+///   failures; absorbing a shipment-only record must lock both orders.
+/// - **Unique keys** (the idempotence and linking guarantees rest on them):
+///   `messages(message_id)` where not null, `messages(content_hash)`,
+///   `message_copies(content_hash)`, `orders(merchant_key, order_key)` where `order_key` is
+///   not null, and `fulfillments(normalized_tracking_number)` where not null. Insert with
+///   `ON CONFLICT` and re-read, never check-then-insert without the constraint.
+/// - **A monotonic sequence** per applied message; `orders.change_sequence` is the sequence of
+///   the last message that touched the order, so ``orders(changedAfter:)`` works. With many
+///   writers, allocate it in commit order (e.g. under an advisory lock held to commit).
+/// - Foreign keys from fulfillments and contributions to orders and messages; values always
+///   bound as parameters.
+public protocol OrderStore: AnyObject {
+    /// Whether a message is known: by Message-ID when given, or by the hash of its raw bytes.
+    ///
+    /// Cheap, for skipping known messages before parsing (pass `messageID: nil` when the
+    /// message was not parsed yet).
+    /// - Parameters:
+    ///   - messageID: the Message-ID header, when known.
+    ///   - contentHash: SHA-256 of the raw bytes, lower-case hex.
+    /// - Returns: `true` when applying the message would change nothing.
+    /// - Throws: ``StoreError`` when the store cannot be read.
+    func contains(messageID: String?, contentHash: String) throws -> Bool
+
+    /// Records one message and links what it says, in one transaction.
+    ///
+    /// - Parameter message: the message and its extraction.
+    /// - Returns: ``ApplyOutcome/alreadyApplied`` when the same Message-ID (else content hash) was
+    ///   applied before, otherwise what changed.
+    /// - Throws: ``StoreError``; nothing of the message is stored then.
+    func apply(_ message: IngestedMessage) throws -> ApplyOutcome
+
+    /// Every order, shipment-only records included, by id.
+    /// - Throws: ``StoreError`` when the store cannot be read.
+    func orders() throws -> [StoredOrder]
+
+    /// Orders changed (created, updated) by messages with a sequence greater than `sequence`.
+    /// - Parameter sequence: a value of ``latestSequence()`` or ``ApplyEffects/sequence`` from before.
+    /// - Returns: the changed orders, by id.
+    /// - Throws: ``StoreError`` when the store cannot be read.
+    func orders(changedAfter sequence: Int64) throws -> [StoredOrder]
+
+    /// Ids of orders deleted (absorbed into another) by messages after `sequence`.
+    /// - Throws: ``StoreError`` when the store cannot be read.
+    func deletedOrderIDs(after sequence: Int64) throws -> [Int64]
+
+    /// The sequence number of the last applied message, 0 for an empty store.
+    /// - Throws: ``StoreError`` when the store cannot be read.
+    func latestSequence() throws -> Int64
+
+    /// Shipment-only records: carrier shipments no merchant email has claimed (yet).
+    /// - Throws: ``StoreError`` when the store cannot be read.
+    func unlinkedShipments() throws -> [StoredOrder]
+
+    /// One order by id, `nil` when there is none (or it was absorbed into another).
+    /// - Throws: ``StoreError`` when the store cannot be read.
+    func order(id: Int64) throws -> StoredOrder?
+
+    /// Which message contributed which fact to an order, oldest message first.
+    /// - Throws: ``StoreError`` when the store cannot be read.
+    func contributions(orderID: Int64) throws -> [Contribution]
+
+    /// How many messages are recorded (orders or not).
+    /// - Throws: ``StoreError`` when the store cannot be read.
+    func messageCount() throws -> Int
+}

@@ -1,0 +1,94 @@
+/// The SQLite schema, one migration per `PRAGMA user_version` step.
+enum Schema {
+    /// Migration `n` takes the database from version `n` to `n + 1`.
+    static let migrations: [String] = [version1]
+
+    static var currentVersion: Int64 { Int64(migrations.count) }
+
+    /// Times are Unix seconds (REAL); days from emails are `YYYY-MM-DD` text as extracted.
+    static let version1 = """
+        CREATE TABLE messages (
+            sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+            origin TEXT NOT NULL,
+            message_id TEXT,
+            content_hash TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            sent_at REAL,
+            applied_at REAL NOT NULL
+        );
+        CREATE UNIQUE INDEX messages_by_message_id ON messages(message_id) WHERE message_id IS NOT NULL;
+        CREATE UNIQUE INDEX messages_by_content_hash ON messages(content_hash);
+
+        -- Other copies of an applied message (same Message-ID, other bytes), so they are skipped cheaply.
+        CREATE TABLE message_copies (
+            content_hash TEXT PRIMARY KEY,
+            sequence INTEGER NOT NULL REFERENCES messages(sequence),
+            origin TEXT NOT NULL
+        );
+
+        CREATE TABLE orders (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            merchant_key TEXT NOT NULL,
+            merchant_name TEXT,
+            merchant_domain TEXT,
+            order_number TEXT,
+            order_key TEXT,
+            status TEXT NOT NULL DEFAULT 'open',
+            order_date TEXT,
+            first_message_at REAL,
+            last_message_at REAL,
+            total_amount TEXT,
+            total_currency TEXT,
+            line_items TEXT,
+            order_management_url TEXT,
+            cancelled_at REAL,
+            cancelled INTEGER NOT NULL DEFAULT 0,
+            updated_at REAL,
+            created_sequence INTEGER NOT NULL,
+            change_sequence INTEGER NOT NULL
+        );
+        CREATE UNIQUE INDEX orders_by_number ON orders(merchant_key, order_key) WHERE order_key IS NOT NULL;
+        CREATE INDEX orders_by_change ON orders(change_sequence);
+
+        CREATE TABLE fulfillments (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            order_id INTEGER NOT NULL REFERENCES orders(id),
+            carrier TEXT,
+            tracking_number TEXT,
+            normalized_tracking_number TEXT,
+            tracking_url TEXT,
+            status TEXT NOT NULL DEFAULT 'processing',
+            status_at REAL,
+            estimated_from TEXT,
+            estimated_until TEXT,
+            estimated_at REAL,
+            shipped_on TEXT,
+            delivered_on TEXT,
+            shipped_at REAL,
+            delivered_at REAL
+        );
+        CREATE UNIQUE INDEX fulfillments_by_tracking ON fulfillments(normalized_tracking_number)
+            WHERE normalized_tracking_number IS NOT NULL;
+        CREATE INDEX fulfillments_by_order ON fulfillments(order_id);
+
+        -- Which message contributed which fact; status facts are the events statuses are folded from.
+        CREATE TABLE contributions (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            sequence INTEGER NOT NULL REFERENCES messages(sequence),
+            order_id INTEGER NOT NULL REFERENCES orders(id),
+            fulfillment_id INTEGER REFERENCES fulfillments(id),
+            fact TEXT NOT NULL,
+            value TEXT,
+            at REAL
+        );
+        CREATE INDEX contributions_by_order ON contributions(order_id);
+        CREATE INDEX contributions_by_fulfillment ON contributions(fulfillment_id);
+
+        -- Shipment-only records absorbed into an order: their bundles are to be removed.
+        CREATE TABLE deleted_orders (
+            order_id INTEGER PRIMARY KEY,
+            merged_into INTEGER NOT NULL,
+            sequence INTEGER NOT NULL REFERENCES messages(sequence)
+        );
+        """
+}

@@ -1,0 +1,228 @@
+import Foundation
+
+/// Writes an order as a Wallet order package: a folder `order.json` + `manifest.json`
+/// (+ images, + `signature`), or the same files zipped as a `.order` file (Wallet Orders,
+/// "Building a distributable order package"; `shared/wallet-orders.md` §2.1).
+///
+/// Every file is written to a temporary file in its destination folder, then renamed over
+/// the old one, so a reader never sees a half-written file. Writing the same order again
+/// updates its bundle in place.
+public struct BundleWriter: Sendable {
+    /// The folder that holds every bundle.
+    public var outputDirectory: URL
+    /// Write a `.order` zip file instead of a folder.
+    public var zip: Bool
+    /// Signs `manifest.json` when given.
+    public var signing: SigningIdentity?
+
+    /// The bundle size Wallet accepts at most (the whole package must stay below 5 MB).
+    public static let maximumBundleSize = 5_000_000
+
+    /// - Parameters:
+    ///   - outputDirectory: Where bundles go; created when missing.
+    ///   - zip: `true` for a `.order` file per order, `false` for a folder.
+    ///   - signing: The identity that signs `manifest.json`, or `nil` for unsigned bundles.
+    public init(outputDirectory: URL, zip: Bool, signing: SigningIdentity?) {
+        self.outputDirectory = outputDirectory
+        self.zip = zip
+        self.signing = signing
+    }
+
+    /// Writes one order's bundle, replacing an earlier version of the same order.
+    ///
+    /// If the bundle already exists with a later `updatedAt`, that time is kept; if the order's
+    /// content changed but its `updatedAt` did not move forward, it is set one second past the
+    /// old one, so `updatedAt` always increases with every change (Wallet Orders: `Order.updatedAt`).
+    ///
+    /// - Parameters:
+    ///   - order: The order.
+    ///   - images: Image files by file name (e.g. `logo.png`), as `order.json` refers to them.
+    /// - Returns: The bundle's folder, or its `.order` file.
+    /// - Throws: `BundleError.unsafeFileName` for an image name that is not a plain file name,
+    ///   `.tooLarge` over 5 MB, `.signing` when signing fails, `.io` when the disk refuses.
+    @discardableResult
+    public func write(_ order: Order, images: [String: Data] = [:]) throws(BundleError) -> URL {
+        for name in images.keys where !BundleWriter.isSafeImageName(name) {
+            throw .unsafeFileName(name)
+        }
+        try createDirectory(outputDirectory)
+        let name = BundleWriter.bundleName(for: order)
+        let destination =
+            zip
+            ? outputDirectory.appendingPathComponent(name + ".order")
+            : outputDirectory.appendingPathComponent(name, isDirectory: true)
+
+        var order = order
+        if let previous = existingOrder(at: destination) {
+            order.updatedAt = BundleWriter.nextUpdatedAt(new: order, previous: previous)
+        }
+
+        let orderJSON: Data
+        do {
+            orderJSON = try order.jsonData()
+        } catch {
+            throw .encoding("\(error)")
+        }
+        var files: [(String, Data)] = images.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        files.append(("order.json", orderJSON))
+        var manifest: [String: String] = [:]
+        for (fileName, data) in files { manifest[fileName] = Crypto.sha256Hex(data) }
+        let manifestJSON: Data
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            manifestJSON = try encoder.encode(manifest)
+        } catch {
+            throw .encoding("\(error)")
+        }
+        files.append(("manifest.json", manifestJSON))
+        if let signing { files.append(("signature", try signing.sign(manifestJSON))) }
+
+        let total = files.reduce(0) { $0 + $1.1.count }
+        guard total < BundleWriter.maximumBundleSize else { throw .tooLarge(bytes: total) }
+
+        if zip {
+            let archive = Zip.archive(files.map { Zip.Entry(name: $0.0, data: $0.1) })
+            try BundleWriter.writeAtomically(archive, to: destination)
+        } else {
+            try prepareFolder(destination)
+            for (fileName, data) in files {
+                try BundleWriter.writeAtomically(data, to: destination.appendingPathComponent(fileName))
+            }
+            removeStaleFiles(in: destination, keeping: Set(files.map(\.0)))
+        }
+        return destination
+    }
+
+    // MARK: Names
+
+    /// The bundle's file name (without `.order`): `<merchant>-<order number>-<hash>`.
+    ///
+    /// Only ASCII letters, digits, `.`, `_` and `-` survive; each part is bounded; the hash of
+    /// the order type and order identifier keeps names unique and stable. Nothing in an order
+    /// number (`/`, `..`, NUL, 500 characters) can leave the output folder.
+    ///
+    /// - Parameter order: The order.
+    /// - Returns: A safe file name of at most 100 characters.
+    public static func bundleName(for order: Order) -> String {
+        let host = URL(string: order.merchant.url)?.host
+        let merchantSource =
+            host.flatMap { $0.hasSuffix(".invalid") ? nil : $0 } ?? order.merchant.displayName
+        let merchant = slug(merchantSource, limit: 40) ?? "merchant"
+        let number = slug(order.orderNumber ?? "shipment", limit: 40) ?? "order"
+        let hash = Crypto.sha256Hex(Data((order.orderTypeIdentifier + "\n" + order.orderIdentifier).utf8))
+        return "\(merchant)-\(number)-\(hash.prefix(10))"
+    }
+
+    /// Keeps `[A-Za-z0-9._-]`, turns runs of anything else into one `-`, collapses dots, trims
+    /// `-` and `.` from both ends and cuts to `limit` characters.
+    static func slug(_ text: String, limit: Int) -> String? {
+        var out: [UInt8] = []
+        for byte in text.utf8 {
+            let isWord =
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A)
+                || (byte >= 0x61 && byte <= 0x7A)
+                || byte == 0x5F
+            let next: UInt8 = isWord ? byte : (byte == 0x2E ? 0x2E : 0x2D)
+            if next == 0x2D || next == 0x2E, let last = out.last, last == 0x2D || last == 0x2E { continue }
+            out.append(next)
+            if out.count >= limit * 2 { break }
+        }
+        let trimmed = String(decoding: out, as: UTF8.self).trimmingCharacters(
+            in: CharacterSet(charactersIn: "-."))
+        let cut = String(trimmed.prefix(limit)).trimmingCharacters(in: CharacterSet(charactersIn: "-."))
+        return cut.isEmpty ? nil : cut
+    }
+
+    /// Whether an image file name is a plain name Wallet and every file system accept.
+    static func isSafeImageName(_ name: String) -> Bool {
+        guard name.utf8.count <= 100, !["order.json", "manifest.json", "signature"].contains(name),
+            let first = name.utf8.first, first != 0x2E, first != 0x2D
+        else { return false }
+        return name.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == 0x5F || byte == 0x2D || byte == 0x2E || byte == 0x40
+        } && !name.contains("..")
+    }
+
+    // MARK: updatedAt
+
+    /// The `updatedAt` to write: never before the previous one, and later than it when the
+    /// content changed.
+    static func nextUpdatedAt(new: Order, previous: Order) -> Date {
+        if new.updatedAt > previous.updatedAt { return new.updatedAt }
+        var same = new
+        same.updatedAt = previous.updatedAt
+        if same == previous { return previous.updatedAt }
+        return previous.updatedAt.addingTimeInterval(1)
+    }
+
+    private func existingOrder(at destination: URL) -> Order? {
+        if zip {
+            guard let archive = try? Data(contentsOf: destination),
+                archive.count < 64 << 20,
+                let entries = try? Zip.entries(of: archive),
+                let json = entries.first(where: { $0.name == "order.json" })?.data
+            else { return nil }
+            return try? Order.decode(json)
+        }
+        guard let json = try? Data(contentsOf: destination.appendingPathComponent("order.json")) else {
+            return nil
+        }
+        return try? Order.decode(json)
+    }
+
+    // MARK: Files
+
+    private func createDirectory(_ url: URL) throws(BundleError) {
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        } catch {
+            throw .io(path: url.path, reason: "cannot create folder: \(error.localizedDescription)")
+        }
+    }
+
+    /// Makes sure `folder` is a real folder (not a symbolic link someone placed there).
+    private func prepareFolder(_ folder: URL) throws(BundleError) {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: folder.path)
+        if let type = attributes?[.type] as? FileAttributeType {
+            guard type == .typeDirectory else {
+                throw .io(path: folder.path, reason: "exists and is not a folder")
+            }
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        } catch {
+            throw .io(path: folder.path, reason: "cannot create folder: \(error.localizedDescription)")
+        }
+    }
+
+    /// Removes regular files an earlier version left (an old image, a signature no longer made).
+    private func removeStaleFiles(in folder: URL, keeping: Set<String>) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        for name in names where !keeping.contains(name) && !name.hasPrefix(".") {
+            let url = folder.appendingPathComponent(name)
+            let type =
+                (try? FileManager.default.attributesOfItem(atPath: url.path))?[.type] as? FileAttributeType
+            if type == .typeRegular { try? FileManager.default.removeItem(at: url) }
+        }
+    }
+
+    /// Writes `data` to a temporary file beside `url`, then renames it over `url` (POSIX
+    /// `rename(2)` replaces atomically within one file system).
+    static func writeAtomically(_ data: Data, to url: URL) throws(BundleError) {
+        let folder = url.deletingLastPathComponent()
+        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+        do {
+            try data.write(to: temporary, options: [.withoutOverwriting])
+        } catch {
+            throw .io(path: url.path, reason: "cannot write: \(error.localizedDescription)")
+        }
+        if rename(temporary.path, url.path) != 0 {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: temporary)
+            throw .io(path: url.path, reason: "cannot replace: \(reason)")
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// The WalletOrder stage: order.json model, bundle writing, validation.

@@ -1,0 +1,133 @@
+import Foundation
+import MailDocument
+import Testing
+
+@testable import Extraction
+
+@Suite struct EnglishExtractionTests {
+    @Test func readsOrderConfirmationFields() {
+        let result = Fixture.extract(
+            Fixture.document(
+                subject: "Your Example Outfitters order confirmation", from: "no-reply@example.com",
+                name: "Example Outfitters Orders",
+                html: [
+                    "Thank you for your order!",
+                    "Order #A-10023",
+                    "Order date:\tNovember 19, 2026",
+                    "Item\tQty\tPrice",
+                    "Trail Runner Shoes\t1\t$89.00",
+                    "Wool Socks\t2\t$12.00",
+                    "Subtotal\t$101.00",
+                    "Shipping\t$5.00",
+                    "Order total:\t$1,106.00",
+                    "Estimated delivery: Nov 24 – 26",
+                ]))
+        #expect(result.kind == .orderConfirmation)
+        #expect(result.merchant == MerchantInfo(name: "Example Outfitters", domain: "example.com"))
+        #expect(result.orderNumber == "A-10023")
+        #expect(result.orderDate == "2026-11-19")
+        #expect(result.total == MonetaryAmount(amount: "1106.00", currency: "USD"))
+        #expect(
+            result.lineItems == [
+                LineItem(
+                    title: "Trail Runner Shoes", quantity: 1,
+                    price: MonetaryAmount(amount: "89.00", currency: "USD")),
+                LineItem(
+                    title: "Wool Socks", quantity: 2, price: MonetaryAmount(amount: "12.00", currency: "USD")),
+            ])
+        #expect(
+            result.shipments?.first?.estimatedDelivery == DateWindow(from: "2026-11-24", until: "2026-11-26"))
+        #expect(result.shipments?.first?.status == .processing)
+        let fields = Set(result.evidence?.map(\.field) ?? [])
+        #expect(
+            fields.isSuperset(of: ["kind", "merchant", "orderNumber", "orderDate", "total", "lineItems"]))
+        #expect(result.evidence?.allSatisfy { ($0.confidence ?? 0) > 0 && ($0.confidence ?? 0) <= 1 } == true)
+    }
+
+    @Test func takesValueFromNextCellAndNextLine() {
+        let nextCell = Fixture.extract(
+            Fixture.document(
+                subject: "Thanks for your order", html: ["Order number\t55012-XY", "Total\t€19.99"]))
+        #expect(nextCell.orderNumber == "55012-XY")
+        let nextLine = Fixture.extract(
+            Fixture.document(
+                subject: "Thanks for your order", html: ["Order number:", "", "7781234", "Done"]))
+        #expect(nextLine.orderNumber == "7781234")
+        let evidence = nextLine.evidence?.first { $0.field == "orderNumber" }
+        #expect(evidence?.source == "label")
+    }
+
+    @Test func subjectIsUsedOnlyWhenTheBodyHasNoNumber() {
+        let onlySubject = Fixture.extract(
+            Fixture.document(subject: "Your order #883201 has shipped", html: ["Your package is on its way."])
+        )
+        #expect(onlySubject.orderNumber == "883201")
+        #expect(onlySubject.evidence?.first { $0.field == "orderNumber" }?.source == "subject")
+        let disagree = Fixture.extract(
+            Fixture.document(subject: "Order #111111 has shipped", html: ["Order number: 222222"]))
+        #expect(disagree.orderNumber == "222222")
+    }
+
+    @Test func htmlWinsOverPlainTextWhenTheyDisagree() {
+        let result = Fixture.extract(
+            Fixture.document(
+                subject: "Order confirmation", html: ["Order number: 40001"], plain: ["Order number: 40002"]))
+        #expect(result.orderNumber == "40001")
+    }
+
+    @Test func valueInBothRenditionsBeatsValueInOne() {
+        let result = Fixture.extract(
+            Fixture.document(
+                subject: "Order confirmation", html: ["Order number: 50001", "Order number: 50002"],
+                plain: ["Order number: 50002"]))
+        #expect(result.orderNumber == "50002")
+    }
+
+    @Test func resolvesRelativeDeliveryWordsAgainstTheDateHeader() {
+        let result = Fixture.extract(
+            Fixture.document(
+                subject: "Your order has shipped",
+                html: ["Order #90210-77", "Arriving tomorrow", "Carrier: none"]))
+        #expect(
+            result.shipments?.first?.estimatedDelivery == DateWindow(from: "2026-11-21", until: "2026-11-21"))
+        let weekday = Fixture.extract(
+            Fixture.document(
+                subject: "Your order has shipped", html: ["Order #90210-77", "Arriving Tuesday"]))
+        #expect(
+            weekday.shipments?.first?.estimatedDelivery == DateWindow(from: "2026-11-24", until: "2026-11-24")
+        )
+    }
+
+    @Test func readsDeliveryWindowBetweenTwoDates() {
+        let result = Fixture.extract(
+            Fixture.document(
+                subject: "Your order has shipped",
+                html: ["Order #90210-77", "Estimated delivery:\tDecember 30, 2026 - January 2, 2027"]))
+        #expect(
+            result.shipments?.first?.estimatedDelivery == DateWindow(from: "2026-12-30", until: "2027-01-02"))
+    }
+
+    @Test func readsShipmentStatusWords() {
+        let out = Fixture.extract(
+            Fixture.document(
+                subject: "Your package is out for delivery", html: ["Order #90210-77", "Arriving today"]))
+        #expect(out.kind == .deliveryUpdate)
+        #expect(out.shipments?.first?.status == .outForDelivery)
+        let delivered = Fixture.extract(
+            Fixture.document(
+                subject: "Your package was delivered", html: ["Order #90210-77", "Delivered today"]))
+        #expect(delivered.kind == .deliveryUpdate)
+    }
+
+    @Test func cancellationAndRefundKinds() {
+        let cancel = Fixture.extract(
+            Fixture.document(subject: "Your order has been cancelled", html: ["Order number: 123456"]))
+        #expect(cancel.kind == .cancellation)
+        #expect(cancel.orderNumber == "123456")
+        let refund = Fixture.extract(
+            Fixture.document(
+                subject: "Your refund has been issued",
+                html: ["Order number: 123456", "Refund issued: $5.00"]))
+        #expect(refund.kind == .refund)
+    }
+}

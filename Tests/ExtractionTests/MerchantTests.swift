@@ -1,0 +1,152 @@
+import Foundation
+import MailDocument
+import Testing
+
+@testable import Extraction
+
+@Suite struct MerchantTests {
+    func merchant(
+        from address: String = "orders@shop.example", name: String? = nil,
+        html: [String] = ["Order #A-10023"],
+        images: [ImageReference] = [], structuredData: [SchemaObject] = []
+    ) -> MerchantInfo? {
+        Fixture.extract(
+            Fixture.document(
+                subject: "Thank you for your order", from: address, name: name, html: html, images: images,
+                structuredData: structuredData)
+        ).merchant
+    }
+
+    @Test func markupNameComesFirst() {
+        let order = SchemaObject(
+            type: "Order",
+            properties: [
+                "merchant": .object(["@type": .string("Organization"), "name": .string("Example Outfitters")])
+            ],
+            origin: "jsonld")
+        #expect(merchant(name: "Someone Else", structuredData: [order])?.name == "Example Outfitters")
+    }
+
+    @Test func rulesFileNamesKnownDomains() {
+        #expect(
+            merchant(from: "auto-confirm@amazon.com", name: "Amazon.com")
+                == MerchantInfo(name: "Amazon", domain: "amazon.com"))
+        #expect(merchant(from: "ship-confirm@mail.amazon.co.uk")?.name == "Amazon")
+    }
+
+    @Test func displayNameIsCleaned() {
+        #expect(merchant(name: "Example Outfitters Orders")?.name == "Example Outfitters")
+        #expect(merchant(name: "no-reply | Acme Co")?.name == "Acme Co")
+        #expect(merchant(name: "The iStore Team")?.name == "iStore")
+        #expect(merchant(name: "Customer Service - LEGO Shop")?.name == "LEGO Shop")
+        #expect(merchant(name: "쿠팡 고객센터", html: ["주문번호: 2026112012345"])?.name == "쿠팡")
+    }
+
+    @Test func platformSenderUsesTheShopName() {
+        let result = merchant(from: "store+123@shopifyemail.com", name: "Tiny Tea Shop")
+        #expect(result == MerchantInfo(name: "Tiny Tea Shop", domain: nil))
+    }
+
+    @Test func brandPhrasesInTheBody() {
+        #expect(
+            merchant(
+                name: "no-reply", html: ["Order #A-10023", "Thank you for shopping at Blue Fern Books!"])?
+                .name
+                == "Blue Fern Books")
+        #expect(
+            merchant(name: "orders", html: ["Order #A-10023", "© 2026 Kettle & Co. All rights reserved."])?
+                .name == "Kettle & Co")
+        #expect(
+            merchant(
+                name: nil, html: ["Order #A-10023"],
+                images: [ImageReference(source: "cid:logo", alt: "Northwind logo", position: 0)])?.name
+                == "Northwind")
+    }
+
+    @Test func registrableDomainIsTheLastResort() {
+        #expect(
+            merchant(from: "noreply@mail.northwind.example", name: "noreply")
+                == MerchantInfo(name: "northwind.example", domain: "northwind.example"))
+    }
+
+    @Test func forwardedEmailUsesTheOriginalSender() {
+        let original = Fixture.document(
+            subject: "Your order confirmation", from: "orders@example.com", name: "Example Outfitters",
+            html: ["Thank you for your order", "Order #A-10023"],
+            date: Date(timeIntervalSince1970: 1_795_000_000))
+        var outer = Fixture.document(
+            subject: "Fwd: Your order confirmation", from: "me@mail.example", name: "Me")
+        outer.forwardedOriginal = original
+        let result = Fixture.extract(outer)
+        #expect(result.merchant == MerchantInfo(name: "Example Outfitters", domain: "example.com"))
+        #expect(result.orderNumber == "A-10023")
+        #expect(result.orderDate == "2026-11-18")
+        #expect(result.messageID == "<test@example>")
+    }
+}
+
+@Suite struct StructuredSourceTests {
+    @Test func attachedWalletOrderIsTrustedMost() {
+        let order: JSONValue = .object([
+            "orderNumber": .string("W-778"),
+            "createdAt": .string("2026-11-19T10:00:00Z"),
+            "merchant": .object([
+                "displayName": .string("Wallet Shop"), "url": .string("https://wallet.example"),
+            ]),
+            "payment": .object(["total": .object(["amount": .string("42.50"), "currency": .string("USD")])]),
+            "lineItems": .array([.object(["title": .string("Mug"), "quantity": .number(2)])]),
+            "fulfillments": .array([
+                .object([
+                    "fulfillmentType": .string("shipping"), "carrier": .string("UPS"),
+                    "trackingNumber": .string("1Z999AA10123456784"), "status": .string("onTheWay"),
+                ])
+            ]),
+        ])
+        let result = Fixture.extract(
+            Fixture.document(
+                subject: "Your receipt", html: ["Order number: 999999"],
+                attachedOrders: [AttachedOrder(filename: "order.order", order: order)]))
+        #expect(result.orderNumber == "W-778")
+        #expect(result.orderDate == "2026-11-19")
+        #expect(result.merchant?.name == "Wallet Shop")
+        #expect(result.total == MonetaryAmount(amount: "42.50", currency: "USD"))
+        #expect(result.lineItems == [LineItem(title: "Mug", quantity: 2)])
+        #expect(result.shipments?.first?.status == .onTheWay)
+        #expect(result.evidence?.first { $0.field == "orderNumber" }?.source == "order")
+    }
+
+    @Test func schemaOrgOrderAndParcelDelivery() {
+        let order = SchemaObject(
+            type: "Order",
+            properties: [
+                "orderNumber": .string("SO-5512"), "orderDate": .string("2026-11-18"),
+                "merchant": .object(["name": .string("Markup Shop")]),
+                "orderStatus": .string("http://schema.org/OrderInTransit"),
+                "acceptedOffer": .array([
+                    .object([
+                        "itemOffered": .object(["name": .string("Lamp")]), "price": .string("30.00"),
+                        "priceCurrency": .string("EUR"),
+                    ])
+                ]),
+            ], origin: "jsonld")
+        let delivery = SchemaObject(
+            type: "ParcelDelivery",
+            properties: [
+                "trackingNumber": .string("1Z999AA10123456784"), "carrier": .object(["name": .string("UPS")]),
+                "expectedArrivalUntil": .string("2026-11-25T20:00:00Z"),
+            ], origin: "jsonld")
+        let result = Fixture.extract(
+            Fixture.document(subject: "Shipped", html: ["Hello"], structuredData: [order, delivery]))
+        #expect(result.kind == .shippingConfirmation)
+        #expect(result.orderNumber == "SO-5512")
+        #expect(result.merchant?.name == "Markup Shop")
+        #expect(
+            result.lineItems == [
+                LineItem(title: "Lamp", price: MonetaryAmount(amount: "30.00", currency: "EUR"))
+            ])
+        #expect(result.shipments?.first?.carrier == "UPS")
+        #expect(
+            result.shipments?.first?.estimatedDelivery == DateWindow(from: "2026-11-25", until: "2026-11-25"))
+        #expect(result.shipments?.first?.status == .onTheWay)
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import MailDocument
+import Testing
+
+@testable import Extraction
+
+@Suite struct ShipmentExtractionTests {
+    @Test func shippingConfirmationWithUPSTrackingNumber() {
+        let result = Fixture.extract(
+            Fixture.document(
+                subject: "Your Example Outfitters order has shipped", from: "orders@example.com",
+                name: "Example Outfitters",
+                html: [
+                    "Good news! Your order is on its way.", "Order #A-10023", "Carrier: UPS",
+                    "Tracking number: 1Z999AA10123456784", "Estimated delivery: November 24, 2026",
+                ]))
+        #expect(result.kind == .shippingConfirmation)
+        #expect(result.orderNumber == "A-10023")
+        #expect(result.shipments?.count == 1)
+        let shipment = result.shipments?.first
+        #expect(shipment?.carrier == "UPS")
+        #expect(shipment?.trackingNumber == "1Z999AA10123456784")
+        #expect(shipment?.trackingURL?.contains("1Z999AA10123456784") == true)
+        #expect(shipment?.estimatedDelivery == DateWindow(from: "2026-11-24", until: "2026-11-24"))
+        #expect(shipment?.status == .shipped)
+        #expect(result.evidence?.contains { $0.field == "shipments[0].trackingNumber" } == true)
+    }
+
+    @Test func carrierEmailNamesTheShipperAsMerchant() {
+        let result = Fixture.extract(
+            Fixture.document(
+                subject: "[CJ대한통운] 상품이 배송출발 예정입니다", from: "noreply@cjlogistics.com", name: "CJ대한통운",
+                html: ["운송장번호: 560123456789", "보내는분: 무신사", "배송출발 예정입니다"]))
+        #expect(result.kind == .carrierUpdate)
+        #expect(result.merchant == MerchantInfo(name: "무신사"))
+        #expect(result.shipments?.first?.trackingNumber == "560123456789")
+        #expect(result.shipments?.first?.carrier == "CJ대한통운")
+        #expect(result.shipments?.first?.status == .outForDelivery)
+    }
+
+    @Test func carrierEmailWithoutShipperHasNoMerchant() {
+        let result = Fixture.extract(
+            Fixture.document(
+                subject: "UPS Update: Package Scheduled for Delivery Today", from: "mcinfo@ups.com",
+                name: "UPS",
+                html: ["Tracking Number: 1Z999AA10123456784", "Your package is out for delivery"]))
+        #expect(result.kind == .carrierUpdate)
+        #expect(result.merchant == nil)
+        #expect(result.shipments?.first?.status == .outForDelivery)
+    }
+
+    @Test func severalShipmentsInOneEmail() {
+        let result = Fixture.extract(
+            Fixture.document(
+                subject: "Your order has shipped in 2 packages",
+                html: [
+                    "Order #A-10023", "Package 1: UPS tracking number 1Z999AA10123456784",
+                    "Package 2: UPS tracking number 1Z5R89390357567127",
+                ]))
+        #expect(
+            result.shipments?.compactMap(\.trackingNumber) == ["1Z999AA10123456784", "1Z5R89390357567127"])
+    }
+
+    @Test func severalOrdersInOneEmail() {
+        let result = Fixture.extract(
+            Fixture.document(
+                subject: "Your orders have shipped",
+                html: [
+                    "Order number: 111-2223334-4445556", "UPS tracking number: 1Z999AA10123456784", "",
+                    "Order number: 222-3334445-5556667", "UPS tracking number: 1Z5R89390357567127",
+                ]))
+        #expect(result.orderNumber == "111-2223334-4445556")
+        #expect(result.shipments?.compactMap(\.trackingNumber) == ["1Z999AA10123456784"])
+        #expect(result.additionalOrders?.map(\.orderNumber) == ["222-3334445-5556667"])
+        #expect(result.additionalOrders?.first?.shipments?.first?.trackingNumber == "1Z5R89390357567127")
+    }
+
+    @Test func notAnOrderDropsTrackingNumbers() {
+        let result = Fixture.extract(
+            Fixture.document(
+                subject: "Shipping FAQ: how tracking works — shop now",
+                html: ["Newsletter", "Shop now", "UPS numbers look like 1Z999AA10123456784"]))
+        #expect(result.kind == .notAnOrder)
+        #expect(result.shipments == nil)
+    }
+}

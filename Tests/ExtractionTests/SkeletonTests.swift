@@ -1,5 +1,0 @@
-import Testing
-
-@testable import Extraction
-
-@Test func moduleLoads() { #expect(Bool(true)) }

@@ -1,5 +1,0 @@
-import Testing
-
-@testable import MIME
-
-@Test func moduleLoads() { #expect(Bool(true)) }

@@ -1,0 +1,352 @@
+import Foundation
+import MIME
+import Testing
+
+@testable import MailDocument
+
+func textPart(_ text: String, path: String = "1", subtype: String = "plain") -> BodyPart {
+    BodyPart(
+        path: path, header: Header(), contentType: MediaType(type: "text", subtype: subtype),
+        transferEncoding: .eightBit, text: text, charset: "utf-8", rawBody: ArraySlice(Array(text.utf8)))
+}
+
+func binaryPart(_ bytes: [UInt8], type: String, subtype: String, filename: String?, path: String) -> BodyPart
+{
+    BodyPart(
+        path: path, header: Header(), contentType: MediaType(type: type, subtype: subtype),
+        transferEncoding: .binary,
+        disposition: "attachment", filename: filename, rawBody: ArraySlice(bytes))
+}
+
+let orderJSON =
+    #"{"orderIdentifier":"W-1","orderNumber":"1047","merchant":{"displayName":"Example Outfitters"}}"#
+
+// MARK: - Sender
+
+@Test func senderRegistrableDomainComesFromThePublicSuffixList() {
+    let sender = Sender(address: MailAddress(name: "Shop", address: "orders@mail.shop.example.co.uk"))
+    #expect(sender.domain == "mail.shop.example.co.uk")
+    #expect(sender.registrableDomain == "example.co.uk")
+    #expect(RegistrableDomain.of("Mail.Amazon.COM.") == "amazon.com")
+    #expect(RegistrableDomain.of("co.uk") == nil)
+    #expect(RegistrableDomain.of("192.168.1.1") == nil)
+}
+
+// MARK: - Plain text
+
+@Test func plainTextKeepsLinesAndFindsBareURLs() {
+    let (text, links) = PlainTextRenderer.render(
+        text:
+            "Order\u{00A0}#1047\u{200B}\r\n\r\n\r\n\r\nTrack it: https://www.ups.com/track?n=1Z9.\r\nSee www.shop.example/help)",
+        partPath: "1.1")
+    #expect(
+        text.lines == [
+            "Order #1047", "", "Track it: https://www.ups.com/track?n=1Z9.", "See www.shop.example/help)",
+        ])
+    #expect(links.map(\.href) == ["https://www.ups.com/track?n=1Z9", "http://www.shop.example/help"])
+    #expect(links[0].origin == .plain)
+    #expect(text.spans.first?.location == "line 1")
+    #expect(text.spans.last?.location == "line 6")
+}
+
+// MARK: - Redirects
+
+@Test func redirectWrappersAreUnwrappedRepeatedly() {
+    let inner = "https://www.dhl.de/track?piececode=00340434161094042557"
+    let once =
+        "https://click.mail.example/?url=" + inner.addingPercentEncoding(
+            withAllowedCharacters: .alphanumerics)!
+    let twice =
+        "https://safelinks.example.com/?url=" + once.addingPercentEncoding(
+            withAllowedCharacters: .alphanumerics)!
+        + "&data=x"
+    #expect(RedirectUnwrapper.unwrap(once) == inner)
+    #expect(RedirectUnwrapper.unwrap(twice) == inner)
+    let base64 = Data(inner.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+        .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    #expect(RedirectUnwrapper.unwrap("https://t.example/c?p=" + base64 + "&s=1") == inner)
+    #expect(
+        RedirectUnwrapper.unwrap(
+            "https://abc.r.us-east-1.awstrack.me/L0/https:%2F%2Fshop.example%2Forders%2F7/1/0100-x")
+            == "https://shop.example/orders/7")
+    #expect(
+        RedirectUnwrapper.unwrap("https://shop.example/orders/7?ref=mail")
+            == "https://shop.example/orders/7?ref=mail")
+    #expect(RedirectUnwrapper.unwrap("mailto:help@shop.example") == "mailto:help@shop.example")
+}
+
+// MARK: - Order bundles
+
+@Test func attachedOrderBundleIsOpenedAndDecoded() throws {
+    var zip = ZipFixture()
+    zip.add("manifest.json", #"{"order.json":"abc"}"#, deflate: false)
+    zip.add("order.json", orderJSON)
+    let bytes = zip.archive()
+    let order = try OrderBundleReader.readOrder(bytes)
+    guard case .object(let object) = order else {
+        Issue.record("object expected")
+        return
+    }
+    #expect(object["orderNumber"] == .string("1047"))
+
+    let parts = MailDocument.Parts(
+        subject: "Your order", from: [MailAddress(address: "orders@shop.example")],
+        htmlBody: textPart("<p>Thanks</p>", path: "1.1", subtype: "html"),
+        attachments: [
+            binaryPart(
+                bytes, type: "application", subtype: "vnd.apple.finance.order", filename: "Order.order",
+                path: "2"),
+            binaryPart([1, 2, 3], type: "image", subtype: "png", filename: "logo.png", path: "3"),
+        ])
+    let document = MailDocument(parts: parts)
+    #expect(document.attachedOrders.count == 1)
+    #expect(document.attachedOrders.first?.filename == "Order.order")
+    #expect(
+        document.attachments == [AttachmentSummary(filename: "logo.png", contentType: "image/png", size: 3)])
+}
+
+@Test func damagedOrHostileBundlesAreRefusedWithAReason() {
+    var zip = ZipFixture()
+    zip.add("order.json", String(repeating: "a", count: 2_000_000))
+    var limits = OrderBundleReader.Limits()
+    limits.maxCompressionRatio = 100
+    #expect(throws: OrderBundleReader.ReadError.self) {
+        try OrderBundleReader.readOrder(zip.archive(), limits: limits)
+    }
+    #expect(throws: OrderBundleReader.ReadError.self) { try OrderBundleReader.readOrder([0x50, 0x4B, 3, 4]) }
+    var good = ZipFixture()
+    good.add("order.json", orderJSON)
+    var corrupted = good.archive()
+    corrupted[40] ^= 0xFF
+    #expect(throws: OrderBundleReader.ReadError.self) { try OrderBundleReader.readOrder(corrupted) }
+    var missing = ZipFixture()
+    missing.add("manifest.json", "{}")
+    #expect(throws: OrderBundleReader.ReadError.self) { try OrderBundleReader.readOrder(missing.archive()) }
+
+    let document = MailDocument(
+        parts: MailDocument.Parts(attachments: [
+            binaryPart(
+                [1, 2, 3], type: "application", subtype: "octet-stream", filename: "x.order", path: "2")
+        ]))
+    #expect(document.attachedOrders.isEmpty)
+    #expect(document.attachments.count == 1)
+    #expect(document.warnings.count == 1)
+}
+
+// MARK: - Forwards
+
+private func forwardedDocument(_ text: String) -> MailDocument {
+    MailDocument(
+        parts: MailDocument.Parts(
+            subject: "Fwd: Your order", from: [MailAddress(name: "Sam", address: "sam@gmail.com")],
+            textBody: textPart(text)))
+}
+
+@Test func gmailForwardBecomesTheOriginal() {
+    let document = forwardedDocument(
+        """
+        FYI
+
+        ---------- Forwarded message ---------
+        From: Example Outfitters <orders@shop.example.com>
+        Date: Mon, Nov 23, 2026 at 10:15 AM
+        Subject: Your order #1047 has shipped
+        To: Sam <sam@gmail.com>
+
+
+        Hi Sam, your order #1047 is on its way.
+        Track: https://www.ups.com/track?n=1Z999
+        """)
+    #expect(document.forwardStyle == .gmail)
+    let original = document.forwardedOriginal
+    #expect(original?.sender?.address == "orders@shop.example.com")
+    #expect(original?.sender?.name == "Example Outfitters")
+    #expect(original?.sender?.registrableDomain == "example.com")
+    #expect(original?.subject == "Your order #1047 has shipped")
+    #expect(original?.date == Date(timeIntervalSince1970: 1_795_428_900))
+    #expect(original?.plainText?.lines.first == "Hi Sam, your order #1047 is on its way.")
+    #expect(original?.links.first?.target == "https://www.ups.com/track?n=1Z999")
+    if let original, let text = original.plainText, let link = original.links.first {
+        let bytes = Array(text.text.utf8)
+        #expect(String(decoding: bytes[link.position...].prefix(8), as: UTF8.self) == "https://")
+        let span = text.spans.first
+        #expect(span?.location == "line 10")
+    }
+}
+
+@Test func outlookOriginalMessageMarkerInGerman() {
+    let document = forwardedDocument(
+        """
+        -----Ursprüngliche Nachricht-----
+        Von: Beispiel Shop <bestellung@shop.example.de>
+        Gesendet: Montag, 23. November 2026 10:15
+        An: Sam <sam@gmail.com>
+        Betreff: Ihre Bestellung 1047
+
+        Vielen Dank für Ihre Bestellung.
+        """)
+    #expect(document.forwardStyle == .outlook)
+    #expect(document.forwardedOriginal?.sender?.address == "bestellung@shop.example.de")
+    #expect(document.forwardedOriginal?.subject == "Ihre Bestellung 1047")
+    #expect(document.forwardedOriginal?.plainText?.text == "Vielen Dank für Ihre Bestellung.")
+}
+
+@Test func outlookHeaderBlockWithoutMarkerInFrench() {
+    let document = forwardedDocument(
+        """
+        Voir ci-dessous.
+
+        ________________________________
+        De : Boutique <commandes@boutique.example.fr>
+        Envoyé : lundi 23 novembre 2026 10:15
+        À : Sam <sam@gmail.com>
+        Objet : Votre commande 1047
+
+        Merci pour votre commande.
+        """)
+    #expect(document.forwardStyle == .outlook)
+    #expect(document.forwardedOriginal?.sender?.address == "commandes@boutique.example.fr")
+    #expect(document.forwardedOriginal?.subject == "Votre commande 1047")
+}
+
+@Test func outlookBracketedMailtoAddressIsRead() {
+    let document = forwardedDocument(
+        """
+        From: Example Shop [mailto:orders@shop.example]
+        Sent: Monday, November 23, 2026 10:15 AM
+        To: Sam
+        Subject: Order 1047
+
+        Body
+        """)
+    #expect(document.forwardedOriginal?.sender?.address == "orders@shop.example")
+    #expect(document.forwardedOriginal?.sender?.name == "Example Shop")
+    #expect(document.forwardedOriginal?.date != nil)
+}
+
+@Test func appleMailForwardInSpanishAndQuoted() {
+    let document = forwardedDocument(
+        """
+        Mira esto
+
+        > Inicio del mensaje reenviado:
+        >
+        > De: Tienda <pedidos@tienda.example.es>
+        > Asunto: Tu pedido 1047
+        > Fecha: 23 de noviembre de 2026, 10:15:00 CET
+        > Para: Sam <sam@gmail.com>
+        >
+        > Gracias por tu pedido.
+        > Número de pedido: 1047
+        """)
+    #expect(document.forwardStyle == .appleMail)
+    #expect(document.forwardedOriginal?.sender?.address == "pedidos@tienda.example.es")
+    #expect(document.forwardedOriginal?.subject == "Tu pedido 1047")
+    #expect(
+        document.forwardedOriginal?.plainText?.lines == ["Gracias por tu pedido.", "Número de pedido: 1047"])
+    #expect(document.forwardedOriginal?.date == nil)
+}
+
+@Test func japaneseAndKoreanForwardsAreRecognised() {
+    let japanese = forwardedDocument(
+        """
+        ---------- 転送されたメッセージ ---------
+        差出人: ショップ <order@shop.example.jp>
+        Date: 2026年11月23日(月) 10:15
+        件名: ご注文の確認
+        宛先: <sam@gmail.com>
+
+        ご注文ありがとうございます。
+        """)
+    #expect(japanese.forwardStyle == .gmail)
+    #expect(japanese.forwardedOriginal?.sender?.address == "order@shop.example.jp")
+    #expect(japanese.forwardedOriginal?.subject == "ご注文の確認")
+
+    let korean = forwardedDocument(
+        """
+        ---------- 전달된 메시지 ---------
+        보낸사람: 쇼핑몰 <order@shop.example.kr>
+        Date: 2026년 11월 23일 (월) 오전 10:15
+        제목: 주문 확인
+        To: <sam@gmail.com>
+
+        주문해 주셔서 감사합니다.
+        """)
+    #expect(korean.forwardedOriginal?.sender?.address == "order@shop.example.kr")
+    #expect(korean.forwardedOriginal?.subject == "주문 확인")
+    #expect(korean.forwardedOriginal?.plainText?.text == "주문해 주셔서 감사합니다.")
+}
+
+@Test func gmailHTMLForwardIsFoundInTheRenderedHTML() {
+    let html = """
+        <div dir="ltr">FYI<br><br><div class="gmail_quote"><div dir="ltr" class="gmail_attr">
+        ---------- Forwarded message ---------<br>From: <strong class="gmail_sendername">Example Outfitters</strong>
+        <span dir="auto">&lt;<a href="mailto:orders@shop.example.com">orders@shop.example.com</a>&gt;</span><br>
+        Date: Mon, Nov 23, 2026 at 10:15 AM<br>Subject: Shipped<br>To: &lt;sam@gmail.com&gt;<br></div><br><br>
+        <table><tr><td>Order</td><td>#1047</td></tr></table><a href="https://shop.example.com/o/1047">View order</a>
+        </div></div>
+        """
+    let document = MailDocument(
+        parts: MailDocument.Parts(
+            subject: "Fwd: Shipped", from: [MailAddress(address: "sam@gmail.com")],
+            htmlBody: textPart(html, path: "1.2", subtype: "html")))
+    #expect(document.forwardStyle == .gmail)
+    let original = document.forwardedOriginal
+    #expect(original?.sender?.address == "orders@shop.example.com")
+    #expect(original?.htmlText?.lines == ["Order\t#1047", "View order"])
+    #expect(original?.links.map(\.text) == ["View order"])
+    #expect(original?.htmlText?.spans.first?.location.contains("/tr/td") == true)
+}
+
+@Test func attachedMessageBecomesTheOriginal() {
+    let inner = Message(
+        header: Header(), root: textPart("Your order 1047 shipped.", path: "2.1"), warnings: [])
+    var attachment = BodyPart(
+        path: "2", header: Header(), contentType: MediaType(type: "message", subtype: "rfc822"),
+        transferEncoding: .sevenBit, disposition: "attachment")
+    attachment.encapsulatedMessage = inner
+    let document = MailDocument(
+        parts: MailDocument.Parts(
+            subject: "Fwd", from: [MailAddress(address: "sam@gmail.com")], textBody: textPart("see attached"),
+            attachments: [attachment]))
+    #expect(document.forwardStyle == .attachedMessage)
+    #expect(document.forwardedOriginal != nil)
+    #expect(document.attachments.isEmpty)
+}
+
+@Test func plainMailIsNotTakenForAForward() {
+    let document = forwardedDocument(
+        """
+        From: the team at Example
+        Your order has shipped. Subject to our terms.
+        Date: soon
+        """)
+    #expect(document.forwardedOriginal == nil)
+}
+
+// MARK: - Assembly
+
+@Test func documentKeepsBothBodiesLinksPreheaderAndStructuredData() {
+    let html = """
+        <html><head><script type="application/ld+json">
+        {"@context":"http://schema.org","@type":"Order","orderNumber":"1047","merchant":{"@type":"Organization","name":"Example"},}
+        </script></head><body><div style="display:none">Preview text</div>
+        <table><tr><td>Order number</td><td>#1047</td></tr></table>
+        <a href="https://shop.example/o">Your order</a></body></html>
+        """
+    let document = MailDocument(
+        parts: MailDocument.Parts(
+            subject: "Order 1047", from: [MailAddress(name: "Example", address: "orders@example.com")],
+            recipients: [MailAddress(address: "sam@example.net")], messageID: "<1@example.com>",
+            textBody: textPart("Order number: 1047\nhttps://shop.example/o", path: "1.1"),
+            htmlBody: textPart(html, path: "1.2", subtype: "html")))
+    #expect(document.plainText?.lines.first == "Order number: 1047")
+    #expect(document.htmlText?.lines == ["Order number\t#1047", "Your order"])
+    #expect(document.htmlText?.hiddenText == "Preview text")
+    #expect(document.preheader == "Preview text")
+    #expect(document.links.map(\.origin) == [.html, .plain])
+    #expect(document.structuredData.first?.type == "Order")
+    #expect(document.structuredData.first?.string("merchant") == "Example")
+    #expect(document.warnings.map(\.message) == ["JSON-LD block 1 repaired: trailingComma"])
+    #expect(document.sender?.registrableDomain == "example.com")
+}

@@ -1,0 +1,158 @@
+import Testing
+
+@testable import MailDocument
+
+private func render(_ html: String) -> RenderedHTML {
+    HTMLRenderer.render(html: html, partPath: "1.2")
+}
+
+@Test func tableCellsBecomeTabsAndRowsBecomeLines() {
+    let result = render(
+        """
+        <table><tr><td>Order number</td><td>#1047</td></tr>
+        <tr><td>Total</td><td>$24.00</td></tr></table>
+        """)
+    #expect(result.text.text == "Order number\t#1047\nTotal\t$24.00")
+}
+
+@Test func nestedTablesKeepInnerRowsOnTheirOwnLines() {
+    let result = render(
+        """
+        <table><tr><td><table><tr><td>Item</td><td>Qty</td></tr><tr><td>Socks</td><td>2</td></tr></table>
+        </td></tr><tr><td>Shipped with</td><td>UPS</td></tr></table>
+        """)
+    #expect(result.text.lines == ["Item\tQty", "Socks\t2", "Shipped with\tUPS"])
+}
+
+@Test func lineBreaksSplitLinesAndDoubleBreaksLeaveOneBlankLine() {
+    let result = render("<p>Order #123<br>Tracking 1Z999<br><br>Thanks</p>")
+    #expect(result.text.lines == ["Order #123", "Tracking 1Z999", "", "Thanks"])
+}
+
+@Test func blockElementsEndLinesButInlineElementsDoNot() {
+    let result = render(
+        "<div>Hello <b>there</b>,</div><div><span>Order</span> <span>#9</span></div><h2>Items</h2>")
+    #expect(result.text.lines == ["Hello there,", "Order #9", "Items"])
+}
+
+@Test func whitespaceIsCollapsedWithoutGluingWords() {
+    let result = render("<p>  Your\n\n   order\t<i>has</i>\n<b>shipped</b>  </p>")
+    #expect(result.text.text == "Your order has shipped")
+}
+
+@Test func entitiesAreDecodedAndInvisibleFillerRemoved() {
+    let result = render(
+        "<p>Fish&nbsp;&amp;&nbsp;Chips &#8211; caf&eacute; &lt;b&gt; &#x20AC;5 &#8203;in&shy;visible&zwnj; &nbsp; end</p>"
+    )
+    #expect(result.text.text == "Fish & Chips – café <b> €5 invisible end")
+}
+
+@Test func scriptsStylesHeadTemplatesAndCommentsAreSkipped() {
+    let result = render(
+        """
+        <html><head><title>Receipt</title><style>p{color:red}</style></head>
+        <body><script>var a = "no";</script><!-- comment --><template><p>tpl</p></template><p>Shown</p></body></html>
+        """)
+    #expect(result.text.text == "Shown")
+    #expect(result.title == "Receipt")
+}
+
+@Test func outlookConditionalBlocksShowTheNonOutlookVersion() {
+    let result = render(
+        """
+        <body><!--[if mso]><table><tr><td>Outlook only</td></tr></table><![endif]-->
+        <![if !mso]><div>Everyone else</div><![endif]>
+        <!--[if !mso]><!-- --><p>Modern</p><!--<![endif]--></body>
+        """)
+    #expect(result.text.lines == ["Everyone else", "Modern"])
+}
+
+@Test func hiddenContentIsKeptApartFromVisibleText() {
+    let result = render(
+        """
+        <div style="display:none">A</div><span style="visibility: hidden">B</span>
+        <div style="max-height:0;overflow:hidden">C</div><div style="font-size:0px">D</div>
+        <div style="mso-hide:all">E</div><div hidden>F</div><p>Visible</p>
+        <div style="font-size:0"><span style="font-size:14px">Shown again</span></div>
+        """)
+    #expect(result.text.lines == ["Visible", "Shown again"])
+    #expect(result.text.hiddenText.split(separator: "\n") == ["A", "B", "C", "D", "E", "F"])
+}
+
+@Test func hiddenPreheaderIsAvailableSeparately() {
+    let result = render(
+        """
+        <body><div style="display:none;max-height:0;overflow:hidden;">Your order #A-1 is on its way&zwnj;&nbsp;&zwnj;&nbsp;</div>
+        <img src="logo.png" alt="Example Outfitters"><p>Hi Sam</p></body>
+        """)
+    #expect(result.preheader == "Your order #A-1 is on its way")
+    #expect(result.text.text == "Hi Sam")
+    #expect(result.images.first?.alt == "Example Outfitters")
+}
+
+@Test func preheaderNamedByClassWinsOverOtherHiddenText() {
+    let result = render(
+        """
+        <div style="display:none">tracking pixel text</div>
+        <span class="preheader" style="display:none!important">Shipped today</span><p>Body</p>
+        """)
+    #expect(result.preheader == "Shipped today")
+}
+
+@Test func brokenMarkupIsRecovered() {
+    let result = render("<table><tr><td>Order<td>#55<tr><td>Carrier<td>DHL</table><p>Unclosed <b>bold<p>Next")
+    #expect(result.text.lines == ["Order\t#55", "Carrier\tDHL", "Unclosed bold", "Next"])
+}
+
+@Test func nulBytesAndMetaCharsetDoNotStopOrRedecodeTheText() {
+    let result = render("<meta charset=\"iso-8859-1\"><p>Bestellung f\u{FC}r J\u{FC}rgen\u{0}: Nr. 77</p>")
+    #expect(result.text.text == "Bestellung für Jürgen: Nr. 77")
+}
+
+@Test func oneHundredThousandNestedElementsDoNotOverflowTheStack() {
+    let depth = 100_000
+    let html =
+        "<p>before</p>" + String(repeating: "<div>", count: depth) + "deep"
+        + String(repeating: "</div>", count: depth)
+        + "<p>after</p>"
+    let result = render(html)
+    #expect(result.text.lines == ["before", "deep", "after"])
+    #expect(result.text.spans.count == 3)
+    #expect(result.text.spans[1].location.hasPrefix("…/div/div"))
+}
+
+@Test func spansPointBackToTheirDOMPath() {
+    let result = render(
+        "<html><body><table><tr><td>a</td></tr><tr><td>x</td><td>Order</td></tr></table></body></html>")
+    let span = result.text.spans.last
+    #expect(span?.location == "html/body/table/tr[2]/td[2]")
+    #expect(span?.partPath == "1.2")
+    if let span {
+        let bytes = Array(result.text.text.utf8)[span.range]
+        #expect(String(decoding: bytes, as: UTF8.self) == "Order")
+    }
+}
+
+@Test func linksKeepHrefAnchorTextPositionAndUnwrappedTarget() {
+    let result = render(
+        """
+        <p>Track: <a href="https://click.example.net/?u=https%3A%2F%2Fwww.ups.com%2Ftrack%3Ftracknum%3D1Z999">Track
+        your   package</a></p><a href="https://shop.example/"><img src="logo.png" alt="Shop Logo"></a>
+        <div style="display:none"><a href="https://hidden.example/">secret</a></div>
+        """)
+    #expect(result.links.count == 3)
+    let first = result.links[0]
+    #expect(first.text == "Track your package")
+    #expect(first.target == "https://www.ups.com/track?tracknum=1Z999")
+    let text = Array(result.text.text.utf8)
+    #expect(String(decoding: text[first.position...].prefix(5), as: UTF8.self) == "Track")
+    #expect(first.position == 7)
+    #expect(result.links[1].text == "Shop Logo")
+    #expect(result.links[2].isHidden)
+    #expect(result.links[2].text == "secret")
+}
+
+@Test func preformattedTextKeepsItsLineBreaks() {
+    let result = render("<pre>Line one\nLine  two\n\nLine four</pre>")
+    #expect(result.text.lines == ["Line one", "Line two", "", "Line four"])
+}

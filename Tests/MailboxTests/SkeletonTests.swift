@@ -1,5 +1,0 @@
-import Testing
-
-@testable import Mailbox
-
-@Test func moduleLoads() { #expect(Bool(true)) }

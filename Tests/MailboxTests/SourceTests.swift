@@ -1,0 +1,211 @@
+import Foundation
+import Testing
+
+@testable import Mailbox
+
+/// A fresh temporary folder, removed when the value is dropped.
+final class TemporaryFolder {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "mailbox-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    @discardableResult
+    func write(_ relative: String, _ text: String) throws -> String {
+        try write(relative, bytes: Array(text.utf8))
+    }
+
+    @discardableResult
+    func write(_ relative: String, bytes: [UInt8]) throws -> String {
+        let file = url.appendingPathComponent(relative)
+        try FileManager.default.createDirectory(
+            at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(bytes).write(to: file)
+        return file.path
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+let corpusMbox = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("shared/corpora/mime/jstedfast-MimeKit/UnitTests/TestData/mbox")
+
+let corpusMaildir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("shared/corpora/mime/stalwartlabs-mail-parser/resources/maildir")
+
+func collect(_ source: MessageSource) -> (messages: [RawMessage], problems: [SourceProblem]) {
+    var messages: [RawMessage] = []
+    var problems: [SourceProblem] = []
+    for result in source {
+        switch result {
+        case .success(let message): messages.append(message)
+        case .failure(let problem): problems.append(problem)
+        }
+    }
+    return (messages, problems)
+}
+
+func text(_ message: RawMessage) -> String { String(decoding: message.bytes, as: UTF8.self) }
+
+@Test func readsOneEmlFileWhole() throws {
+    let folder = try TemporaryFolder()
+    let path = try folder.write("one.eml", "Subject: hi\r\n\r\nbody\r\n")
+    let (messages, problems) = collect(MessageSource(paths: [path]))
+    #expect(problems.isEmpty)
+    #expect(messages.count == 1)
+    #expect(messages.first?.origin == MessageOrigin(path: path))
+    #expect(messages.first.map(text) == "Subject: hi\r\n\r\nbody\r\n")
+}
+
+@Test func splitsMboxByContentNotNameAndGivesOffsets() throws {
+    let folder = try TemporaryFolder()
+    let mbox =
+        "From a@example.com Mon Jan  1 00:00:00 2024\nSubject: one\n\nfirst\n>From here\n>>From there\n\n"
+        + "From b@example.com Mon Jan  1 00:00:00 2024\nSubject: two\n\nsecond\n"
+    let path = try folder.write("inbox.txt", mbox)
+    let (messages, problems) = collect(MessageSource(paths: [path]))
+    #expect(problems.isEmpty)
+    #expect(messages.count == 2)
+    #expect(
+        messages.map(text) == ["Subject: one\n\nfirst\nFrom here\n>From there\n", "Subject: two\n\nsecond\n"])
+    #expect(messages[0].origin.byteOffset == 44)
+    #expect(messages[1].origin.index == 2)
+    #expect(messages[1].origin.description == "\(path)#2")
+    let secondStart = Array(mbox.utf8).firstIndex(of: UInt8(ascii: "S"))
+    #expect(secondStart == 44)
+}
+
+@Test func splitsCRLFMbox() throws {
+    let folder = try TemporaryFolder()
+    let mbox = "From x\r\nSubject: one\r\n\r\nfirst\r\n\r\nFrom y\r\nSubject: two\r\n\r\nsecond\r\n"
+    let path = try folder.write("crlf.mbox", mbox)
+    let (messages, _) = collect(MessageSource(paths: [path]))
+    #expect(messages.map(text) == ["Subject: one\r\n\r\nfirst\r\n", "Subject: two\r\n\r\nsecond\r\n"])
+}
+
+@Test func unmungedFromLineInBodyDoesNotSplitMessage() throws {
+    let (messages, problems) = collect(
+        MessageSource(paths: [corpusMbox.appendingPathComponent("unmunged.mbox.txt").path]))
+    #expect(problems.isEmpty)
+    #expect(messages.count == 2)
+    #expect(messages.first.map(text)?.contains("From Russia with love") == true)
+}
+
+@Test func contentLengthFramingMatchesMimeKitOffsets() throws {
+    for (file, offsets) in [
+        ("content-length.mbox.txt", "content-length.unix-offsets.json"),
+        ("issue1189.mbox.txt", "issue1189.unix-offsets.json"),
+    ] {
+        let expected =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: corpusMbox.appendingPathComponent(offsets))) as? [[String: Any]] ?? []
+        let (messages, problems) = collect(
+            MessageSource(paths: [corpusMbox.appendingPathComponent(file).path]))
+        #expect(problems.isEmpty)
+        #expect(messages.count == expected.count, "\(file)")
+        let begins = expected.compactMap { $0["beginOffset"] as? Int }
+        #expect(messages.map(\.origin.byteOffset) == begins, "\(file)")
+    }
+}
+
+@Test func largeMboxIsReadAcrossChunks() throws {
+    let folder = try TemporaryFolder()
+    var mbox = ""
+    let body = String(repeating: "line of text for the chunk boundary test\n", count: 200)
+    for index in 1...400 {
+        mbox += "From sender@example.com Mon Jan  1 00:00:00 2024\nSubject: \(index)\n\n\(body)\n"
+    }
+    let path = try folder.write("big.mbox", mbox)
+    let (messages, problems) = collect(MessageSource(paths: [path]))
+    #expect(problems.isEmpty)
+    #expect(messages.count == 400)
+    #expect(messages.allSatisfy { text($0).hasSuffix(body) })
+    #expect(text(messages[399]).hasPrefix("Subject: 400\n"))
+}
+
+@Test func oversizedMessageIsReportedAndSkipped() throws {
+    let folder = try TemporaryFolder()
+    let big = String(repeating: "x", count: 5000)
+    let mbox = "From a\nSubject: 1\n\n\(big)\n\nFrom b\nSubject: 2\n\nsmall\n"
+    let path = try folder.write("mixed.mbox", mbox)
+    let (messages, problems) = collect(MessageSource(paths: [path], maxMessageBytes: 1000))
+    #expect(messages.map(text) == ["Subject: 2\n\nsmall\n"])
+    #expect(problems.count == 1)
+    #expect(problems.first?.origin.index == 1)
+    #expect(problems.first?.reason.contains("limit") == true)
+}
+
+@Test func emptyFileBinaryJunkAndTruncatedMboxAreOrdinaryCases() throws {
+    let folder = try TemporaryFolder()
+    let empty = try folder.write("Maildir/cur/1.host:2,S", "")
+    let junk = try folder.write(
+        "Maildir/cur/2.host:2,", bytes: [0x00, 0x01, 0xFF, 0x00, 0x13, 0x37, 0x00, 0x42])
+    try folder.write("Maildir/cur/3.host:2,RS", "Subject: fine\n\nok\n")
+    let truncated = try folder.write(
+        "cut.mbox", "From a\nSubject: whole\n\nyes\n\nFrom b\nSubject: cut\n\nhalf a li")
+    let onlySeparator = try folder.write("sep.mbox", "From a\nSubject: x\n\ny\n\nFrom b")
+    let (messages, problems) = collect(
+        MessageSource(paths: [folder.url.appendingPathComponent("Maildir").path, truncated, onlySeparator]))
+    #expect(Set(problems.map(\.origin.path)) == [empty, junk, onlySeparator])
+    #expect(problems.first { $0.origin.path == empty }?.reason == "empty file")
+    #expect(problems.first { $0.origin.path == junk }?.reason.contains("binary") == true)
+    #expect(messages.count == 4)
+    let cut = messages.first { $0.origin.path == truncated && $0.origin.index == 2 }
+    #expect(cut?.warnings.first?.contains("truncated") == true)
+    #expect(messages.first { $0.maildirFlags == "RS" } != nil)
+}
+
+@Test func maildirReadsCurAndNewSkipsTmpAndNestedFolders() throws {
+    let folder = try TemporaryFolder()
+    try folder.write("Mail/cur/1.a:2,FS", "Subject: a\n\n")
+    try folder.write("Mail/new/2.b", "Subject: b\n\n")
+    try folder.write("Mail/tmp/3.c", "Subject: half written\n\n")
+    try folder.write("Mail/.Sub.Folder/cur/4.d!2,T", "Subject: d\n\n")
+    try folder.write("Mail/.Sub.Folder/cur/.hidden", "Subject: hidden\n\n")
+    let source = MessageSource(paths: [folder.url.appendingPathComponent("Mail").path])
+    #expect(source.estimatedTotal == 3)
+    let (messages, problems) = collect(source)
+    #expect(problems.isEmpty)
+    #expect(messages.map(text).sorted() == ["Subject: a\n\n", "Subject: b\n\n", "Subject: d\n\n"])
+    #expect(Set(messages.compactMap(\.maildirFlags)) == ["FS", "", "T"])
+}
+
+@Test func readsCorpusMaildirWithSemicolonFlags() throws {
+    let (messages, problems) = collect(MessageSource(paths: [corpusMaildir.path]))
+    #expect(problems.isEmpty)
+    #expect(messages.count == 6)
+    #expect(messages.contains { $0.maildirFlags == "STln" })
+}
+
+@Test func standardInputIsOneMessageOrAnMboxStream() throws {
+    for (input, expected) in [
+        ("Subject: one\n\nbody\n", ["Subject: one\n\nbody\n"]),
+        ("From a\nSubject: 1\n\nx\n\nFrom b\nSubject: 2\n\ny\n", ["Subject: 1\n\nx\n", "Subject: 2\n\ny\n"]),
+    ] {
+        var descriptors: [Int32] = [0, 0]
+        #expect(pipe(&descriptors) == 0)
+        let bytes = Array(input.utf8)
+        _ = bytes.withUnsafeBytes { write(descriptors[1], $0.baseAddress, $0.count) }
+        close(descriptors[1])
+        let source = MessageSource(paths: ["-"])
+        source.standardInputDescriptor = descriptors[0]
+        let (messages, problems) = collect(source)
+        close(descriptors[0])
+        #expect(problems.isEmpty)
+        #expect(messages.map(text) == expected)
+        #expect(messages.allSatisfy { $0.origin.path == "-" })
+    }
+}
+
+@Test func missingPathIsAProblemAndTheStreamGoesOn() throws {
+    let folder = try TemporaryFolder()
+    let path = try folder.write("ok.eml", "Subject: ok\n\n")
+    let (messages, problems) = collect(MessageSource(paths: ["/nonexistent/x.eml", path]))
+    #expect(problems.count == 1)
+    #expect(messages.count == 1)
+}

@@ -1,5 +1,0 @@
-import Testing
-
-@testable import OrderStore
-
-@Test func moduleLoads() { #expect(Bool(true)) }

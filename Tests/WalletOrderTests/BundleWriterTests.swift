@@ -1,0 +1,167 @@
+import Foundation
+import Testing
+
+@testable import WalletOrder
+
+@Suite struct BundleWriterTests {
+    @Test func writesAFolderBundleThatValidates() throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let url = try BundleWriter(outputDirectory: out, zip: false, signing: nil)
+            .write(fullOrder(), images: fullOrderImages)
+        #expect(url.deletingLastPathComponent().standardizedFileURL == out.standardizedFileURL)
+        let names = try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
+        #expect(names == (["manifest.json", "order.json"] + fullOrderImages.keys).sorted())
+        let manifest = try JSONDecoder().decode(
+            [String: String].self, from: Data(contentsOf: url.appendingPathComponent("manifest.json")))
+        #expect(
+            manifest["order.json"]
+                == Crypto.sha256Hex(try Data(contentsOf: url.appendingPathComponent("order.json"))))
+        let report = BundleValidator().validate(at: url)
+        #expect(report.passed, "\(report.issues)")
+        #expect(report.has(.unsigned))
+    }
+
+    @Test func writesAZipThatPythonsZipfileAccepts() throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let url = try BundleWriter(outputDirectory: out, zip: true, signing: nil)
+            .write(fullOrder(), images: fullOrderImages)
+        #expect(url.pathExtension == "order")
+        let report = BundleValidator().validate(at: url)
+        #expect(report.passed, "\(report.issues)")
+
+        let script = """
+            import sys, zipfile, json
+            z = zipfile.ZipFile(sys.argv[1])
+            assert z.testzip() is None
+            print(sorted(z.namelist()))
+            print(json.loads(z.read('order.json'))['orderNumber'])
+            """
+        let (status, output) = try run("/usr/bin/env", ["python3", "-c", script, url.path])
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("'order.json'"))
+        #expect(output.contains("A-10023"))
+    }
+
+    @Test func zipOfTheSameFilesIsByteForByteStable() throws {
+        let entries = [
+            Zip.Entry(name: "a.txt", data: Data(repeating: 65, count: 5000)),
+            Zip.Entry(name: "b", data: Data()),
+        ]
+        let archive = Zip.archive(entries)
+        #expect(archive == Zip.archive(entries))
+        #expect(try Zip.entries(of: archive) == entries)
+    }
+
+    @Test func hostileOrderNumbersStayInsideTheOutputFolder() throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let hostile = [
+            "../../etc/passwd", "/etc/passwd", "..", ".", "a/../../b", "A\u{0}B",
+            String(repeating: "9", count: 500),
+            "~root", "C:\\Windows\\system32", "   ", "-rf", "订单-123",
+        ]
+        for (index, number) in hostile.enumerated() {
+            var order = fullOrder()
+            order.orderNumber = number
+            order.orderIdentifier = "id-\(index)"
+            order.merchant.displayName = "../\(number)"
+            order.merchant.url = "https://merchant.invalid/"
+            for zip in [false, true] {
+                let url = try BundleWriter(outputDirectory: out, zip: zip, signing: nil).write(order)
+                #expect(
+                    url.deletingLastPathComponent().standardizedFileURL == out.standardizedFileURL,
+                    "\(number)")
+                #expect(url.lastPathComponent.utf8.count <= 110)
+                #expect(!url.lastPathComponent.hasPrefix("."))
+            }
+        }
+        let entries = try FileManager.default.contentsOfDirectory(atPath: out.path)
+        #expect(entries.count == hostile.count * 2)
+        #expect(
+            !FileManager.default.fileExists(
+                atPath: out.deletingLastPathComponent().appendingPathComponent("etc").path))
+    }
+
+    @Test func unsafeImageNamesAreRefused() throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        for name in [
+            "../x.png", "/tmp/x.png", "a/b.png", ".hidden", "order.json", "signature", "x\u{0}.png", "",
+        ] {
+            #expect(throws: BundleError.unsafeFileName(name)) {
+                try BundleWriter(outputDirectory: out, zip: false, signing: nil).write(
+                    fullOrder(), images: [name: Data()])
+            }
+        }
+    }
+
+    @Test func rerunUpdatesInPlaceAndUpdatedAtNeverDecreases() throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        for zip in [false, true] {
+            let writer = BundleWriter(outputDirectory: out, zip: zip, signing: nil)
+            var order = fullOrder()
+            order.updatedAt = day("2026-11-25T00:00:00Z")
+            let first = try writer.write(order, images: fullOrderImages)
+
+            // The same order again, built from older data: the later updatedAt is kept.
+            order.updatedAt = day("2026-11-21T00:00:00Z")
+            let second = try writer.write(order, images: fullOrderImages)
+            #expect(second == first)
+            #expect(try readOrder(second, zip: zip).updatedAt == day("2026-11-25T00:00:00Z"))
+
+            // Changed content with an older updatedAt: moves one second past the old one.
+            order.status = .completed
+            _ = try writer.write(order, images: fullOrderImages)
+            #expect(try readOrder(first, zip: zip).updatedAt == day("2026-11-25T00:00:01Z"))
+
+            // Unchanged again: stays put.
+            _ = try writer.write(order, images: fullOrderImages)
+            #expect(try readOrder(first, zip: zip).updatedAt == day("2026-11-25T00:00:01Z"))
+            #expect(BundleValidator().validate(at: first).passed)
+        }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: out.path).filter {
+            $0.hasPrefix(".")
+        }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test func rerunRemovesFilesTheNewVersionNoLongerHas() throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let writer = BundleWriter(outputDirectory: out, zip: false, signing: nil)
+        let url = try writer.write(
+            fullOrder(), images: fullOrderImages.merging(["old.png": Data("x".utf8)]) { a, _ in a })
+        #expect(FileManager.default.fileExists(atPath: url.appendingPathComponent("old.png").path))
+        _ = try writer.write(fullOrder(), images: fullOrderImages)
+        #expect(!FileManager.default.fileExists(atPath: url.appendingPathComponent("old.png").path))
+        #expect(BundleValidator().validate(at: url).passed)
+    }
+
+    @Test func refusesToWriteThroughASymbolicLinkedBundleFolder() throws {
+        let out = try temporaryFolder()
+        let elsewhere = try temporaryFolder()
+        defer {
+            try? FileManager.default.removeItem(at: out)
+            try? FileManager.default.removeItem(at: elsewhere)
+        }
+        let name = BundleWriter.bundleName(for: fullOrder())
+        try FileManager.default.createSymbolicLink(
+            at: out.appendingPathComponent(name), withDestinationURL: elsewhere)
+        #expect(throws: BundleError.self) {
+            try BundleWriter(outputDirectory: out, zip: false, signing: nil).write(
+                fullOrder(), images: fullOrderImages)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).isEmpty)
+    }
+
+    private func readOrder(_ url: URL, zip: Bool) throws -> Order {
+        if zip {
+            let entries = try Zip.entries(of: Data(contentsOf: url))
+            return try Order.decode(try #require(entries.first { $0.name == "order.json" }).data)
+        }
+        return try Order.decode(Data(contentsOf: url.appendingPathComponent("order.json")))
+    }
+}

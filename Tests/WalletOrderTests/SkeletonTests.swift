@@ -1,5 +1,0 @@
-import Testing
-
-@testable import WalletOrder
-
-@Test func moduleLoads() { #expect(Bool(true)) }
