@@ -32,7 +32,7 @@ struct EmailText {
         subject = document.subject ?? ""
         linkURLs = document.links.flatMap { $0.href == $0.target ? [$0.href] : [$0.href, $0.target] }
         linkTexts = document.links.filter { !$0.isHidden }.map(\.text)
-        imageAlts = document.images.compactMap(\.alt)
+        imageAlts = document.images.filter { !$0.isHidden }.compactMap(\.alt)
         imageSources = document.images.map(\.source)
     }
 
@@ -40,6 +40,9 @@ struct EmailText {
     static func hiddenText(of document: MailDocument) -> String {
         var parts: [String] = []
         if let preheader = document.preheader { parts.append(preheader) }
+        for rendered in [document.htmlText, document.plainText] {
+            if let hidden = rendered?.hiddenText, !hidden.isEmpty { parts.append(hidden) }
+        }
         parts.append(contentsOf: document.links.filter(\.isHidden).map(\.text))
         return parts.joined(separator: "\n")
     }

@@ -21,7 +21,8 @@ extension ReportRenderer {
     /// - Parameters:
     ///   - reports: the reports.
     ///   - emailHTML: the HTML body of each email, in the same order (`nil` when an email has
-    ///     none: its rendered text is shown instead).
+    ///     none: its rendered text is shown instead); when shorter than `reports`, the
+    ///     reports' own ``CheckReport/emailHTML`` is used.
     ///   - crossFindings: findings of ``MerchantEmailChecker/crossCheck(_:)``.
     /// - Returns: the page.
     public static func html(_ reports: [CheckReport], emailHTML: [String?], crossFindings: [Finding] = [])
@@ -40,7 +41,7 @@ extension ReportRenderer {
             body += summarySection(reports, crossFindings: crossFindings)
         }
         for (index, report) in reports.enumerated() {
-            let html = index < emailHTML.count ? emailHTML[index] : nil
+            let html = index < emailHTML.count ? emailHTML[index] : report.emailHTML
             body += reportSection(report, emailHTML: html, index: index)
         }
         return """
@@ -63,6 +64,11 @@ extension ReportRenderer {
     /// One report as a page.
     public static func html(_ report: CheckReport, emailHTML: String?) -> String {
         html([report], emailHTML: [emailHTML])
+    }
+
+    /// The reports as a page, each email's preview from its ``CheckReport/emailHTML``.
+    public static func html(_ reports: [CheckReport], crossFindings: [Finding] = []) -> String {
+        html(reports, emailHTML: [], crossFindings: crossFindings)
     }
 
     /// The `srcdoc` document of the email preview: the policy first, the highlight style,

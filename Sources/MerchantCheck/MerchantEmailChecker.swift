@@ -15,6 +15,8 @@ public struct MerchantEmailChecker: Sendable {
     /// Words that label a tracking number (`tracking number`, `Sendungsnummer`, …), lower case.
     public var trackingLabels: [String]
     let formats: CompiledFormats
+    /// The rules, when the checker was made from them (extraction, tracking pages).
+    public internal(set) var rules: Rules?
 
     /// Tracking labels used when the rules give none.
     public static let defaultTrackingLabels = [
@@ -90,7 +92,8 @@ public struct MerchantEmailChecker: Sendable {
             origin: origin, subject: document.subject, senderAddress: document.sender?.address,
             senderDomain: document.sender?.registrableDomain ?? document.sender?.domain, kind: kind,
             expected: expect, fields: foundFields(extraction: extraction, text: text), findings: findings,
-            walletOrderJSON: WalletPreview.json(extraction: extraction, document: document),
+            walletOrderJSON: WalletPreview.json(
+                extraction: extraction, document: document, carriers: rules?.carriers),
             extraction: extraction, renderedText: text.visible.isEmpty ? nil : text.visible)
     }
 
