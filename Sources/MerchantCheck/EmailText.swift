@@ -137,9 +137,14 @@ struct EmailText {
         {
             let before = range.lowerBound > text.startIndex ? text[text.index(before: range.lowerBound)] : nil
             let after = range.upperBound < text.endIndex ? text[range.upperBound] : nil
-            let isWordCharacter: (Character?) -> Bool = { $0.map { $0.isLetter || $0.isNumber } ?? false }
-            let startsWithWordCharacter = trimmed.first.map { $0.isLetter || $0.isNumber } ?? false
-            let endsWithWordCharacter = trimmed.last.map { $0.isLetter || $0.isNumber } ?? false
+            // Only alphabetic scripts written with spaces need a word boundary: Japanese,
+            // Chinese and Korean attach particles and neighbours directly to a name.
+            let isWordCharacter: (Character?) -> Bool = { character in
+                guard let character, let scalar = character.unicodeScalars.first else { return false }
+                return (character.isLetter || character.isNumber) && scalar.value < 0x0530
+            }
+            let startsWithWordCharacter = isWordCharacter(trimmed.first)
+            let endsWithWordCharacter = isWordCharacter(trimmed.last)
             if !(startsWithWordCharacter && isWordCharacter(before))
                 && !(endsWithWordCharacter && isWordCharacter(after))
             {

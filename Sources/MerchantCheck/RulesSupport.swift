@@ -37,9 +37,11 @@ extension MerchantEmailChecker {
     /// - Parameter rules: the rules (``Rules/load(from:)``).
     public init(rules: Rules) {
         let labels = Self.defaultTrackingLabels + rules.languages.flatMap(\.trackingNumberLabels)
+        let orderLabels = Self.defaultOrderNumberLabels + rules.languages.flatMap(\.labels.orderNumber)
         self.init(
             carriers: rules.carriers.carriers.map(CarrierProfile.init(rule:)),
-            trackingLabels: Array(Set(labels.map { $0.lowercased() })).sorted())
+            trackingLabels: Array(Set(labels.map { $0.lowercased() })).sorted(),
+            orderNumberLabels: Array(Set(orderLabels.map { $0.lowercased() })).sorted())
         self.rules = rules
     }
 
