@@ -134,10 +134,7 @@ struct CorpusRunner {
                     error: "\(expectedURL.lastPathComponent) is not valid extraction JSON: \(error)"))
             return
         }
-        var compared = actualObject
-        if let expected = expectedObject as? [String: Any], expected["messageID"] == nil {
-            compared.removeValue(forKey: "messageID")
-        }
+        let compared = Self.trimmed(actualObject, like: expectedObject as? [String: Any] ?? [:])
         score(expected: expectedObject as? [String: Any] ?? [:], actual: compared)
         let expectedText = canonicalJSON(expectedObject)
         let actualText = canonicalJSON(compared)
@@ -172,6 +169,38 @@ struct CorpusRunner {
         copy.evidence = nil
         let data = (try? JSONEncoder().encode(copy)) ?? Data("{}".utf8)
         return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+    }
+
+    /// Keys an expected file may leave out: descriptive fields a corpus need not record. They
+    /// are compared only where the expected file has them (in any order or shipment).
+    static let optionalKeys: Set<String> = ["messageID", "lineItems"]
+    static let optionalShipmentKeys: Set<String> = ["trackingURL", "shippedAt", "deliveredAt"]
+
+    /// `actual` without the optional keys that `expected` does not record.
+    static func trimmed(_ actual: [String: Any], like expected: [String: Any]) -> [String: Any] {
+        let expectedOrders = [expected] + ((expected["additionalOrders"] as? [[String: Any]]) ?? [])
+        let recordedOrderKeys = Set(expectedOrders.flatMap(\.keys))
+        let recordedShipmentKeys = Set(
+            expectedOrders.flatMap { ($0["shipments"] as? [[String: Any]]) ?? [] }.flatMap(\.keys))
+        func trimOrder(_ order: [String: Any]) -> [String: Any] {
+            var copy = order
+            for key in optionalKeys where !recordedOrderKeys.contains(key) { copy.removeValue(forKey: key) }
+            if let shipments = order["shipments"] as? [[String: Any]] {
+                copy["shipments"] = shipments.map { shipment in
+                    var trimmedShipment = shipment
+                    for key in optionalShipmentKeys where !recordedShipmentKeys.contains(key) {
+                        trimmedShipment.removeValue(forKey: key)
+                    }
+                    return trimmedShipment
+                }
+            }
+            return copy
+        }
+        var result = trimOrder(actual)
+        if let additional = actual["additionalOrders"] as? [[String: Any]] {
+            result["additionalOrders"] = additional.map(trimOrder)
+        }
+        return result
     }
 
     mutating func score(expected: [String: Any], actual: [String: Any]) {
