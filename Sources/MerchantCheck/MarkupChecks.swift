@@ -1,4 +1,5 @@
 import Extraction
+import Foundation
 import MailDocument
 
 /// Checks of schema.org Order and ParcelDelivery markup (JSON-LD or microdata).
@@ -120,16 +121,25 @@ extension MerchantEmailChecker {
         var numbers = (extraction.shipments ?? []).compactMap(\.trackingNumber).filter {
             text.visibleContains(number: $0)
         }
-        for piece in text.visible.split(whereSeparator: { !($0.isLetter || $0.isNumber) })
-        where piece.count >= 8 {
-            let candidate = String(piece).uppercased()
-            guard candidate.utf8.count <= 40 else { continue }
+        guard let regex = Self.alphanumericRun else { return numbers }
+        let visible = text.visible as NSString
+        var seen = 0
+        regex.enumerateMatches(in: text.visible, range: NSRange(location: 0, length: visible.length)) {
+            match, _, stop in
+            guard let match else { return }
+            seen += 1
+            if seen > Self.maximumRuns { stop.pointee = true }
+            let candidate = visible.substring(with: match.range).uppercased()
             if formats.matches(candidate).contains(where: { $0.checkDigitValid == true }) {
                 numbers.append(candidate)
             }
         }
         return numbers
     }
+
+    private static let alphanumericRun = try? NSRegularExpression(
+        pattern: "(?<![A-Za-z0-9])(?=[A-Za-z]*[0-9])[A-Za-z0-9]{8,40}(?![A-Za-z0-9])")
+    private static let maximumRuns = 5_000
 
     static func bareType(_ type: String) -> String {
         type.split(separator: "/").last.map(String.init) ?? type

@@ -207,6 +207,27 @@ import Testing
         #expect(!Fixtures.codes(fixed).contains("MO302"))
     }
 
+    @Test func orderNumberTheReaderMissedInHiddenTextIsMO301() {
+        let broken = checker.check(
+            document: Fixtures.confirmation(
+                body: "Thank you for shopping at Example Outfitters!", subject: "Thanks",
+                preheader: "Order #A-10023 is confirmed"),
+            extraction: Fixtures.confirmationExtraction(orderNumber: nil))
+        #expect(broken.findings.contains { $0.code == "MO301" && $0.message.contains("A-10023") })
+        #expect(!Fixtures.codes(broken).contains("MO103"))
+    }
+
+    @Test func trackingNumberTheReaderMissedInHiddenTextIsMO302() {
+        let broken = checker.check(
+            document: Fixtures.shipping(
+                body: "Example Outfitters\nYour order A-10023 has shipped with UPS.", links: [],
+                preheader: "Tracking number: 1Z 999 AA1 01 2345 6784"),
+            extraction: Fixtures.shippingExtraction(trackingNumber: nil))
+        #expect(
+            broken.findings.contains { $0.code == "MO302" && $0.message.contains(Fixtures.validTracking) })
+        #expect(!Fixtures.codes(broken).contains("MO201"))
+    }
+
     @Test func senderDomainInconsistentAcrossEmailsIsMO401() {
         let other = Sender(
             name: "Example Outfitters", address: "ship@example-mail.net", domain: "example-mail.net",
@@ -330,5 +351,25 @@ import Testing
         let severities = report.findings.map(\.severity)
         #expect(severities == severities.sorted())
         #expect(severities.first == .error)
+    }
+}
+
+@Suite struct NameAndNumberMatchingTests {
+    @Test func latinNamesNeedWordBoundaries() {
+        #expect(!EmailText.containsName("UPS", in: "Check out our GROUPS"))
+        #expect(EmailText.containsName("UPS", in: "Shipped with UPS."))
+        #expect(!EmailText.containsName("UPS", in: "shipped with ups"))
+        #expect(EmailText.containsName("Example Outfitters", in: "EXAMPLE OUTFITTERS ltd"))
+    }
+
+    @Test func cjkNamesMatchWithParticlesAttached() {
+        #expect(EmailText.containsName("ヤマト運輸", in: "ヤマト運輸の宅急便でお届けします"))
+        #expect(EmailText.containsName("CJ대한통운", in: "CJ대한통운으로 발송되었습니다"))
+        #expect(EmailText.containsName("顺丰速运", in: "您的包裹已由顺丰速运发出"))
+    }
+
+    @Test func placeholderNumbersAreNotCheckDigitFailures() {
+        #expect(MerchantEmailChecker.isPlaceholder("9400100000000000000000"))
+        #expect(!MerchantEmailChecker.isPlaceholder(Fixtures.invalidTracking))
     }
 }
