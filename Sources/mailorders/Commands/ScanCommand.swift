@@ -10,7 +10,8 @@ enum ScanCommand: Subcommand {
     static let spec = CommandSpec(
         name: "scan",
         summary: "Find the orders in a mailbox and write a Wallet order bundle for each.",
-        usage: "PATH…|- [--out DIR] [--db PATH] [--zip] [--jobs N] [--since DATE] [--json] [--quiet]",
+        usage:
+            "PATH…|- [--out DIR] [--db PATH] [--zip] [--jobs N] [--no-prefilter] [--since DATE] [--json] [--quiet]",
         options: [
             OptionSpec(
                 name: "out", valueName: "DIR", help: "Where bundles and the database go (default ./orders)."),
@@ -23,6 +24,9 @@ enum ScanCommand: Subcommand {
                 name: "jobs", valueName: "N", help: "Parse and extract on N threads (default: all cores)."),
             OptionSpec(
                 name: "since", valueName: "DATE", help: "Skip messages dated before DATE (YYYY-MM-DD)."),
+            OptionSpec(
+                name: "no-prefilter", valueName: nil,
+                help: "Run the full extraction on every message, not only on likely order emails."),
             OptionSpec(name: "json", valueName: nil, help: "Print the summary as JSON on standard output."),
             OptionSpec(name: "quiet", valueName: nil, help: "No progress and no summary on standard error."),
             OptionSpec(
@@ -81,6 +85,7 @@ struct ScanOptions {
     var databasePath: String
     var zip: Bool
     var jobs: Int
+    var prefilter: Bool
     var since: Date?
     var json: Bool
     var quiet: Bool
@@ -99,6 +104,7 @@ struct ScanOptions {
             arguments.value("db") ?? outputDirectory.appendingPathComponent("mailorders.sqlite").path
         zip = arguments.has("zip")
         jobs = try arguments.positiveInteger("jobs") ?? ProcessInfo.processInfo.activeProcessorCount
+        prefilter = !arguments.has("no-prefilter")
         if let text = arguments.value("since") {
             guard let date = parseDay(text) else {
                 throw UsageError(message: "--since takes a date as YYYY-MM-DD, not '\(text)'")

@@ -27,9 +27,12 @@ struct ProcessedMessage: Sendable {
 struct MessagePipeline: Sendable {
     let extractor: Extractor
     var limits = MIMELimits.default
+    /// Decides which messages need the document and extraction work; `nil` runs it on all.
+    var prefilter: Prefilter?
 
-    init(rules: Rules) {
+    init(rules: Rules, prefilter usePrefilter: Bool = true) {
         extractor = Extractor(rules: rules)
+        prefilter = usePrefilter ? Prefilter(rules: rules) : nil
     }
 
     /// Loads the rules from `directory`, or from the default place (see ``RulesFile``).
@@ -60,6 +63,11 @@ struct MessagePipeline: Sendable {
         result.messageID = message.messageID
         result.date = message.date
         result.subject = message.subject
+        if let prefilter, !prefilter.needsFullWork(message) {
+            result.extraction = ExtractionResult(
+                source: raw.origin.description, messageID: message.messageID, kind: .notAnOrder)
+            return result
+        }
         let document = MailDocument(message: message)
         var extraction = extractor.extract(document)
         extraction.source = raw.origin.description

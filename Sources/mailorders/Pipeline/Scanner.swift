@@ -73,7 +73,7 @@ struct Scanner {
         try FileManager.default.createDirectory(
             at: options.outputDirectory, withIntermediateDirectories: true)
         let rules = try MessagePipeline.loadRules(from: options.rulesDirectory)
-        pipeline = MessagePipeline(rules: rules)
+        pipeline = MessagePipeline(rules: rules, prefilter: options.prefilter)
         store = try SQLiteOrderStore(path: options.databasePath)
         bundles = try BundleOutput(
             directory: options.outputDirectory, zip: options.zip,
