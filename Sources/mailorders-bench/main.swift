@@ -9,6 +9,7 @@ switch stage {
 case "mime": runMIMEBenchmark(arguments: rest)
 case "html": runHTMLBenchmark(arguments: rest)
 case "extract": runExtractionBenchmark(arguments: rest)
+case "baseline": runBaselineBenchmark(arguments: rest)
 default:
-    print("usage: mailorders-bench mime|html|extract [options]")
+    print("usage: mailorders-bench mime|html|extract|baseline [options]")
 }
