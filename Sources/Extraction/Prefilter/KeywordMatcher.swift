@@ -14,10 +14,10 @@ struct KeywordMatcher: Sendable {
     }
 
     private let keywords: [Keyword]
-    /// First two folded bytes → indices into `keywords`.
-    private let buckets: [UInt16: [Int]]
-    /// One bit per first byte that starts some keyword, to skip most positions at once.
-    private let firstBytes: [Bool]
+    /// Keyword indices grouped by their first two folded bytes: the keywords starting with
+    /// bytes `a b` are `pairIndex[pairStart[a << 8 | b] ..< pairStart[(a << 8 | b) + 1]]`.
+    private let pairStart: [Int32]
+    private let pairIndex: [Int32]
 
     /// - Parameters:
     ///   - words: words that count wherever they occur.
@@ -36,15 +36,25 @@ struct KeywordMatcher: Sendable {
                     bytes: folded, text: word, boundaryBefore: Folding.isWordByte(folded[0]),
                     boundaryAfter: Folding.isWordByte(folded[folded.count - 1]), needsNumber: weak))
         }
-        var buckets: [UInt16: [Int]] = [:]
-        var firstBytes = [Bool](repeating: false, count: 256)
+        var counts = [Int32](repeating: 0, count: 65_537)
+        for keyword in keywords { counts[Int(keyword.bytes[0]) << 8 | Int(keyword.bytes[1])] += 1 }
+        var pairStart = [Int32](repeating: 0, count: 65_537)
+        var total: Int32 = 0
+        for pair in 0..<65_536 {
+            pairStart[pair] = total
+            total += counts[pair]
+        }
+        pairStart[65_536] = total
+        var pairIndex = [Int32](repeating: 0, count: Int(total))
+        var filled = pairStart
         for (index, keyword) in keywords.enumerated() {
-            buckets[UInt16(keyword.bytes[0]) << 8 | UInt16(keyword.bytes[1]), default: []].append(index)
-            firstBytes[Int(keyword.bytes[0])] = true
+            let pair = Int(keyword.bytes[0]) << 8 | Int(keyword.bytes[1])
+            pairIndex[Int(filled[pair])] = Int32(index)
+            filled[pair] += 1
         }
         self.keywords = keywords
-        self.buckets = buckets
-        self.firstBytes = firstBytes
+        self.pairStart = pairStart
+        self.pairIndex = pairIndex
     }
 
     /// The number of distinct folded keywords.
@@ -56,20 +66,25 @@ struct KeywordMatcher: Sendable {
     ///   - html: whether `text` is HTML (tags are skipped, entities decoded).
     func firstMatch(in text: UnsafeBufferPointer<UInt8>, html: Bool) -> String? {
         let folded = Folding.fold(text, html: html)
-        return folded.withUnsafeBufferPointer { firstMatch(folded: $0) }
+        return folded.withUnsafeBufferPointer { buffer in
+            pairStart.withUnsafeBufferPointer { starts in
+                firstMatch(folded: buffer, starts: starts)
+            }
+        }
     }
 
-    private func firstMatch(folded: UnsafeBufferPointer<UInt8>) -> String? {
+    private func firstMatch(folded: UnsafeBufferPointer<UInt8>, starts: UnsafeBufferPointer<Int32>) -> String?
+    {
         let count = folded.count
         guard count >= 2 else { return nil }
+        var pair = Int(folded[0])
         for position in 0..<(count - 1) {
-            let first = folded[position]
-            guard firstBytes[Int(first)] else { continue }
-            guard let candidates = buckets[UInt16(first) << 8 | UInt16(folded[position + 1])] else {
-                continue
-            }
-            for index in candidates {
-                let keyword = keywords[index]
+            pair = (pair << 8 | Int(folded[position + 1])) & 0xFFFF
+            let first = Int(starts[pair])
+            let end = Int(starts[pair + 1])
+            guard first < end else { continue }
+            for slot in first..<end {
+                let keyword = keywords[Int(pairIndex[slot])]
                 let length = keyword.bytes.count
                 guard position + length <= count else { continue }
                 if keyword.boundaryBefore, position > 0, Folding.isWordByte(folded[position - 1]) { continue }
@@ -134,67 +149,90 @@ enum Folding {
     }
 
     static func fold(_ text: UnsafeBufferPointer<UInt8>, html: Bool) -> [UInt8] {
-        var out = [UInt8]()
-        out.reserveCapacity(text.count)
-        var lastWasSpace = false
-        func space() {
-            if !lastWasSpace {
-                out.append(0x20)
-                lastWasSpace = true
-            }
-        }
-        func append(_ byte: UInt8) {
-            out.append(byte)
-            lastWasSpace = false
-        }
-        let count = text.count
-        var index = 0
-        while index < count {
-            let byte = text[index]
-            switch byte {
-            case 0x41...0x5A:
-                append(byte | 0x20)
-                index += 1
-            case 0x20, 0x09, 0x0A, 0x0D, 0x0C:
-                space()
-                index += 1
-            case 0xC2 where index + 1 < count && text[index + 1] == 0xA0:
-                space()
-                index += 2
-            case 0xC3 where index + 1 < count:
-                let next = text[index + 1]
-                out.append(0xC3)
-                out.append(next >= 0x80 && next <= 0x9E && next != 0x97 ? next + 0x20 : next)
-                lastWasSpace = false
-                index += 2
-            case 0x3C where html && index + 1 < count && startsTag(text[index + 1]):
-                // Skip the tag; a '<' that never closes is kept as text.
-                var end = index + 1
-                while end < count && text[end] != 0x3E { end += 1 }
-                if end < count {
-                    space()
-                    index = end + 1
-                } else {
-                    append(byte)
+        var out = [UInt8](repeating: 0, count: text.count + 8)
+        var length = 0
+        out.withUnsafeMutableBufferPointer { out in
+            var lastWasSpace = false
+            let count = text.count
+            var index = 0
+            while index < count {
+                let byte = text[index]
+                switch byte {
+                case 0x41...0x5A:
+                    out[length] = byte | 0x20
+                    length += 1
+                    lastWasSpace = false
                     index += 1
-                }
-            case 0x26 where html:
-                if let (decoded, length) = entity(text, at: index) {
-                    if decoded == [0x20] {
-                        space()
-                    } else {
-                        for byte in fold(decoded, html: false) { append(byte) }
+                case 0x20, 0x09, 0x0A, 0x0D, 0x0C:
+                    if !lastWasSpace {
+                        out[length] = 0x20
+                        length += 1
+                        lastWasSpace = true
                     }
-                    index += length
-                } else {
-                    append(byte)
+                    index += 1
+                case 0xC2 where index + 1 < count && text[index + 1] == 0xA0:
+                    if !lastWasSpace {
+                        out[length] = 0x20
+                        length += 1
+                        lastWasSpace = true
+                    }
+                    index += 2
+                case 0xC3 where index + 1 < count:
+                    let next = text[index + 1]
+                    out[length] = 0xC3
+                    out[length + 1] = next >= 0x80 && next <= 0x9E && next != 0x97 ? next + 0x20 : next
+                    length += 2
+                    lastWasSpace = false
+                    index += 2
+                case 0x3C where html && index + 1 < count && startsTag(text[index + 1]):
+                    // Skip the tag; a '<' that never closes is kept as text.
+                    var end = index + 1
+                    while end < count && text[end] != 0x3E { end += 1 }
+                    if end < count {
+                        if !lastWasSpace {
+                            out[length] = 0x20
+                            length += 1
+                            lastWasSpace = true
+                        }
+                        index = end + 1
+                    } else {
+                        out[length] = byte
+                        length += 1
+                        lastWasSpace = false
+                        index += 1
+                    }
+                case 0x26 where html:
+                    // An entity never decodes to more bytes than it takes, so `out` keeps up.
+                    if let (decoded, entityLength) = entity(text, at: index) {
+                        if decoded == [0x20] {
+                            if !lastWasSpace {
+                                out[length] = 0x20
+                                length += 1
+                                lastWasSpace = true
+                            }
+                        } else {
+                            for folded in fold(decoded, html: false) {
+                                out[length] = folded
+                                length += 1
+                                lastWasSpace = false
+                            }
+                        }
+                        index += entityLength
+                    } else {
+                        out[length] = byte
+                        length += 1
+                        lastWasSpace = false
+                        index += 1
+                    }
+                default:
+                    out[length] = byte
+                    length += 1
+                    lastWasSpace = false
                     index += 1
                 }
-            default:
-                append(byte)
-                index += 1
             }
         }
+        out.removeSubrange(length...)
         return out
     }
 
