@@ -18,6 +18,11 @@ struct KeywordMatcher: Sendable {
     /// bytes `a b` are `pairIndex[pairStart[a << 8 | b] ..< pairStart[(a << 8 | b) + 1]]`.
     private let pairStart: [Int32]
     private let pairIndex: [Int32]
+    /// The folded keywords one after another; keyword `i` is `flatBytes[flatStart[i] ..< flatStart[i + 1]]`.
+    private let flatBytes: [UInt8]
+    private let flatStart: [Int32]
+    /// Per keyword: bit 0 word boundary before, bit 1 after, bit 2 needs a number after.
+    private let flags: [UInt8]
 
     /// - Parameters:
     ///   - words: words that count wherever they occur.
@@ -55,6 +60,13 @@ struct KeywordMatcher: Sendable {
         self.keywords = keywords
         self.pairStart = pairStart
         self.pairIndex = pairIndex
+        flatBytes = keywords.flatMap(\.bytes)
+        var flatStart: [Int32] = [0]
+        for keyword in keywords { flatStart.append((flatStart.last ?? 0) + Int32(keyword.bytes.count)) }
+        self.flatStart = flatStart
+        flags = keywords.map {
+            ($0.boundaryBefore ? 1 : 0) | ($0.boundaryAfter ? 2 : 0) | ($0.needsNumber ? 4 : 0)
+        }
     }
 
     /// The number of distinct folded keywords.
@@ -66,15 +78,31 @@ struct KeywordMatcher: Sendable {
     ///   - html: whether `text` is HTML (tags are skipped, entities decoded).
     func firstMatch(in text: UnsafeBufferPointer<UInt8>, html: Bool) -> String? {
         let folded = Folding.fold(text, html: html)
-        return folded.withUnsafeBufferPointer { buffer in
+        let found: Int? = folded.withUnsafeBufferPointer { buffer in
             pairStart.withUnsafeBufferPointer { starts in
-                firstMatch(folded: buffer, starts: starts)
+                pairIndex.withUnsafeBufferPointer { index in
+                    flatBytes.withUnsafeBufferPointer { bytes in
+                        flatStart.withUnsafeBufferPointer { offsets in
+                            flags.withUnsafeBufferPointer { flags in
+                                Self.firstMatch(
+                                    folded: buffer, starts: starts, index: index, bytes: bytes,
+                                    offsets: offsets,
+                                    flags: flags)
+                            }
+                        }
+                    }
+                }
             }
         }
+        return found.map { keywords[$0].text }
     }
 
-    private func firstMatch(folded: UnsafeBufferPointer<UInt8>, starts: UnsafeBufferPointer<Int32>) -> String?
-    {
+    private static func firstMatch(
+        folded: UnsafeBufferPointer<UInt8>, starts: UnsafeBufferPointer<Int32>,
+        index: UnsafeBufferPointer<Int32>,
+        bytes: UnsafeBufferPointer<UInt8>, offsets: UnsafeBufferPointer<Int32>,
+        flags: UnsafeBufferPointer<UInt8>
+    ) -> Int? {
         let count = folded.count
         guard count >= 2 else { return nil }
         var pair = Int(folded[0])
@@ -84,27 +112,19 @@ struct KeywordMatcher: Sendable {
             let end = Int(starts[pair + 1])
             guard first < end else { continue }
             for slot in first..<end {
-                let keyword = keywords[Int(pairIndex[slot])]
-                let length = keyword.bytes.count
+                let keyword = Int(index[slot])
+                let start = Int(offsets[keyword])
+                let length = Int(offsets[keyword + 1]) - start
                 guard position + length <= count else { continue }
-                if keyword.boundaryBefore, position > 0, Folding.isWordByte(folded[position - 1]) { continue }
-                if keyword.boundaryAfter, position + length < count,
-                    Folding.isWordByte(folded[position + length])
-                {
+                let flag = flags[keyword]
+                if flag & 1 != 0, position > 0, Folding.isWordByte(folded[position - 1]) { continue }
+                if flag & 2 != 0, position + length < count, Folding.isWordByte(folded[position + length]) {
                     continue
                 }
-                var equal = true
                 var offset = 2
-                while offset < length {
-                    if folded[position + offset] != keyword.bytes[offset] {
-                        equal = false
-                        break
-                    }
-                    offset += 1
-                }
-                if equal, !keyword.needsNumber || numberFollows(folded, at: position + length) {
-                    return keyword.text
-                }
+                while offset < length, folded[position + offset] == bytes[start + offset] { offset += 1 }
+                guard offset == length else { continue }
+                if flag & 4 == 0 || numberFollows(folded, at: position + length) { return keyword }
             }
         }
         return nil
