@@ -14,13 +14,16 @@ struct KeywordMatcher: Sendable {
     }
 
     private let keywords: [Keyword]
-    /// Keyword indices grouped by their first two folded bytes: the keywords starting with
-    /// bytes `a b` are `pairIndex[pairStart[a << 8 | b] ..< pairStart[(a << 8 | b) + 1]]`.
+    /// Keyword indices grouped by ``key(_:_:_:)`` of their first three folded bytes (of their
+    /// two bytes for two-byte keywords, under a key of their own): the keywords a position may
+    /// start are `pairIndex[pairStart[key] ..< pairStart[key + 1]]`.
     private let pairStart: [Int32]
     private let pairIndex: [Int32]
     /// The folded keywords one after another; keyword `i` is `flatBytes[flatStart[i] ..< flatStart[i + 1]]`.
     private let flatBytes: [UInt8]
     private let flatStart: [Int32]
+    /// Whether some keyword is only two bytes long.
+    private let hasShort: Bool
     /// Per keyword: bit 0 word boundary before, bit 1 after, bit 2 needs a number after.
     private let flags: [UInt8]
 
@@ -42,7 +45,7 @@ struct KeywordMatcher: Sendable {
                     boundaryAfter: Folding.isWordByte(folded[folded.count - 1]), needsNumber: weak))
         }
         var counts = [Int32](repeating: 0, count: 65_537)
-        for keyword in keywords { counts[Int(keyword.bytes[0]) << 8 | Int(keyword.bytes[1])] += 1 }
+        for keyword in keywords { counts[Self.key(of: keyword.bytes)] += 1 }
         var pairStart = [Int32](repeating: 0, count: 65_537)
         var total: Int32 = 0
         for pair in 0..<65_536 {
@@ -53,11 +56,12 @@ struct KeywordMatcher: Sendable {
         var pairIndex = [Int32](repeating: 0, count: Int(total))
         var filled = pairStart
         for (index, keyword) in keywords.enumerated() {
-            let pair = Int(keyword.bytes[0]) << 8 | Int(keyword.bytes[1])
-            pairIndex[Int(filled[pair])] = Int32(index)
-            filled[pair] += 1
+            let key = Self.key(of: keyword.bytes)
+            pairIndex[Int(filled[key])] = Int32(index)
+            filled[key] += 1
         }
         self.keywords = keywords
+        hasShort = keywords.contains { $0.bytes.count == 2 }
         self.pairStart = pairStart
         self.pairIndex = pairIndex
         flatBytes = keywords.flatMap(\.bytes)
@@ -67,6 +71,17 @@ struct KeywordMatcher: Sendable {
         flags = keywords.map {
             ($0.boundaryBefore ? 1 : 0) | ($0.boundaryAfter ? 2 : 0) | ($0.needsNumber ? 4 : 0)
         }
+    }
+
+    /// The table slot of three bytes; two-byte keywords use `key(a, b, nil)`.
+    @inline(__always)
+    private static func key(_ a: UInt8, _ b: UInt8, _ c: UInt8?) -> Int {
+        guard let c else { return (Int(a) << 8 | Int(b)) ^ 0x5A5A }
+        return (Int(a) &* 0x9E5 ^ Int(b) &* 0x3B ^ Int(c) &* 0x1F1F) & 0xFFFF
+    }
+
+    private static func key(of bytes: [UInt8]) -> Int {
+        key(bytes[0], bytes[1], bytes.count > 2 ? bytes[2] : nil)
     }
 
     /// The number of distinct folded keywords.
@@ -86,8 +101,7 @@ struct KeywordMatcher: Sendable {
                             flags.withUnsafeBufferPointer { flags in
                                 Self.firstMatch(
                                     folded: buffer, starts: starts, index: index, bytes: bytes,
-                                    offsets: offsets,
-                                    flags: flags)
+                                    offsets: offsets, flags: flags, hasShort: hasShort)
                             }
                         }
                     }
@@ -101,30 +115,41 @@ struct KeywordMatcher: Sendable {
         folded: UnsafeBufferPointer<UInt8>, starts: UnsafeBufferPointer<Int32>,
         index: UnsafeBufferPointer<Int32>,
         bytes: UnsafeBufferPointer<UInt8>, offsets: UnsafeBufferPointer<Int32>,
-        flags: UnsafeBufferPointer<UInt8>
+        flags: UnsafeBufferPointer<UInt8>, hasShort: Bool
     ) -> Int? {
         let count = folded.count
         guard count >= 2 else { return nil }
-        var pair = Int(folded[0])
         for position in 0..<(count - 1) {
-            pair = (pair << 8 | Int(folded[position + 1])) & 0xFFFF
-            let first = Int(starts[pair])
-            let end = Int(starts[pair + 1])
-            guard first < end else { continue }
-            for slot in first..<end {
-                let keyword = Int(index[slot])
-                let start = Int(offsets[keyword])
-                let length = Int(offsets[keyword + 1]) - start
-                guard position + length <= count else { continue }
-                let flag = flags[keyword]
-                if flag & 1 != 0, position > 0, Folding.isWordByte(folded[position - 1]) { continue }
-                if flag & 2 != 0, position + length < count, Folding.isWordByte(folded[position + length]) {
-                    continue
+            let a = folded[position]
+            let b = folded[position + 1]
+            for pass in 0..<2 {
+                let slotKey: Int
+                if pass == 0 {
+                    guard position + 2 < count else { continue }
+                    slotKey = key(a, b, folded[position + 2])
+                } else {
+                    guard hasShort else { continue }
+                    slotKey = key(a, b, nil)
                 }
-                var offset = 2
-                while offset < length, folded[position + offset] == bytes[start + offset] { offset += 1 }
-                guard offset == length else { continue }
-                if flag & 4 == 0 || numberFollows(folded, at: position + length) { return keyword }
+                let first = Int(starts[slotKey])
+                let end = Int(starts[slotKey + 1])
+                guard first < end else { continue }
+                for slot in first..<end {
+                    let keyword = Int(index[slot])
+                    let start = Int(offsets[keyword])
+                    let length = Int(offsets[keyword + 1]) - start
+                    guard position + length <= count else { continue }
+                    var offset = 0
+                    while offset < length, folded[position + offset] == bytes[start + offset] { offset += 1 }
+                    guard offset == length else { continue }
+                    let flag = flags[keyword]
+                    if flag & 1 != 0, position > 0, Folding.isWordByte(folded[position - 1]) { continue }
+                    if flag & 2 != 0, position + length < count, Folding.isWordByte(folded[position + length])
+                    {
+                        continue
+                    }
+                    if flag & 4 == 0 || numberFollows(folded, at: position + length) { return keyword }
+                }
             }
         }
         return nil
