@@ -147,7 +147,7 @@ struct DOMWalker {
 
     private func kind(of node: NodePointer) -> ElementKind {
         guard let name = node.pointee.name else { return [] }
-        return ElementKind.lookup(name)?.kind ?? []
+        return ElementKind.kind(name)
     }
 
     /// Handles an element's start; returns whether its children are to be walked (a frame
@@ -206,7 +206,7 @@ struct DOMWalker {
             }
             if kind.contains(.image) { image(attributes) }
             if kind.contains(.anchor), let href = attributes.href {
-                let hrefString = DOMWalker.trimmed(String(cString: href))
+                let hrefString = DOMWalker.trimmedString(href)
                 if !hrefString.isEmpty, links.count + linkStack.count < options.maxLinks {
                     let sink = currentSink()
                     linkStack.append(
@@ -392,7 +392,10 @@ struct DOMWalker {
         let sink = builder.inHidden ? hidden : visible
         var start = builder.start
         let end = sink.bytes.count
-        while start < end, [0x20, 0x09, 0x0A].contains(sink.bytes[start]) { start += 1 }
+        while start < end, sink.bytes[start] == 0x20 || sink.bytes[start] == 0x09 || sink.bytes[start] == 0x0A
+        {
+            start += 1
+        }
         var text = ""
         if start < end {
             text = String(decoding: sink.bytes[start..<end], as: UTF8.self)
@@ -408,7 +411,7 @@ struct DOMWalker {
 
     private mutating func image(_ attributes: Attributes) {
         let alt = attributes.alt.map { String(cString: $0).collapsingWhitespace() }
-        let source = attributes.src.map { DOMWalker.trimmed(String(cString: $0)) } ?? ""
+        let source = attributes.src.map { DOMWalker.trimmedString($0) } ?? ""
         if let alt, !alt.isEmpty, !linkStack.isEmpty, linkStack[linkStack.count - 1].imageAlt == nil {
             linkStack[linkStack.count - 1].imageAlt = alt
         }
@@ -525,7 +528,7 @@ struct DOMWalker {
         default: pointer = attributes.content  // `content` on any element is common in email markup
         }
         guard let pointer else { return tag == "meta" ? "" : nil }
-        return trimmed(String(cString: pointer))
+        return trimmedString(pointer)
     }
 
     // MARK: - Helpers
@@ -634,6 +637,17 @@ struct DOMWalker {
 
     private static func tokens(_ value: String) -> [String] {
         value.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }).map(String.init)
+    }
+
+    /// An attribute value as a string without leading and trailing ASCII whitespace.
+    static func trimmedString(_ pointer: UnsafePointer<UInt8>) -> String {
+        var start = 0
+        while pointer[start] != 0, pointer[start] <= 0x20 { start += 1 }
+        var end = start
+        while pointer[end] != 0 { end += 1 }
+        while end > start, pointer[end - 1] <= 0x20 { end -= 1 }
+        return String(
+            decoding: UnsafeBufferPointer(start: pointer + start, count: end - start), as: UTF8.self)
     }
 
     static func trimmed(_ value: String) -> String {
