@@ -57,11 +57,11 @@ enum InspectCommand: Subcommand {
                         inspectMessage(message, origin: raw.origin.description, json: arguments.has("json")))
                     continue
                 }
-                //TMP                let document = MailDocument(message: message)
+                let document = MailDocument(message: message)
                 Console.line("== \(raw.origin)")
-            //TMP                if arguments.has("text") { Console.out(inspectDocumentText(document)) }
-            //TMP                if arguments.has("links") { Console.out(inspectDocumentLinks(document)) }
-            //TMP                if arguments.has("structured") { Console.out(inspectDocumentStructured(document)) }
+                if arguments.has("text") { Console.out(inspectDocumentText(document)) }
+                if arguments.has("links") { Console.out(inspectDocumentLinks(document)) }
+                if arguments.has("structured") { Console.out(inspectDocumentStructured(document)) }
             }
         }
         return skipped == 0 ? ExitCode.success : ExitCode.partial
