@@ -373,3 +373,21 @@ import Testing
         #expect(!MerchantEmailChecker.isPlaceholder(Fixtures.invalidTracking))
     }
 }
+
+@Suite struct MarkupSyntaxTests {
+    @Test func jsonLDThatIsNotStrictJSONIsMO506() {
+        var document = Fixtures.confirmation(markup: [])
+        document.jsonLDBlocks = [
+            JSONLDBlock(
+                text: "{\"@type\": \"Order\", \"orderNumber\": \"A-10023\",}", partPath: "1",
+                location: "html/head/script[1]")
+        ]
+        let broken = Fixtures.checker.check(document: document, extraction: Fixtures.confirmationExtraction())
+        let finding = broken.findings.first { $0.code == "MO506" }
+        #expect(finding?.message == "The JSON-LD block at html/head/script[1] (part 1) is not valid JSON.")
+        #expect(!Fixtures.codes(broken).contains("MO501"))
+        document.jsonLDBlocks[0].text = "{\"@type\": \"Order\", \"orderNumber\": \"A-10023\"}"
+        let fixed = Fixtures.checker.check(document: document, extraction: Fixtures.confirmationExtraction())
+        #expect(!Fixtures.codes(fixed).contains("MO506"))
+    }
+}
