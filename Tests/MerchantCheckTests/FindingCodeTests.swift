@@ -244,6 +244,13 @@ import Testing
             document: Fixtures.shipping(), extraction: Fixtures.shippingExtraction(), origin: "b.eml")
         #expect(checker.crossCheck([confirmation, consistent]).isEmpty)
         #expect(checker.crossCheck([confirmation]).isEmpty)
+        var carrierExtraction = Fixtures.shippingExtraction()
+        carrierExtraction.kind = .carrierUpdate
+        let ups = Sender(
+            name: "UPS", address: "mcinfo@ups.com", domain: "ups.com", registrableDomain: "ups.com")
+        let carrierEmail = checker.check(
+            document: Fixtures.shipping(sender: ups), extraction: carrierExtraction, origin: "ups.eml")
+        #expect(checker.crossCheck([confirmation, carrierEmail]).isEmpty)
     }
 
     @Test func markupAbsentIsMO501Info() {
