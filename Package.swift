@@ -58,7 +58,7 @@ let package = Package(
         .testTarget(name: "OrderStoreTests", dependencies: ["OrderStore"]),
         .testTarget(name: "WalletOrderTests", dependencies: ["WalletOrder"]),
         .testTarget(name: "MerchantCheckTests", dependencies: ["MerchantCheck"]),
-        .testTarget(name: "mailordersTests", dependencies: ["mailorders"]),
+        .testTarget(name: "mailordersTests", dependencies: ["mailorders", "OrderStore"]),
     ],
     swiftLanguageModes: [.v6]
 )
