@@ -141,10 +141,12 @@ struct TrackingSearch {
         var score = 0.85
         var carrierID = carrier.id
         var carrierName = carrier.name
+        var reported: String?
         if !matches.isEmpty {
             guard let best = matches.first(where: { $0.checkDigitValid != false }) else { return nil }
             checkValid = best.checkDigitValid
             formatID = compiled.formats[best.formatIndex].format.id
+            reported = best.reported
             score = best.checkDigitValid == true ? 0.97 : 0.93
             if let country = best.country, let name = carrier.operators?[country] {
                 carrierID = "\(carrier.id)-\(country.lowercased())"
@@ -152,7 +154,7 @@ struct TrackingSearch {
             }
         }
         return TrackingCandidate(
-            carrierID: carrierID, carrierName: carrierName, trackingNumber: number, source: .link,
+            carrierID: carrierID, carrierName: carrierName, trackingNumber: reported ?? number, source: .link,
             checkDigitValid: checkValid, score: score - penalty, context: Self.linkContext(link),
             utf8Offset: nil, trackingURL: link.target, formatID: formatID)
     }
@@ -191,7 +193,8 @@ struct TrackingSearch {
                 guard let (score, match) = best else { continue }
                 found.append(
                     makeCandidate(
-                        match: match, number: number, source: .link, score: min(0.98, score) - penalty,
+                        match: match, number: match.reported ?? number, source: .link,
+                        score: min(0.98, score) - penalty,
                         context: Self.linkContext(link), offset: nil, url: link.target))
             }
         }
