@@ -142,6 +142,13 @@ import Testing
         #expect(found("Sendungsnummer: H1002820146319401", links: [link]) == ["hermes:H1002820146319401"])
     }
 
+    @Test func numberOnASisterCarriersPageKeepsItsOwnCarrier() {
+        let link = Link(
+            href: "x", target: "https://www.laposte.fr/outils/suivre-vos-envois?code=6A22481039575",
+            text: "6A22481039575", position: 0)
+        #expect(found("Votre colis est en route.", links: [link]) == ["colissimo:6A22481039575"])
+    }
+
     @Test func ambiguousCarrierNameIsSettledByTheNumber() {
         let catalog = CarrierTestSupport.catalog
         #expect(catalog.carrier(named: "DHL")?.id == "dhl-express")

@@ -132,8 +132,8 @@ struct TrackingSearch {
             bytes.allSatisfy(KeywordScanner.isAlphanumeric), bytes.contains(where: CheckDigit.isDigit),
             !Self.isPlaceholder(bytes)
         else { return nil }
-        let carrier = compiled.carriers[carrierIndex]
-        let matches = compiled.match(number).filter {
+        var carrier = compiled.carriers[carrierIndex]
+        var matches = compiled.match(number).filter {
             compiled.formats[$0.formatIndex].carrierIndex == carrierIndex
         }
         var checkValid: Bool?
@@ -142,6 +142,20 @@ struct TrackingSearch {
         var carrierID = carrier.id
         var carrierName = carrier.name
         var reported: String?
+        if matches.isEmpty {
+            // A number another carrier's format claims, on a sister company's page (a Colissimo
+            // number on laPoste.fr): that carrier, when exactly one fits.
+            let others = compiled.match(number).filter {
+                $0.checkDigitValid != false && !compiled.formats[$0.formatIndex].format.fallback
+                    && compiled.formats[$0.formatIndex].format.context != .carrier
+            }
+            if Set(others.map { compiled.formats[$0.formatIndex].carrierIndex }).count == 1 {
+                matches = others
+                carrier = compiled.carriers[compiled.formats[others[0].formatIndex].carrierIndex]
+                carrierID = carrier.id
+                carrierName = carrier.name
+            }
+        }
         if !matches.isEmpty {
             guard let best = matches.first(where: { $0.checkDigitValid != false }) else { return nil }
             checkValid = best.checkDigitValid
