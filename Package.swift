@@ -41,7 +41,10 @@ let package = Package(
         .target(name: "MerchantCheck", dependencies: ["MIME", "MailDocument", "Extraction", "WalletOrder"]),
         .executableTarget(
             name: "mailorders",
-            dependencies: ["MIME", "Mailbox", "MailDocument", "Extraction", "OrderStore", "WalletOrder", "MerchantCheck", "CCrypto"]
+            dependencies: [
+                "MIME", "Mailbox", "MailDocument", "Extraction", "OrderStore", "WalletOrder", "MerchantCheck",
+                "CCrypto",
+            ]
         ),
 
         .executableTarget(
@@ -58,7 +61,7 @@ let package = Package(
         .testTarget(name: "OrderStoreTests", dependencies: ["OrderStore"]),
         .testTarget(name: "WalletOrderTests", dependencies: ["WalletOrder"]),
         .testTarget(name: "MerchantCheckTests", dependencies: ["MerchantCheck"]),
-        .testTarget(name: "mailordersTests", dependencies: ["mailorders"]),
+        .testTarget(name: "mailordersTests", dependencies: ["mailorders", "OrderStore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -81,12 +81,12 @@ struct ExtractionContext {
         let orderNumbers = orderNumberCandidates()
         let kind = decideKind(orderNumbers: orderNumbers, tracking: tracking)
         var result = ExtractionResult(messageID: outer.messageID, kind: kind)
-        let merchant = findMerchant(kind: kind)
-        result.merchant = merchant
         if kind == .notAnOrder {
+            // Not about an order: no merchant, no order number, no shipments.
             result.evidence = evidence.isEmpty ? nil : evidence
             return result
         }
+        result.merchant = findMerchant(kind: kind)
         let ranked = Scoring.rank(orderNumbers).filter { $0.score >= Extractor.orderNumberThreshold }
         if let primary = ranked.first {
             result.orderNumber = primary.value

@@ -54,8 +54,9 @@ import Testing
                 .name
                 == "Blue Fern Books")
         #expect(
-            merchant(name: "orders", html: ["Order #A-10023", "© 2026 Kettle & Co. All rights reserved."])?
-                .name == "Kettle & Co")
+            merchant(
+                name: "orders", html: ["Order #A-10023", "© 2026 Kettle & Crumb Inc. All rights reserved."])?
+                .name == "Kettle & Crumb")
         #expect(
             merchant(
                 name: nil, html: ["Order #A-10023"],

@@ -39,7 +39,9 @@ private let spec = CommandSpec(
 @Test func rejectsMissingValuesValuesOnFlagsAndBadNumbers() {
     #expect(throws: UsageError.self) { try ParsedArguments.parse(["--out"], for: spec) }
     #expect(throws: UsageError.self) { try ParsedArguments.parse(["--quiet=yes"], for: spec) }
-    #expect(throws: UsageError.self) { try ParsedArguments.parse(["--jobs", "0"], for: spec).positiveInteger("jobs") }
+    #expect(throws: UsageError.self) {
+        try ParsedArguments.parse(["--jobs", "0"], for: spec).positiveInteger("jobs")
+    }
     #expect(throws: UsageError.self) { try ParsedArguments.parse(["-q"], for: spec) }
 }
 

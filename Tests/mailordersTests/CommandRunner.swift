@@ -19,7 +19,8 @@ enum CommandRunner {
         candidates.append(bundle.deletingLastPathComponent().appendingPathComponent("mailorders"))
         candidates.append(bundle.appendingPathComponent("mailorders"))
         if let first = CommandLine.arguments.first {
-            candidates.append(URL(fileURLWithPath: first).deletingLastPathComponent().appendingPathComponent("mailorders"))
+            candidates.append(
+                URL(fileURLWithPath: first).deletingLastPathComponent().appendingPathComponent("mailorders"))
         }
         candidates.append(repository.appendingPathComponent(".build/debug/mailorders"))
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
@@ -54,8 +55,12 @@ enum CommandRunner {
         // Read both pipes while the process runs so that neither fills up.
         let group = DispatchGroup()
         let buffers = Buffers()
-        DispatchQueue.global().async(group: group) { buffers.setOut(out.fileHandleForReading.readDataToEndOfFile()) }
-        DispatchQueue.global().async(group: group) { buffers.setErr(err.fileHandleForReading.readDataToEndOfFile()) }
+        DispatchQueue.global().async(group: group) {
+            buffers.setOut(out.fileHandleForReading.readDataToEndOfFile())
+        }
+        DispatchQueue.global().async(group: group) {
+            buffers.setErr(err.fileHandleForReading.readDataToEndOfFile())
+        }
         process.waitUntilExit()
         group.wait()
         return Output(
@@ -65,7 +70,8 @@ enum CommandRunner {
 
     /// A fresh temporary folder.
     static func temporaryFolder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("mailorders-test-\(UUID().uuidString)")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "mailorders-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

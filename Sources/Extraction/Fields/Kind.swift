@@ -2,36 +2,44 @@ import Foundation
 import MailDocument
 
 extension ExtractionContext {
-    /// Weight of a kind phrase by where it stands: the subject says most about an email.
-    static func weight(of origin: TextOrigin) -> Double {
-        switch origin {
-        case .subject: 3
-        case .preheader: 2
-        case .html, .plain: 1
+    /// Scores of each phrase group: every distinct phrase counts once, at the weight of the
+    /// strongest place it appears (subject 3, preheader and the body's first two lines 2,
+    /// elsewhere in the body 1). Phrases are matched longest first across all groups, so
+    /// "wird heute zugestellt" hides "zugestellt" and "order now" is not read as an order.
+    /// - Parameter bodyOnly: score only the body (for a separate subject/body weighting).
+    func phraseScores<Key: Hashable>(
+        _ groups: [(Key, [Phrase])], bodyLines: Int = 400,
+        origins: Set<TextOrigin> = [.subject, .preheader, .html, .plain]
+    ) -> [Key: Double] {
+        var pairs: [(Key, Phrase)] = []
+        for (key, phrases) in groups {
+            for phrase in phrases { pairs.append((key, phrase)) }
         }
-    }
-
-    /// Scores of each phrase group over the subject, preheader and body; phrases of
-    /// `notAnOrder` ("order now") are matched first and hide the shorter phrases they contain.
-    func phraseScores<Key: Hashable>(_ groups: [(Key, [Phrase])], bodyLines: Int = 400) -> [Key: Double] {
-        var scores: [Key: Double] = [:]
+        pairs.sort { $0.1.folded.count > $1.1.folded.count }
+        var best: [[UInt8]: (Key, Double)] = [:]
         var counted: [TextOrigin: Int] = [:]
-        for line in text.lines {
+        for line in text.lines where origins.contains(line.origin) {
+            if line.isBlank { continue }
             let seen = counted[line.origin, default: 0]
             if seen >= bodyLines { continue }
             counted[line.origin] = seen + 1
-            if line.isBlank { continue }
+            let weight: Double
+            switch line.origin {
+            case .subject: weight = 3
+            case .preheader: weight = 2
+            case .html, .plain: weight = seen < 2 ? 2 : 1
+            }
             var taken: [Range<Int>] = []
-            for (key, phrases) in groups {
-                for phrase in phrases {
-                    for range in Text.occurrences(of: phrase.folded, in: line.folded, limit: 4)
-                    where !taken.contains(where: { $0.overlaps(range) }) {
-                        taken.append(range)
-                        scores[key, default: 0] += ExtractionContext.weight(of: line.origin)
-                    }
+            for (key, phrase) in pairs {
+                for range in Text.occurrences(of: phrase.folded, in: line.folded, limit: 4)
+                where !taken.contains(where: { $0.overlaps(range) }) {
+                    taken.append(range)
+                    if (best[phrase.folded]?.1 ?? 0) < weight { best[phrase.folded] = (key, weight) }
                 }
             }
         }
+        var scores: [Key: Double] = [:]
+        for (key, weight) in best.values { scores[key, default: 0] += weight }
         return scores
     }
 
@@ -50,7 +58,14 @@ extension ExtractionContext {
             }
             groups.append((kind, phrases.sorted { $0.folded.count > $1.folded.count }))
         }
-        var scores = phraseScores(groups, bodyLines: 150)
+        var scores = phraseScores(groups, bodyLines: 150, origins: [.subject, .preheader])
+        // Without a tracking number, shipping words in the body are often about the future
+        // ("you will receive a shipping confirmation"): they count half.
+        let hasParcel = !tracking.isEmpty || !Markup.objects(ofType: ["ParcelDelivery"], in: document).isEmpty
+        for (kind, score) in phraseScores(groups, bodyLines: 150, origins: [.html, .plain]) {
+            let factor = !hasParcel && (kind == .shippingConfirmation || kind == .deliveryUpdate) ? 0.5 : 1
+            scores[kind, default: 0] += score * factor
+        }
         var reasons: [String] = []
         let hasMarkup = !Markup.objects(ofType: ["Order", "ParcelDelivery"], in: document).isEmpty
         for object in Markup.objects(ofType: ["Order"], in: document) {
@@ -77,9 +92,10 @@ extension ExtractionContext {
         if !tracking.isEmpty {
             scores[.shippingConfirmation, default: 0] += 2
         }
+        // A number after a bare "order" word alone ("a review of order 123") is not enough.
         let orderEvidence =
             hasMarkup || !document.attachedOrders.isEmpty || !tracking.isEmpty
-            || Scoring.choose(orderNumbers, threshold: Extractor.orderNumberThreshold) != nil
+            || Scoring.choose(orderNumbers, threshold: 0.8) != nil
         let orderKinds: [EmailKind] = [
             .cancellation, .refund, .deliveryUpdate, .shippingConfirmation, .orderConfirmation,
         ]
@@ -97,7 +113,7 @@ extension ExtractionContext {
                 (orderEvidence || bestScore > 0) && notOrder < max(bestScore, 1)
                 ? .carrierUpdate : .notAnOrder
             reasons.append("sender is \(carrierSender.name)")
-        } else if let best, notOrder < bestScore || (orderEvidence && notOrder < bestScore + 3) {
+        } else if let best, notOrder < bestScore || (orderEvidence && notOrder < bestScore + 2) {
             kind = best
         } else if orderEvidence && notOrder == 0 {
             kind = tracking.isEmpty ? .orderConfirmation : .shippingConfirmation
@@ -109,7 +125,8 @@ extension ExtractionContext {
             "\($0.key.rawValue) \($0.value)"
         }
         let total = scores.values.reduce(0, +)
-        let confidence = total > 0 ? min(0.95, 0.5 + 0.5 * (scores[kind, default: 0] / total)) : 0.5
+        var confidence = total > 0 ? min(0.95, 0.5 + 0.5 * (scores[kind, default: 0] / total)) : 0.5
+        if kind == .carrierUpdate { confidence = 0.9 }
         evidence.append(
             Evidence(
                 field: "kind", source: "body",

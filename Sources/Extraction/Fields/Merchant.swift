@@ -18,20 +18,20 @@ extension ExtractionContext {
         }
         let entry = senderDomain.flatMap { rules.merchants.entry(forDomain: $0) }
         let isPlatform = entry?.platform == true
-        let domain = entry?.domain ?? (isPlatform ? nil : registrable)
+        let domain = entry?.domain ?? (isPlatform ? shopDomainFromLinks(platform: registrable) : registrable)
         func found(_ name: String, source: String, text: String, confidence: Double) -> MerchantInfo {
             evidence.append(Evidence(field: "merchant", source: source, text: text, confidence: confidence))
             return MerchantInfo(name: name, domain: domain)
         }
         for object in Markup.objects(ofType: ["Order"], in: document) {
-            if let name = Markup.string(object.properties["merchant"]).flatMap(cleanBrand) {
+            if let name = Markup.string(object.properties["merchant"]).flatMap({ cleanBrand($0) }) {
                 return found(
                     name, source: "markup", text: "schema.org Order merchant: \(name)", confidence: 0.95)
             }
         }
         for attached in document.attachedOrders {
             let merchant = Markup.object(Markup.object(attached.order)?["merchant"])
-            if let name = Markup.string(merchant?["displayName"]).flatMap(cleanBrand) {
+            if let name = Markup.string(merchant?["displayName"]).flatMap({ cleanBrand($0) }) {
                 return found(
                     name, source: "order", text: "order.json merchant.displayName: \(name)", confidence: 0.97)
             }
@@ -41,7 +41,10 @@ extension ExtractionContext {
                 name, source: "rules", text: "merchants.json5: \(senderDomain ?? "")", confidence: 0.9)
         }
         if let displayName = document.sender?.name, let name = cleanDisplayName(displayName) {
-            return found(name, source: "sender", text: "From: \(displayName)", confidence: 0.8)
+            evidence.append(
+                Evidence(field: "merchant", source: "sender", text: "From: \(displayName)", confidence: 0.8))
+            return MerchantInfo(
+                name: name, domain: entry?.domain ?? linkedDomain(named: name, sender: registrable) ?? domain)
         }
         if let (name, context) = brandFromBody() {
             return found(name, source: "body", text: context, confidence: 0.7)
@@ -57,7 +60,21 @@ extension ExtractionContext {
     /// The shipper named in a carrier's email ("Shipped from", "보내는분", "ご依頼主").
     func findShipper() -> (String, String, Double)? {
         for found in LabelledValues.find(languages.phrases(\.shipper), in: text, origins: bodyOrigins) {
-            let value = String(found.value.prefix(60))
+            var value = String(found.value.prefix(60))
+            // In a sentence ("Ihr Paket von Kaffeerösterei Bohnenglück wird heute zugestellt")
+            // the name ends before the first word in lower case.
+            if found.placement == .sameCell {
+                let words = value.split(separator: " ")
+                let name = words.prefix { word in word.first.map { !$0.isLowercase } ?? false }
+                if !name.isEmpty && name.count < words.count { value = name.joined(separator: " ") }
+            }
+            // A name printed in capitals on a carrier's label reads in title case.
+            let letters = value.filter(\.isLetter)
+            if letters.count >= 4, letters.allSatisfy(\.isUppercase), letters.contains(where: \.isASCII) {
+                value = value.split(separator: " ").map { word in
+                    word.count <= 1 ? String(word) : word.prefix(1) + word.dropFirst().lowercased()
+                }.joined(separator: " ")
+            }
             if let name = cleanBrand(value) { return (name, found.context, found.placement.score) }
         }
         return nil
@@ -105,22 +122,39 @@ extension ExtractionContext {
 
     /// A brand name as printed, or nil when it cannot be one: empty, too long, an address,
     /// or a line item's title (never a product name).
-    func cleanBrand(_ raw: String) -> String? {
+    func cleanBrand(_ raw: String, dropLegalForm: Bool = false) -> String? {
         var name = Text.collapsed(Text.trimmed(raw))
-        for suffix in [
-            " All rights reserved", " All Rights Reserved", ", Inc.", " Inc.", " Inc", " LLC", " Ltd.",
-            " Ltd",
-            " GmbH", " Co., Ltd.", " Corp.", " S.A.", " S.L.", " S.p.A.", " B.V.", " SAS", " K.K.", "株式会社",
-            "(주)", "㈜",
-            "주식회사",
-        ] {
-            if name.hasSuffix(suffix) { name = String(name.dropLast(suffix.count)) }
-            if name.hasPrefix(Text.trimmed(suffix)) && suffix.count > 2 && !suffix.hasPrefix(" ") {
-                name = String(name.dropFirst(suffix.count))
-            }
+        // Honorifics after a name in Japanese and Korean address lines.
+        for honorific in ["様", "さま", "御中", "殿", "님", "귀하"] where name.hasSuffix(honorific) {
+            name = Text.trimmed(String(name.dropLast(honorific.count)))
         }
-        name = Text.trimmed(name).trimmingCharacters(in: CharacterSet(charactersIn: ".,;:!|-–"))
+        if name.hasSuffix(".") { name.removeLast() }
+        for suffix in [" All rights reserved", " All Rights Reserved", " all rights reserved"]
+        where name.hasSuffix(suffix) {
+            name = String(name.dropLast(suffix.count))
+        }
+        // Legal forms other than the English ones are not part of how a shop is named;
+        // the English ones ("Co.", "Ltd") are kept unless the name comes from a copyright line.
+        let foreign = [
+            " GmbH", " AG", " S.L.", " S.L", " SL", " S.A.", " S.A", " S.r.l.", " S.R.L.", " Srl", " S.p.A.",
+            " B.V.", " BV",
+            " SAS", " SARL", " K.K.", " Ltda.", " Ltda", " Lda.", " Lda",
+        ]
+        let english = [", Inc.", " Inc.", " Inc", " LLC", " Ltd.", " Ltd", " Co., Ltd.", " Corp.", " Co."]
+        for suffix in foreign + (dropLegalForm ? english : [])
+        where name.lowercased().hasSuffix(suffix.lowercased()) {
+            name = String(name.dropLast(suffix.count))
+        }
+        for prefix in ["株式会社", "(주)", "㈜", "주식회사"] where name.hasPrefix(prefix) {
+            name = String(name.dropFirst(prefix.count))
+        }
+        for suffix in ["株式会社", "(주)", "㈜", "주식회사"] where name.hasSuffix(suffix) {
+            name = String(name.dropLast(suffix.count))
+        }
+        name = Text.trimmed(name).trimmingCharacters(in: CharacterSet(charactersIn: ",;:!|-–·"))
+        if dropLegalForm { name = name.trimmingCharacters(in: CharacterSet(charactersIn: ".")) }
         name = Text.trimmed(name)
+
         guard !name.isEmpty, name.count <= 40, name.split(separator: " ").count <= 5, !name.contains("@"),
             name.contains(where: { $0.isLetter })
         else { return nil }
@@ -156,8 +190,8 @@ extension ExtractionContext {
                 }
                 if rest.lowercased().hasPrefix("copyright") { rest = rest.dropFirst(9) }
                 rest = rest.drop { $0 == " " || $0 == "©" || $0.isNumber || $0 == "-" || $0 == "–" }
-                let name = rest.prefix { !".!,|\t。".contains($0) }
-                if let brand = cleanBrand(String(name)) { return (brand, line.display) }
+                let name = rest.prefix { !"!,|\t。·".contains($0) }
+                if let brand = cleanBrand(String(name), dropLegalForm: true) { return (brand, line.display) }
             }
         }
         for image in document.images.prefix(5) {
@@ -169,5 +203,47 @@ extension ExtractionContext {
             if let brand = cleanBrand(name) { return (brand, "logo alt: \(alt)") }
         }
         return nil
+    }
+
+    /// The shop's own domain when the sender's domain does not carry the shop's name but a
+    /// link's does ("Fernhill Ceramics" sending through a platform, linking fernhillceramics.example).
+    func linkedDomain(named name: String, sender: String?) -> String? {
+        let key = String(name.lowercased().filter { $0.isLetter || $0.isNumber })
+        guard key.count >= 4 else { return nil }
+        func label(_ domain: String) -> String {
+            String((domain.split(separator: ".").first ?? "").filter { $0.isLetter || $0.isNumber })
+        }
+        if let sender, label(sender).contains(key) || key.contains(label(sender)) { return nil }
+        for link in document.links.prefix(200) where !link.isHidden {
+            guard let host = URL(string: link.target)?.host?.lowercased(),
+                let domain = RegistrableDomain.of(host)
+            else { continue }
+            if label(domain) == key { return domain }
+        }
+        return nil
+    }
+
+    /// Link hosts that say nothing about the shop.
+    static let commonLinkDomains: Set<String> = [
+        "facebook.com", "instagram.com", "twitter.com", "x.com", "youtube.com", "pinterest.com", "tiktok.com",
+        "linkedin.com", "google.com", "apple.com", "w3.org", "schema.org",
+    ]
+
+    /// The shop's own domain when a platform sends for it: the most linked registrable domain
+    /// that is not the platform's, a social network's or a carrier's.
+    func shopDomainFromLinks(platform: String?) -> String? {
+        var counts: [String: Int] = [:]
+        var order: [String] = []
+        for link in document.links.prefix(200) where !link.isHidden {
+            guard let host = URL(string: link.target)?.host?.lowercased(),
+                let domain = RegistrableDomain.of(host), domain != platform,
+                !ExtractionContext.commonLinkDomains.contains(domain),
+                rules.carriers.carrier(forSenderDomain: domain) == nil,
+                rules.merchants.entry(forDomain: domain)?.platform != true
+            else { continue }
+            if counts[domain] == nil { order.append(domain) }
+            counts[domain, default: 0] += 1
+        }
+        return order.max { (counts[$0] ?? 0) < (counts[$1] ?? 0) }
     }
 }

@@ -71,8 +71,17 @@ extension ExtractionContext {
                 shipment, source: source, text: Text.shortened(candidate.context, limit: 200),
                 confidence: (min(candidate.score, 0.99) * 100).rounded() / 100)
         }
-        let delivery = findEstimatedDelivery()
+        var delivery = findEstimatedDelivery()
         let status = findStatus(kind: kind)
+        if delivery == nil, status?.0 == .outForDelivery, let reference {
+            // Out for delivery: it arrives on the day of the email.
+            let today = DateWindow(from: reference.iso, until: reference.iso)
+            delivery = Chosen(
+                best: Candidate(
+                    value: today, key: reference.iso, source: "body", score: 0.6,
+                    text: "out for delivery on \(reference.iso)", origin: nil),
+                supporting: [], score: 0.6)
+        }
         if shipments.isEmpty {
             // A parcel without a tracking number: only when a carrier or a delivery date is named.
             let carrier = findCarrierLabel()

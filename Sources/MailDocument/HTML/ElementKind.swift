@@ -31,6 +31,59 @@ struct ElementKind: OptionSet, Hashable {
         table[name] ?? []
     }
 
+    /// An element name packed into two integers (names up to 16 bytes), for lookups that
+    /// allocate nothing.
+    struct NameKey: Hashable {
+        var low: UInt64
+        var high: UInt64
+
+        init?(_ name: UnsafePointer<UInt8>) {
+            low = 0
+            high = 0
+            var index = 0
+            while name[index] != 0 {
+                guard index < 16 else { return nil }
+                var byte = name[index]
+                if byte >= 0x41 && byte <= 0x5A { byte += 0x20 }
+                if index < 8 {
+                    low |= UInt64(byte) << UInt64(index * 8)
+                } else {
+                    high |= UInt64(byte) << UInt64((index - 8) * 8)
+                }
+                index += 1
+            }
+        }
+
+        init(_ name: String) {
+            var bytes = Array(name.utf8.prefix(16))
+            bytes.append(0)
+            self = bytes.withUnsafeBufferPointer { buffer in
+                buffer.baseAddress.flatMap { NameKey($0) } ?? NameKey(low: 0, high: 0)
+            }
+        }
+
+        private init(low: UInt64, high: UInt64) {
+            self.low = low
+            self.high = high
+        }
+    }
+
+    /// The kind and the shared name string of a known element, looked up from its bytes.
+    static func lookup(_ name: UnsafePointer<UInt8>) -> (kind: ElementKind, name: String)? {
+        guard let key = NameKey(name) else { return nil }
+        return byKey[key]
+    }
+
+    private static let byKey: [NameKey: (kind: ElementKind, name: String)] = {
+        var result: [NameKey: (kind: ElementKind, name: String)] = [:]
+        for (name, kind) in table { result[NameKey(name)] = (kind, name) }
+        for name in ["span", "b", "i", "u", "strong", "em", "font", "small", "big", "sup", "sub", "o:p", "s"]
+        {
+            result[NameKey(name)] = ([], name)
+        }
+        return result
+    }()
+
     private static let table: [String: ElementKind] = {
         var table: [String: ElementKind] = [:]
         for name in [

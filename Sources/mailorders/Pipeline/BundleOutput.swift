@@ -25,6 +25,7 @@ struct BundleOutput {
                 wwdrPEM: $0.wwdr.map { URL(fileURLWithPath: $0) })
         }
         writer = BundleWriter(outputDirectory: directory, zip: zip, signing: identity)
+        self.zip = zip
     }
 
     /// Writes (or rewrites in place) the bundle of `stored`.
@@ -34,26 +35,41 @@ struct BundleOutput {
         try writer.write(builder.order(from: stored))
     }
 
-    /// Removes bundles in the output folder that were written for this order type but belong
-    /// to none of `orders` (their order was merged into another). Only folders and `.order`
-    /// files whose `order.json` carries this run's `orderTypeIdentifier` are touched.
+    let zip: Bool
+
+    /// What the bundles in the folder were written as: the order type, zip or folder, signed or
+    /// not. When it changes between runs every bundle is written again.
+    var mode: String {
+        "\(builder.orderTypeIdentifier) \(zip ? "zip" : "folder")\(writer.signing != nil ? " signed" : "")"
+    }
+
+    /// Removes bundles in the output folder that this tool wrote (`<name>-<10 hex>` folders
+    /// holding an `order.json`, or `.order` files) but that belong to none of `orders` — their
+    /// order was merged into another — or that have the other form (folder or zip) than this
+    /// run writes.
     /// - Returns: how many bundles were removed.
     func removeStaleBundles(keeping orders: [StoredOrder]) -> Int {
         let fileManager = FileManager.default
-        let keep = Set(orders.map { BundleWriter.bundleName(for: builder.order(from: $0)) })
+        let keep = Set(
+            orders.map { BundleWriter.bundleName(for: builder.order(from: $0)) + (zip ? ".order" : "") })
         guard let names = try? fileManager.contentsOfDirectory(atPath: directory.path) else { return 0 }
         var removed = 0
-        for name in names {
-            let base = name.hasSuffix(".order") ? String(name.dropLast(6)) : name
-            guard !keep.contains(base) else { continue }
+        for name in names where !keep.contains(name) && BundleOutput.looksLikeBundleName(name) {
             let url = directory.appendingPathComponent(name)
-            let orderJSON = url.appendingPathComponent("order.json")
-            guard let data = try? Data(contentsOf: orderJSON),
-                let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-                object["orderTypeIdentifier"] as? String == builder.orderTypeIdentifier
+            let isZip = name.hasSuffix(".order")
+            guard isZip || fileManager.fileExists(atPath: url.appendingPathComponent("order.json").path)
             else { continue }
             if (try? fileManager.removeItem(at: url)) != nil { removed += 1 }
         }
         return removed
+    }
+
+    /// `…-<10 lower-case hex digits>`, optionally with `.order`: the names ``BundleWriter`` gives.
+    static func looksLikeBundleName(_ name: String) -> Bool {
+        let base = name.hasSuffix(".order") ? name.dropLast(6) : Substring(name)
+        guard base.count > 11 else { return false }
+        let hash = base.suffix(10)
+        let dash = base.dropLast(10).last
+        return dash == "-" && hash.allSatisfy { ("0"..."9").contains($0) || ("a"..."f").contains($0) }
     }
 }

@@ -30,7 +30,7 @@ struct ScanSummary {
                 + (beforeSince > 0 ? "; before --since: \(beforeSince)" : ""),
             "  carrier emails still unlinked: \(unlinkedShipments)",
             "  bundles written: \(bundlesWritten) in \(outputDirectory)"
-                + (bundlesRemoved > 0 ? " (\(bundlesRemoved) merged away and removed)" : ""),
+                + (bundlesRemoved > 0 ? " (\(bundlesRemoved) outdated bundles removed)" : ""),
         ]
         if !skipped.isEmpty {
             lines.append("Skipped \(skipped.count) message\(skipped.count == 1 ? "" : "s"):")
@@ -88,10 +88,7 @@ struct Scanner {
         let progress = ProgressReporter(quiet: options.quiet)
         let source = MessageSource(paths: options.paths)
         progress.total = source.estimatedTotal
-        var touched = Set<Int64>()
         var created = Set<Int64>()
-        var deleted = Set<Int64>()
-        var linkedFulfillments = Set<Int64>()
         var ordersSeen = 0
         var shipmentsSeen = 0
         let batchSize = max(16, options.jobs * 16)
@@ -102,9 +99,7 @@ struct Scanner {
             guard !batch.isEmpty else { return }
             let results = pipeline.process(batch: batch, contentHashes: hashes, jobs: options.jobs)
             for processed in results {
-                apply(
-                    processed, summary: &summary, touched: &touched, created: &created, deleted: &deleted,
-                    linkedFulfillments: &linkedFulfillments)
+                apply(processed, summary: &summary, created: &created)
                 if let extraction = processed.extraction, extraction.kind != .notAnOrder {
                     if extraction.orderNumber != nil { ordersSeen += 1 }
                     shipmentsSeen += extraction.shipments?.count ?? 0
@@ -123,7 +118,7 @@ struct Scanner {
                     (problem.origin.description + " (byte \(problem.origin.byteOffset))", problem.reason))
             case .success(let raw):
                 let hash = sha256Hex(raw.bytes)
-                if (try? store.contains(messageID: nil, contentHash: hash)) == true {
+                if (try? store.recordCopyIfKnown(origin: raw.origin.description, contentHash: hash)) == true {
                     summary.messagesRead += 1
                     summary.alreadyApplied += 1
                     continue
@@ -138,41 +133,60 @@ struct Scanner {
         flush()
         progress.update(done: summary.messagesRead, orders: ordersSeen, shipments: shipmentsSeen, force: true)
         progress.finish()
-
-        touched.subtract(deleted)
-        created.subtract(deleted)
-        summary.ordersCreated = created.count
-        summary.ordersUpdated = touched.subtracting(created).count
-        var shipmentsInOrders = 0
-        for id in touched.sorted() {
-            do {
-                guard let order = try store.order(id: id) else { continue }
-                if order.orderNumber != nil {
-                    shipmentsInOrders +=
-                        order.fulfillments.filter { linkedFulfillments.contains($0.id) }.count
-                }
-                try bundles.write(order)
-                summary.bundlesWritten += 1
-            } catch {
-                summary.skipped.append(("order \(id)", "bundle not written: \(error)"))
-            }
-        }
-        summary.shipmentsLinked = shipmentsInOrders
-        if !deleted.isEmpty, let all = try? store.orders() {
-            summary.bundlesRemoved = bundles.removeStaleBundles(keeping: all)
-        }
+        writeBundles(summary: &summary, created: created)
         summary.unlinkedShipments = (try? store.unlinkedShipments().count) ?? 0
         summary.elapsed = Date().timeIntervalSince(start)
         return summary
     }
 
-    private func apply(
-        _ processed: ProcessedMessage, summary: inout ScanSummary, touched: inout Set<Int64>,
-        created: inout Set<Int64>, deleted: inout Set<Int64>, linkedFulfillments: inout Set<Int64>
-    ) {
+    /// Writes the bundle of every order changed since the bundles were last written completely
+    /// (a watermark in the output folder, so a run killed before this step is caught up by the
+    /// next one), removes the bundles of orders merged away, then moves the watermark.
+    private func writeBundles(summary: inout ScanSummary, created: Set<Int64>) {
+        let watermark = BundleWatermark(directory: options.outputDirectory)
+        let (written, mode) = watermark.read()
+        let modeChanged = mode != nil && mode != bundles.mode
+        let since = modeChanged ? 0 : written
+        let latest: Int64
+        let changed: [StoredOrder]
+        let deleted: [Int64]
+        do {
+            latest = try store.latestSequence()
+            changed = try store.orders(changedAfter: since)
+            deleted = try store.deletedOrderIDs(after: since)
+        } catch {
+            summary.skipped.append(("order store", "bundles not written: \(error)"))
+            return
+        }
+        let createdNow = created.subtracting(deleted)
+        summary.ordersCreated = changed.filter { createdNow.contains($0.id) }.count
+        summary.ordersUpdated = changed.count - summary.ordersCreated
+        var failures = 0
+        for order in changed {
+            do {
+                try bundles.write(order)
+                summary.bundlesWritten += 1
+                if order.orderNumber != nil { summary.shipmentsLinked += order.fulfillments.count }
+            } catch {
+                failures += 1
+                summary.skipped.append(
+                    ("order \(order.orderNumber ?? "#\(order.id)")", "bundle not written: \(error)"))
+            }
+        }
+        if !deleted.isEmpty || modeChanged, let all = try? store.orders() {
+            summary.bundlesRemoved = bundles.removeStaleBundles(keeping: all)
+        }
+        if failures == 0 { watermark.write(latest, mode: bundles.mode) }
+    }
+
+    private func apply(_ processed: ProcessedMessage, summary: inout ScanSummary, created: inout Set<Int64>) {
         summary.messagesRead += 1
         guard let extraction = processed.extraction else {
-            summary.skipped.append((processed.origin.description, processed.failure ?? "not read"))
+            summary.skipped.append(
+                (
+                    processed.origin.description + " (byte \(processed.origin.byteOffset))",
+                    processed.failure ?? "not read"
+                ))
             return
         }
         if let since = options.since, let date = processed.date, date < since {
@@ -184,17 +198,36 @@ struct Scanner {
             origin: processed.origin.description, messageID: processed.messageID,
             contentHash: processed.contentHash, date: processed.date, extraction: extraction)
         do {
-            let outcome = try store.apply(message)
-            if case .applied(let effects) = outcome {
-                touched.formUnion(effects.changedOrderIDs)
+            if case .applied(let effects) = try store.apply(message) {
                 created.formUnion(effects.createdOrderIDs)
-                deleted.formUnion(effects.deletedOrderIDs)
-                linkedFulfillments.formUnion(effects.touchedFulfillmentIDs)
             } else {
                 summary.alreadyApplied += 1
             }
         } catch {
             summary.skipped.append((processed.origin.description, "not stored: \(error)"))
         }
+    }
+}
+
+/// The store sequence up to which every changed order's bundle was written, and in which
+/// form (``BundleOutput/mode``), kept in the output folder as `.mailorders-bundled`
+/// (`<sequence> <mode>`), written atomically.
+struct BundleWatermark {
+    let url: URL
+
+    init(directory: URL) {
+        url = directory.appendingPathComponent(".mailorders-bundled")
+    }
+
+    func read() -> (sequence: Int64, mode: String?) {
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else { return (0, nil) }
+        let line = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let parts = line.split(separator: " ", maxSplits: 1)
+        guard let first = parts.first, let sequence = Int64(first) else { return (0, nil) }
+        return (sequence, parts.count > 1 ? String(parts[1]) : nil)
+    }
+
+    func write(_ sequence: Int64, mode: String) {
+        try? "\(sequence) \(mode)\n".write(to: url, atomically: true, encoding: .utf8)
     }
 }
