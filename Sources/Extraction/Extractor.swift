@@ -14,6 +14,8 @@ import MailDocument
 public struct Extractor: Sendable {
     public let rules: Rules
     let languages: [CompiledLanguage]
+    /// The merged phrase sets for each detected language (with English as a fallback).
+    let languageSets: [String: LanguageSet]
 
     /// The lowest merged score an order number needs.
     static let orderNumberThreshold = 0.6
@@ -23,7 +25,23 @@ public struct Extractor: Sendable {
 
     public init(rules: Rules) {
         self.rules = rules
-        self.languages = rules.languages.map(CompiledLanguage.init)
+        let languages = rules.languages.map(CompiledLanguage.init)
+        self.languages = languages
+        var sets: [String: LanguageSet] = [:]
+        let english = languages.first { $0.rules.code == "en" }
+        for language in languages {
+            var members = [language]
+            if let english, language.rules.code != "en" { members.append(english) }
+            sets[language.rules.code] = LanguageSet(members)
+        }
+        self.languageSets = sets
+    }
+
+    /// The language set for the languages detected in a text.
+    func languageSet(for text: DocumentText) -> LanguageSet {
+        let detected = LanguageSet.detect(in: text, languages: languages)
+        if let code = detected.first?.rules.code, let set = languageSets[code] { return set }
+        return LanguageSet(detected)
     }
 
     /// Extracts one email.
@@ -68,7 +86,7 @@ struct ExtractionContext {
         }
         self.document = document
         self.text = DocumentText(document: document)
-        self.languages = LanguageSet.detect(in: text, languages: extractor.languages)
+        self.languages = extractor.languageSet(for: text)
         self.reference = document.date.flatMap(CivilDate.init)
         let domain = document.sender?.domain ?? document.sender?.registrableDomain
         self.carrierSender = domain.flatMap { extractor.rules.carriers.carrier(forSenderDomain: $0) }

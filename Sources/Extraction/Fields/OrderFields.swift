@@ -69,13 +69,12 @@ extension ExtractionContext {
     }
 
     /// Whether a label is part of a label for another number ("Invoice order number", "Coupon code").
-    func isNegated(_ found: LabelledValue, by phrases: [Phrase]) -> Bool {
+    func isNegated(_ found: LabelledValue, by phrases: PhraseSet) -> Bool {
         let labelStart = found.offset - found.line.startOffset
         guard labelStart >= 0 else { return false }
-        for phrase in phrases {
-            for range in Text.occurrences(of: phrase.folded, in: found.line.folded, limit: 8) {
-                if range.lowerBound <= labelStart + 2 && range.upperBound >= labelStart - 2 { return true }
-            }
+        for (_, range) in phrases.matches(in: found.line.folded, limit: 16)
+        where range.lowerBound <= labelStart + 2 && range.upperBound >= labelStart - 2 {
+            return true
         }
         return false
     }
@@ -185,12 +184,7 @@ extension ExtractionContext {
             }
         }
         // Label rank: the first label of a language's list is the most specific ("order total").
-        var labelRank: [[UInt8]: Int] = [:]
-        for language in languages.all {
-            for (index, phrase) in language.total.enumerated() where labelRank[phrase.folded] == nil {
-                labelRank[phrase.folded] = index
-            }
-        }
+        let labelRank = languages.totalRank
         let labels = languages.phrases(\.total)
         let found = LabelledValues.find(labels, in: text, origins: bodyOrigins)
         for value in found {

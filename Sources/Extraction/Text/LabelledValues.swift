@@ -48,7 +48,7 @@ enum LabelledValues {
     ///   - origins: the renditions to read.
     ///   - following: whether a label alone in its cell may take the next cell or line.
     static func find(
-        _ labels: [Phrase], in text: DocumentText, origins: Set<TextOrigin>, following: Bool = true
+        _ labels: PhraseSet, in text: DocumentText, origins: Set<TextOrigin>, following: Bool = true
     ) -> [LabelledValue] {
         guard !labels.isEmpty else { return [] }
         var result: [LabelledValue] = []
@@ -56,16 +56,12 @@ enum LabelledValues {
         for lineIndex in lines.indices where origins.contains(lines[lineIndex].origin) {
             let line = lines[lineIndex]
             if line.folded.isEmpty { continue }
-            var taken: [Range<Int>] = []
-            for label in labels {
-                for range in Text.occurrences(of: label.folded, in: line.folded, limit: 8)
-                where !taken.contains(where: { $0.overlaps(range) }) {
-                    taken.append(range)
-                    if let value = valueAfter(
-                        label: label, range: range, lineIndex: lineIndex, lines: lines, following: following)
-                    {
-                        result.append(value)
-                    }
+            for (index, range) in labels.matches(in: line.folded, limit: 16) {
+                if let value = valueAfter(
+                    label: labels.phrases[index], range: range, lineIndex: lineIndex, lines: lines,
+                    following: following)
+                {
+                    result.append(value)
                 }
             }
         }
