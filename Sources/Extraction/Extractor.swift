@@ -105,7 +105,11 @@ struct ExtractionContext {
             return result
         }
         result.merchant = findMerchant(kind: kind)
-        let ranked = Scoring.rank(orderNumbers).filter { $0.score >= Extractor.orderNumberThreshold }
+        // A number the carrier search reads as a tracking number is not the order number.
+        let trackingNumbers = Set(tracking.map { $0.trackingNumber.uppercased() })
+        let ranked = Scoring.rank(orderNumbers).filter {
+            $0.score >= Extractor.orderNumberThreshold && !trackingNumbers.contains($0.value.uppercased())
+        }
         if let primary = ranked.first {
             result.orderNumber = primary.value
             evidence.append(primary.evidence(field: "orderNumber"))
@@ -120,7 +124,9 @@ struct ExtractionContext {
         if !items.isEmpty { result.lineItems = items }
         var shipments = buildShipments(tracking: tracking, kind: kind)
         // Several orders: further strongly labelled numbers, each with the shipments that follow it.
-        let additional = additionalOrders(ranked: ranked, shipments: &shipments, tracking: tracking)
+        let additional = additionalOrders(
+            ranked: ranked, shipments: &shipments, tracking: tracking, total: &result.total,
+            orderDate: result.orderDate)
         if !shipments.isEmpty { result.shipments = shipments }
         if !additional.isEmpty { result.additionalOrders = additional }
         result.evidence = evidence.isEmpty ? nil : evidence

@@ -123,7 +123,7 @@ extension ExtractionContext {
         for honorific in ["様", "さま", "御中", "殿", "님", "귀하"] where name.hasSuffix(honorific) {
             name = Text.trimmed(String(name.dropLast(honorific.count)))
         }
-        if name.hasSuffix(".") { name.removeLast() }
+        if name.lowercased().hasSuffix("reserved.") { name.removeLast() }
         for suffix in [" All rights reserved", " All Rights Reserved", " all rights reserved"]
         where name.hasSuffix(suffix) {
             name = String(name.dropLast(suffix.count))

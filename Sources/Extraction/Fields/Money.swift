@@ -45,7 +45,9 @@ enum Money {
                 let range = match.range(at: index)
                 return range.location == NSNotFound ? nil : nsText.substring(with: range)
             }
-            let symbol = group(1) ?? group(3) ?? group(5)
+            // An ISO code after the number says more than a symbol before it ("$1,299.00 MXN").
+            let trailingCode = group(3).flatMap { codes.contains($0.uppercased()) ? $0 : nil }
+            let symbol = trailingCode ?? group(1) ?? group(3) ?? group(5)
             guard let symbol, let number = group(2) ?? group(4) else { continue }
             let currency = code(for: symbol, defaultCurrency: defaultCurrency)
             guard let amount = normalize(number, currency: currency) else { continue }

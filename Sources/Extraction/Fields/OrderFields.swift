@@ -148,6 +148,37 @@ extension ExtractionContext {
                 }
             }
         }
+        // "Ihre Bestellung WK-2026-00433 vom 22.11.2026", "order #300127 placed on November 18".
+        let connectors = languages.all.flatMap { $0.rules.orderDateConnectors ?? [] }.map { $0.lowercased() }
+        if !connectors.isEmpty {
+            let labels = [languages.orderNumber, languages.orderNumberWeak]
+            for set in labels {
+                for found in LabelledValues.find(set, in: text, origins: bodyOrigins, following: false) {
+                    guard
+                        let number = OrderNumberToken.extract(
+                            from: found.value, fillers: languages.fillers, minimumLength: 4),
+                        let range = found.value.range(of: number)
+                    else { continue }
+                    let rest = Text.trimmed(String(found.value[range.upperBound...]))
+                    let lowered = rest.lowercased()
+                    guard let connector = connectors.first(where: { lowered.hasPrefix($0 + " ") }) else {
+                        continue
+                    }
+                    let dateText = String(rest.dropFirst(connector.count).prefix(40))
+                    for language in languages.all {
+                        if let day = language.dates.firstDate(in: dateText, reference: reference) {
+                            candidates.append(
+                                Candidate(
+                                    value: day, key: day.iso, source: "label", score: 0.75,
+                                    text: found.context,
+                                    origin: found.line.origin, offset: found.offset,
+                                    location: found.line.location))
+                            break
+                        }
+                    }
+                }
+            }
+        }
         if kind == .orderConfirmation, let reference {
             candidates.append(
                 Candidate(
@@ -161,6 +192,11 @@ extension ExtractionContext {
 
     /// The total: attached order, markup, then the most specific total label with an amount.
     func findTotal() -> Chosen<MonetaryAmount>? {
+        Scoring.choose(totalCandidates(), threshold: 0.6)
+    }
+
+    /// Total candidates from every source, each with its position.
+    func totalCandidates() -> [Candidate<MonetaryAmount>] {
         var candidates: [Candidate<MonetaryAmount>] = []
         let defaultCurrency = languages.primary?.rules.defaultCurrency
         for attached in document.attachedOrders {
@@ -202,6 +238,6 @@ extension ExtractionContext {
                     text: value.context, origin: value.line.origin, offset: value.offset,
                     location: value.line.location))
         }
-        return Scoring.choose(candidates, threshold: 0.6)
+        return candidates
     }
 }
