@@ -188,6 +188,8 @@ struct DateReader: Sendable {
 
     /// Every date in the text, in order, each with its UTF-16 range.
     func dates(in text: String, reference: CivilDate?) -> [(CivilDate, NSRange)] {
+        // Every format has a day in digits.
+        guard text.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 }) else { return [] }
         let nsText = text as NSString
         var found: [(CivilDate, NSRange)] = []
         for pattern in patterns {

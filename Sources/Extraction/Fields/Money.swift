@@ -35,7 +35,7 @@ enum Money {
     /// Every amount with a currency in the text, in order.
     /// - Parameter defaultCurrency: what `¥` and `$` mean in the email's language (e.g. `CNY`).
     static func amounts(in text: String, defaultCurrency: String? = nil) -> [(MonetaryAmount, NSRange)] {
-        guard let expression else { return [] }
+        guard let expression, text.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 }) else { return [] }
         let nsText = text as NSString
         var result: [(MonetaryAmount, NSRange)] = []
         for match in expression.matches(

@@ -98,7 +98,9 @@ extension ExtractionContext {
                     text: "", links: document.links, senderDomain: document.sender?.domain,
                     subject: document.subject))
         }
-        for input in inputs {
+        for (index, input) in inputs.enumerated() {
+            // text/plain is read only when the HTML rendition (read first, with the links) has none.
+            if index > 0 && !merged.isEmpty { break }
             for candidate in rules.carriers.findTrackingNumbers(in: input) {
                 let key = candidate.trackingNumber.uppercased()
                 if let existing = merged[key] {

@@ -29,8 +29,14 @@ struct LabelledValue: Sendable {
     let labelOpensCell: Bool
     /// UTF-8 offset of the label in its rendition.
     let offset: Int
-    /// The text around the value, for evidence.
-    let context: String
+    /// The line of the label (differs from ``line`` when the value is on the next line).
+    let labelLine: TextLine
+
+    /// The text around the value, for evidence (built only when asked for).
+    var context: String {
+        guard labelLine.number != line.number else { return line.display }
+        return Text.shortened(labelLine.display + " / " + line.display, limit: 200)
+    }
 }
 
 enum LabelledValues {
@@ -83,7 +89,7 @@ enum LabelledValues {
             let value = Text.trimmed(line.string(valueStart..<cell.upperBound))
             return LabelledValue(
                 label: label.text, value: value, placement: .sameCell, line: line, labelOpensCell: opensCell,
-                offset: offset, context: line.display)
+                offset: offset, labelLine: line)
         }
         // The label ends its cell: the value is in the next cell, or on the next line.
         guard following, prefix.utf8.count <= 24 else { return nil }
@@ -93,7 +99,7 @@ enum LabelledValues {
         }) {
             return LabelledValue(
                 label: label.text, value: Text.trimmed(line.string(next)), placement: .nextCell, line: line,
-                labelOpensCell: opensCell, offset: offset, context: line.display)
+                labelOpensCell: opensCell, offset: offset, labelLine: line)
         }
         // Only a label that is its whole line (a heading) reaches down to the next line.
         guard cells.count == 1 || cells.allSatisfy({ $0 == cell || Text.trimmed(line.string($0)).isEmpty })
@@ -110,7 +116,7 @@ enum LabelledValues {
                     label: label.text, value: Text.trimmed(next.string(first)), placement: .nextLine,
                     line: next,
                     labelOpensCell: opensCell, offset: offset,
-                    context: Text.shortened(line.display + " / " + next.display, limit: 200))
+                    labelLine: line)
             }
             nextIndex += 1
         }
