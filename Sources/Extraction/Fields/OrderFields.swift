@@ -69,13 +69,12 @@ extension ExtractionContext {
     }
 
     /// Whether a label is part of a label for another number ("Invoice order number", "Coupon code").
-    func isNegated(_ found: LabelledValue, by phrases: [Phrase]) -> Bool {
+    func isNegated(_ found: LabelledValue, by phrases: PhraseSet) -> Bool {
         let labelStart = found.offset - found.line.startOffset
         guard labelStart >= 0 else { return false }
-        for phrase in phrases {
-            for range in Text.occurrences(of: phrase.folded, in: found.line.folded, limit: 8) {
-                if range.lowerBound <= labelStart + 2 && range.upperBound >= labelStart - 2 { return true }
-            }
+        for (_, range) in phrases.matches(in: found.line.folded, limit: 16)
+        where range.lowerBound <= labelStart + 2 && range.upperBound >= labelStart - 2 {
+            return true
         }
         return false
     }
@@ -99,7 +98,9 @@ extension ExtractionContext {
                     text: "", links: document.links, senderDomain: document.sender?.domain,
                     subject: document.subject))
         }
-        for input in inputs {
+        for (index, input) in inputs.enumerated() {
+            // text/plain is read only when the HTML rendition (read first, with the links) has none.
+            if index > 0 && !merged.isEmpty { break }
             for candidate in rules.carriers.findTrackingNumbers(in: input) {
                 let key = candidate.trackingNumber.uppercased()
                 if let existing = merged[key] {
@@ -149,6 +150,37 @@ extension ExtractionContext {
                 }
             }
         }
+        // "Ihre Bestellung WK-2026-00433 vom 22.11.2026", "order #300127 placed on November 18".
+        let connectors = languages.all.flatMap { $0.rules.orderDateConnectors ?? [] }.map { $0.lowercased() }
+        if !connectors.isEmpty {
+            let labels = [languages.orderNumber, languages.orderNumberWeak]
+            for set in labels {
+                for found in LabelledValues.find(set, in: text, origins: bodyOrigins, following: false) {
+                    guard
+                        let number = OrderNumberToken.extract(
+                            from: found.value, fillers: languages.fillers, minimumLength: 4),
+                        let range = found.value.range(of: number)
+                    else { continue }
+                    let rest = Text.trimmed(String(found.value[range.upperBound...]))
+                    let lowered = rest.lowercased()
+                    guard let connector = connectors.first(where: { lowered.hasPrefix($0 + " ") }) else {
+                        continue
+                    }
+                    let dateText = String(rest.dropFirst(connector.count).prefix(40))
+                    for language in languages.all {
+                        if let day = language.dates.firstDate(in: dateText, reference: reference) {
+                            candidates.append(
+                                Candidate(
+                                    value: day, key: day.iso, source: "label", score: 0.75,
+                                    text: found.context,
+                                    origin: found.line.origin, offset: found.offset,
+                                    location: found.line.location))
+                            break
+                        }
+                    }
+                }
+            }
+        }
         if kind == .orderConfirmation, let reference {
             candidates.append(
                 Candidate(
@@ -162,6 +194,11 @@ extension ExtractionContext {
 
     /// The total: attached order, markup, then the most specific total label with an amount.
     func findTotal() -> Chosen<MonetaryAmount>? {
+        Scoring.choose(totalCandidates(), threshold: 0.6)
+    }
+
+    /// Total candidates from every source, each with its position.
+    func totalCandidates() -> [Candidate<MonetaryAmount>] {
         var candidates: [Candidate<MonetaryAmount>] = []
         let defaultCurrency = languages.primary?.rules.defaultCurrency
         for attached in document.attachedOrders {
@@ -185,12 +222,7 @@ extension ExtractionContext {
             }
         }
         // Label rank: the first label of a language's list is the most specific ("order total").
-        var labelRank: [[UInt8]: Int] = [:]
-        for language in languages.all {
-            for (index, phrase) in language.total.enumerated() where labelRank[phrase.folded] == nil {
-                labelRank[phrase.folded] = index
-            }
-        }
+        let labelRank = languages.totalRank
         let labels = languages.phrases(\.total)
         let found = LabelledValues.find(labels, in: text, origins: bodyOrigins)
         for value in found {
@@ -208,6 +240,6 @@ extension ExtractionContext {
                     text: value.context, origin: value.line.origin, offset: value.offset,
                     location: value.line.location))
         }
-        return Scoring.choose(candidates, threshold: 0.6)
+        return candidates
     }
 }

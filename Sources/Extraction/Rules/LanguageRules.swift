@@ -29,6 +29,8 @@ public struct LanguageRules: Sendable, Decodable {
     public var senderNoise: [String]
     /// Words skipped between a label and its value, e.g. `is`, `no.`.
     public var valueFillers: [String]
+    /// Words between an order number and its date ("order #123 placed on …", "vom").
+    public var orderDateConnectors: [String]?
     /// The currency a bare `$` or `¥` means in this language, when it has one.
     public var defaultCurrency: String?
 
