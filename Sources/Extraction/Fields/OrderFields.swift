@@ -152,14 +152,14 @@ extension ExtractionContext {
         }
         // "Ihre Bestellung WK-2026-00433 vom 22.11.2026", "order #300127 placed on November 18".
         let connectors = languages.all.flatMap { $0.rules.orderDateConnectors ?? [] }.map { $0.lowercased() }
-        if !connectors.isEmpty {
+        if !connectors.isEmpty && !candidates.contains(where: { $0.source == "label" }) {
             let labels = [languages.orderNumber, languages.orderNumberWeak]
             for set in labels {
                 for found in LabelledValues.find(set, in: text, origins: bodyOrigins, following: false) {
                     guard
                         let number = OrderNumberToken.extract(
                             from: found.value, fillers: languages.fillers, minimumLength: 4),
-                        let range = found.value.range(of: number)
+                        let range = found.value.prefix(160).range(of: number)
                     else { continue }
                     let rest = Text.trimmed(String(found.value[range.upperBound...]))
                     let lowered = rest.lowercased()
