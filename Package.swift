@@ -41,7 +41,10 @@ let package = Package(
         .target(name: "MerchantCheck", dependencies: ["MIME", "MailDocument", "Extraction", "WalletOrder"]),
         .executableTarget(
             name: "mailorders",
-            dependencies: ["MIME", "Mailbox", "MailDocument", "Extraction", "OrderStore", "WalletOrder", "MerchantCheck", "CCrypto"]
+            dependencies: [
+                "MIME", "Mailbox", "MailDocument", "Extraction", "OrderStore", "WalletOrder", "MerchantCheck",
+                "CCrypto",
+            ]
         ),
 
         .executableTarget(
@@ -51,14 +54,14 @@ let package = Package(
             ]
         ),
 
-        .testTarget(name: "MIMETests", dependencies: ["MIME"]),
+        .testTarget(name: "MIMETests", dependencies: ["MIME"], exclude: ["Differential/python_email.py"]),
         .testTarget(name: "MailboxTests", dependencies: ["Mailbox"]),
         .testTarget(name: "MailDocumentTests", dependencies: ["MailDocument"]),
         .testTarget(name: "ExtractionTests", dependencies: ["Extraction"]),
         .testTarget(name: "OrderStoreTests", dependencies: ["OrderStore"]),
         .testTarget(name: "WalletOrderTests", dependencies: ["WalletOrder"]),
         .testTarget(name: "MerchantCheckTests", dependencies: ["MerchantCheck"]),
-        .testTarget(name: "mailordersTests", dependencies: ["mailorders"]),
+        .testTarget(name: "mailordersTests", dependencies: ["mailorders", "OrderStore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -87,7 +87,7 @@ struct BodyParser {
 
         var transferEncoding = TransferEncoding.sevenBit
         if let raw = header.rawValue("Content-Transfer-Encoding") {
-            transferEncoding = TransferCoding.parse(String(decoding: raw, as: UTF8.self))
+            transferEncoding = TransferCoding.parse(raw)
             if case .unknown(let value) = transferEncoding, !TransferCoding.isUUEncode(value) {
                 warn(path, "unknown Content-Transfer-Encoding \"\(value)\": treated as 8bit")
             }
@@ -97,7 +97,7 @@ struct BodyParser {
         var filename: String?
         if let raw = header.rawValue("Content-Disposition") {
             let parsed = ParameterParser.parse(raw)
-            let value = parsed.value.lowercased()
+            let value = ASCII.lowercasedTrimmed(Array(parsed.value.utf8))
             if !value.isEmpty { disposition = value }
             filename = parsed.parameters["filename"]
         }
@@ -105,9 +105,10 @@ struct BodyParser {
         if filename?.isEmpty == true { filename = nil }
         var contentID: String?
         if let raw = header.rawValue("Content-ID") {
-            var value = String(decoding: raw, as: UTF8.self).trimmingCharacters(in: .whitespaces)
-            if value.hasPrefix("<") { value.removeFirst() }
-            if value.hasSuffix(">") { value.removeLast() }
+            var bytes = ASCII.trim(raw)
+            if bytes.first == UInt8(ascii: "<") { bytes = bytes.dropFirst() }
+            if bytes.last == UInt8(ascii: ">") { bytes = bytes.dropLast() }
+            let value = String(decoding: bytes, as: UTF8.self)
             if !value.isEmpty { contentID = value }
         }
 
@@ -326,8 +327,8 @@ struct BodyParser {
 enum TextNormalizer {
     /// Turns CRLF and bare CR into LF.
     static func lineFeeds(_ text: String) -> String {
+        guard text.utf8.contains(0x0D) else { return text }
         var utf8 = Array(text.utf8)
-        guard utf8.contains(0x0D) else { return text }
         var write = 0
         var read = 0
         while read < utf8.count {

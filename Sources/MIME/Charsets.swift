@@ -16,10 +16,9 @@ enum Charsets {
     /// Normalises a charset label: trims quotes and blanks, drops an RFC 2231 language
     /// suffix (`utf-8*en`), lower-cases.
     static func normalize(_ label: String) -> String {
-        var value = label.trimmingCharacters(in: .whitespaces)
-        value = value.trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
-        if let star = value.firstIndex(of: "*") { value = String(value[..<star]) }
-        return value.lowercased()
+        var bytes = Array(label.utf8)
+        if let star = bytes.firstIndex(of: UInt8(ascii: "*")) { bytes = Array(bytes[..<star]) }
+        return ASCII.lowercasedTrimmed(bytes, also: [0x22, 0x27])
     }
 
     /// Labels that real mail uses for a subset of a wider charset, mapped to the superset

@@ -167,7 +167,7 @@ enum HeaderParser {
 extension Header {
     /// The raw (unfolded, undecoded) value of the first field named `name`.
     public func rawValue(_ name: String) -> [UInt8]? {
-        for field in fields where field.name.caseInsensitiveCompare(name) == .orderedSame {
+        for field in fields where ASCII.equalsIgnoringCase(field.name, name) {
             return field.rawValue
         }
         return nil

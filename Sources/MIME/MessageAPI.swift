@@ -161,7 +161,7 @@ extension Message {
     }
 
     private func addresses(_ name: String) -> [MailAddress] {
-        header.fields.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+        header.fields.filter { ASCII.equalsIgnoringCase($0.name, name) }
             .flatMap { AddressParser.parse($0.rawValue) }
     }
 
@@ -223,7 +223,7 @@ extension Header {
 
     /// All fields of that name, decoded.
     public func values(_ name: String) -> [String] {
-        fields.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map {
+        fields.filter { ASCII.equalsIgnoringCase($0.name, name) }.map {
             EncodedWords.decode($0.rawValue)
         }
     }

@@ -59,7 +59,7 @@ enum ParameterParser {
             valueBytes = valueBytes[..<blank]
             index = blank
         }
-        let value = String(decoding: valueBytes, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        let value = ASCII.trimmed(valueBytes)
 
         // Raw parameters: name -> value, with RFC 2231 sections kept apart.
         var plain: [String: [UInt8]] = [:]
@@ -79,8 +79,7 @@ enum ParameterParser {
                 index += 1
             }
             guard index < count, bytes[index] == UInt8(ascii: "=") else { continue }
-            let name = String(decoding: bytes[nameStart..<index], as: UTF8.self)
-                .trimmingCharacters(in: .whitespaces).lowercased()
+            let name = ASCII.lowercasedTrimmed(bytes[nameStart..<index])
             index += 1
             while index < count && (bytes[index] == 0x20 || bytes[index] == 0x09) { index += 1 }
             var raw: [UInt8] = []
@@ -199,11 +198,13 @@ enum ParameterParser {
     /// Parses a Content-Type value into a ``MediaType``; nil when it has no `type/subtype`.
     static func mediaType(_ bytes: [UInt8]) -> MediaType? {
         let parsed = parse(bytes)
-        let pieces = parsed.value.split(separator: "/", maxSplits: 1)
-        guard pieces.count == 2 else { return nil }
-        let type = pieces[0].trimmingCharacters(in: .whitespaces).lowercased()
-        let subtype = pieces[1].trimmingCharacters(in: .whitespaces).lowercased()
-        guard !type.isEmpty, !subtype.isEmpty, !type.contains(" "), !subtype.contains(" ") else { return nil }
+        let value = Array(parsed.value.utf8)
+        guard let slash = value.firstIndex(of: UInt8(ascii: "/")) else { return nil }
+        let type = ASCII.lowercasedTrimmed(value[..<slash])
+        let subtype = ASCII.lowercasedTrimmed(value[(slash + 1)...])
+        guard !type.isEmpty, !subtype.isEmpty, !type.utf8.contains(0x20), !subtype.utf8.contains(0x20) else {
+            return nil
+        }
         return MediaType(type: type, subtype: subtype, parameters: parsed.parameters)
     }
 }

@@ -67,72 +67,79 @@ enum TransferCoding {
     /// lower-case hex accepted, invalid `=` sequences kept as they are, trailing blanks
     /// of each encoded line dropped.
     static func decodeQuotedPrintable(_ input: some Collection<UInt8>) -> [UInt8] {
-        let bytes = Array(input)
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count)
-        hexTable.withUnsafeBufferPointer { hex in
-            bytes.withUnsafeBufferPointer { buffer in
-                let count = buffer.count
-                var index = 0
-                var pendingBlanks = 0  // blanks not yet written: dropped if a line break follows
-                var blankStart = 0
-                while index < count {
-                    let byte = buffer[index]
-                    if byte == 0x20 || byte == 0x09 {
-                        if pendingBlanks == 0 { blankStart = index }
-                        pendingBlanks += 1
-                        index += 1
-                        continue
+        if let result = input.withContiguousStorageIfAvailable({ decodeQuotedPrintable(buffer: $0) }) {
+            return result
+        }
+        return Array(input).withUnsafeBufferPointer { decodeQuotedPrintable(buffer: $0) }
+    }
+
+    /// Line by line: trailing blanks dropped, runs between `=` signs copied whole.
+    private static func decodeQuotedPrintable(buffer: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        let count = buffer.count
+        guard let base = buffer.baseAddress, count > 0 else { return [] }
+        return [UInt8](unsafeUninitializedCapacity: count) { output, written in
+            guard let target = output.baseAddress else { return }
+            hexTable.withUnsafeBufferPointer { hex in
+                var out = 0
+                var lineStart = 0
+                while lineStart < count {
+                    var lineEnd = count
+                    if let hit = memchr(base + lineStart, 0x0A, count - lineStart) {
+                        lineEnd = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
                     }
-                    if byte == 0x0D || byte == 0x0A {
-                        pendingBlanks = 0
-                        output.append(byte)
-                        index += 1
-                        continue
+                    var contentEnd = lineEnd
+                    if contentEnd > lineStart && buffer[contentEnd - 1] == 0x0D { contentEnd -= 1 }
+                    let breakStart = contentEnd
+                    while contentEnd > lineStart
+                        && (buffer[contentEnd - 1] == 0x20 || buffer[contentEnd - 1] == 0x09)
+                    {
+                        contentEnd -= 1
                     }
-                    if pendingBlanks > 0 {
-                        output.append(contentsOf: buffer[blankStart..<(blankStart + pendingBlanks)])
-                        pendingBlanks = 0
-                    }
-                    if byte == UInt8(ascii: "=") {
-                        // Soft line break: `=`, optional blanks, then CRLF, LF or end.
-                        var look = index + 1
-                        while look < count && (buffer[look] == 0x20 || buffer[look] == 0x09) { look += 1 }
-                        if look == count {
-                            index = look
-                            continue
+                    var soft = false
+                    var index = lineStart
+                    while index < contentEnd {
+                        guard let hit = memchr(base + index, 0x3D, contentEnd - index) else {
+                            (target + out).update(from: base + index, count: contentEnd - index)
+                            out += contentEnd - index
+                            break
                         }
-                        if buffer[look] == 0x0A {
-                            index = look + 1
-                            continue
+                        let equals = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                        (target + out).update(from: base + index, count: equals - index)
+                        out += equals - index
+                        if equals == contentEnd - 1 {
+                            soft = true  // `=` at the end of the line: a soft line break
+                            index = contentEnd
+                            break
                         }
-                        if buffer[look] == 0x0D {
-                            index = look + 1
-                            if index < count && buffer[index] == 0x0A { index += 1 }
-                            continue
-                        }
-                        if index + 2 < count {
-                            let high = hex[Int(buffer[index + 1])]
-                            let low = hex[Int(buffer[index + 2])]
+                        if equals + 2 < contentEnd || equals + 2 == contentEnd {
+                            let high = hex[Int(buffer[equals + 1])]
+                            let low = equals + 2 < contentEnd ? hex[Int(buffer[equals + 2])] : 0xFF
                             if high != 0xFF && low != 0xFF {
-                                output.append(high << 4 | low)
-                                index += 3
+                                target[out] = high << 4 | low
+                                out += 1
+                                index = equals + 3
                                 continue
                             }
                         }
-                        output.append(byte)
-                        index += 1
-                        continue
+                        // Not a valid escape: kept as it is.
+                        target[out] = 0x3D
+                        out += 1
+                        index = equals + 1
                     }
-                    output.append(byte)
-                    index += 1
+                    if !soft && lineEnd < count {
+                        let lineBreak = lineEnd + 1 - breakStart
+                        (target + out).update(from: base + breakStart, count: lineBreak)
+                        out += lineBreak
+                    } else if !soft && breakStart < count {
+                        // A final line ending in a bare CR.
+                        (target + out).update(from: base + breakStart, count: count - breakStart)
+                        out += count - breakStart
+                    }
+                    lineStart = lineEnd + 1
                 }
-                if pendingBlanks > 0 {
-                    output.append(contentsOf: buffer[blankStart..<(blankStart + pendingBlanks)])
-                }
+                written = out
             }
         }
-        return output
     }
 
     /// Decodes the Q encoding of encoded-words (RFC 2047 §4.2): `_` is a space.
@@ -205,12 +212,14 @@ enum TransferCoding {
     }
 
     /// Parses a Content-Transfer-Encoding value; unknown values come back as `.unknown`.
-    static func parse(_ value: String) -> TransferEncoding {
-        var token = value.trimmingCharacters(in: .whitespaces).lowercased()
-        if let cut = token.firstIndex(where: { $0 == ";" || $0 == " " || $0 == "(" }) {
-            token = String(token[..<cut])
+    static func parse(_ value: [UInt8]) -> TransferEncoding {
+        var bytes = ASCII.trim(value)
+        if let cut = bytes.firstIndex(where: {
+            $0 == UInt8(ascii: ";") || $0 == 0x20 || $0 == UInt8(ascii: "(")
+        }) {
+            bytes = bytes[..<cut]
         }
-        token = token.trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
+        let token = ASCII.lowercasedTrimmed(bytes, also: [0x22, 0x27])
         switch token {
         case "7bit", "7-bit", "", "ascii", "us-ascii": return .sevenBit
         case "8bit", "8-bit", "8bits": return .eightBit

@@ -186,6 +186,8 @@ public final class MessageSource: Sequence, IteratorProtocol {
             stream.drop(3)
         }
         if stream.buffer.starts(with: MboxReader.fromLine) {
+            stream.fill(atLeast: 4096)
+            if stream.startsWithBareCR { stream.crAsLineFeed = true }
             let mbox = MboxReader(stream: stream, path: path, maxMessageBytes: maxMessageBytes)
             reader = mbox
             return mbox.next()
@@ -300,8 +302,27 @@ final class ChunkedReader {
                 close()
                 return
             }
+            let start = buffer.count
             buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<got]))
+            if crAsLineFeed { translateCarriageReturns(from: start) }
         }
+    }
+
+    /// Reads bare CR line endings (old Mac OS mail) as LF, byte for byte, so offsets stay
+    /// those of the file.
+    var crAsLineFeed = false {
+        didSet { if crAsLineFeed { translateCarriageReturns(from: 0) } }
+    }
+
+    private func translateCarriageReturns(from start: Int) {
+        for index in start..<buffer.count where buffer[index] == 0x0D { buffer[index] = 0x0A }
+    }
+
+    /// Whether the first line break of the buffer is a bare CR.
+    var startsWithBareCR: Bool {
+        guard let carriageReturn = buffer.firstIndex(of: 0x0D) else { return false }
+        if let lineFeed = buffer.firstIndex(of: 0x0A), lineFeed < carriageReturn { return false }
+        return carriageReturn + 1 < buffer.count && buffer[carriageReturn + 1] != 0x0A
     }
 
     /// Forgets the first `count` bytes of the buffer.
@@ -321,5 +342,24 @@ final class ChunkedReader {
     deinit {
         close()
         scratch.deallocate()
+    }
+}
+
+extension RawMessage {
+    /// Parses the bytes into a ``Message``; the source's own warnings (a truncated mbox)
+    /// are added to the message's.
+    /// - Parameter limits: the parser's resource limits.
+    /// - Returns: the message, or a ``SourceProblem`` naming this message's origin when it
+    ///   cannot be parsed at all.
+    public func parse(limits: MIMELimits = .default) -> Result<Message, SourceProblem> {
+        do {
+            var message = try Message(bytes: bytes, limits: limits)
+            message.warnings += warnings.map { MIMEWarning(message: $0) }
+            return .success(message)
+        } catch {
+            var origin = origin
+            if let offset = error.byteOffset { origin.byteOffset += offset }
+            return .failure(SourceProblem(origin: origin, reason: error.reason))
+        }
     }
 }

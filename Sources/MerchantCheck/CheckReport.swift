@@ -76,6 +76,8 @@ public struct CheckReport: Sendable {
     public var extraction: ExtractionResult
     /// The email's visible text as rendered, shown in the HTML report when the email has no HTML.
     public var renderedText: String?
+    /// The email's HTML body, shown in the HTML report's preview.
+    public var emailHTML: String?
 
     public init(
         origin: String, subject: String? = nil, senderAddress: String? = nil, senderDomain: String? = nil,

@@ -1,21 +1,23 @@
+import Foundation
+
 /// Escaping for HTML text and attribute values (HTML Living Standard §13.1.2.6, §13.2.5).
 enum HTMLEscaping {
     /// Escapes `&`, `<`, `>`, `"` and `'`: safe in text and in quoted attribute values.
     static func escape(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in text.unicodeScalars {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            case "\u{0}": result += "\u{FFFD}"
-            default: result.unicodeScalars.append(character)
+        var output: [UInt8] = []
+        output.reserveCapacity(text.utf8.count + text.utf8.count / 8)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "&"): output += Array("&amp;".utf8)
+            case UInt8(ascii: "<"): output += Array("&lt;".utf8)
+            case UInt8(ascii: ">"): output += Array("&gt;".utf8)
+            case UInt8(ascii: "\""): output += Array("&quot;".utf8)
+            case UInt8(ascii: "'"): output += Array("&#39;".utf8)
+            case 0: output += [0xEF, 0xBF, 0xBD]
+            default: output.append(byte)
             }
         }
-        return result
+        return String(decoding: output, as: UTF8.self)
     }
 }
 
@@ -95,19 +97,22 @@ enum HTMLMarker {
         return markText(HTMLEscaping.escape(plainText), needles: needles)
     }
 
-    /// Wraps needles found in a text node (source form), never inside a character reference.
+    /// Wraps needles found in a text node (source form), ignoring ASCII case, never inside a
+    /// character reference.
     private static func markText(_ text: String, needles: [String]) -> String {
         guard !needles.isEmpty, !text.isEmpty else { return text }
-        var ranges: [Range<String.Index>] = []
+        let bytes = Array(text.utf8)
+        let folded = bytes.map(ByteSearch.lowercased)
+        var ranges: [Range<Int>] = []
         for needle in needles {
-            var start = text.startIndex
-            while start < text.endIndex,
-                let range = text.range(of: needle, options: [.caseInsensitive], range: start..<text.endIndex)
-            {
+            let key = Array(needle.utf8).map(ByteSearch.lowercased)
+            var start = 0
+            while let found = ByteSearch.find(key, in: folded, from: start) {
+                let range = found..<found + key.count
                 start = range.upperBound
                 if ranges.contains(where: { $0.overlaps(range) })
-                    || insideReference(text, at: range.lowerBound)
-                    || insideReference(text, at: range.upperBound)
+                    || insideReference(bytes, at: range.lowerBound)
+                    || insideReference(bytes, at: range.upperBound)
                 {
                     continue
                 }
@@ -117,29 +122,36 @@ enum HTMLMarker {
         }
         guard !ranges.isEmpty else { return text }
         ranges.sort { $0.lowerBound < $1.lowerBound }
-        var result = ""
-        var cursor = text.startIndex
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count + ranges.count * 32)
+        var cursor = 0
         for range in ranges {
-            result += text[cursor..<range.lowerBound]
-            result += "<mark class=\"mo-found\">" + text[range] + "</mark>"
+            output += bytes[cursor..<range.lowerBound]
+            output += Array("<mark class=\"mo-found\">".utf8)
+            output += bytes[range]
+            output += Array("</mark>".utf8)
             cursor = range.upperBound
         }
-        result += text[cursor...]
-        return result
+        output += bytes[cursor...]
+        return String(decoding: output, as: UTF8.self)
     }
 
-    /// Whether a position falls strictly inside a character reference such as `&amp;`.
-    private static func insideReference(_ text: String, at position: String.Index) -> Bool {
-        guard position > text.startIndex else { return false }
-        var cursor = position
+    /// Whether a byte offset falls strictly inside a character reference such as `&amp;`.
+    private static func insideReference(_ bytes: [UInt8], at position: Int) -> Bool {
+        var cursor = position - 1
         var steps = 0
-        while cursor > text.startIndex, steps < 12 {
-            cursor = text.index(before: cursor)
+        while cursor >= 0, steps < 12 {
+            let byte = bytes[cursor]
+            if byte == UInt8(ascii: ";") { return false }
+            if byte == UInt8(ascii: "&") {
+                return bytes[position..<min(bytes.count, position + 12)].contains(UInt8(ascii: ";"))
+            }
+            let isNameByte =
+                (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
+                || byte == UInt8(ascii: "#")
+            if !isNameByte { return false }
+            cursor -= 1
             steps += 1
-            let character = text[cursor]
-            if character == ";" { return false }
-            if character == "&" { return text[position...].prefix(12).contains(";") }
-            if !(character.isLetter || character.isNumber || character == "#") { return false }
         }
         return false
     }
@@ -222,5 +234,32 @@ enum HTMLMarker {
             index += 1
         }
         return bytes.count
+    }
+}
+
+/// Byte-level search for the checker's hot paths (`memchr` and `memcmp`).
+enum ByteSearch {
+    static func lowercased(_ byte: UInt8) -> UInt8 {
+        byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+    }
+
+    /// The first offset of `needle` in `haystack` at or after `start`.
+    static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int = 0) -> Int? {
+        guard !needle.isEmpty, start >= 0, start + needle.count <= haystack.count else { return nil }
+        return haystack.withUnsafeBytes { hay -> Int? in
+            needle.withUnsafeBytes { key -> Int? in
+                guard let base = hay.baseAddress, let keyBase = key.baseAddress else { return nil }
+                let first = Int32(needle[0])
+                let last = hay.count - key.count
+                var offset = start
+                while offset <= last {
+                    guard let hit = memchr(base + offset, first, last - offset + 1) else { return nil }
+                    let position = base.distance(to: UnsafeRawPointer(hit))
+                    if memcmp(base + position, keyBase, key.count) == 0 { return position }
+                    offset = position + 1
+                }
+                return nil
+            }
+        }
     }
 }

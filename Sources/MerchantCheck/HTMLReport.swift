@@ -21,7 +21,8 @@ extension ReportRenderer {
     /// - Parameters:
     ///   - reports: the reports.
     ///   - emailHTML: the HTML body of each email, in the same order (`nil` when an email has
-    ///     none: its rendered text is shown instead).
+    ///     none: its rendered text is shown instead); when shorter than `reports`, the
+    ///     reports' own ``CheckReport/emailHTML`` is used.
     ///   - crossFindings: findings of ``MerchantEmailChecker/crossCheck(_:)``.
     /// - Returns: the page.
     public static func html(_ reports: [CheckReport], emailHTML: [String?], crossFindings: [Finding] = [])
@@ -40,7 +41,7 @@ extension ReportRenderer {
             body += summarySection(reports, crossFindings: crossFindings)
         }
         for (index, report) in reports.enumerated() {
-            let html = index < emailHTML.count ? emailHTML[index] : nil
+            let html = index < emailHTML.count ? emailHTML[index] : report.emailHTML
             body += reportSection(report, emailHTML: html, index: index)
         }
         return """
@@ -63,6 +64,11 @@ extension ReportRenderer {
     /// One report as a page.
     public static func html(_ report: CheckReport, emailHTML: String?) -> String {
         html([report], emailHTML: [emailHTML])
+    }
+
+    /// The reports as a page, each email's preview from its ``CheckReport/emailHTML``.
+    public static func html(_ reports: [CheckReport], crossFindings: [Finding] = []) -> String {
+        html(reports, emailHTML: [], crossFindings: crossFindings)
     }
 
     /// The `srcdoc` document of the email preview: the policy first, the highlight style,
@@ -219,7 +225,8 @@ extension ReportRenderer {
     }
 
     private static func fieldsTable(_ report: CheckReport) -> String {
-        var html = "<details class=\"fields\" open><summary>What was found</summary><table>"
+        var html =
+            "<details class=\"fields\" open><summary>What was found</summary><table class=\"fields-table\">"
         html +=
             "<thead><tr><th>Field</th><th>Value</th><th>Source</th><th>Confidence</th><th>Where</th></tr></thead><tbody>"
         for field in report.fields {
@@ -284,6 +291,8 @@ extension ReportRenderer {
         table{border-collapse:collapse;width:100%;margin-top:8px;font-size:14px}
         th,td{text-align:left;padding:6px 10px;border-bottom:1px solid #e5e5ea;vertical-align:top;word-break:break-word}
         tr.fail td:first-child{border-left:3px solid #ff3b30}tr.pass td:first-child{border-left:3px solid #34c759}
+        .fields-table th,.fields-table td:nth-child(1),.fields-table td:nth-child(3),.fields-table td:nth-child(4){white-space:nowrap}
+        .fields-table td:nth-child(2){word-break:break-all}
         pre{background:#f2f2f7;padding:12px;border-radius:8px;overflow:auto;font-size:12px}
         @media (max-width:900px){.columns{grid-template-columns:1fr}}
         """

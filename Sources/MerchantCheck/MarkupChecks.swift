@@ -1,4 +1,5 @@
 import Extraction
+import Foundation
 import MailDocument
 
 /// Checks of schema.org Order and ParcelDelivery markup (JSON-LD or microdata).
@@ -23,10 +24,74 @@ extension MerchantEmailChecker {
     ]
 
     func markupFindings(document: MailDocument, extraction: ExtractionResult, text: EmailText) -> [Finding] {
+        let syntax = Self.jsonLDSyntaxFindings(document)
+        return syntax
+            + schemaFindings(
+                document: document, extraction: extraction, text: text, hasBlocks: !syntax.isEmpty)
+    }
+
+    /// JSON-LD blocks a strict JSON parser rejects (the document stage repairs what it can;
+    /// other readers do not).
+    static func jsonLDSyntaxFindings(_ document: MailDocument) -> [Finding] {
+        var findings: [Finding] = []
+        for block in document.jsonLDBlocks.prefix(20) {
+            let data = Data(block.text.utf8)
+            guard !block.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty,
+                (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) == nil
+                    || hasTrailingComma(block.text)
+            else { continue }
+            let excerpt = String(block.text.trimmingCharacters(in: .whitespacesAndNewlines).prefix(80))
+            findings.append(
+                FindingCode.markupNotValidJSON.finding(
+                    "The JSON-LD block at \(block.location) (part \(block.partPath)) is not valid JSON.",
+                    evidence: excerpt))
+        }
+        return findings
+    }
+
+    /// Whether a comma is followed by `}` or `]` outside strings: Foundation's parser accepts
+    /// it, RFC 8259 §2 does not.
+    static func hasTrailingComma(_ text: String) -> Bool {
+        var inString = false
+        var escaped = false
+        var pendingComma = false
+        for byte in text.utf8 {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""):
+                inString = true
+                pendingComma = false
+            case UInt8(ascii: ","):
+                pendingComma = true
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                if pendingComma { return true }
+            case 0x20, 0x09, 0x0A, 0x0D:
+                break
+            default:
+                pendingComma = false
+            }
+        }
+        return false
+    }
+
+    private func schemaFindings(
+        document: MailDocument, extraction: ExtractionResult, text: EmailText, hasBlocks: Bool
+    ) -> [Finding] {
         let orders = document.structuredData.filter { Self.bareType($0.type) == "Order" }
         let deliveries = document.structuredData.filter { Self.bareType($0.type) == "ParcelDelivery" }
         if orders.isEmpty && deliveries.isEmpty {
-            guard document.attachedOrders.isEmpty, extraction.kind != .notAnOrder else { return [] }
+            guard document.attachedOrders.isEmpty, extraction.kind != .notAnOrder, !hasBlocks else {
+                return []
+            }
             let suggestion = Self.shippingKinds.contains(extraction.kind) ? "ParcelDelivery" : "Order"
             return [
                 FindingCode.markupAbsent.finding(
@@ -120,16 +185,25 @@ extension MerchantEmailChecker {
         var numbers = (extraction.shipments ?? []).compactMap(\.trackingNumber).filter {
             text.visibleContains(number: $0)
         }
-        for piece in text.visible.split(whereSeparator: { !($0.isLetter || $0.isNumber) })
-        where piece.count >= 8 {
-            let candidate = String(piece).uppercased()
-            guard candidate.utf8.count <= 40 else { continue }
+        guard let regex = Self.alphanumericRun else { return numbers }
+        let visible = text.visible as NSString
+        var seen = 0
+        regex.enumerateMatches(in: text.visible, range: NSRange(location: 0, length: visible.length)) {
+            match, _, stop in
+            guard let match else { return }
+            seen += 1
+            if seen > Self.maximumRuns { stop.pointee = true }
+            let candidate = visible.substring(with: match.range).uppercased()
             if formats.matches(candidate).contains(where: { $0.checkDigitValid == true }) {
                 numbers.append(candidate)
             }
         }
         return numbers
     }
+
+    private static let alphanumericRun = try? NSRegularExpression(
+        pattern: "(?<![A-Za-z0-9])(?=[A-Za-z]*[0-9])[A-Za-z0-9]{8,40}(?![A-Za-z0-9])")
+    private static let maximumRuns = 5_000
 
     static func bareType(_ type: String) -> String {
         type.split(separator: "/").last.map(String.init) ?? type

@@ -15,6 +15,14 @@ public struct MerchantEmailChecker: Sendable {
     /// Words that label a tracking number (`tracking number`, `Sendungsnummer`, …), lower case.
     public var trackingLabels: [String]
     let formats: CompiledFormats
+    /// The rules, when the checker was made from them (extraction, tracking pages).
+    public internal(set) var rules: Rules?
+
+    /// Words that label an order number (`order number`, `Bestellnummer`, …), lower case.
+    public var orderNumberLabels: [String]
+
+    /// Order number labels used when the rules give none.
+    public static let defaultOrderNumberLabels = ["order number", "order no", "order #", "order"]
 
     /// Tracking labels used when the rules give none.
     public static let defaultTrackingLabels = [
@@ -26,11 +34,15 @@ public struct MerchantEmailChecker: Sendable {
     /// - Parameters:
     ///   - carriers: carrier names, tracking link hosts and tracking number formats.
     ///   - trackingLabels: words that label a tracking number, in any case.
+    ///   - orderNumberLabels: words that label an order number, in any case.
     public init(
-        carriers: [CarrierProfile] = [], trackingLabels: [String] = MerchantEmailChecker.defaultTrackingLabels
+        carriers: [CarrierProfile] = [],
+        trackingLabels: [String] = MerchantEmailChecker.defaultTrackingLabels,
+        orderNumberLabels: [String] = MerchantEmailChecker.defaultOrderNumberLabels
     ) {
         self.carriers = carriers
         self.trackingLabels = trackingLabels.map { $0.lowercased() }.filter { !$0.isEmpty }
+        self.orderNumberLabels = orderNumberLabels.map { $0.lowercased() }.filter { !$0.isEmpty }
         self.formats = CompiledFormats(carriers)
     }
 
@@ -90,12 +102,14 @@ public struct MerchantEmailChecker: Sendable {
             origin: origin, subject: document.subject, senderAddress: document.sender?.address,
             senderDomain: document.sender?.registrableDomain ?? document.sender?.domain, kind: kind,
             expected: expect, fields: foundFields(extraction: extraction, text: text), findings: findings,
-            walletOrderJSON: WalletPreview.json(extraction: extraction, document: document),
+            walletOrderJSON: WalletPreview.json(
+                extraction: extraction, document: document, carriers: rules?.carriers),
             extraction: extraction, renderedText: text.visible.isEmpty ? nil : text.visible)
     }
 
     /// Checks what can only be seen across several emails of one merchant: that they all
-    /// come from the same registrable domain.
+    /// come from the same registrable domain. Carrier emails and emails that are not about an
+    /// order are left out.
     /// - Parameter reports: the reports of the emails checked together.
     /// - Returns: one ``FindingCode/senderDomainInconsistent`` finding per merchant whose
     ///   emails come from more than one domain.
@@ -106,7 +120,8 @@ public struct MerchantEmailChecker: Sendable {
         var groups: [String: [CheckReport]] = [:]
         var order: [String] = []
         var unnamed: [CheckReport] = []
-        for report in reports {
+        // A carrier's email names the shop as shipper but comes from the carrier's domain.
+        for report in reports where report.kind != .carrierUpdate && report.kind != .notAnOrder {
             guard let name = report.extraction.merchant?.name?.lowercased(), !name.isEmpty else {
                 unnamed.append(report)
                 continue
@@ -153,7 +168,7 @@ public struct MerchantEmailChecker: Sendable {
             let detail = domain.map { " (only the domain \($0) is known)" } ?? ""
             return [FindingCode.merchantNotFound.finding("The shop's name could not be read\(detail).")]
         }
-        if EmailText.containsName(name, in: text.visible) { return [] }
+        if text.visibleContains(name: name) { return [] }
         let place: String
         if let alt = text.imageAlts.first(where: { EmailText.containsName(name, in: $0) }) {
             place = "only in an image's alt text (\"\(alt)\"), e.g. the logo"
@@ -177,6 +192,12 @@ public struct MerchantEmailChecker: Sendable {
     {
         guard let number = extraction.orderNumber, !number.isEmpty else {
             guard Self.orderKinds.contains(extraction.kind) || expect != nil else { return [] }
+            if let hidden = labelledValue(in: text.hidden, labels: orderNumberLabels) {
+                return [
+                    FindingCode.orderNumberHidden.finding(
+                        "The order number \(hidden) appears only in hidden text.", evidence: hidden)
+                ]
+            }
             return [FindingCode.orderNumberMissing.finding("No order number was found in the email.")]
         }
         if text.visibleContains(number: number) { return [] }
@@ -210,6 +231,12 @@ public struct MerchantEmailChecker: Sendable {
         let needsTracking = Self.shippingKinds.contains(extraction.kind) || expect == .shipping
         if shipments.isEmpty {
             guard needsTracking else { return [] }
+            if let hidden = hiddenTrackingNumber(in: text.hidden) {
+                return [
+                    FindingCode.trackingNumberHidden.finding(
+                        "The tracking number \(hidden) appears only in hidden text.", evidence: hidden)
+                ]
+            }
             return [
                 FindingCode.trackingNumberMissing.finding(
                     "No tracking number was found in this shipping email.")
@@ -242,7 +269,7 @@ public struct MerchantEmailChecker: Sendable {
             }
             let profile = shipment.carrier.flatMap { carrierProfile(named: $0) }
             let names = (profile?.names ?? []) + (shipment.carrier.map { [$0] } ?? [])
-            let named = names.contains { EmailText.containsName($0, in: text.visible) }
+            let named = names.contains { text.visibleContains(name: $0) }
             if !named {
                 let message =
                     shipment.carrier.map {
@@ -257,6 +284,46 @@ public struct MerchantEmailChecker: Sendable {
             }
         }
         return findings
+    }
+
+    /// A number in hidden text that a carrier format accepts (check digit valid, or labelled
+    /// when the format has none).
+    private func hiddenTrackingNumber(in hidden: String) -> String? {
+        for candidate in numberCandidates(in: hidden, labelled: true) {
+            let number = EmailText.compact(candidate.number)
+            guard number.count >= 8, !Self.isPlaceholder(number) else { continue }
+            let matches = formats.matches(number)
+            if matches.contains(where: { $0.checkDigitValid == true })
+                || (candidate.isRelevant && matches.contains { $0.checkDigitValid == nil })
+            {
+                return number
+            }
+        }
+        return nil
+    }
+
+    private static let labelledToken = try? NSRegularExpression(
+        pattern: "^[\\s:#.№-]*(?:no\\.?|nr\\.?|number)?[\\s:#.№-]*([A-Za-z0-9][A-Za-z0-9-]{3,39})")
+
+    /// The first value after a label in a text, when it has a digit: `Order #A-10023`.
+    func labelledValue(in text: String, labels: [String]) -> String? {
+        guard !text.isEmpty, let regex = Self.labelledToken else { return nil }
+        let lowered = text.lowercased()
+        guard lowered.utf16.count == text.utf16.count else { return nil }
+        let nsText = text as NSString
+        for label in labels.sorted(by: { $0.count > $1.count }) {
+            var searchStart = lowered.startIndex
+            while let range = lowered.range(of: label, range: searchStart..<lowered.endIndex) {
+                searchStart = range.upperBound
+                let offset = NSRange(range, in: lowered).upperBound
+                let rest = NSRange(location: offset, length: min(80, nsText.length - offset))
+                if let match = regex.firstMatch(in: text, range: rest) {
+                    let value = nsText.substring(with: match.range(at: 1))
+                    if value.contains(where: \.isNumber) { return value }
+                }
+            }
+        }
+        return nil
     }
 
     private func carrierProfile(named name: String) -> CarrierProfile? {
@@ -318,7 +385,7 @@ public struct MerchantEmailChecker: Sendable {
         var reported = Set<String>()
         for candidate in candidates.prefix(Self.maximumCandidates) {
             let number = EmailText.compact(candidate.number)
-            guard number.count >= 8, !reported.contains(number) else { continue }
+            guard number.count >= 8, !reported.contains(number), !Self.isPlaceholder(number) else { continue }
             let matches = formats.matches(number)
             guard !matches.isEmpty, !matches.contains(where: { $0.checkDigitValid != false }) else {
                 continue
@@ -333,6 +400,14 @@ public struct MerchantEmailChecker: Sendable {
                     evidence: candidate.number))
         }
         return findings
+    }
+
+    /// A sample number such as `9400100000000000000000`: one character makes up three
+    /// quarters of it.
+    static func isPlaceholder(_ number: String) -> Bool {
+        var counts: [Character: Int] = [:]
+        for character in number { counts[character, default: 0] += 1 }
+        return (counts.values.max() ?? 0) * 4 >= number.count * 3
     }
 
     private func isCarrierTrackingURL(_ url: String) -> Bool {

@@ -1,107 +1,62 @@
 import Extraction
 import Foundation
 import MailDocument
+import OrderStore
+import WalletOrder
 
-/// The Wallet `order.json` an email would produce, for the checker's preview.
+/// The Wallet `order.json` an email would produce, for the checker's preview: the
+/// extraction as the order store would hold it after this one message, through the same
+/// ``OrderBuilder`` that `mailorders scan` writes bundles with.
 enum WalletPreview {
     /// The order as pretty-printed JSON with sorted keys, or `nil` when the email gives no order.
-    static func json(extraction: ExtractionResult, document: MailDocument) -> String? {
-        guard let object = order(extraction: extraction, document: document),
-            let data = try? JSONSerialization.data(
-                withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-        else { return nil }
+    static func json(extraction: ExtractionResult, document: MailDocument, carriers: CarrierCatalog? = nil)
+        -> String?
+    {
+        guard let stored = storedOrder(extraction: extraction, document: document) else { return nil }
+        let builder = OrderBuilder { carrierName, trackingNumber in
+            guard let carriers, let carrier = carriers.carrier(named: carrierName) else { return nil }
+            return carriers.trackingURL(carrierID: carrier.id, trackingNumber: trackingNumber)
+        }
+        guard let data = try? builder.order(from: stored).jsonData() else { return nil }
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// The order as a JSON object (Wallet Orders `Order`).
-    static func order(extraction: ExtractionResult, document: MailDocument) -> [String: Any]? {
+    /// The order the store would hold after this message alone.
+    static func storedOrder(extraction: ExtractionResult, document: MailDocument) -> StoredOrder? {
         guard extraction.kind != .notAnOrder else { return nil }
-        let shipments = extraction.shipments ?? []
+        let shipments = (extraction.shipments ?? []).filter { $0.trackingNumber != nil || $0.carrier != nil }
         guard extraction.orderNumber != nil || !shipments.isEmpty else { return nil }
-        let domain = extraction.merchant?.domain ?? document.sender?.registrableDomain ?? "unknown.invalid"
-        let merchantName = extraction.merchant?.name ?? domain
-        let reversed = domain.split(separator: ".").reversed().joined(separator: ".")
-        let reference = extraction.orderNumber ?? shipments.compactMap(\.trackingNumber).first ?? "order"
-        let timestamp = timestamp(extraction: extraction, document: document)
-
-        var order: [String: Any] = [
-            "schemaVersion": 1,
-            "orderType": "ecommerce",
-            "orderTypeIdentifier": "order.\(reversed)",
-            "orderIdentifier": "\(domain):\(reference)",
-            "status": status(extraction),
-            "createdAt": timestamp,
-            "updatedAt": timestamp,
-            "orderManagementURL": "https://\(domain)/",
-            "merchant": [
-                "displayName": merchantName,
-                "merchantIdentifier": "merchant.\(reversed)",
-                "url": "https://\(domain)/",
-            ],
-        ]
-        if let number = extraction.orderNumber { order["orderNumber"] = number }
-        if !shipments.isEmpty {
-            order["fulfillments"] = shipments.enumerated().map { index, shipment in
-                var fulfillment: [String: Any] = [
-                    "fulfillmentType": "shipping",
-                    "fulfillmentIdentifier": "shipment-\(index + 1)",
-                    "status": (shipment.status ?? .shipped).rawValue,
-                ]
-                if let carrier = shipment.carrier { fulfillment["carrier"] = carrier }
-                if let number = shipment.trackingNumber { fulfillment["trackingNumber"] = number }
-                if let url = shipment.trackingURL { fulfillment["trackingURL"] = url }
-                if let window = shipment.estimatedDelivery {
-                    fulfillment["estimatedDeliveryAt"] = window.from + "T00:00:00Z"
-                    if let days = days(from: window.from, until: window.until), days > 0 {
-                        fulfillment["estimatedDeliveryWindowDuration"] = "P\(days + 1)D"
-                    }
-                }
-                return fulfillment
-            }
+        let domain = extraction.merchant?.domain ?? document.sender?.registrableDomain
+        let name = extraction.merchant?.name
+        let key = domain ?? name?.lowercased() ?? ""
+        let messageDate = document.date
+        let fulfillments = shipments.enumerated().map { index, shipment in
+            StoredFulfillment(
+                id: Int64(index + 1), carrier: shipment.carrier, trackingNumber: shipment.trackingNumber,
+                normalizedTrackingNumber: shipment.trackingNumber.map(EmailText.compact),
+                trackingURL: shipment.trackingURL,
+                status: shipment.status ?? (extraction.kind == .orderConfirmation ? .processing : .shipped),
+                estimatedDelivery: shipment.estimatedDelivery,
+                shippedAt: shipment.shippedAt.flatMap(WalletTime.day),
+                deliveredAt: shipment.deliveredAt.flatMap(WalletTime.day), statusAt: messageDate)
         }
-        if let items = extraction.lineItems, !items.isEmpty {
-            order["lineItems"] = items.map { item in
-                var line: [String: Any] = ["title": item.title, "quantity": item.quantity ?? 1]
-                if let price = item.price { line["price"] = amount(price) }
-                return line
-            }
-        }
-        if let total = extraction.total { order["payment"] = ["total": amount(total)] }
-        return order
+        return StoredOrder(
+            id: 1, merchantKey: key, merchantName: name, merchantDomain: domain,
+            orderNumber: extraction.orderNumber,
+            status: status(extraction), orderDate: extraction.orderDate.flatMap(WalletTime.day),
+            firstMessageAt: messageDate, lastMessageAt: messageDate, total: extraction.total,
+            lineItems: extraction.lineItems ?? [], orderManagementURL: nil, fulfillments: fulfillments,
+            messageCount: 1)
     }
 
-    private static func status(_ extraction: ExtractionResult) -> String {
+    private static func status(_ extraction: ExtractionResult) -> OrderStatus {
         switch extraction.kind {
-        case .cancellation: return "cancelled"
-        case .refund: return "completed"
+        case .cancellation: return .cancelled
+        case .refund: return .completed
         default:
             let shipments = extraction.shipments ?? []
-            if !shipments.isEmpty, shipments.allSatisfy({ $0.status == .delivered }) { return "completed" }
-            return "open"
+            if !shipments.isEmpty, shipments.allSatisfy({ $0.status == .delivered }) { return .completed }
+            return .open
         }
-    }
-
-    private static func amount(_ money: MonetaryAmount) -> [String: Any] {
-        let number: Any = Decimal(string: money.amount).map { NSDecimalNumber(decimal: $0) } ?? money.amount
-        return ["amount": number, "currency": money.currency]
-    }
-
-    private static func timestamp(extraction: ExtractionResult, document: MailDocument) -> String {
-        if let date = document.date {
-            let formatter = ISO8601DateFormatter()
-            formatter.formatOptions = [.withInternetDateTime]
-            return formatter.string(from: date)
-        }
-        if let day = extraction.orderDate { return day + "T00:00:00Z" }
-        return "1970-01-01T00:00:00Z"
-    }
-
-    private static func days(from: String, until: String) -> Int? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withFullDate]
-        guard let start = formatter.date(from: from), let end = formatter.date(from: until) else {
-            return nil
-        }
-        return Int((end.timeIntervalSince(start) / 86_400).rounded())
     }
 }

@@ -141,7 +141,9 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
 /// 3. A carrier shipment that matches nothing becomes a shipment-only record (an order with no
 ///    order number). When a merchant email later lists that tracking number, its order absorbs
 ///    the record: fulfillments and contributions move over and the empty record is deleted.
-/// 4. Weak matches (shipper name and a time window) are never merged.
+/// 4. Weak matches (shipper name and a time window) are never merged, and neither are parcels
+///    a carrier lists together in one email (they may come from different shops); only a
+///    merchant's email that lists several tracking numbers under one order joins them.
 ///
 /// Fulfillment status is a fold over the status events of its messages in Date-header order:
 /// progress (`processing` → `shipped` → `onTheWay` → `outForDelivery` → `delivered`) only moves
@@ -216,6 +218,11 @@ public protocol OrderStore: AnyObject {
     /// Which message contributed which fact to an order, oldest message first.
     /// - Throws: ``StoreError`` when the store cannot be read.
     func contributions(orderID: Int64) throws -> [Contribution]
+
+    /// Where every message that contributed to an order was found, copies included (a
+    /// re-delivered duplicate, the same Message-ID in another folder), sorted.
+    /// - Throws: ``StoreError`` when the store cannot be read.
+    func origins(orderID: Int64) throws -> [String]
 
     /// How many messages are recorded (orders or not).
     /// - Throws: ``StoreError`` when the store cannot be read.

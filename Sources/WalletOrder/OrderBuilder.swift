@@ -40,7 +40,8 @@ public struct OrderBuilder: Sendable {
     ///   - stored: The order as the store knows it.
     ///   - merchantLogo: File name of the merchant's logo in the bundle, when the email embedded
     ///     one (`cid:` part); nothing is ever downloaded.
-    /// - Returns: The order; `updatedAt` is never before `createdAt`.
+    /// - Returns: The order. `updatedAt` is the store's `updatedAt` (a clock that increases with
+    ///   every change), else the latest message's Date, and never before `createdAt`.
     public func order(from stored: StoredOrder, merchantLogo: String? = nil) -> Order {
         let domain = stored.merchantDomain.flatMap(OrderBuilder.cleanDomain)
         let merchantURL = domain.map { "https://\($0)/" } ?? OrderBuilder.unknownMerchantURL
@@ -57,7 +58,8 @@ public struct OrderBuilder: Sendable {
         let firstTrackingURL = fulfillments.lazy.compactMap { $0.shipping?.trackingURL }.first
 
         let created = createdAt(stored)
-        let updated = [stored.lastMessageAt, created].compactMap { $0 }.max() ?? created
+        // The store's logical clock when it keeps one, else the latest message; never before createdAt.
+        let updated = [stored.updatedAt ?? stored.lastMessageAt, created].compactMap { $0 }.max() ?? created
         let managementURL =
             stored.orderManagementURL.flatMap(OrderBuilder.webURL)
             ?? domain.map { "https://\($0)/" } ?? firstTrackingURL ?? OrderBuilder.unknownMerchantURL
@@ -186,5 +188,23 @@ public struct OrderBuilder: Sendable {
             return nil
         }
         return trimmed
+    }
+}
+
+extension OrderBuilder {
+    /// A builder whose tracking links, when an email gave none, come from the carrier rules'
+    /// `trackingURLTemplate` (`rules/carriers/*.json5`).
+    ///
+    /// - Parameters:
+    ///   - orderTypeIdentifier: The Order Type ID (`--order-type-id`).
+    ///   - carriers: The loaded carrier rules; carriers are found by display name.
+    public init(
+        orderTypeIdentifier: String = OrderBuilder.defaultOrderTypeIdentifier, carriers: CarrierCatalog
+    ) {
+        self.init(orderTypeIdentifier: orderTypeIdentifier) { name, number in
+            guard let carrier = carriers.carrier(named: name) else { return nil }
+            let compact = String(number.unicodeScalars.filter { $0 != " " })
+            return carriers.trackingURL(carrierID: carrier.id, trackingNumber: compact)
+        }
     }
 }

@@ -21,7 +21,7 @@ import Testing
         let cases: [(String, String)] = [
             ("FedEx tracking number: 986578788855", "fedex:986578788855"),
             ("Ihre DHL Sendungsnummer lautet 00340434072902227915", "dhl-paket:00340434072902227915"),
-            ("Colissimo — numéro de suivi : 6A12345678901", "la-poste:6A12345678901"),
+            ("Colissimo — numéro de suivi : 6A12345678901", "colissimo:6A12345678901"),
             ("Correos\nNúmero de seguimiento: PQ4F6P0703673180108001P", "correos:PQ4F6P0703673180108001P"),
             ("Spedito con BRT, numero di spedizione 084012345678901", "brt:084012345678901"),
             ("Código de rastreamento: LX123456785CN (China Post)", "china-post:LX123456785CN"),
@@ -46,6 +46,16 @@ import Testing
             found("DPD parcel: 00 81827 0998 0000 0200 33 350 276 C") == ["dpd:008182709980000020033350276C"])
         #expect(found("佐川急便 お問い合せ送り状No. 5528-8200-1825") == ["sagawa:552882001825"])
         #expect(found("UPS 1Z 5R8 939 0357 5671 27 shipped") == ["ups:1Z5R89390357567127"])
+    }
+
+    @Test func fullWidthDigitsAreRead() throws {
+        let text = "ヤマト運輸　お問い合わせ番号：５３７２－６５１６－７６１１"
+        let candidates = CarrierTestSupport.catalog.findTrackingNumbers(in: TrackingSearchInput(text: text))
+        let candidate = try #require(candidates.first)
+        #expect(candidates.map(\.trackingNumber) == ["537265167611"])
+        #expect(candidate.carrierID == "yamato")
+        let offset = try #require(candidate.utf8Offset)
+        #expect(String(decoding: Array(text.utf8)[offset..<(offset + 3)], as: UTF8.self) == "５")
     }
 
     @Test func senderDomainGivesCarrierContext() {
@@ -120,6 +130,41 @@ import Testing
             CarrierTestSupport.catalog.trackingURL(carrierID: "upu-at", trackingNumber: "RR962459578AT")
                 == "https://www.post.at/s/sendungssuche?snr=RR962459578AT")
         #expect(found("Registered RB123456785XX") == [])
+    }
+
+    @Test func uspsRoutingPrefixIsDroppedFromTheReportedNumber() {
+        #expect(found("Impb: 420974779400111899223867412351") == ["usps:9400111899223867412351"])
+        let link = Link(
+            href: "x", target: "https://tools.usps.com/go/TrackConfirmAction?tLabels=9400111899223867412351",
+            text: "9400111899223867412351", position: 0)
+        #expect(
+            found(
+                "Tracking number 9400111899223867412351\nImpb: 420974779400111899223867412351", links: [link])
+                == ["usps:9400111899223867412351"])
+    }
+
+    @Test func trackingLinkWithNumberInTheFragment() {
+        let link = Link(
+            href: "x",
+            target:
+                "https://www.myhermes.de/empfangen/sendungsverfolgung/sendungsinformation#H1002820146319401",
+            text: "H1002820146319401", position: 0)
+        #expect(found("Sendungsnummer: H1002820146319401", links: [link]) == ["hermes:H1002820146319401"])
+    }
+
+    @Test func numberOnASisterCarriersPageKeepsItsOwnCarrier() {
+        let link = Link(
+            href: "x", target: "https://www.laposte.fr/outils/suivre-vos-envois?code=6A22481039575",
+            text: "6A22481039575", position: 0)
+        #expect(found("Votre colis est en route.", links: [link]) == ["colissimo:6A22481039575"])
+    }
+
+    @Test func ambiguousCarrierNameIsSettledByTheNumber() {
+        let catalog = CarrierTestSupport.catalog
+        #expect(catalog.carrier(named: "DHL")?.id == "dhl-express")
+        #expect(catalog.carrier(named: "DHL", trackingNumber: "00340434331067825498")?.id == "dhl-paket")
+        #expect(catalog.carrier(named: "DHL", trackingNumber: "JVGL05839271046613")?.id == "dhl-ecommerce")
+        #expect(catalog.carrier(named: "ZTO Express")?.name == "ZTO")
     }
 
     @Test func subjectIsSearchedToo() throws {

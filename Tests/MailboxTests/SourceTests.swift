@@ -209,3 +209,47 @@ func text(_ message: RawMessage) -> String { String(decoding: message.bytes, as:
     #expect(problems.count == 1)
     #expect(messages.count == 1)
 }
+
+@Test func parsingARawMessageNamesItsOriginOnFailure() throws {
+    let junk = RawMessage(
+        origin: MessageOrigin(path: "box.mbox", byteOffset: 100, index: 3), bytes: [0, 0, 1])
+    guard case .failure(let problem) = junk.parse() else {
+        Issue.record("junk parsed")
+        return
+    }
+    #expect(problem.origin.index == 3)
+    #expect(problem.origin.byteOffset == 100)
+    let cut = RawMessage(
+        origin: MessageOrigin(path: "box.mbox"), bytes: Array("Subject: x\n\nhal".utf8),
+        warnings: ["truncated"])
+    let message = try cut.parse().get()
+    #expect(message.warnings.map(\.message) == ["truncated"])
+}
+
+@Test func splitsBareCRMbox() throws {
+    let folder = try TemporaryFolder()
+    let path = try folder.write(
+        "mac.mbox", "From a\rSubject: one\r\rfirst\r\rFrom b\rSubject: two\r\rsecond\r")
+    let (messages, problems) = collect(MessageSource(paths: [path]))
+    #expect(problems.isEmpty)
+    #expect(messages.map(text) == ["Subject: one\n\nfirst\n", "Subject: two\n\nsecond\n"])
+    #expect(messages.map(\.origin.byteOffset) == [7, 35])
+}
+
+@Test func crlfMboxOffsetsMatchMimeKitDosOffsets() throws {
+    let unix = try Data(contentsOf: corpusMbox.appendingPathComponent("content-length.mbox.txt"))
+    var dos: [UInt8] = []
+    for byte in unix {
+        if byte == 0x0A { dos.append(0x0D) }
+        dos.append(byte)
+    }
+    let folder = try TemporaryFolder()
+    let path = try folder.write("dos.mbox", bytes: dos)
+    let expected =
+        try JSONSerialization.jsonObject(
+            with: Data(contentsOf: corpusMbox.appendingPathComponent("content-length.dos-offsets.json")))
+        as? [[String: Any]] ?? []
+    let (messages, problems) = collect(MessageSource(paths: [path]))
+    #expect(problems.isEmpty)
+    #expect(messages.map(\.origin.byteOffset) == expected.compactMap { $0["beginOffset"] as? Int })
+}

@@ -53,17 +53,20 @@ struct Chromium {
 
     private final class DataBox: @unchecked Sendable { var data = Data() }
 
-    /// The serialized DOM after load.
-    func dumpDOM(_ page: URL) throws -> String {
-        String(decoding: try run(["--dump-dom", "--virtual-time-budget=2000"], page: page), as: UTF8.self)
-    }
-
-    /// A PNG screenshot of the page.
-    func screenshot(_ page: URL, to png: URL, width: Int = 1280, height: Int = 1600) throws {
-        _ = try run(["--screenshot=\(png.path)", "--window-size=\(width),\(height)"], page: page)
-        guard FileManager.default.fileExists(atPath: png.path) else {
+    /// The serialized DOM after load; with `screenshot`, also a PNG of the page, taken once
+    /// every frame has been composited.
+    func render(_ page: URL, screenshot png: URL? = nil, width: Int = 1280, height: Int = 1600) throws
+        -> String
+    {
+        var arguments = [
+            "--dump-dom", "--virtual-time-budget=3000", "--run-all-compositor-stages-before-draw",
+        ]
+        if let png { arguments += ["--screenshot=\(png.path)", "--window-size=\(width),\(height)"] }
+        let dom = String(decoding: try run(arguments, page: page), as: UTF8.self)
+        if let png, !FileManager.default.fileExists(atPath: png.path) {
             throw Failure(description: "chromium wrote no screenshot")
         }
+        return dom
     }
 }
 

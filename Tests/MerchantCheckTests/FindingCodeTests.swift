@@ -207,6 +207,27 @@ import Testing
         #expect(!Fixtures.codes(fixed).contains("MO302"))
     }
 
+    @Test func orderNumberTheReaderMissedInHiddenTextIsMO301() {
+        let broken = checker.check(
+            document: Fixtures.confirmation(
+                body: "Thank you for shopping at Example Outfitters!", subject: "Thanks",
+                preheader: "Order #A-10023 is confirmed"),
+            extraction: Fixtures.confirmationExtraction(orderNumber: nil))
+        #expect(broken.findings.contains { $0.code == "MO301" && $0.message.contains("A-10023") })
+        #expect(!Fixtures.codes(broken).contains("MO103"))
+    }
+
+    @Test func trackingNumberTheReaderMissedInHiddenTextIsMO302() {
+        let broken = checker.check(
+            document: Fixtures.shipping(
+                body: "Example Outfitters\nYour order A-10023 has shipped with UPS.", links: [],
+                preheader: "Tracking number: 1Z 999 AA1 01 2345 6784"),
+            extraction: Fixtures.shippingExtraction(trackingNumber: nil))
+        #expect(
+            broken.findings.contains { $0.code == "MO302" && $0.message.contains(Fixtures.validTracking) })
+        #expect(!Fixtures.codes(broken).contains("MO201"))
+    }
+
     @Test func senderDomainInconsistentAcrossEmailsIsMO401() {
         let other = Sender(
             name: "Example Outfitters", address: "ship@example-mail.net", domain: "example-mail.net",
@@ -223,6 +244,13 @@ import Testing
             document: Fixtures.shipping(), extraction: Fixtures.shippingExtraction(), origin: "b.eml")
         #expect(checker.crossCheck([confirmation, consistent]).isEmpty)
         #expect(checker.crossCheck([confirmation]).isEmpty)
+        var carrierExtraction = Fixtures.shippingExtraction()
+        carrierExtraction.kind = .carrierUpdate
+        let ups = Sender(
+            name: "UPS", address: "mcinfo@ups.com", domain: "ups.com", registrableDomain: "ups.com")
+        let carrierEmail = checker.check(
+            document: Fixtures.shipping(sender: ups), extraction: carrierExtraction, origin: "ups.eml")
+        #expect(checker.crossCheck([confirmation, carrierEmail]).isEmpty)
     }
 
     @Test func markupAbsentIsMO501Info() {
@@ -330,5 +358,43 @@ import Testing
         let severities = report.findings.map(\.severity)
         #expect(severities == severities.sorted())
         #expect(severities.first == .error)
+    }
+}
+
+@Suite struct NameAndNumberMatchingTests {
+    @Test func latinNamesNeedWordBoundaries() {
+        #expect(!EmailText.containsName("UPS", in: "Check out our GROUPS"))
+        #expect(EmailText.containsName("UPS", in: "Shipped with UPS."))
+        #expect(!EmailText.containsName("UPS", in: "shipped with ups"))
+        #expect(EmailText.containsName("Example Outfitters", in: "EXAMPLE OUTFITTERS ltd"))
+    }
+
+    @Test func cjkNamesMatchWithParticlesAttached() {
+        #expect(EmailText.containsName("ヤマト運輸", in: "ヤマト運輸の宅急便でお届けします"))
+        #expect(EmailText.containsName("CJ대한통운", in: "CJ대한통운으로 발송되었습니다"))
+        #expect(EmailText.containsName("顺丰速运", in: "您的包裹已由顺丰速运发出"))
+    }
+
+    @Test func placeholderNumbersAreNotCheckDigitFailures() {
+        #expect(MerchantEmailChecker.isPlaceholder("9400100000000000000000"))
+        #expect(!MerchantEmailChecker.isPlaceholder(Fixtures.invalidTracking))
+    }
+}
+
+@Suite struct MarkupSyntaxTests {
+    @Test func jsonLDThatIsNotStrictJSONIsMO506() {
+        var document = Fixtures.confirmation(markup: [])
+        document.jsonLDBlocks = [
+            JSONLDBlock(
+                text: "{\"@type\": \"Order\", \"orderNumber\": \"A-10023\",}", partPath: "1",
+                location: "html/head/script[1]")
+        ]
+        let broken = Fixtures.checker.check(document: document, extraction: Fixtures.confirmationExtraction())
+        let finding = broken.findings.first { $0.code == "MO506" }
+        #expect(finding?.message == "The JSON-LD block at html/head/script[1] (part 1) is not valid JSON.")
+        #expect(!Fixtures.codes(broken).contains("MO501"))
+        document.jsonLDBlocks[0].text = "{\"@type\": \"Order\", \"orderNumber\": \"A-10023\"}"
+        let fixed = Fixtures.checker.check(document: document, extraction: Fixtures.confirmationExtraction())
+        #expect(!Fixtures.codes(fixed).contains("MO506"))
     }
 }

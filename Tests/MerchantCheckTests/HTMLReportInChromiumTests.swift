@@ -9,8 +9,7 @@ import Testing
 @Suite(
     .enabled(
         if: Chromium.installed != nil,
-        "chromium is not installed (apt-get install -y chromium): the HTML report is not rendered"),
-    .serialized)
+        "chromium is not installed (apt-get install -y chromium): the HTML report is not rendered"))
 struct HTMLReportInChromiumTests {
     static let emailHTML = """
         <!DOCTYPE html>
@@ -58,32 +57,53 @@ struct HTMLReportInChromiumTests {
         let url = try write(page, name: "report.html")
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
 
-        let dom = try chromium.dumpDOM(url)
-        #expect(dom.contains("<div class=\"wallet-card\" id=\"wallet-card-1\">"))
-        #expect(dom.contains("<div class=\"merchant\">Example Outfitters</div>"))
-        #expect(dom.contains("<dd class=\"mono\">1Z999AA10123456784</dd>"))
-        #expect(dom.contains("<iframe class=\"email-frame\""))
-
         let png = url.deletingLastPathComponent().appendingPathComponent("report.png")
-        try chromium.screenshot(url, to: png)
+        // Under heavy load Chromium can still capture before the frame has painted: up to
+        // three attempts, each checked in full.
+        var problems: [String] = []
+        for _ in 0..<3 {
+            try? FileManager.default.removeItem(at: png)
+            let dom = try chromium.render(url, screenshot: png)
+            problems = Self.problems(dom: dom, image: try DecodedPNG(data: Data(contentsOf: png)))
+            if problems.isEmpty { break }
+        }
+        #expect(problems.isEmpty, "\(problems)")
         if let keep = ProcessInfo.processInfo.environment["MAILORDERS_KEEP_REPORT"], !keep.isEmpty {
             try? FileManager.default.removeItem(atPath: keep)
             try? FileManager.default.copyItem(at: png, to: URL(fileURLWithPath: keep))
             try? page.write(toFile: keep + ".html", atomically: true, encoding: .utf8)
         }
-        let image = try DecodedPNG(data: Data(contentsOf: png))
-        #expect(image.width == 1280)
-        #expect(image.height == 1600)
-        #expect(image.distinctColours() > 50, "the page looks blank")
+    }
+
+    /// What is wrong with the rendered report: the card missing from the DOM, a blank page,
+    /// no card, no email in the frame, no highlighted value.
+    static func problems(dom: String, image: DecodedPNG) -> [String] {
+        var problems: [String] = []
+        if !dom.contains("<div class=\"wallet-card\" id=\"wallet-card-1\">") {
+            problems.append("no card in the DOM")
+        }
+        if !dom.contains("<div class=\"merchant\">Example Outfitters</div>") {
+            problems.append("no merchant on the card")
+        }
+        if !dom.contains("<dd class=\"mono\">1Z999AA10123456784</dd>") {
+            problems.append("no tracking number on the card")
+        }
+        if !dom.contains("<iframe class=\"email-frame\"") { problems.append("no email frame") }
+        if image.width != 1280 || image.height != 1600 {
+            problems.append("size \(image.width)×\(image.height)")
+        }
+        if image.distinctColours() <= 50 { problems.append("the page looks blank") }
         // The card's dark background takes a visible share of the page.
         let dark = image.share { r, g, b in r < 0x40 && g < 0x40 && b < 0x40 }
-        #expect(dark > 0.02, "no dark Wallet card visible (\(dark))")
+        if dark <= 0.02 { problems.append("no dark Wallet card visible (\(dark))") }
         // The email's green header is rendered inside the frame.
         let green = image.share { r, g, b in r == 0x2D && g == 0x6A && b == 0x4F }
-        #expect(green > 0.005, "the email is not rendered in its frame (\(green))")
+        if green <= 0.005 { problems.append("the email is not rendered in its frame (\(green))") }
         // The highlight colour marks found values in the email.
-        let highlight = image.share { r, g, b in r == 0xFF && g == 0xE0 && b == 0x66 }
-        #expect(highlight > 0, "no found value is highlighted")
+        if image.share(where: { r, g, b in r == 0xFF && g == 0xE0 && b == 0x66 }) == 0 {
+            problems.append("no found value is highlighted")
+        }
+        return problems
     }
 
     static let payloadEmail = """
@@ -117,7 +137,7 @@ struct HTMLReportInChromiumTests {
         let page = ReportRenderer.html([report], emailHTML: [Self.payloadEmail])
         let url = try write(page, name: "evil.html")
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
-        let dom = try chromium.dumpDOM(url)
+        let dom = try chromium.render(url)
         #expect(dom.contains("wallet-card"), "the page did not load")
         #expect(!Self.wasPwned(dom))
         #expect(!dom.lowercased().contains("<script"))
@@ -132,6 +152,6 @@ struct HTMLReportInChromiumTests {
             + HTMLEscaping.escape(Self.payloadEmail) + "\"></iframe></body></html>"
         let url = try write(unsafe, name: "control.html")
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
-        #expect(Self.wasPwned(try chromium.dumpDOM(url)))
+        #expect(Self.wasPwned(try chromium.render(url)))
     }
 }

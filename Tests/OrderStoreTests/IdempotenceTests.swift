@@ -192,3 +192,81 @@ struct SeededGenerator: RandomNumberGenerator {
         }
     }
 }
+
+@Suite struct ConcurrencyTests {
+    @Test func twoConnectionsWritingAtOnceWaitForEachOtherAndLoseNothing() throws {
+        let db = try TemporaryStore()
+        let second = try SQLiteOrderStore(path: db.path)
+        defer { second.close() }
+        let stores = [db.store, second]
+        let failures = Failures()
+        DispatchQueue.concurrentPerform(iterations: 2) { writer in
+            for index in 0..<40 {
+                let name = "w\(writer)-\(index)"
+                let shared = "shared-\(index)"  // both writers apply this one; one of them wins
+                do {
+                    _ = try stores[writer].apply(
+                        message(
+                            name, .orderConfirmation, at: november(1), orderNumber: "N-\(writer)-\(index)"))
+                    _ = try stores[writer].apply(
+                        message(shared, .shippingConfirmation, at: november(2), orderNumber: "S-\(index)"))
+                } catch {
+                    failures.add("\(error)")
+                }
+            }
+        }
+        #expect(failures.all.isEmpty)
+        #expect(try db.store.messageCount() == 120)
+        #expect(try db.store.orders().count == 120)
+        #expect(try db.store.orders().allSatisfy { $0.messageCount == 1 })
+    }
+}
+
+/// Errors collected from concurrent work.
+final class Failures: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [String] = []
+    func add(_ item: String) {
+        lock.lock()
+        items.append(item)
+        lock.unlock()
+    }
+    var all: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return items
+    }
+}
+
+@Suite struct CopyTests {
+    @Test func byteForByteDuplicateIsListedWithTheOrderButChangesNothing() throws {
+        let db = try TemporaryStore()
+        let original = message("confirm", .orderConfirmation, at: november(1), orderNumber: "A-1")
+        var duplicate = original
+        duplicate.origin = "thread/confirm-duplicate-delivery.eml"
+        try db.apply(original)
+        let before = try db.store.orders()
+        #expect(try db.store.apply(duplicate) == .alreadyApplied)
+        #expect(try db.store.orders() == before)
+        let order = try #require(before.first)
+        #expect(
+            try db.store.origins(orderID: order.id) == [
+                "thread/confirm-duplicate-delivery.eml", "thread/confirm.eml",
+            ])
+        #expect(try db.store.apply(duplicate) == .alreadyApplied)
+        #expect(try db.store.origins(orderID: order.id).count == 2)
+    }
+
+    @Test func scannerSkipRecordsTheOriginOfAKnownCopyOnlyOnce() throws {
+        let db = try TemporaryStore()
+        try db.apply(message("confirm", .orderConfirmation, at: november(1), orderNumber: "A-1"))
+        #expect(
+            try db.store.recordCopyIfKnown(origin: "other/confirm.eml", contentHash: "hash-unknown") == false)
+        #expect(try db.store.recordCopyIfKnown(origin: "thread/confirm.eml", contentHash: "hash-confirm"))
+        #expect(try db.store.recordCopyIfKnown(origin: "other/confirm.eml", contentHash: "hash-confirm"))
+        #expect(try db.store.recordCopyIfKnown(origin: "other/confirm.eml", contentHash: "hash-confirm"))
+        let order = try #require(try db.store.orders().first)
+        #expect(try db.store.origins(orderID: order.id) == ["other/confirm.eml", "thread/confirm.eml"])
+        #expect(try db.store.orders().first?.messageCount == 1)
+    }
+}

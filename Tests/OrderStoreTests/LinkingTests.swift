@@ -343,3 +343,37 @@ import Testing
         #expect(SQLiteOrderStore.defaultPath(outputFolder: "/tmp/out") == "/tmp/out/mailorders.sqlite")
     }
 }
+
+@Suite struct MultiParcelCarrierTests {
+    @Test func carrierEmailListingSeveralParcelsNeverMergesThem() throws {
+        let db = try TemporaryStore()
+        try db.apply(
+            message("lone", .carrierUpdate, at: november(1), merchant: nil, shipments: [fedex(.onTheWay)]),
+            message(
+                "ship", .shippingConfirmation, at: november(1, 14), orderNumber: "A-1", shipments: [ups()]),
+            message(
+                "both", .carrierUpdate, at: november(2), merchant: nil,
+                shipments: [fedex(.outForDelivery), ups(.outForDelivery), ups("1ZNEW", .onTheWay)]))
+        let orders = try db.store.orders()
+        #expect(orders.map(\.orderNumber) == [nil, "A-1", nil])
+        #expect(
+            orders.map { $0.fulfillments.map(\.status) } == [
+                [.outForDelivery], [.outForDelivery], [.onTheWay],
+            ])
+        #expect(try db.store.unlinkedShipments().count == 2)
+        #expect(orders.map(\.messageCount) == [2, 2, 1])
+    }
+
+    @Test func carrierEmailNamingShipperAndOrderNumberJoinsThatOrder() throws {
+        let db = try TemporaryStore()
+        try db.apply(
+            message("confirm", .orderConfirmation, at: november(1), orderNumber: "A-1"),
+            message(
+                "carrier", .carrierUpdate, at: november(2), merchant: MerchantInfo(domain: "example.com"),
+                orderNumber: "A-1", shipments: [fedex(.onTheWay)]))
+        let orders = try db.store.orders()
+        #expect(orders.count == 1)
+        #expect(orders.first?.fulfillments.map(\.status) == [.onTheWay])
+        #expect(orders.first?.messageCount == 2)
+    }
+}

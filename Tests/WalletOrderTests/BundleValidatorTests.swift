@@ -7,6 +7,8 @@ import Testing
 private struct Fixture {
     var files: [String: Data]
 
+    init(files: [String: Data]) { self.files = files }
+
     /// A valid bundle of `fullOrder()` with its images, its `order.json` edited by `edit`.
     init(edit: (inout [String: Any]) -> Void = { _ in }) throws {
         var object = try #require(
@@ -128,6 +130,18 @@ private func expectIssue(
             merchant["logo"] = "missing.png"
             order["merchant"] = merchant
         }
+    }
+
+    @Test func warnsAboutImagesThatAreNeitherPNGNorJPEG() throws {
+        let parent = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: parent) }
+        var fixture = try Fixture()
+        fixture.files["logo.png"] = Data("GIF89a".utf8)
+        fixture.seal()
+        let report = BundleValidator().validate(at: try fixture.writeFolder(in: parent))
+        #expect(report.issues.contains { $0.code == .imageFormat && $0.location == "logo.png" })
+        #expect(report.issues.filter { $0.code == .imageFormat }.count == 1)
+        #expect(report.passed)
     }
 
     @Test func warnsAboutUnknownKeysWithoutFailing() throws {
@@ -277,6 +291,79 @@ private func expectIssue(
         for length in stride(from: 0, to: archive.count, by: 37) {
             _ = try? Zip.entries(of: archive.prefix(length))
         }
+    }
+
+    @Test func acceptsABundleInTheShapeOtherToolsWrite() throws {
+        let json = """
+            {
+              "schemaVersion": 1, "orderTypeIdentifier": "order.com.example.shop", "orderIdentifier": "b9d1",
+              "orderType": "ecommerce", "orderNumber": "A-1001", "status": "open",
+              "createdAt": "2025-06-02T12:30:00Z", "updatedAt": "2025-06-02T14:30:00.000+02:00",
+              "orderManagementURL": "https://shop.example/orders/A-1001",
+              "merchant": {"displayName": "ORDER_MERCHANT", "merchantIdentifier": "merchant.com.example.shop",
+                           "url": "https://shop.example/", "logo": "logo.png"},
+              "payment": {"status": "paid", "total": {"amount": 28.8, "currency": "USD"},
+                          "summaryItems": [{"label": "Tax", "value": {"amount": "2.40", "currency": "USD"}}]},
+              "fulfillments": [{"fulfillmentType": "pickup", "fulfillmentIdentifier": "p1",
+                                "displayName": "Bakery", "status": "readyForPickup",
+                                "pickupWindowDuration": "P0Y0M0DT0H30M0S",
+                                "location": {"latitude": 37.3, "longitude": -122.0}}]
+            }
+            """
+        var files: [String: Data] = [
+            "order.json": Data(json.utf8), "logo@2x.png": png("logo"),
+            "en.lproj/order.strings": Data(#""ORDER_MERCHANT" = "Bakery";"#.utf8),
+        ]
+        var manifest: [String: String] = [:]
+        for (name, data) in files { manifest[name] = Crypto.sha256Hex(data).uppercased() }
+        files["manifest.json"] = try JSONSerialization.data(withJSONObject: manifest)
+        let parent = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let fixture = Fixture(files: files)
+        for url in [try fixture.writeFolder(in: parent), try fixture.writeZip(in: parent)] {
+            let report = BundleValidator().validate(at: url)
+            #expect(report.passed, "\(report.issues)")
+            #expect(report.issues.map(\.code) == [.unsigned])
+        }
+        // And the model reads it and writes it back with nothing lost.
+        let order = try Order.decode(Data(json.utf8))
+        #expect(try Order.decode(order.jsonData()) == order)
+    }
+
+    @Test func hostileOrderJSONIsReportedNotCrashedOn() throws {
+        let parent = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: parent) }
+        var generator = SystemRandomNumberGenerator()
+        let hostile: [Data] = [
+            Data(String(repeating: "[", count: 10_000).utf8),
+            Data(
+                (String(repeating: "{\"a\":", count: 1000) + "1" + String(repeating: "}", count: 1000)).utf8),
+            Data(#"{"schemaVersion": 1e400, "createdAt": 12, "merchant": [], "fulfillments": {}}"#.utf8),
+            Data(#"{"fulfillments": [1, null, {"fulfillmentType": 3}, {"fulfillmentType": "pickup"}]}"#.utf8),
+            Data(#"{"payment": {"total": {"amount": "1e5", "currency": 5}}, "lineItems": "x"}"#.utf8),
+            Data([0xFF, 0xFE, 0x00, 0x7B]),
+            Data((0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) }),
+            Data("[]".utf8),
+        ]
+        for json in hostile {
+            var fixture = try Fixture()
+            fixture.files["order.json"] = json
+            fixture.files["signature"] = Data(
+                (0..<300).map { _ in UInt8.random(in: 0...255, using: &generator) })
+            fixture.seal()
+            let report = BundleValidator().validate(at: try fixture.writeFolder(in: parent))
+            #expect(!report.passed)
+        }
+    }
+
+    @Test func validatesAnArchiveHeldInMemory() throws {
+        var fixture = try Fixture()
+        fixture.seal()
+        let archive = Zip.archive(fixture.files.map { Zip.Entry(name: $0.key, data: $0.value) })
+        #expect(BundleValidator().validate(archive: archive, name: "attachment.order").passed)
+        let report = BundleValidator().validate(archive: Data("not a zip".utf8), name: "x")
+        #expect(report.has(.badArchive))
+        #expect(report.bundle == "x")
     }
 
     @Test func reportsEncodeAsJSONWithPassedFlag() throws {

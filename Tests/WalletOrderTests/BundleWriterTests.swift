@@ -128,6 +128,27 @@ import Testing
         #expect(leftovers.isEmpty)
     }
 
+    @Test func unchangedRerunLeavesTheBundleUntouchedEvenWithSubMillisecondDates() throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        var order = fullOrder()
+        order.createdAt = Date(timeIntervalSince1970: 1_795_512_600.123_456_7)
+        order.updatedAt = Date(timeIntervalSince1970: 1_795_512_700.987_654_3)
+        for zip in [false, true] {
+            let writer = BundleWriter(outputDirectory: out, zip: zip, signing: nil)
+            let url = try writer.write(order, images: fullOrderImages)
+            let file = zip ? url : url.appendingPathComponent("order.json")
+            let before = try Data(contentsOf: file)
+            let inode =
+                try FileManager.default.attributesOfItem(atPath: file.path)[.systemFileNumber] as? NSNumber
+            _ = try writer.write(order, images: fullOrderImages)
+            let after =
+                try FileManager.default.attributesOfItem(atPath: file.path)[.systemFileNumber] as? NSNumber
+            #expect(inode == after)
+            #expect(try Data(contentsOf: file) == before)
+        }
+    }
+
     @Test func rerunRemovesFilesTheNewVersionNoLongerHas() throws {
         let out = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: out) }

@@ -36,7 +36,7 @@ import Testing
         let text = String(decoding: try order.jsonData(), as: UTF8.self)
         #expect(text.contains("\"futureKey\""))
         #expect(text.contains("\"merchantExtra\""))
-        #expect(text.contains("\"amount\" : \"28.8\""))
+        #expect(text.contains("\"amount\" : \"28.80\""))
     }
 
     @Test func amountsStayExactDecimals() throws {

@@ -2,6 +2,8 @@ import Foundation
 import OrderStore
 import Testing
 
+import struct Extraction.CarrierCatalog
+import struct Extraction.CarrierRule
 import enum Extraction.ShipmentStatus
 
 @testable import WalletOrder
@@ -88,6 +90,17 @@ import enum Extraction.ShipmentStatus
                 == "https://www.ups.com/track?tracknum=1Z999AA10123456784")
     }
 
+    @Test func takesTrackingLinkTemplatesFromTheCarrierRules() throws {
+        let rule = CarrierRule(
+            id: "ups", name: "UPS", trackingURLTemplate: "https://www.ups.com/track?tracknum={number}")
+        let builder = OrderBuilder(carriers: try CarrierCatalog(carriers: [rule]))
+        let url = builder.order(from: sampleStoredOrder()).fulfillments?.first?.shipping?.trackingURL
+        #expect(url == "https://www.ups.com/track?tracknum=1Z999AA10123456784")
+        var stored = sampleStoredOrder()
+        stored.fulfillments[0].carrier = "Unknown Post"
+        #expect(builder.order(from: stored).fulfillments?.first?.shipping?.trackingURL == nil)
+    }
+
     @Test func mapsEveryShipmentStatusAndSingleDayEstimate() {
         for status in ShipmentStatus.allCases {
             var stored = sampleStoredOrder()
@@ -103,6 +116,12 @@ import enum Extraction.ShipmentStatus
             stored.status = status
             #expect(OrderBuilder().order(from: stored).status.rawValue == status.rawValue)
         }
+    }
+
+    @Test func updatedAtFollowsTheStoresLogicalClock() {
+        var stored = sampleStoredOrder()
+        stored.updatedAt = day("2026-11-23T17:02:01Z")
+        #expect(OrderBuilder().order(from: stored).updatedAt == day("2026-11-23T17:02:01Z"))
     }
 
     @Test func updatedAtIsNeverBeforeCreatedAt() {

@@ -11,7 +11,7 @@ struct ThrowawayIdentity {
     var wwdr: URL { folder.appendingPathComponent("wwdr.pem") }
     var wwdrKey: URL { folder.appendingPathComponent("wwdr-key.pem") }
 
-    init() throws {
+    init(subject: String = "/CN=order.com.example.test") throws {
         folder = try temporaryFolder("identity")
         let openssl = "/usr/bin/openssl"
         let steps: [[String]] = [
@@ -23,7 +23,7 @@ struct ThrowawayIdentity {
             [
                 "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout",
                 key.path, "-out",
-                folder.appendingPathComponent("cert.csr").path, "-subj", "/CN=order.com.example.test",
+                folder.appendingPathComponent("cert.csr").path, "-subj", subject,
             ],
             [
                 "x509", "-req", "-in", folder.appendingPathComponent("cert.csr").path, "-CA", wwdr.path,
@@ -79,6 +79,22 @@ struct ThrowawayIdentity {
         #expect(BundleValidator().validate(at: zipped).passed)
     }
 
+    @Test func warnsWhenTheSignerIsForAnotherOrderType() throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        for (uid, warns) in [("order.com.example.other", true), ("order.com.example.shop", false)] {
+            let identity = try ThrowawayIdentity(subject: "/UID=\(uid)/CN=Order Type ID: \(uid)")
+            defer { try? FileManager.default.removeItem(at: identity.folder) }
+            let signing = try SigningIdentity(
+                certificatePEM: identity.certificate, keyPEM: identity.key, wwdrPEM: identity.wwdr)
+            let url = try BundleWriter(outputDirectory: out, zip: true, signing: signing)
+                .write(fullOrder(), images: fullOrderImages)
+            let report = BundleValidator().validate(at: url)
+            #expect(report.passed)
+            #expect(report.has(.signerCertificate) == warns, "\(report.issues)")
+        }
+    }
+
     @Test func tamperedManifestFailsSignatureCheck() throws {
         let identity = try ThrowawayIdentity()
         let out = try temporaryFolder()
@@ -107,6 +123,15 @@ struct ThrowawayIdentity {
         }
         #expect(throws: BundleError.self) {
             try SigningIdentity(certificatePEM: a.key, keyPEM: a.key, wwdrPEM: nil)
+        }
+        // An encrypted key fails at once rather than prompting for a passphrase.
+        let encrypted = a.folder.appendingPathComponent("encrypted.pem")
+        let (status, output) = try run(
+            "/usr/bin/openssl",
+            ["pkey", "-in", a.key.path, "-aes256", "-passout", "pass:secret", "-out", encrypted.path])
+        #expect(status == 0, "\(output)")
+        #expect(throws: BundleError.self) {
+            try SigningIdentity(certificatePEM: a.certificate, keyPEM: encrypted, wwdrPEM: nil)
         }
         #expect(throws: BundleError.self) {
             try SigningIdentity(

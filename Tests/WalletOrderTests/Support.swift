@@ -129,6 +129,11 @@ func fullOrder() -> Order {
 
 /// The files `fullOrder()` refers to, as placeholder bytes.
 let fullOrderImages: [String: Data] = [
-    "logo.png": Data("logo".utf8), "socks.png": Data("socks".utf8), "receipt.pdf": Data("%PDF".utf8),
-    "label.pdf": Data("%PDF label".utf8), "light.png": Data("light".utf8), "dark.png": Data("dark".utf8),
+    "logo.png": png("logo"), "socks.png": png("socks"), "receipt.pdf": Data("%PDF".utf8),
+    "label.pdf": Data("%PDF label".utf8), "light.png": png("light"), "dark.png": png("dark"),
 ]
+
+/// Bytes that start like a PNG file (the 8-byte signature), then `tag`.
+func png(_ tag: String) -> Data {
+    Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data(tag.utf8)
+}

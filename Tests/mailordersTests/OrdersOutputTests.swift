@@ -64,7 +64,8 @@ import Testing
     @Test func jsonHasEveryFieldWithFullValues() throws {
         var hostile = Self.order
         hostile.merchantName = "Evil\u{0}\"Shop\""
-        let text = renderOrders([hostile, Self.shipmentOnly], json: true)
+        let text = renderOrders(
+            [hostile, Self.shipmentOnly], json: true, origins: [7: ["1-confirm.eml", "2-shipped.eml"]])
         let parsed = try #require(
             try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
         #expect(parsed.count == 2)
@@ -79,6 +80,8 @@ import Testing
         #expect(fulfillments.map { $0["carrier"] as? String } == ["UPS", "FedEx"])
         #expect(fulfillments.map { $0["status"] as? String } == ["delivered", "onTheWay"])
         #expect(fulfillments[0]["deliveredAt"] as? String == "2026-11-29T11:00:00Z")
+        #expect(first["messages"] as? [String] == ["1-confirm.eml", "2-shipped.eml"])
+        #expect(parsed[1]["messages"] == nil)
         #expect(parsed[1]["orderNumber"] == nil)
         #expect(parsed[1]["shipmentOnly"] as? Bool == true)
     }

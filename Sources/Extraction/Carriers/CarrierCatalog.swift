@@ -53,12 +53,22 @@ public struct CarrierCatalog: Sendable {
     }
 
     /// The carrier a name refers to: display name, local name, alias or keyword, ignoring case
-    /// and surrounding spaces; also `id`.
-    /// - Parameter text: a name as written (`Yamato`, `ヤマト運輸`, `fedex`).
+    /// and surrounding spaces; also `id`. A name several carriers answer to ("DHL") is settled
+    /// by the tracking number when one is given: the carrier whose format it fits.
+    /// - Parameters:
+    ///   - text: a name as written (`Yamato`, `ヤマト運輸`, `fedex`, `DHL`).
+    ///   - trackingNumber: the parcel's number, when known.
     /// - Returns: the carrier, or `nil`.
-    public func carrier(named text: String) -> CarrierRule? {
+    public func carrier(named text: String, trackingNumber: String? = nil) -> CarrierRule? {
         let key = CompiledCarriers.nameKey(text)
         guard !key.isEmpty else { return nil }
+        if let trackingNumber, let candidates = compiled.carriersByName[key], candidates.count > 1 {
+            let fitting = Set(
+                recognize(trackingNumber).filter { $0.checkDigitValid != false }.map(\.carrierID))
+            if let index = candidates.first(where: { fitting.contains(carriers[$0].id) }) {
+                return carriers[index]
+            }
+        }
         if let index = compiled.carrierByName[key] { return carriers[index] }
         if let operatorCarrier = compiled.operatorByName[key] {
             return carrierForOperator(operatorCarrier.carrier, country: operatorCarrier.country)

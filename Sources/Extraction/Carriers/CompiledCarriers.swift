@@ -7,6 +7,53 @@ struct CompiledFormat: @unchecked Sendable {
     /// `^(?:pattern)$`; NSRegularExpression is immutable and safe to share.
     let regex: NSRegularExpression
     let hasCountryGroup: Bool
+    /// The pattern has a `tracking` group: the part reported as the tracking number (the
+    /// 22-digit USPS item number inside a `420`+ZIP barcode string).
+    let hasTrackingGroup: Bool
+    /// The pattern matches digits only (no letter anywhere in it).
+    let digitsOnly: Bool
+    /// Characters every match starts with (`1Z`, `TBA`), empty when unknown.
+    let literalPrefix: [UInt8]
+
+    init(carrierIndex: Int, format: TrackingFormat, regex: NSRegularExpression) {
+        self.carrierIndex = carrierIndex
+        self.format = format
+        self.regex = regex
+        hasCountryGroup = format.pattern.contains("(?<country>")
+        hasTrackingGroup = format.pattern.contains("(?<tracking>")
+        // Group syntax aside, a letter in the pattern means letters may match.
+        var stripped = format.pattern
+        for group in ["payload", "check", "country", "tracking"] {
+            stripped = stripped.replacingOccurrences(of: "(?<\(group)>", with: "(")
+        }
+        stripped = stripped.replacingOccurrences(of: "(?:", with: "(")
+        digitsOnly = !stripped.utf8.contains {
+            ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z")
+        }
+        var prefix: [UInt8] = []
+        if !stripped.contains("|") {
+            let bytes = Array(stripped.utf8)
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                let literal =
+                    (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                    || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                let quantified = index + 1 < bytes.count && "{?*+".utf8.contains(bytes[index + 1])
+                guard literal, !quantified else { break }
+                prefix.append(byte)
+                index += 1
+            }
+        }
+        literalPrefix = prefix
+    }
+
+    /// A cheap test before the pattern: digits-only formats need digits only, prefixes must match.
+    func mayMatch(_ bytes: [UInt8], allDigits: Bool) -> Bool {
+        if digitsOnly, !allDigits { return false }
+        if literalPrefix.isEmpty { return true }
+        return bytes.count >= literalPrefix.count && bytes.starts(with: literalPrefix)
+    }
 }
 
 /// One format a candidate string fits.
@@ -14,6 +61,8 @@ struct FormatMatch {
     let formatIndex: Int
     let checkDigitValid: Bool?
     let country: String?
+    /// The part to report when the format names one (`tracking` group), else `nil`.
+    var reported: String? = nil
 }
 
 /// Label kinds in the label scanner.
@@ -31,11 +80,16 @@ final class CompiledCarriers: @unchecked Sendable {
     let formatsByLength: [[Int]]
     let carrierByID: [String: Int]
     let carrierByName: [String: Int]
+    /// Every carrier answering to a name (display, local, alias or keyword), in file order.
+    let carriersByName: [String: [Int]]
     let operatorByName: [String: (carrier: Int, country: String)]
     let senderDomains: [(domain: String, carrier: Int)]
     let urlPatterns: [(carrier: Int, host: String, regex: NSRegularExpression)]
     /// Hosts that belong to a carrier (URL pattern hosts and sender domains).
     let carrierHosts: [(host: String, carrier: Int)]
+    let carriersByHost: [Substring: [Int]]
+    let carriersBySenderDomain: [Substring: [Int]]
+    let urlPatternsByHost: [Substring: [Int]]
     let mentionScanner: KeywordScanner
     let labelScanner: KeywordScanner
     /// Label lengths by tag, for preferring the longer of two labels ending together.
@@ -57,7 +111,7 @@ final class CompiledCarriers: @unchecked Sendable {
                 throw RulesError(path: path, reason: "duplicate carrier id '\(rule.id)'")
             }
             byID[rule.id] = carrierIndex
-            for name in [rule.id] + rule.allNames {
+            for name in [rule.id, rule.name] + rule.localNames + rule.aliases {
                 let key = Self.nameKey(name)
                 if !key.isEmpty, byName[key] == nil { byName[key] = carrierIndex }
             }
@@ -92,9 +146,7 @@ final class CompiledCarriers: @unchecked Sendable {
                 } catch {
                     throw RulesError(path: path, reason: "format '\(format.id)': bad pattern: \(error)")
                 }
-                let compiled = CompiledFormat(
-                    carrierIndex: carrierIndex, format: format, regex: regex,
-                    hasCountryGroup: format.pattern.contains("(?<country>"))
+                let compiled = CompiledFormat(carrierIndex: carrierIndex, format: format, regex: regex)
                 formats.append(compiled)
                 for length in format.minLength...format.maxLength {
                     byLength[length].append(formats.count - 1)
@@ -102,14 +154,25 @@ final class CompiledCarriers: @unchecked Sendable {
             }
         }
 
+        // Keywords name a carrier only when no carrier has that name or alias.
+        for (carrierIndex, (rule, _)) in rules.enumerated() {
+            for keyword in rule.keywords {
+                let key = Self.nameKey(keyword)
+                if !key.isEmpty, byName[key] == nil { byName[key] = carrierIndex }
+            }
+        }
+        var carriersByName: [String: [Int]] = [:]
+        for (carrierIndex, (rule, _)) in rules.enumerated() {
+            for name in Set(([rule.id] + rule.allNames).map(Self.nameKey)) where !name.isEmpty {
+                carriersByName[name, default: []].append(carrierIndex)
+            }
+        }
+
         var labels = KeywordScanner()
         var labelLengths: [Int] = []
         func addLabel(_ text: String, _ kind: LabelKind) {
             let lowered = text.lowercased()
-            // Short ASCII labels ("tel", "awb", "cap") need word boundaries; longer ones may sit
-            // inside compounds ("DHL-Sendungsnummer", "Paketsendungsnummer").
-            let boundary = lowered.utf8.count <= 4 || kind == .example
-            labels.add(lowered, tag: labelLengths.count * 3 + kind.rawValue, wordBoundary: boundary)
+            labels.add(lowered, tag: labelLengths.count * 3 + kind.rawValue)
             labelLengths.append(lowered.utf8.count)
         }
         for label in Set(TrackingLabels.tracking + extraTrackingLabels) where !label.isEmpty {
@@ -118,15 +181,31 @@ final class CompiledCarriers: @unchecked Sendable {
         for label in Set(TrackingLabels.otherNumbers) { addLabel(label, .otherNumber) }
         for label in Set(TrackingLabels.examples) { addLabel(label, .example) }
 
+        mentions.seal()
+        labels.seal()
         self.carriers = rules.map(\.0)
         self.formats = formats
         self.formatsByLength = byLength
         self.carrierByID = byID
         self.carrierByName = byName
+        self.carriersByName = carriersByName
         self.operatorByName = operatorByName
         self.senderDomains = domains
         self.urlPatterns = urlPatterns
         self.carrierHosts = hosts
+        var carriersByHost: [Substring: [Int]] = [:]
+        for (host, carrier) in hosts { carriersByHost[Substring(host), default: []].append(carrier) }
+        self.carriersByHost = carriersByHost
+        var carriersBySenderDomain: [Substring: [Int]] = [:]
+        for (domain, carrier) in domains {
+            carriersBySenderDomain[Substring(domain), default: []].append(carrier)
+        }
+        self.carriersBySenderDomain = carriersBySenderDomain
+        var urlPatternsByHost: [Substring: [Int]] = [:]
+        for (index, pattern) in urlPatterns.enumerated() {
+            urlPatternsByHost[Substring(pattern.host), default: []].append(index)
+        }
+        self.urlPatternsByHost = urlPatternsByHost
         self.mentionScanner = mentions
         self.labelScanner = labels
         self.labelLengths = labelLengths
@@ -165,10 +244,14 @@ final class CompiledCarriers: @unchecked Sendable {
 
     /// The formats a compact string fits, with check-digit results. A format whose `country`
     /// group names no operator of its carrier does not fit.
-    func match(_ number: String) -> [FormatMatch] {
+    func match(_ number: String, where include: (Int) -> Bool = { _ in true }) -> [FormatMatch] {
         let length = number.utf8.count
         guard length < formatsByLength.count else { return [] }
-        let indices = formatsByLength[length]
+        let bytes = Array(number.utf8)
+        let allDigits = bytes.allSatisfy(CheckDigit.isDigit)
+        let indices = formatsByLength[length].filter {
+            formats[$0].mayMatch(bytes, allDigits: allDigits) && include($0)
+        }
         guard !indices.isEmpty else { return [] }
         let nsNumber = number as NSString
         let whole = NSRange(location: 0, length: nsNumber.length)
@@ -198,30 +281,55 @@ final class CompiledCarriers: @unchecked Sendable {
                     nsNumber.substring(with: payloadRange), check: nsNumber.substring(with: checkRange),
                     algorithm: algorithm)
             }
-            results.append(FormatMatch(formatIndex: index, checkDigitValid: valid, country: country))
+            var reported: String?
+            if compiled.hasTrackingGroup {
+                let range = result.range(withName: "tracking")
+                if range.location != NSNotFound { reported = nsNumber.substring(with: range) }
+            }
+            results.append(
+                FormatMatch(formatIndex: index, checkDigitValid: valid, country: country, reported: reported))
         }
         return results
     }
 
     /// Carriers sending from `domain` or a parent domain of it.
     func carriersForDomain(_ domain: String) -> [Int] {
-        let lowered = domain.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: ". "))
+        let lowered = String(decoding: domain.utf8.map(KeywordScanner.lower), as: UTF8.self)
         guard !lowered.isEmpty else { return [] }
         var found: [Int] = []
-        for (candidate, carrier) in senderDomains
-        where lowered == candidate || lowered.hasSuffix("." + candidate) {
-            if !found.contains(carrier) { found.append(carrier) }
+        for parent in Self.domainAndParents(lowered) {
+            for carrier in carriersBySenderDomain[parent] ?? [] where !found.contains(carrier) {
+                found.append(carrier)
+            }
         }
         return found
     }
 
-    /// Carriers owning a link host.
+    /// Carriers owning a link host (the host or a parent domain of it).
     func carriersForHost(_ host: String) -> [Int] {
         var found: [Int] = []
-        for (candidate, carrier) in carrierHosts where host == candidate || host.hasSuffix("." + candidate) {
-            if !found.contains(carrier) { found.append(carrier) }
+        for domain in Self.domainAndParents(host) {
+            for carrier in carriersByHost[domain] ?? [] where !found.contains(carrier) {
+                found.append(carrier)
+            }
         }
         return found
+    }
+
+    /// URL patterns for a link host (the host or a parent domain of it).
+    func urlPatterns(forHost host: String) -> [Int] {
+        Self.domainAndParents(host).flatMap { urlPatternsByHost[$0] ?? [] }
+    }
+
+    /// `www.ups.com` → `www.ups.com`, `ups.com`, `com`.
+    static func domainAndParents(_ host: String) -> [Substring] {
+        var result: [Substring] = [Substring(host)]
+        var rest = Substring(host)
+        while let dot = rest.firstIndex(of: ".") {
+            rest = rest[rest.index(after: dot)...]
+            if !rest.isEmpty { result.append(rest) }
+        }
+        return result
     }
 
     /// `upu-at` → the carrier `upu` and country `AT`, when `upu` lists operators.

@@ -7,23 +7,44 @@ struct TextScan {
     let search: TrackingSearch
     let bytes: [UInt8]
     let isSubject: Bool
+    /// For text whose full-width letters and digits were narrowed: the original UTF-8 offset
+    /// of each byte.
+    let originalOffsets: [Int]?
+    /// Tracking and other-number labels, ordered by start.
     let labelHits: [KeywordScanner.Hit]
-    let mentionHits: [KeywordScanner.Hit]
+    let labelStarts: [Int]
+    /// Ends of example words ("e.g."), ordered.
+    let exampleEnds: [Int]
+    /// Mentions of each carrier: (start, end), ordered.
+    let mentions: [Int: [(start: Int, end: Int)]]
     let newlines: [Int]
     let documentCarriers: Set<Int>
 
-    init(search: TrackingSearch, bytes: [UInt8], isSubject: Bool) {
+    init(search: TrackingSearch, bytes original: [UInt8], isSubject: Bool) {
         self.search = search
-        self.bytes = bytes
         self.isSubject = isSubject
-        labelHits = search.compiled.labelScanner.scan(bytes)
-        mentionHits = search.compiled.mentionScanner.scan(bytes)
+        if let (narrowed, offsets) = Self.narrowed(original) {
+            bytes = narrowed
+            originalOffsets = offsets
+        } else {
+            bytes = original
+            originalOffsets = nil
+        }
+        let bytes = self.bytes
+        let allLabels = search.compiled.labelScanner.scan(bytes)
+        labelHits = allLabels.filter { $0.tag % 3 != LabelKind.example.rawValue }
+        labelStarts = labelHits.map(\.start)
+        exampleEnds = allLabels.filter { $0.tag % 3 == LabelKind.example.rawValue }.map(\.end).sorted()
+        var mentions: [Int: [(start: Int, end: Int)]] = [:]
+        for hit in search.compiled.mentionScanner.scan(bytes) {
+            mentions[hit.tag, default: []].append((hit.start, hit.end))
+        }
+        self.mentions = mentions
         var newlines: [Int] = []
         for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") { newlines.append(index) }
         self.newlines = newlines
-        var carriers = search.linkCarriers.union(search.subjectCarriers).union(search.senderCarriers)
-        for hit in mentionHits { carriers.insert(hit.tag) }
-        documentCarriers = carriers
+        documentCarriers = search.linkCarriers.union(search.subjectCarriers).union(search.senderCarriers)
+            .union(mentions.keys)
     }
 
     /// A run of ASCII letters and digits.
@@ -76,7 +97,11 @@ struct TextScan {
         for item in accepted where !taken.contains(where: { $0.start < item.end && item.start < $0.end }) {
             taken.append(item)
         }
-        return taken.sorted { $0.start < $1.start }.map(\.candidate)
+        return taken.sorted { $0.start < $1.start }.map { item in
+            var candidate = item.candidate
+            candidate.context = context(start: item.start, end: item.end)
+            return candidate
+        }
     }
 
     private func findRuns() -> [Run] {
@@ -151,15 +176,24 @@ struct TextScan {
         guard compactBytes.count >= 6, compactBytes.count <= TrackingFormat.longest,
             compactBytes.contains(where: CheckDigit.isDigit), !TrackingSearch.isPlaceholder(compactBytes)
         else { return nil }
-        let number = String(decoding: compactBytes, as: UTF8.self)
-        let matches = search.compiled.match(number).filter { $0.checkDigitValid != false }
-        guard !matches.isEmpty else { return nil }
         let start = window.start
         let end = window.end
         if isPhoneLike(start: start) || followsExampleWord(start: start) { return nil }
         let label = labelBefore(start)
         if label == .otherNumber { return nil }
         let labelled = label == .tracking
+        // Only formats whose context this document can satisfy are tried.
+        let formats = search.compiled.formats
+        let documentCarriers = self.documentCarriers
+        let number = String(decoding: compactBytes, as: UTF8.self)
+        let matches = search.compiled.match(number) { index in
+            switch formats[index].format.context {
+            case .none: return true
+            case .label: return labelled || documentCarriers.contains(formats[index].carrierIndex)
+            case .carrier: return documentCarriers.contains(formats[index].carrierIndex)
+            }
+        }.filter { $0.checkDigitValid != false }
+        guard !matches.isEmpty else { return nil }
 
         var best: (score: Double, distance: Int, match: FormatMatch)?
         for match in matches {
@@ -190,10 +224,44 @@ struct TextScan {
         guard let (score, _, match) = best else { return nil }
         let source: TrackingSource = isSubject ? .subject : (labelled ? .labelledText : .text)
         let candidate = search.makeCandidate(
-            match: match, number: number, source: source, score: score,
-            context: context(start: start, end: end),
-            offset: isSubject ? nil : start, url: nil)
+            match: match, number: match.reported ?? number, source: source, score: score,
+            context: "", offset: isSubject ? nil : (originalOffsets?[start] ?? start), url: nil)
         return Accepted(start: start, end: end, candidate: candidate)
+    }
+
+    /// Full-width ASCII (`１２３４－５６７８`, U+FF01–U+FF5E) and the ideographic space made
+    /// narrow, as Japanese and Chinese emails print numbers; `nil` when there is none.
+    static func narrowed(_ bytes: [UInt8]) -> (bytes: [UInt8], offsets: [Int])? {
+        guard bytes.contains(0xEF) || bytes.contains(0xE3) else { return nil }
+        var result: [UInt8] = []
+        var offsets: [Int] = []
+        result.reserveCapacity(bytes.count)
+        offsets.reserveCapacity(bytes.count)
+        var changed = false
+        var index = 0
+        while index < bytes.count {
+            if index + 2 < bytes.count {
+                let (first, second, third) = (bytes[index], bytes[index + 1], bytes[index + 2])
+                var scalar: UInt32?
+                if first == 0xEF, second == 0xBC || second == 0xBD, third & 0xC0 == 0x80 {
+                    // U+FF00–U+FF7F
+                    scalar = 0xFF00 + (UInt32(second & 0x03) << 6) + UInt32(third & 0x3F)
+                } else if first == 0xE3, second == 0x80, third == 0x80 {
+                    scalar = 0x3000  // ideographic space
+                }
+                if let scalar, scalar == 0x3000 || (0xFF01...0xFF5E).contains(scalar) {
+                    result.append(scalar == 0x3000 ? 0x20 : UInt8(scalar - 0xFF01 + 0x21))
+                    offsets.append(index)
+                    index += 3
+                    changed = true
+                    continue
+                }
+            }
+            result.append(bytes[index])
+            offsets.append(index)
+            index += 1
+        }
+        return changed ? (result, offsets) : nil
     }
 
     // MARK: Context
@@ -217,12 +285,12 @@ struct TextScan {
     /// labels this number: no other number sits between them.
     private func labelBefore(_ start: Int) -> LabelKind? {
         let windowStart = max(0, start - 160)
-        var index = lowerBound(labelHits.map(\.start), windowStart)
+        var index = lowerBound(labelStarts, windowStart)
         var best: KeywordScanner.Hit?
         while index < labelHits.count, labelHits[index].start < start {
             let hit = labelHits[index]
             index += 1
-            guard hit.end <= start, LabelKind(rawValue: hit.tag % 3) != .example else { continue }
+            guard hit.end <= start else { continue }
             if let current = best {
                 let longer =
                     search.compiled.labelLengths[hit.tag / 3] > search.compiled.labelLengths[current.tag / 3]
@@ -257,19 +325,42 @@ struct TextScan {
     /// Only punctuation, spaces and "no"/"nr"/"#"-like words between a label and a number.
     private func isTightGap(_ gap: [UInt8]) -> Bool {
         guard gap.count <= 24 else { return false }
-        var text = String(decoding: gap, as: UTF8.self).lowercased()
-        for mark in [
-            "：", "°", "º", "№", "（", "）", "【", "】", "「", "」", "\u{A0}", "#", ":", ".", "-", "(", ")", "/",
-        ] {
-            text = text.replacingOccurrences(of: mark, with: " ")
+        var word: [UInt8] = []
+        var index = 0
+        while index <= gap.count {
+            let byte = index < gap.count ? gap[index] : UInt8(ascii: " ")
+            if KeywordScanner.isAlphanumeric(byte) {
+                word.append(KeywordScanner.lower(byte))
+                index += 1
+                continue
+            }
+            if !word.isEmpty {
+                if !Self.allowedGapWords.contains(word) { return false }
+                word.removeAll()
+            }
+            if byte < 0x80 {
+                index += 1
+                continue
+            }
+            // Non-ASCII: only marks such as "：", "°", "№", "（", "【" and no-break spaces.
+            guard
+                let mark = Self.gapMarks.first(where: { mark in
+                    index + mark.count <= gap.count && gap[index..<(index + mark.count)].elementsEqual(mark)
+                })
+            else { return false }
+            index += mark.count
         }
-        let words = text.split(whereSeparator: { $0.isWhitespace })
-        let allowed: Set<Substring> = [
-            "no", "nr", "n", "num", "number", "nummer", "numéro", "numero", "número", "id", "code", "is",
-            "ist", "est",
-        ]
-        return words.allSatisfy { allowed.contains($0) }
+        return true
     }
+
+    private static let allowedGapWords: Set<[UInt8]> = Set(
+        ["no", "nr", "n", "num", "number", "nummer", "numero", "id", "code", "is", "ist", "est"].map {
+            Array($0.utf8)
+        })
+    private static let gapMarks: [[UInt8]] = [
+        "：", "°", "º", "№", "（", "）", "【", "】", "「", "」", "\u{A0}", "．",
+    ]
+    .map { Array($0.utf8) }
 
     /// A phone number: `+` right before, or a phone-like hyphen layout starting with 0.
     private func isPhoneLike(start: Int) -> Bool {
@@ -285,11 +376,10 @@ struct TextScan {
 
     /// An example word ("e.g.", "for example", "例如") shortly before: a FAQ describing a format.
     private func followsExampleWord(start: Int) -> Bool {
-        let windowStart = max(0, start - 100)
-        for hit in labelHits where hit.tag % 3 == LabelKind.example.rawValue {
-            if hit.start >= windowStart, hit.end <= start, newlineCount(from: hit.end, to: start) == 0 {
-                return true
-            }
+        var index = lowerBound(exampleEnds, max(0, start - 100))
+        while index < exampleEnds.count, exampleEnds[index] <= start {
+            if newlineCount(from: exampleEnds[index], to: start) == 0 { return true }
+            index += 1
         }
         return false
     }
@@ -297,7 +387,7 @@ struct TextScan {
     /// Distance from the nearest mention of the carrier, when one is within reach.
     private func mentionDistance(carrier: Int, start: Int, end: Int) -> Int? {
         var best: Int?
-        for hit in mentionHits where hit.tag == carrier {
+        for hit in mentions[carrier] ?? [] {
             if hit.start > end + 200 { break }
             guard hit.end >= start - 300 else { continue }
             let distance = hit.start >= end ? hit.start - end : max(0, start - hit.end)
@@ -311,8 +401,18 @@ struct TextScan {
         var upper = min(bytes.count, end + 50)
         while lower < start, (bytes[lower] & 0xC0) == 0x80 { lower += 1 }
         while upper > end, upper < bytes.count, (bytes[upper] & 0xC0) == 0x80 { upper -= 1 }
-        let text = String(decoding: bytes[lower..<upper], as: UTF8.self)
-        let collapsed = text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
-        return collapsed.count > 120 ? String(collapsed.prefix(120)) : collapsed
+        // Whitespace runs (spaces, tabs, newlines) become one space.
+        var collapsed: [UInt8] = []
+        collapsed.reserveCapacity(upper - lower)
+        for byte in bytes[lower..<upper] {
+            let isSpace = byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+            if isSpace {
+                if let last = collapsed.last, last != 0x20 { collapsed.append(0x20) }
+            } else {
+                collapsed.append(byte)
+            }
+        }
+        if collapsed.last == 0x20 { collapsed.removeLast() }
+        return String(decoding: collapsed, as: UTF8.self)
     }
 }

@@ -274,6 +274,8 @@ public enum ForwardDetector {
             "EEE, d MMM yyyy HH:mm:ss Z", "EEE, d MMM yyyy HH:mm Z", "d MMM yyyy HH:mm:ss Z",
             "EEE, MMM d, yyyy 'at' h:mm a", "EEE, MMM d, yyyy h:mm a", "EEEE, MMMM d, yyyy h:mm a",
             "MMMM d, yyyy 'at' h:mm:ss a zzz", "MMMM d, yyyy 'at' h:mm a", "EEEE, MMMM d, yyyy 'at' h:mm a",
+            "d MMMM yyyy 'at' HH:mm:ss zzz", "d MMMM yyyy 'at' HH:mm zzz", "d MMMM yyyy 'at' HH:mm",
+            "EEEE, d MMMM yyyy HH:mm", "EEE, d MMM yyyy 'at' HH:mm", "EEEE, MMMM d, yyyy h:mm:ss a",
             "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd'T'HH:mm:ssZ",
         ]
         let formatter = DateFormatter()

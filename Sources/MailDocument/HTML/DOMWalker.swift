@@ -20,7 +20,8 @@ private struct Attributes {
     var content: UnsafePointer<UInt8>?
     var datetime: UnsafePointer<UInt8>?
     var value: UnsafePointer<UInt8>?
-    var classOrID: [UnsafePointer<UInt8>] = []
+    var classAttribute: UnsafePointer<UInt8>?
+    var idAttribute: UnsafePointer<UInt8>?
 }
 
 private struct LinkBuilder {
@@ -41,6 +42,8 @@ private struct Frame {
     var node: NodePointer
     var kind: ElementKind
     var location: String?
+    /// Length of the path bytes through this element, once computed.
+    var pathEnd = 0
     var startedHidden = false
     var hiddenStart = 0
     var isPreheaderCandidate = false
@@ -59,7 +62,11 @@ struct DOMWalker {
     private var visible: TextSink
     private var hidden: TextSink
     private var stack: [Frame] = []
-    private var kinds: [UnsafeRawPointer: ElementKind] = [:]
+    /// The DOM path of the first `pathDepth` open elements, as bytes.
+    private var pathBytes: [UInt8] = []
+    private var pathDepth = 0
+    /// Per parent and element name: the last element whose sibling index was computed.
+    private var siblingIndex: [SiblingKey: (node: NodePointer, index: Int)] = [:]
     private var hardHiddenDepth = 0
     private var fontZero = false
     private var suppressDepth = 0
@@ -138,13 +145,9 @@ struct DOMWalker {
 
     // MARK: - Elements
 
-    private mutating func kind(of node: NodePointer) -> ElementKind {
+    private func kind(of node: NodePointer) -> ElementKind {
         guard let name = node.pointee.name else { return [] }
-        let key = UnsafeRawPointer(name)
-        if let known = kinds[key] { return known }
-        let kind = ElementKind.classify(String(cString: name))
-        kinds[key] = kind
-        return kind
+        return ElementKind.kind(name)
     }
 
     /// Handles an element's start; returns whether its children are to be walked (a frame
@@ -188,7 +191,10 @@ struct DOMWalker {
             frame.startedHidden = true
             hidden.request(.newline)
             frame.hiddenStart = hidden.bytes.count
-            frame.isPreheaderCandidate = attributes.classOrID.contains { DOMWalker.mentionsPreheader($0) }
+            frame.isPreheaderCandidate =
+                [attributes.classAttribute, attributes.idAttribute].contains {
+                    $0.map(DOMWalker.mentionsPreheader) ?? false
+                }
         }
 
         if suppressDepth == 0 {
@@ -200,7 +206,7 @@ struct DOMWalker {
             }
             if kind.contains(.image) { image(attributes) }
             if kind.contains(.anchor), let href = attributes.href {
-                let hrefString = DOMWalker.trimmed(String(cString: href))
+                let hrefString = DOMWalker.trimmedString(href)
                 if !hrefString.isEmpty, links.count + linkStack.count < options.maxLinks {
                     let sink = currentSink()
                     linkStack.append(
@@ -219,6 +225,7 @@ struct DOMWalker {
 
     private mutating func leave() {
         guard let frame = stack.popLast() else { return }
+        if pathDepth > stack.count { pathDepth = stack.count }
         let kind = frame.kind
         if suppressDepth == 0 { layoutEnd(kind) }
         if frame.pushedLink, let builder = linkStack.popLast() { finishLink(builder) }
@@ -288,54 +295,95 @@ struct DOMWalker {
 
     /// The DOM path of the innermost open element, e.g. `html/body/table[1]/tr[3]/td[2]`.
     /// Paths deeper than 64 elements keep their last 32 steps after `…/`.
+    ///
+    /// The path of the open elements is kept as bytes, extended only for elements not yet
+    /// in it, so each element's step is computed once and each location costs one string.
     private mutating func locationOfTop() -> String {
         let count = stack.count
         guard count > 0 else { return "" }
-        if count > 64 {
-            var steps: [String] = []
-            for index in (count - 32)..<count { steps.append(DOMWalker.step(stack[index].node)) }
-            return "…/" + steps.joined(separator: "/")
-        }
         if let cached = stack[count - 1].location { return cached }
-        var index = count - 1
-        while index > 0, stack[index - 1].location == nil { index -= 1 }
-        var location = index > 0 ? (stack[index - 1].location ?? "") : ""
-        while index < count {
-            let step = DOMWalker.step(stack[index].node)
-            location = location.isEmpty ? step : location + "/" + step
-            stack[index].location = location
-            index += 1
+        if count > 64 {
+            var bytes = Array("…".utf8)
+            for index in (count - 32)..<count {
+                bytes.append(UInt8(ascii: "/"))
+                DOMWalker.appendStep(stack[index].node, to: &bytes, cache: &siblingIndex)
+            }
+            return String(decoding: bytes, as: UTF8.self)
         }
+        let validEnd = pathDepth > 0 ? stack[pathDepth - 1].pathEnd : 0
+        if pathBytes.count > validEnd { pathBytes.removeLast(pathBytes.count - validEnd) }
+        for index in pathDepth..<count {
+            if !pathBytes.isEmpty { pathBytes.append(UInt8(ascii: "/")) }
+            DOMWalker.appendStep(stack[index].node, to: &pathBytes, cache: &siblingIndex)
+            stack[index].pathEnd = pathBytes.count
+        }
+        pathDepth = count
+        let location = String(decoding: pathBytes, as: UTF8.self)
+        stack[count - 1].location = location
         return location
     }
 
-    /// `name` or `name[n]` when the element has earlier siblings of the same name.
-    private static func step(_ node: NodePointer) -> String {
-        guard let name = node.pointee.name else { return "?" }
+    private struct SiblingKey: Hashable {
+        var parent: UnsafeRawPointer?
+        var name: ElementKind.NameKey
+    }
+
+    /// Appends `name`, or `name[n]` when the element has siblings of the same name.
+    ///
+    /// The index of the last element counted under each parent and name is remembered, so
+    /// rows of a long table are counted from the previous row, not from the first.
+    private static func appendStep(
+        _ node: NodePointer, to bytes: inout [UInt8],
+        cache siblingIndex: inout [SiblingKey: (node: NodePointer, index: Int)]
+    ) {
+        guard let name = node.pointee.name else {
+            bytes.append(UInt8(ascii: "?"))
+            return
+        }
+        let key = ElementKind.NameKey(name).map {
+            SiblingKey(parent: node.pointee.parent.map(UnsafeRawPointer.init), name: $0)
+        }
         var same = 0
         var sibling = node.pointee.prev
         var looked = 0
-        while let current = sibling, looked < 10_000 {
-            if current.pointee.type == XML_ELEMENT_NODE, sameName(current.pointee.name, name) { same += 1 }
+        let remembered = key.flatMap { siblingIndex[$0] }
+        while let current = sibling, looked < 100_000 {
+            if let remembered, current == remembered.node {
+                same += remembered.index + 1
+                break
+            }
+            if current.pointee.type == XML_ELEMENT_NODE, DOMWalker.sameName(current.pointee.name, name) {
+                same += 1
+            }
             sibling = current.pointee.prev
             looked += 1
         }
-        let base = String(cString: name)
+        if let key { siblingIndex[key] = (node, same) }
+        var length = 0
+        while name[length] != 0, length < 256 { length += 1 }
+        bytes.append(contentsOf: UnsafeBufferPointer(start: name, count: length))
         if same == 0 {
             var following = node.pointee.next
-            var hasLater = false
             looked = 0
             while let current = following, looked < 64 {
-                if current.pointee.type == XML_ELEMENT_NODE, sameName(current.pointee.name, name) {
-                    hasLater = true
-                    break
+                if current.pointee.type == XML_ELEMENT_NODE, DOMWalker.sameName(current.pointee.name, name) {
+                    bytes.append(contentsOf: [UInt8(ascii: "["), UInt8(ascii: "1"), UInt8(ascii: "]")])
+                    return
                 }
                 following = current.pointee.next
                 looked += 1
             }
-            return hasLater ? base + "[1]" : base
+            return
         }
-        return base + "[\(same + 1)]"
+        bytes.append(UInt8(ascii: "["))
+        var digits: [UInt8] = []
+        var value = same + 1
+        while value > 0 {
+            digits.append(UInt8(ascii: "0") + UInt8(value % 10))
+            value /= 10
+        }
+        bytes.append(contentsOf: digits.reversed())
+        bytes.append(UInt8(ascii: "]"))
     }
 
     // MARK: - Links and images
@@ -344,7 +392,10 @@ struct DOMWalker {
         let sink = builder.inHidden ? hidden : visible
         var start = builder.start
         let end = sink.bytes.count
-        while start < end, [0x20, 0x09, 0x0A].contains(sink.bytes[start]) { start += 1 }
+        while start < end, sink.bytes[start] == 0x20 || sink.bytes[start] == 0x09 || sink.bytes[start] == 0x0A
+        {
+            start += 1
+        }
         var text = ""
         if start < end {
             text = String(decoding: sink.bytes[start..<end], as: UTF8.self)
@@ -360,7 +411,7 @@ struct DOMWalker {
 
     private mutating func image(_ attributes: Attributes) {
         let alt = attributes.alt.map { String(cString: $0).collapsingWhitespace() }
-        let source = attributes.src.map { DOMWalker.trimmed(String(cString: $0)) } ?? ""
+        let source = attributes.src.map { DOMWalker.trimmedString($0) } ?? ""
         if let alt, !alt.isEmpty, !linkStack.isEmpty, linkStack[linkStack.count - 1].imageAlt == nil {
             linkStack[linkStack.count - 1].imageAlt = alt
         }
@@ -397,6 +448,7 @@ struct DOMWalker {
         stack.append(Frame(node: node, kind: []))
         let location = locationOfTop()
         stack.removeLast()
+        if pathDepth > stack.count { pathDepth = stack.count }
         jsonLD.append(
             JSONLDBlock(text: String(decoding: bytes, as: UTF8.self), partPath: partPath, location: location))
     }
@@ -476,7 +528,7 @@ struct DOMWalker {
         default: pointer = attributes.content  // `content` on any element is common in email markup
         }
         guard let pointer else { return tag == "meta" ? "" : nil }
-        return trimmed(String(cString: pointer))
+        return trimmedString(pointer)
     }
 
     // MARK: - Helpers
@@ -514,14 +566,14 @@ struct DOMWalker {
                     result.itemprop = value
                 } else if equals(name, "itemtype") {
                     result.itemtype = value
-                } else if equals(name, "id"), let value {
-                    result.classOrID.append(value)
+                } else if equals(name, "id") {
+                    result.idAttribute = value
                 }
             case UInt8(ascii: "c"):
                 if equals(name, "content") {
                     result.content = value
-                } else if equals(name, "class"), let value {
-                    result.classOrID.append(value)
+                } else if equals(name, "class") {
+                    result.classAttribute = value
                 }
             case UInt8(ascii: "d"):
                 if equals(name, "datetime") { result.datetime = value }
@@ -585,6 +637,17 @@ struct DOMWalker {
 
     private static func tokens(_ value: String) -> [String] {
         value.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }).map(String.init)
+    }
+
+    /// An attribute value as a string without leading and trailing ASCII whitespace.
+    static func trimmedString(_ pointer: UnsafePointer<UInt8>) -> String {
+        var start = 0
+        while pointer[start] != 0, pointer[start] <= 0x20 { start += 1 }
+        var end = start
+        while pointer[end] != 0 { end += 1 }
+        while end > start, pointer[end - 1] <= 0x20 { end -= 1 }
+        return String(
+            decoding: UnsafeBufferPointer(start: pointer + start, count: end - start), as: UTF8.self)
     }
 
     static func trimmed(_ value: String) -> String {

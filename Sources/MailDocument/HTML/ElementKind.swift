@@ -31,6 +31,87 @@ struct ElementKind: OptionSet, Hashable {
         table[name] ?? []
     }
 
+    /// An element name packed into two integers (names up to 16 bytes), for lookups that
+    /// allocate nothing.
+    struct NameKey: Hashable {
+        var low: UInt64
+        var high: UInt64
+
+        init?(_ name: UnsafePointer<UInt8>) {
+            low = 0
+            high = 0
+            var index = 0
+            while name[index] != 0 {
+                guard index < 16 else { return nil }
+                var byte = name[index]
+                if byte >= 0x41 && byte <= 0x5A { byte += 0x20 }
+                if index < 8 {
+                    low |= UInt64(byte) << UInt64(index * 8)
+                } else {
+                    high |= UInt64(byte) << UInt64((index - 8) * 8)
+                }
+                index += 1
+            }
+        }
+
+        init(_ name: String) {
+            var bytes = Array(name.utf8.prefix(16))
+            bytes.append(0)
+            self = bytes.withUnsafeBufferPointer { buffer in
+                buffer.baseAddress.flatMap { NameKey($0) } ?? NameKey(low: 0, high: 0)
+            }
+        }
+
+        private init(low: UInt64, high: UInt64) {
+            self.low = low
+            self.high = high
+        }
+    }
+
+    /// The kind of an element, looked up from its name's bytes without hashing or allocating
+    /// (open addressing over a fixed table); unknown names are plain inline elements.
+    static func kind(_ name: UnsafePointer<UInt8>) -> ElementKind {
+        guard let key = NameKey(name) else { return [] }
+        var slot = fastSlot(key)
+        for _ in 0..<fastTable.count {
+            let entry = fastTable[slot]
+            if entry.kind == nil { return [] }
+            if entry.low == key.low && entry.high == key.high { return entry.kind ?? [] }
+            slot = (slot + 1) & (fastTable.count - 1)
+        }
+        return []
+    }
+
+    private static func fastSlot(_ key: NameKey) -> Int {
+        Int(truncatingIfNeeded: ((key.low ^ (key.high &* 31)) &* 0x9E37_79B9_7F4A_7C15) >> 56)
+    }
+
+    private static let fastTable: [(low: UInt64, high: UInt64, kind: ElementKind?)] = {
+        var table = [(low: UInt64, high: UInt64, kind: ElementKind?)](repeating: (0, 0, nil), count: 256)
+        for (key, value) in byKey {
+            var slot = fastSlot(key)
+            while table[slot].kind != nil { slot = (slot + 1) & 255 }
+            table[slot] = (key.low, key.high, value.kind)
+        }
+        return table
+    }()
+
+    /// The kind and the shared name string of a known element, looked up from its bytes.
+    static func lookup(_ name: UnsafePointer<UInt8>) -> (kind: ElementKind, name: String)? {
+        guard let key = NameKey(name) else { return nil }
+        return byKey[key]
+    }
+
+    private static let byKey: [NameKey: (kind: ElementKind, name: String)] = {
+        var result: [NameKey: (kind: ElementKind, name: String)] = [:]
+        for (name, kind) in table { result[NameKey(name)] = (kind, name) }
+        for name in ["span", "b", "i", "u", "strong", "em", "font", "small", "big", "sup", "sub", "o:p", "s"]
+        {
+            result[NameKey(name)] = ([], name)
+        }
+        return result
+    }()
+
     private static let table: [String: ElementKind] = {
         var table: [String: ElementKind] = [:]
         for name in [

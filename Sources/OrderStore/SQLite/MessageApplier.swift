@@ -74,7 +74,13 @@ final class MessageApplier {
                     shipments: extra.shipments ?? [],
                     lineItems: extra.lineItems, total: extra.total))
         }
-        for part in parts { try apply(part, merchantKey: merchantKey) }
+        for part in parts {
+            if kind == .carrierUpdate {
+                try applyCarrier(part, merchantKey: merchantKey)
+            } else {
+                try applyMerchant(part, merchantKey: merchantKey)
+            }
+        }
         try checkpoint?("facts recorded")
         for fulfillment in unique(touchedFulfillments) { try recomputeFulfillment(fulfillment) }
         let gone = Set(deleted)
@@ -100,37 +106,105 @@ final class MessageApplier {
             """, [at, .integer(sequence), .integer(order)])
     }
 
-    private func apply(_ part: Part, merchantKey: String?) throws(StoreError) {
-        let isCarrier = kind == .carrierUpdate
-        let orderKey = merchantKey == nil ? nil : OrderKeys.orderKey(part.orderNumber)
-
+    /// The part's shipments with a tracking number (first of each key) and without.
+    private func split(_ shipments: [Shipment]) -> (
+        tracked: [(shipment: Shipment, key: String)], untracked: [Shipment]
+    ) {
         var tracked: [(shipment: Shipment, key: String)] = []
         var untracked: [Shipment] = []
-        for shipment in part.shipments {
+        for shipment in shipments {
             if let key = OrderKeys.normalizedTrackingNumber(shipment.trackingNumber) {
                 if !tracked.contains(where: { $0.key == key }) { tracked.append((shipment, key)) }
             } else {
                 untracked.append(shipment)
             }
         }
+        return (tracked, untracked)
+    }
+
+    /// A carrier's email: each parcel joins the fulfillment with its tracking number wherever it
+    /// is, or the order the email names by shipper and order number, or becomes a shipment-only
+    /// record of its own. Parcels listed together by a carrier (possibly from different shops)
+    /// are never merged on that ground.
+    private func applyCarrier(_ part: Part, merchantKey: String?) throws(StoreError) {
+        let (tracked, untracked) = split(part.shipments)
+        var named: Int64?
+        if let merchantKey, let orderKey = OrderKeys.orderKey(part.orderNumber) {
+            named = try orderID(merchantKey: merchantKey, orderKey: orderKey)
+        }
+        if let named {
+            try updateOrder(
+                named, part: part, merchantKey: merchantKey, isCarrier: true, namesMerchant: false)
+        }
+        for item in tracked {
+            if let existing = try fulfillment(trackingKey: item.key) {
+                touched.append(existing.orderID)
+                if try isShipmentOnly(existing.orderID) {
+                    try updateOrder(
+                        existing.orderID, part: part, merchantKey: merchantKey, isCarrier: true,
+                        namesMerchant: true)
+                }
+                try updateFulfillment(existing.id, with: item.shipment, orderID: existing.orderID)
+                continue
+            }
+            let order: Int64
+            if let named {
+                order = named
+            } else {
+                order = try createOrder(merchantKey: merchantKey ?? "", orderNumber: nil, orderKey: nil)
+                try updateOrder(
+                    order, part: part, merchantKey: merchantKey, isCarrier: true, namesMerchant: true)
+                unlinked += 1
+            }
+            var fulfillmentID: Int64?
+            if named != nil {
+                fulfillmentID = try trackinglessFulfillment(in: order, carrier: item.shipment.carrier)
+            }
+            if fulfillmentID == nil { fulfillmentID = try createFulfillment(in: order) }
+            guard let fulfillmentID else { continue }
+            try updateFulfillment(fulfillmentID, with: item.shipment, orderID: order)
+        }
+        if let named {
+            for shipment in untracked {
+                guard let fulfillmentID = try fulfillmentForUntracked(in: named, carrier: shipment.carrier)
+                else {
+                    continue
+                }
+                try updateFulfillment(fulfillmentID, with: shipment, orderID: named)
+            }
+        }
+    }
+
+    /// A merchant's email: the order is found by merchant key and order number (created when
+    /// new), else by a tracking number it lists, else it becomes a shipment-only record when it
+    /// has a tracking number. Every parcel it lists joins that order, absorbing the shipment-only
+    /// records that held them.
+    private func applyMerchant(_ part: Part, merchantKey: String?) throws(StoreError) {
+        let orderKey = merchantKey == nil ? nil : OrderKeys.orderKey(part.orderNumber)
+        let (tracked, untracked) = split(part.shipments)
 
         // 1. Merchant and order number.
         var target: Int64?
         if let merchantKey, let orderKey {
             target = try orderID(merchantKey: merchantKey, orderKey: orderKey)
-            if target == nil && !isCarrier {
+            if target == nil {
                 target = try createOrder(
                     merchantKey: merchantKey, orderNumber: part.orderNumber, orderKey: orderKey)
             }
         }
-        // 2. A tracking number already known.
+        // 2. A tracking number already known (an order with a number before a shipment-only record).
         if target == nil {
+            var shipmentOnly: Int64?
             for item in tracked {
-                if let existing = try fulfillment(trackingKey: item.key) {
+                guard let existing = try fulfillment(trackingKey: item.key) else { continue }
+                if try isShipmentOnly(existing.orderID) {
+                    shipmentOnly = shipmentOnly ?? existing.orderID
+                } else {
                     target = existing.orderID
                     break
                 }
             }
+            target = target ?? shipmentOnly
         }
         // 3. Otherwise a shipment-only record, when there is a tracking number to key it by.
         if target == nil {
@@ -138,11 +212,7 @@ final class MessageApplier {
             target = try createOrder(merchantKey: merchantKey ?? "", orderNumber: nil, orderKey: nil)
         }
         guard let target else { return }
-        let targetIsShipmentOnly = try isShipmentOnly(target)
-
-        try updateOrder(
-            target, part: part, merchantKey: merchantKey, isCarrier: isCarrier,
-            namesMerchant: !isCarrier || targetIsShipmentOnly)
+        try updateOrder(target, part: part, merchantKey: merchantKey, isCarrier: false, namesMerchant: true)
 
         for item in tracked {
             let fulfillmentID: Int64
@@ -162,7 +232,6 @@ final class MessageApplier {
                 fulfillmentID = adopted
             } else {
                 fulfillmentID = try createFulfillment(in: target)
-                if isCarrier && targetIsShipmentOnly { unlinked += 1 }
             }
             try updateFulfillment(fulfillmentID, with: item.shipment, orderID: owner)
         }

@@ -60,6 +60,20 @@ extension SQLiteOrderStore {
         }
     }
 
+    public func origins(orderID: Int64) throws(StoreError) -> [String] {
+        try locked { () throws(StoreError) in
+            try connection.query(
+                """
+                SELECT m.origin FROM messages m
+                WHERE m.sequence IN (SELECT sequence FROM contributions WHERE order_id = ?1)
+                UNION SELECT k.origin FROM message_copies k
+                WHERE k.sequence IN (SELECT sequence FROM contributions WHERE order_id = ?1)
+                ORDER BY 1
+                """, [.integer(orderID)]
+            ).compactMap { $0.text(0) }
+        }
+    }
+
     /// Orders matching a fixed SQL condition on `orders o` (never built from input), with their
     /// fulfillments and message counts.
     private func loadOrders(where condition: String, _ parameters: [SQLValue]) throws(StoreError)

@@ -113,18 +113,53 @@ public final class SQLiteOrderStore: OrderStore, @unchecked Sendable {
         return row?.int(0)
     }
 
+    /// Records `origin` as a copy of the message with these bytes, when there is one.
+    ///
+    /// For the scanner: calling this instead of ``contains(messageID:contentHash:)`` both skips a
+    /// known message and remembers that it was also found at `origin` (a re-delivered duplicate),
+    /// so ``origins(orderID:)`` lists it. Writes only when the origin is new.
+    /// - Parameters:
+    ///   - origin: where this copy was found.
+    ///   - contentHash: SHA-256 of its raw bytes, lower-case hex.
+    /// - Returns: `true` when a message with these bytes is known (skip it), else `false`.
+    /// - Throws: ``StoreError`` when the store cannot be read or written.
+    public func recordCopyIfKnown(origin: String, contentHash: String) throws(StoreError) -> Bool {
+        try locked { () throws(StoreError) in
+            guard let known = try knownSequence(messageID: nil, contentHash: contentHash) else {
+                return false
+            }
+            if try isRecorded(known, origin: origin, contentHash: contentHash) { return true }
+            try transaction { () throws(StoreError) in
+                try recordCopy(of: known, origin: origin, contentHash: contentHash)
+            }
+            return true
+        }
+    }
+
+    private func isRecorded(_ sequence: Int64, origin: String, contentHash: String) throws(StoreError) -> Bool
+    {
+        try connection.first(
+            """
+            SELECT 1 FROM messages WHERE sequence = ?1 AND content_hash = ?2 AND origin = ?3
+            UNION ALL SELECT 1 FROM message_copies WHERE content_hash = ?2 AND origin = ?3
+            """, [.integer(sequence), .text(contentHash), .text(origin)]) != nil
+    }
+
+    private func recordCopy(of sequence: Int64, origin: String, contentHash: String) throws(StoreError) {
+        guard try !isRecorded(sequence, origin: origin, contentHash: contentHash) else { return }
+        try connection.query(
+            "INSERT INTO message_copies (content_hash, origin, sequence) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+            [.text(contentHash), .text(origin), .integer(sequence)])
+    }
+
     public func apply(_ message: IngestedMessage) throws(StoreError) -> ApplyOutcome {
         try locked { () throws(StoreError) in
             try transaction { () throws(StoreError) -> ApplyOutcome in
                 let messageID = Self.normalizedMessageID(message.messageID)
                 if let known = try knownSequence(messageID: messageID, contentHash: message.contentHash) {
-                    // Another copy of a known message: remember its bytes so the next scan skips it early.
-                    try connection.query(
-                        """
-                        INSERT INTO message_copies (content_hash, sequence, origin)
-                        SELECT ?1, ?2, ?3 WHERE NOT EXISTS (SELECT 1 FROM messages WHERE content_hash = ?1)
-                        ON CONFLICT DO NOTHING
-                        """, [.text(message.contentHash), .integer(known), .text(message.origin)])
+                    // Another copy of a known message: remember its bytes and origin so the next scan
+                    // skips it early and the order lists it.
+                    try recordCopy(of: known, origin: message.origin, contentHash: message.contentHash)
                     return .alreadyApplied
                 }
                 try connection.query(

@@ -19,12 +19,15 @@ enum Schema {
         CREATE UNIQUE INDEX messages_by_message_id ON messages(message_id) WHERE message_id IS NOT NULL;
         CREATE UNIQUE INDEX messages_by_content_hash ON messages(content_hash);
 
-        -- Other copies of an applied message (same Message-ID, other bytes), so they are skipped cheaply.
+        -- Other copies of an applied message: the same bytes at another origin, or the same
+        -- Message-ID with other bytes. They are skipped cheaply and listed with the message.
         CREATE TABLE message_copies (
-            content_hash TEXT PRIMARY KEY,
+            content_hash TEXT NOT NULL,
+            origin TEXT NOT NULL,
             sequence INTEGER NOT NULL REFERENCES messages(sequence),
-            origin TEXT NOT NULL
+            PRIMARY KEY (content_hash, origin)
         );
+        CREATE INDEX message_copies_by_sequence ON message_copies(sequence);
 
         CREATE TABLE orders (
             id INTEGER PRIMARY KEY AUTOINCREMENT,

@@ -53,7 +53,8 @@ public struct BundleWriter: Sendable {
             : outputDirectory.appendingPathComponent(name, isDirectory: true)
 
         var order = order
-        if let previous = existingOrder(at: destination) {
+        let existing = existingFiles(at: destination)
+        if let json = existing["order.json"], let previous = try? Order.decode(json) {
             order.updatedAt = BundleWriter.nextUpdatedAt(new: order, previous: previous)
         }
 
@@ -76,6 +77,12 @@ public struct BundleWriter: Sendable {
             throw .encoding("\(error)")
         }
         files.append(("manifest.json", manifestJSON))
+        if signing == nil, existing["signature"] == nil, existing["manifest.json"] == manifestJSON {
+            // Unchanged: leave the bundle (and its modification time) alone, but finish what an
+            // interrupted earlier run may have left.
+            if !zip { removeStaleFiles(in: destination, keeping: Set(files.map(\.0))) }
+            return destination
+        }
         if let signing { files.append(("signature", try signing.sign(manifestJSON))) }
 
         let total = files.reduce(0) { $0 + $1.1.count }
@@ -153,23 +160,38 @@ public struct BundleWriter: Sendable {
         if new.updatedAt > previous.updatedAt { return new.updatedAt }
         var same = new
         same.updatedAt = previous.updatedAt
-        if same == previous { return previous.updatedAt }
+        // Compare what would be written, so sub-millisecond differences do not count.
+        if let a = try? same.jsonData(), let b = try? previous.jsonData(), a == b {
+            return previous.updatedAt
+        }
         return previous.updatedAt.addingTimeInterval(1)
     }
 
-    private func existingOrder(at destination: URL) -> Order? {
+    /// The files of the bundle already at `destination` that matter for a rewrite:
+    /// `order.json`, `manifest.json` and `signature` (empty when there is none or it is unreadable).
+    private func existingFiles(at destination: URL) -> [String: Data] {
+        let wanted: Set<String> = ["order.json", "manifest.json", "signature"]
+        let manager = FileManager.default
         if zip {
-            guard let archive = try? Data(contentsOf: destination),
-                archive.count < 64 << 20,
-                let entries = try? Zip.entries(of: archive),
-                let json = entries.first(where: { $0.name == "order.json" })?.data
-            else { return nil }
-            return try? Order.decode(json)
+            let size = (try? manager.attributesOfItem(atPath: destination.path))?[.size] as? NSNumber
+            guard let size, size.intValue < 64 << 20, let archive = try? Data(contentsOf: destination),
+                let entries = try? Zip.entries(of: archive)
+            else { return [:] }
+            var files: [String: Data] = [:]
+            for entry in entries where wanted.contains(entry.name) { files[entry.name] = entry.data }
+            return files
         }
-        guard let json = try? Data(contentsOf: destination.appendingPathComponent("order.json")) else {
-            return nil
+        var files: [String: Data] = [:]
+        for name in wanted {
+            let url = destination.appendingPathComponent(name)
+            let attributes = try? manager.attributesOfItem(atPath: url.path)
+            guard attributes?[.type] as? FileAttributeType == .typeRegular,
+                let size = attributes?[.size] as? NSNumber, size.intValue < 16 << 20,
+                let data = try? Data(contentsOf: url)
+            else { continue }
+            files[name] = data
         }
-        return try? Order.decode(json)
+        return files
     }
 
     // MARK: Files

@@ -50,7 +50,7 @@ enum Crypto {
     static func readCertificates(_ pem: Data) -> [OpaquePointer] {
         withBIO(pem) { bio -> [OpaquePointer] in
             var certificates: [OpaquePointer] = []
-            while certificates.count < 16, let cert = PEM_read_bio_X509(bio, nil, nil, nil) {
+            while certificates.count < 16, let cert = PEM_read_bio_X509(bio, nil, { _, _, _, _ in 0 }, nil) {
                 certificates.append(cert)
             }
             ERR_clear_error()
@@ -59,7 +59,9 @@ enum Crypto {
     }
 
     static func readKey(_ pem: Data) -> OpaquePointer? {
-        withBIO(pem) { bio in PEM_read_bio_PrivateKey(bio, nil, nil, nil) }
+        // The callback answers a passphrase prompt with nothing, so an encrypted key fails at
+        // once instead of waiting for someone to type at the terminal.
+        withBIO(pem) { bio in PEM_read_bio_PrivateKey(bio, nil, { _, _, _, _ in 0 }, nil) }
     }
 
     /// A detached, binary PKCS #7 `signedData` over `content` in DER (RFC 2315 §9; RFC 5652 §5).
@@ -71,7 +73,9 @@ enum Crypto {
         guard let certificate = certificates.first else {
             throw .signing("no PEM certificate in the signing certificate file")
         }
-        guard let key = readKey(keyPEM) else { throw .signing("no PEM private key: \(lastError())") }
+        guard let key = readKey(keyPEM) else {
+            throw .signing("no unencrypted PEM private key (decrypt it with `openssl pkey`): \(lastError())")
+        }
         defer { EVP_PKEY_free(key) }
         guard X509_check_private_key(certificate, key) == 1 else {
             throw .signing("the private key does not match the certificate")
@@ -121,6 +125,51 @@ enum Crypto {
             return .some("the signature does not verify: \(lastError())")
         }
         return result ?? "cannot read the signature"
+    }
+}
+
+extension Crypto {
+    /// What a signature's signer certificate says: its subject `UID` (an Order Type ID
+    /// certificate carries the order type identifier there) and whether it has expired.
+    struct Signer: Sendable, Hashable {
+        var userID: String?
+        var expired: Bool
+    }
+
+    /// The first signer of a DER PKCS #7 signature, or `nil` when it cannot be read.
+    static func signer(of signature: Data) -> Signer? {
+        signature.withUnsafeBytes { raw -> Signer? in
+            guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count > 0 else {
+                return nil
+            }
+            var cursor: UnsafePointer<UInt8>? = base
+            guard let p7 = d2i_PKCS7(nil, &cursor, raw.count) else {
+                ERR_clear_error()
+                return nil
+            }
+            defer { PKCS7_free(p7) }
+            guard let signers = PKCS7_get0_signers(p7, nil, 0) else {
+                ERR_clear_error()
+                return nil
+            }
+            defer { OPENSSL_sk_free(signers) }
+            guard OPENSSL_sk_num(signers) > 0, let first = OPENSSL_sk_value(signers, 0) else { return nil }
+            let certificate = OpaquePointer(first)
+            var userID: String?
+            if let name = X509_get_subject_name(certificate) {
+                let index = X509_NAME_get_index_by_NID(name, NID_userId, -1)
+                if index >= 0, let entry = X509_NAME_get_entry(name, index),
+                    let value = X509_NAME_ENTRY_get_data(entry), let bytes = ASN1_STRING_get0_data(value)
+                {
+                    let length = Int(ASN1_STRING_length(value))
+                    userID = String(
+                        decoding: UnsafeBufferPointer(start: bytes, count: max(0, length)), as: UTF8.self)
+                }
+            }
+            let notAfter = X509_get0_notAfter(certificate)
+            let expired = notAfter.map { X509_cmp_current_time($0) < 0 } ?? false
+            return Signer(userID: userID, expired: expired)
+        }
     }
 }
 

@@ -345,13 +345,16 @@ public struct Address: Codable, Sendable, Hashable, KeepsUnknownKeys {
 ///
 /// Apple's table types `amount` as a string while the working samples use a JSON number;
 /// we write a number (exact: a `Decimal`, never a `Double`) and read either form. An amount
-/// read as a string is written back as a string.
+/// read as a string is written back as the same string.
 public struct CurrencyAmount: Codable, Sendable, Hashable, KeepsUnknownKeys {
     public var amount: Decimal
     public var currency: String
     /// Whether `amount` is written as a JSON string rather than a number.
     public var amountAsString: Bool
     public var unknownKeys: [String: JSONValue]
+    /// The string an amount was read from (`"28.80"`), written back as read while it still
+    /// equals `amount`.
+    private var amountText: String?
 
     public init(
         amount: Decimal, currency: String, amountAsString: Bool = false,
@@ -387,6 +390,18 @@ public struct CurrencyAmount: Codable, Sendable, Hashable, KeepsUnknownKeys {
 
     static let knownKeys: Set<String> = ["amount", "currency"]
 
+    public static func == (a: CurrencyAmount, b: CurrencyAmount) -> Bool {
+        a.amount == b.amount && a.currency == b.currency && a.amountAsString == b.amountAsString
+            && a.unknownKeys == b.unknownKeys
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(amount)
+        hasher.combine(currency)
+        hasher.combine(amountAsString)
+        hasher.combine(unknownKeys)
+    }
+
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: AnyKey.self)
         if let text = try? c.decode(String.self, forKey: AnyKey("amount")) {
@@ -396,6 +411,7 @@ public struct CurrencyAmount: Codable, Sendable, Hashable, KeepsUnknownKeys {
             }
             amount = value
             amountAsString = true
+            amountText = text.trimmingCharacters(in: .whitespaces)
         } else {
             amount = try c.required("amount")
             amountAsString = false
@@ -407,7 +423,8 @@ public struct CurrencyAmount: Codable, Sendable, Hashable, KeepsUnknownKeys {
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: AnyKey.self)
         if amountAsString {
-            try c.put(amount.description, "amount")
+            let text = amountText.flatMap { CurrencyAmount.exactDecimal($0) == amount ? $0 : nil }
+            try c.put(text ?? amount.description, "amount")
         } else {
             try c.put(amount, "amount")
         }

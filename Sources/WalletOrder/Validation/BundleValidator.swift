@@ -28,6 +28,28 @@ public struct BundleValidator: Sendable {
         return report
     }
 
+    /// Validates a `.order` archive already in memory, e.g. one attached to an email.
+    ///
+    /// - Parameters:
+    ///   - archive: The zip bytes.
+    ///   - name: What to call the bundle in the report (a file name or an origin).
+    /// - Returns: The report; `passed` is `true` when it has no error.
+    public func validate(archive: Data, name: String) -> BundleValidationReport {
+        var report = BundleValidationReport(bundle: name)
+        guard archive.count <= maximumArchiveSize else {
+            report.issues.append(.init(.error, .tooLarge, "the archive is \(archive.count) bytes"))
+            return report
+        }
+        do {
+            var files: [String: Data] = [:]
+            for entry in try Zip.entries(of: archive) { files[entry.name] = entry.data }
+            report.issues += check(files: files)
+        } catch {
+            report.issues.append(.init(.error, .badArchive, error.description))
+        }
+        return report
+    }
+
     /// Validates bundle files already in memory (relative path → bytes).
     func check(files: [String: Data]) -> [ValidationIssue] {
         var issues: [ValidationIssue] = []
@@ -57,6 +79,26 @@ public struct BundleValidator: Sendable {
                 .init(.warning, .unsigned, at: "signature", "no signature: Wallet will not import it"))
         }
 
+        // The signer's certificate must be current and, for an Order Type ID certificate, for
+        // this order's type.
+        if let signature = files["signature"], let signer = Crypto.signer(of: signature) {
+            if signer.expired {
+                issues.append(
+                    .init(
+                        .warning, .signerCertificate, at: "signature", "the signing certificate has expired"))
+            }
+            if let userID = signer.userID, let orderData = files["order.json"],
+                case .object(let order)? = try? JSONDecoder().decode(JSONValue.self, from: orderData),
+                case .string(let type)? = order["orderTypeIdentifier"], type != userID
+            {
+                issues.append(
+                    .init(
+                        .warning, .signerCertificate, at: "signature",
+                        "signed by a certificate for \(userID.debugDescription), not \(type.debugDescription)"
+                    ))
+            }
+        }
+
         // order.json
         guard let orderData = files["order.json"] else {
             issues.append(.init(.error, .missingFile, at: "order.json", "order.json is missing"))
@@ -74,12 +116,21 @@ public struct BundleValidator: Sendable {
         issues += checker.issues
         issues += rules(value)
         let names = Set(files.keys)
-        for reference in checker.fileReferences where !BundleValidator.contains(names, image: reference.name)
-        {
-            issues.append(
-                .init(
-                    .error, .missingReference, at: reference.path,
-                    "\(reference.name.debugDescription) is not a file in the bundle"))
+        for reference in checker.fileReferences {
+            let matches = BundleValidator.matches(names, image: reference.name)
+            if matches.isEmpty {
+                issues.append(
+                    .init(
+                        .error, .missingReference, at: reference.path,
+                        "\(reference.name.debugDescription) is not a file in the bundle"))
+            } else if reference.isImage {
+                for name in matches where !BundleValidator.isPNGOrJPEG(files[name]) {
+                    issues.append(
+                        .init(
+                            .warning, .imageFormat, at: name,
+                            "not a PNG or JPEG image (Wallet shows PNG or JPEG)"))
+                }
+            }
         }
         return issues
     }
@@ -167,18 +218,25 @@ public struct BundleValidator: Sendable {
         }
     }
 
-    /// Whether an image name resolves in the bundle: at the top level, in a localization
+    /// The bundle files an image name resolves to: at the top level, in a localization
     /// folder, or as an `@2x`/`@3x` variant.
-    static func contains(_ names: Set<String>, image: String) -> Bool {
-        if names.contains(image) { return true }
+    static func matches(_ names: Set<String>, image: String) -> [String] {
         let dot = image.lastIndex(of: ".")
         let stem = dot.map { String(image[..<$0]) } ?? image
         let ext = dot.map { String(image[$0...]) } ?? ""
         let variants = [image, stem + "@2x" + ext, stem + "@3x" + ext]
-        return names.contains { name in
+        return names.filter { name in
             let last = name.split(separator: "/").last.map(String.init) ?? name
             return variants.contains(last) && (name == last || name.hasSuffix(".lproj/" + last))
-        }
+        }.sorted()
+    }
+
+    /// Whether `data` starts with the PNG signature or a JPEG SOI marker.
+    static func isPNGOrJPEG(_ data: Data?) -> Bool {
+        guard let data else { return false }
+        let head = [UInt8](data.prefix(8))
+        return head == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+            || head.starts(with: [0xFF, 0xD8, 0xFF])
     }
 
     // MARK: Reading
@@ -249,14 +307,16 @@ public struct BundleValidator: Sendable {
                     guard files.count < 1000 else {
                         return .failure(.init(.error, .tooLarge, "more than 1000 files"))
                     }
-                    guard let data = try? Data(contentsOf: url) else {
-                        issues.append(.init(.error, .unreadable, at: relative, "cannot read file"))
-                        continue
-                    }
-                    total += data.count
+                    let attributes = try? manager.attributesOfItem(atPath: url.path)
+                    let size = (attributes?[.size] as? NSNumber)?.intValue ?? 0
+                    total += size
                     guard total <= 32 << 20 else {
                         return .failure(
                             .init(.error, .tooLarge, "more than 32 MB of files; Wallet requires under 5 MB"))
+                    }
+                    guard let data = try? Data(contentsOf: url), data.count == size else {
+                        issues.append(.init(.error, .unreadable, at: relative, "cannot read file"))
+                        continue
                     }
                     files[relative] = data
                 default:

@@ -28,6 +28,8 @@ indirect enum FieldKind: Sendable {
     case countryCode
     /// The name of a file in the bundle.
     case file
+    /// The name of a PNG or JPEG image in the bundle.
+    case image
     case range(ClosedRange<Double>)
 }
 
@@ -58,12 +60,13 @@ enum OrderSchema {
     static let currencyAmount = ObjectSchema([req("amount", .amount), req("currency", .currencyCode)])
 
     static let lineItem = ObjectSchema([
-        req("title", .string), req("quantity", .number), opt("subtitle", .string), opt("image", .file),
+        req("title", .string), req("quantity", .number), opt("subtitle", .string), opt("image", .image),
         opt("price", .object(currencyAmount)), opt("gtin", .string), opt("sku", .string),
     ])
 
     static let merchant = ObjectSchema([
-        req("displayName", .string), req("merchantIdentifier", .string), req("url", .uri), opt("logo", .file),
+        req("displayName", .string), req("merchantIdentifier", .string), req("url", .uri),
+        opt("logo", .image),
         opt("address", .object(address)), opt("businessChatURL", .uri), opt("contactURL", .uri),
         opt("emailAddress", .string), opt("phoneNumber", .string),
     ])
@@ -152,8 +155,8 @@ enum OrderSchema {
     ])
 
     static let orderProvider = ObjectSchema([
-        req("displayName", .string), req("url", .uri), req("trackingLogoNameLightColorScheme", .file),
-        req("trackingLogoNameDarkColorScheme", .file),
+        req("displayName", .string), req("url", .uri), req("trackingLogoNameLightColorScheme", .image),
+        req("trackingLogoNameDarkColorScheme", .image),
     ])
 
     static let order = ObjectSchema([
@@ -178,7 +181,7 @@ enum OrderSchema {
 struct SchemaChecker {
     var issues: [ValidationIssue] = []
     /// File names `order.json` refers to, with where.
-    var fileReferences: [(path: String, name: String)] = []
+    var fileReferences: [(path: String, name: String, isImage: Bool)] = []
 
     mutating func check(_ value: JSONValue, against schema: ObjectSchema, at path: String) {
         guard case .object(let object) = value else {
@@ -309,9 +312,13 @@ struct SchemaChecker {
                         .error, .invalidValue, at: path,
                         "\(text.debugDescription) is not an ISO 3166-1 country code"))
             }
-        case .file:
+        case .file, .image:
             guard case .string(let text) = value else { return wrong("a file name") }
-            fileReferences.append((path, text))
+            if case .image = kind {
+                fileReferences.append((path, text, true))
+            } else {
+                fileReferences.append((path, text, false))
+            }
         }
     }
 

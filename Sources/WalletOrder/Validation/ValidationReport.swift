@@ -95,6 +95,10 @@ public struct ValidationIssue: Codable, Sendable, Hashable {
         case unsafePath
         /// A key the format does not define (kept, but possibly a typo).
         case unknownKey
+        /// An image `order.json` refers to is neither PNG nor JPEG.
+        case imageFormat
+        /// The signing certificate has expired, or is for another order type identifier.
+        case signerCertificate
     }
 
     public var severity: Severity

@@ -13,9 +13,11 @@ import OrderStore
 /// - Parameters:
 ///   - orders: the orders to list, in the order given.
 ///   - json: JSON instead of text.
+///   - origins: where each order's messages were found, by order id (`OrderStore.origins(orderID:)`);
+///     listed as `messages` in JSON when given.
 /// - Returns: the output, ending in a newline.
-func renderOrders(_ orders: [StoredOrder], json: Bool) -> String {
-    json ? renderOrdersJSON(orders) : renderOrdersText(orders)
+func renderOrders(_ orders: [StoredOrder], json: Bool, origins: [Int64: [String]] = [:]) -> String {
+    json ? renderOrdersJSON(orders, origins: origins) : renderOrdersText(orders)
 }
 
 private func renderOrdersText(_ orders: [StoredOrder]) -> String {
@@ -100,10 +102,11 @@ private struct OrderJSON: Encodable {
     var lineItems: [LineItem]?
     var orderManagementURL: String?
     var messageCount: Int
+    var messages: [String]?
     var fulfillments: [FulfillmentJSON]
 }
 
-private func renderOrdersJSON(_ orders: [StoredOrder]) -> String {
+private func renderOrdersJSON(_ orders: [StoredOrder], origins: [Int64: [String]]) -> String {
     guard !orders.isEmpty else { return "[]\n" }
     let formatter = ISO8601DateFormatter()
     formatter.formatOptions = [.withInternetDateTime]
@@ -118,7 +121,7 @@ private func renderOrdersJSON(_ orders: [StoredOrder]) -> String {
             lastMessageAt: stamp(order.lastMessageAt), total: order.total,
             lineItems: order.lineItems.isEmpty ? nil : order.lineItems,
             orderManagementURL: order.orderManagementURL,
-            messageCount: order.messageCount,
+            messageCount: order.messageCount, messages: origins[order.id],
             fulfillments: order.fulfillments.map { fulfillment in
                 OrderJSON.FulfillmentJSON(
                     id: fulfillment.id, carrier: fulfillment.carrier,

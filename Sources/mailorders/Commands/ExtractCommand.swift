@@ -1,0 +1,61 @@
+import Extraction
+import Foundation
+import Mailbox
+
+/// `mailorders extract`: the extraction JSON, one line per message.
+enum ExtractCommand: Subcommand {
+    static let spec = CommandSpec(
+        name: "extract",
+        summary: "Print what each email says about orders, as JSON Lines.",
+        usage: "PATH…|- [--rules DIR] [--no-evidence]",
+        options: [
+            OptionSpec(
+                name: "rules", valueName: "DIR", help: "Use this rules folder instead of the bundled one."),
+            OptionSpec(name: "no-evidence", valueName: nil, help: "Leave out the evidence array."),
+        ],
+        examples: [
+            "mailorders extract confirmation.eml",
+            "mailorders extract inbox.mbox | jq 'select(.kind != \"notAnOrder\")'",
+            "cat message.eml | mailorders extract -",
+        ],
+        details: """
+            PATH may be an .eml file, an mbox, a Maildir or a folder; - reads standard input.
+            Each line is one JSON object (see README, "Extraction JSON"). Messages that cannot be read
+            are reported on standard error and skipped; the exit status is then 1.
+            """)
+
+    static func run(_ arguments: ParsedArguments) -> Int32 {
+        guard !arguments.positionals.isEmpty else {
+            Console.error("mailorders extract: give at least one PATH, or - for standard input")
+            return ExitCode.usage
+        }
+        let pipeline: MessagePipeline
+        do {
+            pipeline = MessagePipeline(rules: try MessagePipeline.loadRules(from: arguments.value("rules")))
+        } catch {
+            Console.error("mailorders extract: \(error)")
+            return ExitCode.fatal
+        }
+        var skipped = 0
+        let source = MessageSource(paths: arguments.positionals)
+        while let next = source.next() {
+            switch next {
+            case .failure(let problem):
+                skipped += 1
+                Console.error("mailorders extract: skipped \(problem)")
+            case .success(let raw):
+                let processed = pipeline.process(raw)
+                guard var extraction = processed.extraction else {
+                    skipped += 1
+                    Console.error(
+                        "mailorders extract: skipped \(processed.origin) at byte \(processed.origin.byteOffset): \(processed.failure ?? "not read")"
+                    )
+                    continue
+                }
+                if arguments.has("no-evidence") { extraction.evidence = nil }
+                Console.line(extractionJSONLine(extraction))
+            }
+        }
+        return skipped == 0 ? ExitCode.success : ExitCode.partial
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import MIME
+import MailDocument
+import Mailbox
+
+/// `mailorders inspect`: the MIME tree and the rendered document, for debugging.
+enum InspectCommand: Subcommand {
+    static let spec = CommandSpec(
+        name: "inspect",
+        summary: "Show a message's MIME tree, rendered text, links or structured data.",
+        usage: "PATH…|- [--json] [--text] [--links] [--structured]",
+        options: [
+            OptionSpec(
+                name: "json", valueName: nil, help: "One JSON object per message instead of the tree."),
+            OptionSpec(name: "text", valueName: nil, help: "The visible text as extraction reads it."),
+            OptionSpec(name: "links", valueName: nil, help: "The links with their unwrapped targets."),
+            OptionSpec(
+                name: "structured", valueName: nil, help: "schema.org objects and attached Wallet orders."),
+        ],
+        examples: [
+            "mailorders inspect confirmation.eml",
+            "mailorders inspect --json inbox.mbox",
+            "mailorders inspect --text --links confirmation.eml",
+        ],
+        details: """
+            Without --text, --links or --structured, prints each body part's path (1.2), content
+            type, charset, transfer encoding, disposition and file name, decoded size and the decoded
+            text of text parts, then the parser's warnings. Exit status 1 when a message could not be read.
+            """)
+
+    static func run(_ arguments: ParsedArguments) -> Int32 {
+        guard !arguments.positionals.isEmpty else {
+            Console.error("mailorders inspect: give at least one PATH, or - for standard input")
+            return ExitCode.usage
+        }
+        let documentViews = arguments.has("text") || arguments.has("links") || arguments.has("structured")
+        var skipped = 0
+        let source = MessageSource(paths: arguments.positionals)
+        while let next = source.next() {
+            switch next {
+            case .failure(let problem):
+                skipped += 1
+                Console.error("mailorders inspect: skipped \(problem)")
+            case .success(let raw):
+                let message: Message
+                switch raw.parse() {
+                case .success(let parsed):
+                    message = parsed
+                case .failure(let problem):
+                    skipped += 1
+                    Console.error("mailorders inspect: skipped \(problem)")
+                    continue
+                }
+                guard documentViews else {
+                    Console.out(
+                        inspectMessage(message, origin: raw.origin.description, json: arguments.has("json")))
+                    continue
+                }
+                let document = MailDocument(message: message)
+                Console.line("== \(raw.origin)")
+                if arguments.has("text") { Console.out(inspectDocumentText(document)) }
+                if arguments.has("links") { Console.out(inspectDocumentLinks(document)) }
+                if arguments.has("structured") { Console.out(inspectDocumentStructured(document)) }
+            }
+        }
+        return skipped == 0 ? ExitCode.success : ExitCode.partial
+    }
+}

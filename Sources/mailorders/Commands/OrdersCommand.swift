@@ -1,0 +1,40 @@
+import Foundation
+import OrderStore
+
+/// `mailorders orders`: the orders in a store.
+enum OrdersCommand: Subcommand {
+    static let spec = CommandSpec(
+        name: "orders",
+        summary: "List the orders found so far, with their shipments.",
+        usage: "[--out DIR | --db PATH] [--json] [--unlinked]",
+        options: [
+            OptionSpec(name: "out", valueName: "DIR", help: "The scan's output folder (default ./orders)."),
+            OptionSpec(
+                name: "db", valueName: "PATH", help: "The order database (default DIR/mailorders.sqlite)."),
+            OptionSpec(name: "json", valueName: nil, help: "JSON instead of a table."),
+            OptionSpec(
+                name: "unlinked", valueName: nil, help: "Only carrier shipments not linked to any order."),
+        ],
+        examples: [
+            "mailorders orders", "mailorders orders --out ~/orders --json", "mailorders orders --unlinked",
+        ])
+
+    static func run(_ arguments: ParsedArguments) -> Int32 {
+        let out = URL(fileURLWithPath: arguments.value("out") ?? "orders")
+        let path = arguments.value("db") ?? out.appendingPathComponent("mailorders.sqlite").path
+        guard FileManager.default.fileExists(atPath: path) else {
+            Console.error(
+                "mailorders orders: no order database at \(path); run 'mailorders scan' first or pass --db")
+            return ExitCode.fatal
+        }
+        do {
+            let store = try SQLiteOrderStore(path: path)
+            let orders = arguments.has("unlinked") ? try store.unlinkedShipments() : try store.orders()
+            Console.out(renderOrders(orders, json: arguments.has("json")))
+            return ExitCode.success
+        } catch {
+            Console.error("mailorders orders: \(error)")
+            return ExitCode.fatal
+        }
+    }
+}

@@ -1,0 +1,131 @@
+import Extraction
+import Foundation
+import Mailbox
+import OrderStore
+import WalletOrder
+
+/// `mailorders scan`: the main job. Reads every message of the given sources, extracts,
+/// links in the order store, and writes a Wallet order bundle per changed order.
+enum ScanCommand: Subcommand {
+    static let spec = CommandSpec(
+        name: "scan",
+        summary: "Find the orders in a mailbox and write a Wallet order bundle for each.",
+        usage: "PATH…|- [--out DIR] [--db PATH] [--zip] [--jobs N] [--since DATE] [--json] [--quiet]",
+        options: [
+            OptionSpec(
+                name: "out", valueName: "DIR", help: "Where bundles and the database go (default ./orders)."),
+            OptionSpec(
+                name: "db", valueName: "PATH", help: "The order database (default DIR/mailorders.sqlite)."),
+            OptionSpec(
+                name: "zip", valueName: nil,
+                help: "Write each order as a zipped .order file instead of a folder."),
+            OptionSpec(
+                name: "jobs", valueName: "N", help: "Parse and extract on N threads (default: all cores)."),
+            OptionSpec(
+                name: "since", valueName: "DATE", help: "Skip messages dated before DATE (YYYY-MM-DD)."),
+            OptionSpec(name: "json", valueName: nil, help: "Print the summary as JSON on standard output."),
+            OptionSpec(name: "quiet", valueName: nil, help: "No progress and no summary on standard error."),
+            OptionSpec(
+                name: "rules", valueName: "DIR", help: "Use this rules folder instead of the bundled one."),
+            OptionSpec(
+                name: "order-type-id", valueName: "ID",
+                help:
+                    "orderTypeIdentifier of the bundles (default \(OrderBuilder.defaultOrderTypeIdentifier))."
+            ),
+            OptionSpec(
+                name: "sign-cert", valueName: "CERT.pem", help: "Sign each bundle with this certificate…"),
+            OptionSpec(
+                name: "sign-key", valueName: "KEY.pem", help: "…and this private key (PKCS#7, detached)."),
+            OptionSpec(
+                name: "wwdr", valueName: "WWDR.pem",
+                help: "Intermediate certificate to include in the signature."),
+        ],
+        examples: [
+            "mailorders scan ~/Maildir --out ~/orders",
+            "mailorders scan inbox.mbox --zip --json",
+            "mailorders scan - --out ~/orders --quiet < message.eml    # one message from a mail delivery agent",
+        ],
+        details: """
+            PATH may be an .eml file, an mbox, a Maildir, a folder holding any mix of them, or - for
+            standard input (one message or an mbox stream). Running scan again only reads what is new.
+            Exit status: 0 every message was read, 1 some were skipped (each is listed with its origin
+            and reason), 2 fatal error (unwritable output, corrupt database, unreadable rules).
+            """)
+
+    static func run(_ arguments: ParsedArguments) -> Int32 {
+        do {
+            let options = try ScanOptions(arguments)
+            var scanner = try Scanner(options: options)
+            let summary = scanner.run()
+            if options.json {
+                Console.out(summary.json())
+            }
+            if !options.quiet {
+                Console.error(summary.text())
+            }
+            return summary.skipped.isEmpty ? ExitCode.success : ExitCode.partial
+        } catch let error as UsageError {
+            Console.error("mailorders scan: \(error)\nUsage: mailorders scan \(spec.usage)")
+            return ExitCode.usage
+        } catch {
+            Console.error("mailorders scan: \(error)")
+            return ExitCode.fatal
+        }
+    }
+}
+
+/// The scan command line, checked.
+struct ScanOptions {
+    var paths: [String]
+    var outputDirectory: URL
+    var databasePath: String
+    var zip: Bool
+    var jobs: Int
+    var since: Date?
+    var json: Bool
+    var quiet: Bool
+    var rulesDirectory: String?
+    var orderTypeIdentifier: String
+    var signing: (certificate: String, key: String, wwdr: String?)?
+
+    init(_ arguments: ParsedArguments) throws {
+        paths = arguments.positionals
+        guard !paths.isEmpty else {
+            throw UsageError(message: "give at least one PATH, or - for standard input")
+        }
+        let out = arguments.value("out") ?? "orders"
+        outputDirectory = URL(fileURLWithPath: out).standardizedFileURL
+        databasePath =
+            arguments.value("db") ?? outputDirectory.appendingPathComponent("mailorders.sqlite").path
+        zip = arguments.has("zip")
+        jobs = try arguments.positiveInteger("jobs") ?? ProcessInfo.processInfo.activeProcessorCount
+        if let text = arguments.value("since") {
+            guard let date = parseDay(text) else {
+                throw UsageError(message: "--since takes a date as YYYY-MM-DD, not '\(text)'")
+            }
+            since = date
+        }
+        json = arguments.has("json")
+        quiet = arguments.has("quiet")
+        rulesDirectory = arguments.value("rules")
+        orderTypeIdentifier = arguments.value("order-type-id") ?? OrderBuilder.defaultOrderTypeIdentifier
+        switch (arguments.value("sign-cert"), arguments.value("sign-key")) {
+        case (let certificate?, let key?): signing = (certificate, key, arguments.value("wwdr"))
+        case (nil, nil): signing = nil
+        default: throw UsageError(message: "--sign-cert and --sign-key go together")
+        }
+    }
+}
+
+/// `YYYY-MM-DD` at 00:00 UTC.
+func parseDay(_ text: String) -> Date? {
+    let parts = text.split(separator: "-").compactMap { Int($0) }
+    guard parts.count == 3, (1...12).contains(parts[1]), (1...31).contains(parts[2]) else { return nil }
+    var components = DateComponents()
+    components.year = parts[0]
+    components.month = parts[1]
+    components.day = parts[2]
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
+    return calendar.date(from: components)
+}

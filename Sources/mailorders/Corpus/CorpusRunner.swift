@@ -1,0 +1,269 @@
+import Extraction
+import Foundation
+import Mailbox
+
+/// True and false positives and negatives of one field over a corpus.
+struct FieldScore: Equatable {
+    var truePositives = 0
+    var falsePositives = 0
+    var falseNegatives = 0
+
+    var precision: Double? {
+        truePositives + falsePositives == 0
+            ? nil : Double(truePositives) / Double(truePositives + falsePositives)
+    }
+    var recall: Double? {
+        truePositives + falseNegatives == 0
+            ? nil : Double(truePositives) / Double(truePositives + falseNegatives)
+    }
+    var f1: Double? {
+        guard let precision, let recall, precision + recall > 0 else { return nil }
+        return 2 * precision * recall / (precision + recall)
+    }
+
+    mutating func add(expected: Set<String>, actual: Set<String>) {
+        truePositives += expected.intersection(actual).count
+        falsePositives += actual.subtracting(expected).count
+        falseNegatives += expected.subtracting(actual).count
+    }
+}
+
+/// The outcome of one corpus case or thread.
+struct CorpusCaseResult {
+    var name: String
+    /// `nil` when the case passed.
+    var diff: String?
+    /// Set when the case could not be run (unreadable email, invalid expected file).
+    var error: String?
+    var passed: Bool { diff == nil && error == nil }
+}
+
+/// Runs extraction over `Corpus/<case>.eml` files and linking over `Corpus/<thread>/`
+/// folders, and compares with the expected files (see Corpus/README.md).
+struct CorpusRunner {
+    static let scoredFields = [
+        "kind", "merchant", "orderNumber", "trackingNumber", "carrier", "status", "estimatedDelivery",
+        "total",
+    ]
+
+    let directory: URL
+    let pipeline: MessagePipeline
+    var update = false
+
+    var scores: [String: FieldScore] = Dictionary(
+        uniqueKeysWithValues: scoredFields.map { ($0, FieldScore()) })
+    var results: [CorpusCaseResult] = []
+    var written: [String] = []
+
+    init(directory: URL, pipeline: MessagePipeline, update: Bool) {
+        self.directory = directory
+        self.pipeline = pipeline
+        self.update = update
+    }
+
+    /// Case files (`*.eml` directly in the folder) and thread folders (sub-folders with an
+    /// `expected-orders.json` or `.eml` files), sorted by name.
+    func layout() throws -> (cases: [URL], threads: [URL]) {
+        let fileManager = FileManager.default
+        let names = try fileManager.contentsOfDirectory(atPath: directory.path).sorted()
+        var cases: [URL] = []
+        var threads: [URL] = []
+        for name in names where !name.hasPrefix(".") {
+            let url = directory.appendingPathComponent(name)
+            var isDirectory: ObjCBool = false
+            guard fileManager.fileExists(atPath: url.path, isDirectory: &isDirectory) else { continue }
+            if isDirectory.boolValue {
+                let inside = (try? fileManager.contentsOfDirectory(atPath: url.path)) ?? []
+                if inside.contains("expected-orders.json") || inside.contains(where: { $0.hasSuffix(".eml") })
+                {
+                    threads.append(url)
+                }
+            } else if name.hasSuffix(".eml") {
+                cases.append(url)
+            }
+        }
+        return (cases, threads)
+    }
+
+    mutating func run() throws {
+        let (cases, threads) = try layout()
+        for url in cases { runCase(url) }
+        for url in threads { runThread(url) }
+    }
+
+    // MARK: - Single emails
+
+    mutating func runCase(_ url: URL) {
+        let name = url.deletingPathExtension().lastPathComponent
+        let expectedURL = url.deletingPathExtension().appendingPathExtension("expected.json")
+        let actual: ExtractionResult
+        switch extract(url) {
+        case .failure(let message):
+            results.append(CorpusCaseResult(name: name, error: message.description))
+            return
+        case .success(let result):
+            actual = result
+        }
+        let actualObject = comparable(actual)
+        guard FileManager.default.fileExists(atPath: expectedURL.path) else {
+            if update {
+                do {
+                    try (canonicalJSON(actualObject) + "\n").write(
+                        to: expectedURL, atomically: true, encoding: .utf8)
+                    written.append(expectedURL.lastPathComponent)
+                } catch {
+                    results.append(
+                        CorpusCaseResult(name: name, error: "cannot write \(expectedURL.path): \(error)"))
+                }
+            } else {
+                results.append(
+                    CorpusCaseResult(
+                        name: name,
+                        error: "no \(expectedURL.lastPathComponent) (write one, or run with --update)"))
+            }
+            return
+        }
+        let expectedObject: Any
+        do {
+            expectedObject = try JSONSerialization.jsonObject(with: Data(contentsOf: expectedURL))
+            _ = try JSONDecoder().decode(ExtractionResult.self, from: Data(contentsOf: expectedURL))
+        } catch {
+            results.append(
+                CorpusCaseResult(
+                    name: name,
+                    error: "\(expectedURL.lastPathComponent) is not valid extraction JSON: \(error)"))
+            return
+        }
+        let compared = Self.trimmed(actualObject, like: expectedObject as? [String: Any] ?? [:])
+        score(expected: expectedObject as? [String: Any] ?? [:], actual: compared)
+        let expectedText = canonicalJSON(expectedObject)
+        let actualText = canonicalJSON(compared)
+        if expectedText == actualText {
+            results.append(CorpusCaseResult(name: name))
+        } else {
+            let diff = unifiedDiff(
+                expected: expectedText, actual: actualText, expectedLabel: expectedURL.lastPathComponent,
+                actualLabel: "\(url.lastPathComponent) (extracted)")
+            results.append(CorpusCaseResult(name: name, diff: diff))
+        }
+    }
+
+    func extract(_ url: URL) -> Result<ExtractionResult, CorpusFailure> {
+        let source = MessageSource(paths: [url.path])
+        guard let first = source.next() else { return .failure(CorpusFailure("\(url.path): no message")) }
+        switch first {
+        case .failure(let problem): return .failure(CorpusFailure("\(problem)"))
+        case .success(let raw):
+            let processed = pipeline.process(raw)
+            guard let extraction = processed.extraction else {
+                return .failure(CorpusFailure("\(url.path): \(processed.failure ?? "not read")"))
+            }
+            return .success(extraction)
+        }
+    }
+
+    /// The extraction as a JSON object without the keys a corpus does not compare.
+    func comparable(_ result: ExtractionResult) -> [String: Any] {
+        var copy = result
+        copy.source = nil
+        copy.evidence = nil
+        let data = (try? JSONEncoder().encode(copy)) ?? Data("{}".utf8)
+        return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+    }
+
+    /// Keys an expected file may leave out: descriptive fields a corpus need not record. They
+    /// are compared only where the expected file has them (in any order or shipment).
+    static let optionalKeys: Set<String> = ["messageID", "lineItems"]
+    static let optionalShipmentKeys: Set<String> = ["trackingURL", "shippedAt", "deliveredAt"]
+
+    /// `actual` without the optional keys that `expected` does not record.
+    static func trimmed(_ actual: [String: Any], like expected: [String: Any]) -> [String: Any] {
+        let expectedOrders = [expected] + ((expected["additionalOrders"] as? [[String: Any]]) ?? [])
+        let recordedOrderKeys = Set(expectedOrders.flatMap(\.keys))
+        let recordedShipmentKeys = Set(
+            expectedOrders.flatMap { ($0["shipments"] as? [[String: Any]]) ?? [] }.flatMap(\.keys))
+        func trimOrder(_ order: [String: Any]) -> [String: Any] {
+            var copy = order
+            for key in optionalKeys where !recordedOrderKeys.contains(key) { copy.removeValue(forKey: key) }
+            if let shipments = order["shipments"] as? [[String: Any]] {
+                copy["shipments"] = shipments.map { shipment in
+                    var trimmedShipment = shipment
+                    for key in optionalShipmentKeys where !recordedShipmentKeys.contains(key) {
+                        trimmedShipment.removeValue(forKey: key)
+                    }
+                    return trimmedShipment
+                }
+            }
+            return copy
+        }
+        var result = trimOrder(actual)
+        if let additional = actual["additionalOrders"] as? [[String: Any]] {
+            result["additionalOrders"] = additional.map(trimOrder)
+        }
+        return result
+    }
+
+    mutating func score(expected: [String: Any], actual: [String: Any]) {
+        for field in Self.scoredFields {
+            scores[field, default: FieldScore()].add(
+                expected: Self.values(of: field, in: expected), actual: Self.values(of: field, in: actual))
+        }
+    }
+
+    /// The comparable values of one scored field in an extraction JSON object.
+    static func values(of field: String, in object: [String: Any]) -> Set<String> {
+        let orders = [object] + ((object["additionalOrders"] as? [[String: Any]]) ?? [])
+        let shipments = orders.flatMap { ($0["shipments"] as? [[String: Any]]) ?? [] }
+        func shipmentKey(_ shipment: [String: Any], _ index: Int) -> String {
+            (shipment["trackingNumber"] as? String) ?? "#\(index)"
+        }
+        switch field {
+        case "kind":
+            return Set([object["kind"] as? String].compactMap { $0 })
+        case "merchant":
+            return Set([(object["merchant"] as? [String: Any])?["name"] as? String].compactMap { $0 })
+        case "orderNumber":
+            return Set(orders.compactMap { $0["orderNumber"] as? String })
+        case "trackingNumber":
+            return Set(shipments.compactMap { $0["trackingNumber"] as? String })
+        case "carrier":
+            return Set(
+                shipments.enumerated().compactMap { index, shipment in
+                    (shipment["carrier"] as? String).map { "\(shipmentKey(shipment, index))=\($0)" }
+                })
+        case "status":
+            return Set(
+                shipments.enumerated().compactMap { index, shipment in
+                    (shipment["status"] as? String).map { "\(shipmentKey(shipment, index))=\($0)" }
+                })
+        case "estimatedDelivery":
+            return Set(
+                shipments.enumerated().compactMap { index, shipment in
+                    guard let window = shipment["estimatedDelivery"] as? [String: Any] else { return nil }
+                    return "\(shipmentKey(shipment, index))=\(window["from"] ?? "")..\(window["until"] ?? "")"
+                })
+        case "total":
+            return Set(
+                orders.compactMap { order in
+                    guard let total = order["total"] as? [String: Any] else { return nil }
+                    return "\(total["amount"] ?? "") \(total["currency"] ?? "")"
+                })
+        default:
+            return []
+        }
+    }
+}
+
+struct CorpusFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Pretty JSON with sorted keys, the form expected files are compared in.
+func canonicalJSON(_ object: Any) -> String {
+    guard
+        let data = try? JSONSerialization.data(
+            withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+    else { return "\(object)" }
+    return String(decoding: data, as: UTF8.self)
+}

@@ -1,0 +1,121 @@
+import CCrypto
+import Extraction
+import Foundation
+import MIME
+import MailDocument
+import Mailbox
+
+/// One message after MIME parsing, document building and extraction.
+struct ProcessedMessage: Sendable {
+    var origin: MessageOrigin
+    /// SHA-256 of the raw bytes, lower-case hex: the store's key when there is no Message-ID.
+    var contentHash: String
+    var messageID: String?
+    /// The Date header field.
+    var date: Date?
+    var subject: String?
+    /// `nil` when the message was skipped (see ``failure``) or left out by the prefilter.
+    var extraction: ExtractionResult?
+    /// Why the message could not be read at all.
+    var failure: String?
+    /// What the MIME parser repaired or guessed.
+    var warnings: [MIMEWarning] = []
+}
+
+/// The stateless part of the pipeline: MIME → MailDocument → Extraction for one message.
+/// A pure function of the message's bytes, so it runs on every core at once.
+struct MessagePipeline: Sendable {
+    let extractor: Extractor
+    var limits = MIMELimits.default
+
+    init(rules: Rules) {
+        extractor = Extractor(rules: rules)
+    }
+
+    /// Loads the rules from `directory`, or from the default place (see ``RulesFile``).
+    static func loadRules(from directory: String?) throws -> Rules {
+        let url: URL
+        if let directory {
+            url = URL(fileURLWithPath: directory)
+        } else if let found = RulesFile.defaultDirectory() {
+            url = found
+        } else {
+            throw RulesError(
+                path: "rules", reason: "no rules folder found; pass --rules DIR or set MAILORDERS_RULES")
+        }
+        return try Rules.load(from: url)
+    }
+
+    /// - Parameter contentHash: SHA-256 hex of `raw.bytes` when the caller computed it already.
+    func process(_ raw: RawMessage, contentHash: String? = nil) -> ProcessedMessage {
+        var result = ProcessedMessage(origin: raw.origin, contentHash: contentHash ?? sha256Hex(raw.bytes))
+        let message: Message
+        switch raw.parse(limits: limits) {
+        case .success(let parsed):
+            message = parsed
+        case .failure(let problem):
+            result.origin = problem.origin
+            result.failure = problem.reason
+            return result
+        }
+        result.warnings = message.warnings
+        result.messageID = message.messageID
+        result.date = message.date
+        result.subject = message.subject
+        let document = MailDocument(message: message)
+        var extraction = extractor.extract(document)
+        extraction.source = raw.origin.description
+        if extraction.messageID == nil { extraction.messageID = message.messageID }
+        result.extraction = extraction
+        return result
+    }
+
+    /// Runs ``process(_:)`` over `batch` on up to `jobs` threads; results keep the batch's order.
+    func process(batch: [RawMessage], contentHashes: [String]? = nil, jobs: Int) -> [ProcessedMessage] {
+        if jobs <= 1 || batch.count <= 1 {
+            return batch.indices.map { process(batch[$0], contentHash: contentHashes?[$0]) }
+        }
+        let results = ResultSlots<ProcessedMessage>(count: batch.count)
+        let stride = max(1, jobs)
+        DispatchQueue.concurrentPerform(iterations: stride) { worker in
+            var index = worker
+            while index < batch.count {
+                results.set(index, process(batch[index], contentHash: contentHashes?[index]))
+                index += stride
+            }
+        }
+        return results.values()
+    }
+}
+
+/// Slots written by concurrent workers, each slot by exactly one worker.
+private final class ResultSlots<Value>: @unchecked Sendable {
+    private var storage: [Value?]
+    private let lock = NSLock()
+
+    init(count: Int) { storage = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ value: Value) {
+        lock.lock()
+        storage[index] = value
+        lock.unlock()
+    }
+
+    func values() -> [Value] { storage.compactMap { $0 } }
+}
+
+/// SHA-256 of `bytes` as lower-case hex (OpenSSL libcrypto).
+func sha256Hex(_ bytes: [UInt8]) -> String {
+    var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
+    bytes.withUnsafeBufferPointer { buffer in
+        _ = SHA256(buffer.baseAddress, buffer.count, &digest)
+    }
+    let hex: [UInt8] = Array("0123456789abcdef".utf8)
+    var out = [UInt8]()
+    out.reserveCapacity(64)
+    for byte in digest {
+        out.append(hex[Int(byte >> 4)])
+        out.append(hex[Int(byte & 0x0F)])
+    }
+    return String(decoding: out, as: UTF8.self)
+}

@@ -1,0 +1,233 @@
+import Extraction
+import Foundation
+import Mailbox
+import OrderStore
+import WalletOrder
+
+/// What one scan did, for the closing summary.
+struct ScanSummary {
+    var messagesRead = 0
+    /// Messages applied in an earlier run (same Message-ID or same bytes).
+    var alreadyApplied = 0
+    var skipped: [(origin: String, reason: String)] = []
+    var notOrders = 0
+    var beforeSince = 0
+    var ordersCreated = 0
+    var ordersUpdated = 0
+    var shipmentsLinked = 0
+    var unlinkedShipments = 0
+    var bundlesWritten = 0
+    var bundlesRemoved = 0
+    var elapsed: TimeInterval = 0
+    var outputDirectory = ""
+
+    func text() -> String {
+        var lines = [
+            "Read \(messagesRead) messages in \(formatDuration(elapsed))"
+                + (alreadyApplied > 0 ? " (\(alreadyApplied) already applied in an earlier run)" : "") + ".",
+            "  orders: \(ordersCreated) new, \(ordersUpdated) updated; shipments linked: \(shipmentsLinked)",
+            "  not about orders: \(notOrders)"
+                + (beforeSince > 0 ? "; before --since: \(beforeSince)" : ""),
+            "  carrier emails still unlinked: \(unlinkedShipments)",
+            "  bundles written: \(bundlesWritten) in \(outputDirectory)"
+                + (bundlesRemoved > 0 ? " (\(bundlesRemoved) outdated bundles removed)" : ""),
+        ]
+        if !skipped.isEmpty {
+            lines.append("Skipped \(skipped.count) message\(skipped.count == 1 ? "" : "s"):")
+            for item in skipped.prefix(50) { lines.append("  \(item.origin): \(item.reason)") }
+            if skipped.count > 50 { lines.append("  … and \(skipped.count - 50) more (see --json)") }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    func json() -> String {
+        var object: [String: Any] = [
+            "messagesRead": messagesRead, "alreadyApplied": alreadyApplied, "notOrders": notOrders,
+            "beforeSince": beforeSince, "ordersCreated": ordersCreated, "ordersUpdated": ordersUpdated,
+            "shipmentsLinked": shipmentsLinked, "unlinkedShipments": unlinkedShipments,
+            "bundlesWritten": bundlesWritten, "bundlesRemoved": bundlesRemoved,
+            "elapsedSeconds": (elapsed * 1000).rounded() / 1000,
+            "outputDirectory": outputDirectory,
+        ]
+        object["skipped"] = skipped.map { ["origin": $0.origin, "reason": $0.reason] }
+        let data =
+            (try? JSONSerialization.data(
+                withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
+            ?? Data()
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+}
+
+/// Reads sources, runs the pipeline on all cores, applies results in order through the one
+/// store writer, then writes the bundles of every order the run changed.
+///
+/// Memory is bounded by one batch of messages (`jobs × 16` at most), not by the mailbox.
+struct Scanner {
+    let options: ScanOptions
+    let pipeline: MessagePipeline
+    let store: SQLiteOrderStore
+    let bundles: BundleOutput
+
+    init(options: ScanOptions) throws {
+        self.options = options
+        try FileManager.default.createDirectory(
+            at: options.outputDirectory, withIntermediateDirectories: true)
+        let rules = try MessagePipeline.loadRules(from: options.rulesDirectory)
+        pipeline = MessagePipeline(rules: rules)
+        store = try SQLiteOrderStore(path: options.databasePath)
+        bundles = try BundleOutput(
+            directory: options.outputDirectory, zip: options.zip,
+            orderTypeIdentifier: options.orderTypeIdentifier, signing: options.signing,
+            carriers: rules.carriers)
+    }
+
+    mutating func run() -> ScanSummary {
+        let start = Date()
+        var summary = ScanSummary()
+        summary.outputDirectory = options.outputDirectory.path
+        let progress = ProgressReporter(quiet: options.quiet)
+        let source = MessageSource(paths: options.paths)
+        progress.total = source.estimatedTotal
+        var created = Set<Int64>()
+        var ordersSeen = 0
+        var shipmentsSeen = 0
+        let batchSize = max(16, options.jobs * 16)
+        var batch: [RawMessage] = []
+        var hashes: [String] = []
+
+        func flush() {
+            guard !batch.isEmpty else { return }
+            let results = pipeline.process(batch: batch, contentHashes: hashes, jobs: options.jobs)
+            for processed in results {
+                apply(processed, summary: &summary, created: &created)
+                if let extraction = processed.extraction, extraction.kind != .notAnOrder {
+                    if extraction.orderNumber != nil { ordersSeen += 1 }
+                    shipmentsSeen += extraction.shipments?.count ?? 0
+                }
+            }
+            batch.removeAll(keepingCapacity: true)
+            hashes.removeAll(keepingCapacity: true)
+            progress.update(done: summary.messagesRead, orders: ordersSeen, shipments: shipmentsSeen)
+        }
+
+        while let next = source.next() {
+            switch next {
+            case .failure(let problem):
+                summary.messagesRead += 1
+                summary.skipped.append(
+                    (problem.origin.description + " (byte \(problem.origin.byteOffset))", problem.reason))
+            case .success(let raw):
+                let hash = sha256Hex(raw.bytes)
+                if (try? store.recordCopyIfKnown(origin: raw.origin.description, contentHash: hash)) == true {
+                    summary.messagesRead += 1
+                    summary.alreadyApplied += 1
+                    continue
+                }
+                batch.append(raw)
+                hashes.append(hash)
+                if batch.count >= batchSize { flush() }
+            }
+            progress.update(
+                done: summary.messagesRead + batch.count, orders: ordersSeen, shipments: shipmentsSeen)
+        }
+        flush()
+        progress.update(done: summary.messagesRead, orders: ordersSeen, shipments: shipmentsSeen, force: true)
+        progress.finish()
+        writeBundles(summary: &summary, created: created)
+        summary.unlinkedShipments = (try? store.unlinkedShipments().count) ?? 0
+        summary.elapsed = Date().timeIntervalSince(start)
+        return summary
+    }
+
+    /// Writes the bundle of every order changed since the bundles were last written completely
+    /// (a watermark in the output folder, so a run killed before this step is caught up by the
+    /// next one), removes the bundles of orders merged away, then moves the watermark.
+    private func writeBundles(summary: inout ScanSummary, created: Set<Int64>) {
+        let watermark = BundleWatermark(directory: options.outputDirectory)
+        let (written, mode) = watermark.read()
+        let modeChanged = mode != nil && mode != bundles.mode
+        let since = modeChanged ? 0 : written
+        let latest: Int64
+        let changed: [StoredOrder]
+        let deleted: [Int64]
+        do {
+            latest = try store.latestSequence()
+            changed = try store.orders(changedAfter: since)
+            deleted = try store.deletedOrderIDs(after: since)
+        } catch {
+            summary.skipped.append(("order store", "bundles not written: \(error)"))
+            return
+        }
+        let createdNow = created.subtracting(deleted)
+        summary.ordersCreated = changed.filter { createdNow.contains($0.id) }.count
+        summary.ordersUpdated = changed.count - summary.ordersCreated
+        var failures = 0
+        for order in changed {
+            do {
+                try bundles.write(order)
+                summary.bundlesWritten += 1
+                if order.orderNumber != nil { summary.shipmentsLinked += order.fulfillments.count }
+            } catch {
+                failures += 1
+                summary.skipped.append(
+                    ("order \(order.orderNumber ?? "#\(order.id)")", "bundle not written: \(error)"))
+            }
+        }
+        if !deleted.isEmpty || modeChanged, let all = try? store.orders() {
+            summary.bundlesRemoved = bundles.removeStaleBundles(keeping: all)
+        }
+        if failures == 0 { watermark.write(latest, mode: bundles.mode) }
+    }
+
+    private func apply(_ processed: ProcessedMessage, summary: inout ScanSummary, created: inout Set<Int64>) {
+        summary.messagesRead += 1
+        guard let extraction = processed.extraction else {
+            summary.skipped.append(
+                (
+                    processed.origin.description + " (byte \(processed.origin.byteOffset))",
+                    processed.failure ?? "not read"
+                ))
+            return
+        }
+        if let since = options.since, let date = processed.date, date < since {
+            summary.beforeSince += 1
+            return
+        }
+        if extraction.kind == .notAnOrder { summary.notOrders += 1 }
+        let message = IngestedMessage(
+            origin: processed.origin.description, messageID: processed.messageID,
+            contentHash: processed.contentHash, date: processed.date, extraction: extraction)
+        do {
+            if case .applied(let effects) = try store.apply(message) {
+                created.formUnion(effects.createdOrderIDs)
+            } else {
+                summary.alreadyApplied += 1
+            }
+        } catch {
+            summary.skipped.append((processed.origin.description, "not stored: \(error)"))
+        }
+    }
+}
+
+/// The store sequence up to which every changed order's bundle was written, and in which
+/// form (``BundleOutput/mode``), kept in the output folder as `.mailorders-bundled`
+/// (`<sequence> <mode>`), written atomically.
+struct BundleWatermark {
+    let url: URL
+
+    init(directory: URL) {
+        url = directory.appendingPathComponent(".mailorders-bundled")
+    }
+
+    func read() -> (sequence: Int64, mode: String?) {
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else { return (0, nil) }
+        let line = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let parts = line.split(separator: " ", maxSplits: 1)
+        guard let first = parts.first, let sequence = Int64(first) else { return (0, nil) }
+        return (sequence, parts.count > 1 ? String(parts[1]) : nil)
+    }
+
+    func write(_ sequence: Int64, mode: String) {
+        try? "\(sequence) \(mode)\n".write(to: url, atomically: true, encoding: .utf8)
+    }
+}

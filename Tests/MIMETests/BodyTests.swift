@@ -1,0 +1,196 @@
+import Foundation
+import Testing
+
+@testable import MIME
+
+@Test func parsesNestedMultipartsIgnoringPreambleAndEpilogue() throws {
+    let message = try parse(
+        crlf(
+            "Content-Type: multipart/mixed; boundary=outer", "", "preamble text", "--outer",
+            "Content-Type: multipart/alternative; boundary=\"inner b\"", "", "--inner b",
+            "Content-Type: text/plain; charset=utf-8", "", "plain body", "--inner b",
+            "Content-Type: text/html; charset=utf-8", "", "<p>html body</p>", "--inner b--", "", "--outer",
+            "Content-Type: application/pdf; name=\"invoice.pdf\"", "Content-Transfer-Encoding: base64",
+            "Content-Disposition: attachment", "", "JVBERi0x", "--outer--", "epilogue text"))
+    #expect(message.allParts.map(\.path) == ["1", "1.1", "1.1.1", "1.1.2", "1.2"])
+    #expect(message.textBody?.text == "plain body")
+    #expect(message.htmlBody?.text == "<p>html body</p>")
+    #expect(message.attachments.map(\.filename) == ["invoice.pdf"])
+    #expect(message.attachments.first?.decodedBytes() == Array("%PDF-1".utf8))
+    #expect(message.warnings.isEmpty)
+}
+
+@Test func prefersLastAlternativeOfEachType() throws {
+    let message = try parse(
+        crlf(
+            "Content-Type: multipart/alternative; boundary=b", "", "--b", "Content-Type: text/plain", "",
+            "first",
+            "--b", "Content-Type: text/plain", "", "better", "--b--"))
+    #expect(message.textBody?.text == "better")
+}
+
+@Test func toleratesMissingFinalBoundary() throws {
+    let message = try parse(
+        "Content-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: text/plain\n\none\n--b\n\ntwo\n")
+    #expect(message.root.children.map(\.text) == ["one", "two\n"])
+    #expect(message.warnings.contains { $0.message.contains("closing boundary") })
+}
+
+@Test func nestedPartReusingParentBoundaryDoesNotLoseText() throws {
+    let message = try parse(
+        "Content-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: multipart/alternative; boundary=b\n\n"
+            + "--b\nContent-Type: text/plain\n\ninner text\n--b--\n--b--\n")
+    #expect(message.allParts.contains { $0.text == "inner text" })
+    #expect(message.warnings.contains { $0.message.contains("reuses") })
+}
+
+@Test func findsBoundariesWithoutMultipartHeader() throws {
+    let message = try parse(
+        "Subject: x\n\n--abc\nContent-Type: text/plain\n\nhello\n--abc\nContent-Type: text/html\n\n<b>hi</b>\n--abc--\n"
+    )
+    #expect(message.root.contentType.essence == "multipart/mixed")
+    #expect(message.textBody?.text == "hello")
+    #expect(message.htmlBody?.text == "<b>hi</b>")
+}
+
+@Test func sniffsHTMLWithoutContentType() throws {
+    let message = try parse("Subject: x\n\n  <!DOCTYPE html><html><body>Order</body></html>\n")
+    #expect(message.root.contentType.essence == "text/html")
+    #expect(message.htmlBody != nil)
+}
+
+@Test func parsesMessageRFC822AsNestedMessage() throws {
+    let message = try parse(
+        crlf(
+            "Content-Type: multipart/mixed; boundary=b", "", "--b", "Content-Type: message/rfc822", "",
+            "Subject: inner", "From: Inner <inner@example.com>", "", "inner body", "--b--"))
+    let part = try #require(message.allParts.last)
+    #expect(part.encapsulatedMessage?.subject == "inner")
+    #expect(part.encapsulatedMessage?.from.first?.address == "inner@example.com")
+    #expect(part.encapsulatedMessage?.root.path == "1.1.1")
+    #expect(message.allPartsIncludingEncapsulated.compactMap(\.text) == ["inner body"])
+}
+
+@Test func digestPartsDefaultToMessageRFC822() throws {
+    let message = try parse(
+        "Content-Type: multipart/digest; boundary=d\n\n--d\n\nSubject: one\n\nfirst\n--d--\n")
+    #expect(message.root.children.first?.contentType.essence == "message/rfc822")
+    #expect(message.root.children.first?.encapsulatedMessage?.subject == "one")
+}
+
+@Test func decodesBase64WithWhitespaceAndGarbage() {
+    #expect(TransferCoding.decodeBase64(Array("SGVs\r\nbG8g!!d29y\tbGQ=".utf8)) == Array("Hello world".utf8))
+    #expect(TransferCoding.decodeBase64(Array("SGVsbG8".utf8)) == Array("Hello".utf8))
+    #expect(TransferCoding.decodeBase64(Array("SGk= trailing junk".utf8)) == Array("Hi".utf8))
+}
+
+@Test func decodesQuotedPrintableLeniently() {
+    let input = "caf=c3=a9 =\r\nsoft=\nbreak bad=ZZ end=\nx  \r\nkeep =3D"
+    #expect(
+        String(decoding: TransferCoding.decodeQuotedPrintable(Array(input.utf8)), as: UTF8.self)
+            == "café softbreak bad=ZZ endx\r\nkeep =")
+}
+
+@Test func treatsUnknownTransferEncodingAs8bitWithWarning() throws {
+    let message = try parse(
+        "Content-Transfer-Encoding: x-weird\nContent-Type: text/plain; charset=utf-8\n\nplain ü")
+    #expect(message.root.text == "plain ü")
+    #expect(message.warnings.contains { $0.message.contains("x-weird") })
+}
+
+@Test func unwrapsFormatFlowed() throws {
+    let message = try parse(
+        "Content-Type: text/plain; format=flowed; delsp=no\n\nThis is a \nflowed line.\n> quoted \n> more\n-- \nsig\n"
+    )
+    #expect(message.root.text == "This is a flowed line.\n> quoted more\n-- \nsig\n")
+    let delsp = try parse("Content-Type: text/plain; format=flowed; delsp=yes\n\nJoin \ned\n")
+    #expect(delsp.root.text == "Joined\n")
+}
+
+@Test func decodesTextInKoreanJapaneseChineseAndWesternCharsets() throws {
+    let korean = try parse(
+        "Content-Type: text/plain; charset=ks_c_5601-1987\nContent-Transfer-Encoding: base64\n\nvsiz58fPvLy/5CDB1rmu"
+    )
+    #expect(korean.root.text == "안녕하세요 주문")
+    #expect(korean.root.charset == "windows-949")
+    var japanese = Array("Content-Type: text/plain; charset=ISO-2022-JP\n\n".utf8)
+    japanese += [0x1B, 0x24, 0x42, 0x46, 0x7C, 0x4B, 0x5C, 0x38, 0x6C, 0x1B, 0x28, 0x42]
+    // NEC row 13 (circled digit one), a CP50221 extension.
+    japanese += [0x20, 0x1B, 0x24, 0x42, 0x2D, 0x21, 0x1B, 0x28, 0x42]
+    #expect(try parse(japanese).root.text == "日本語 ①")
+    let chinese = try parse(
+        "Content-Type: text/plain; charset=gb2312\nContent-Transfer-Encoding: base64\n\n1uzpRrv5tqm1pQ==")
+    #expect(chinese.root.text == "朱镕基订单")
+    var western = Array("Content-Type: text/plain; charset=iso-8859-1\n\n".utf8)
+    western += [0x43, 0x61, 0x66, 0xE9, 0x20, 0x80, 0x35, 0x20, 0x93, 0x71, 0x94]
+    #expect(try parse(western).root.text == "Café €5 “q”")
+}
+
+@Test func detectsUnknownOrLyingCharsetsWithWarning() throws {
+    var unknown = Array("Content-Type: text/plain; charset=x-no-such-charset\n\n".utf8)
+    unknown += Array("Grüße aus München".utf8)
+    let message = try parse(unknown)
+    #expect(message.root.text == "Grüße aus München")
+    #expect(message.warnings.contains { $0.message.contains("unknown charset") })
+    var lying = Array("Content-Type: text/plain; charset=utf-8\n\n".utf8)
+    lying += [
+        0x47, 0x72, 0xFC, 0xDF, 0x65, 0x20, 0x61, 0x75, 0x73, 0x20, 0x4D, 0xFC, 0x6E, 0x63, 0x68, 0x65, 0x6E,
+    ]
+    let lyingMessage = try parse(lying)
+    #expect(lyingMessage.root.text == "Grüße aus München")
+    #expect(!lyingMessage.warnings.isEmpty)
+}
+
+@Test func readsRFC2231ContinuationsCharsetsAndLanguage() throws {
+    let message = try parse(
+        crlf(
+            "Content-Type: application/octet-stream;", " name*0*=utf-8'en'%E2%82%AC%20;",
+            " name*1=\"rates \";",
+            " name*2*=%C3%BC.txt", "Content-Disposition: attachment; filename*=iso-8859-1''r%E9sum%E9.pdf",
+            "", "x"))
+    #expect(message.root.contentType.parameters["name"] == "€ rates ü.txt")
+    #expect(message.root.filename == "résumé.pdf")
+}
+
+@Test func decodesRFC2047InQuotedFilenames() throws {
+    let message = try parse(
+        "Content-Type: application/pdf; name=\"=?UTF-8?B?7KO866y4IO2ZleyduC5wZGY=?=\"\n\nx")
+    #expect(message.root.filename == "주문 확인.pdf")
+}
+
+@Test func acceptsLFCRLFAndBareCRLineEndings() throws {
+    for separator in ["\n", "\r\n", "\r"] {
+        let text = [
+            "Subject: s", "Content-Type: multipart/mixed; boundary=b", "", "--b", "", "one", "--b--", "",
+        ]
+        .joined(separator: separator)
+        let message = try parse(text)
+        #expect(message.subject == "s")
+        #expect(message.root.children.first?.text == "one")
+    }
+}
+
+@Test func limitsNestingDepthWithoutCrashing() throws {
+    var text = ""
+    for level in 0..<200 { text += "Content-Type: multipart/mixed; boundary=b\(level)\n\n--b\(level)\n" }
+    text += "Content-Type: text/plain\n\ndeep\n"
+    let message = try parse(text)
+    #expect(message.warnings.contains { $0.message.contains("nesting") })
+}
+
+@Test func limitsPartCount() throws {
+    var text = "Content-Type: multipart/mixed; boundary=b\n\n"
+    for index in 0..<100 { text += "--b\n\npart \(index)\n" }
+    text += "--b--\n"
+    var limits = MIMELimits()
+    limits.maxParts = 10
+    let message = try Message(bytes: Array(text.utf8), limits: limits)
+    #expect(message.allParts.count == 10)
+    #expect(message.warnings.contains { $0.message.contains("parts") })
+}
+
+@Test func missingBoundaryParameterFallsBackToText() throws {
+    let message = try parse("Content-Type: multipart/mixed\n\nsome text")
+    #expect(message.root.text == "some text")
+    #expect(!message.warnings.isEmpty)
+}

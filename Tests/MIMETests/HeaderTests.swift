@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+
+@testable import MIME
+
+@Test func unfoldsFoldedFieldsAndKeepsTheBlank() throws {
+    let message = try parse(crlf("Subject: a long", "\tsubject line", " folded twice", "", "body"))
+    #expect(message.subject == "a long\tsubject line folded twice")
+}
+
+@Test func toleratesBlanksBeforeTheColon() throws {
+    let message = try parse(crlf("Subject   : obsolete", "From: a@example.com", "", "body"))
+    #expect(message.subject == "obsolete")
+    #expect(message.from.first?.address == "a@example.com")
+}
+
+@Test func acceptsRawUTF8InHeaders() throws {
+    let message = try parse("Subject: Bestellbestätigung №42\nFrom: Jöhn <jöhn@exämple.de>\n\nx")
+    #expect(message.subject == "Bestellbestätigung №42")
+    #expect(message.from.first?.name == "Jöhn")
+    #expect(message.warnings.isEmpty)
+}
+
+@Test func guessesAndFlagsRawLatin1InHeaders() throws {
+    var bytes = Array("Subject: Die Hasen und die Fr".utf8)
+    bytes += [0xF6] + Array("sche\n\nbody".utf8)
+    let message = try parse(bytes)
+    #expect(message.subject == "Die Hasen und die Frösche")
+    #expect(message.warnings.contains { $0.message.contains("8-bit") })
+}
+
+@Test func decodesBAndQEncodedWords() throws {
+    let message = try parse(
+        "Subject: =?UTF-8?B?44GU5rOo5paH?= and =?iso-8859-1?q?caf=E9_cr=E8me?=\n\nx")
+    #expect(message.subject == "ご注文 and café crème")
+}
+
+@Test func dropsWhitespaceBetweenAdjacentEncodedWordsOnly() throws {
+    let message = try parse("Subject: =?utf-8?q?a?=  \t =?utf-8?q?b?= c =?utf-8?q?d?=\n\nx")
+    #expect(message.subject == "ab c d")
+}
+
+@Test func decodesCharacterSplitAcrossEncodedWords() throws {
+    // U+00E9 is C3 A9 in UTF-8; each word carries one byte.
+    let message = try parse("Subject: =?utf-8?Q?caf=C3?= =?utf-8?Q?=A9?=\n\nx")
+    #expect(message.subject == "café")
+    // A Korean syllable split across two B words in CP949.
+    let korean = try parse("Subject: =?ks_c_5601-1987?B?wQ==?= =?ks_c_5601-1987?B?1rmu?=\n\nx")
+    #expect(korean.subject == "주문")
+}
+
+@Test func decodesGluedAndEmptyEncodedWordsLeniently() throws {
+    let message = try parse("Subject: Order=?utf-8?q?_confirmed?=!=?utf-8?q??= done\n\nx")
+    #expect(message.subject == "Order confirmed! done")
+}
+
+@Test func leavesMalformedEncodedWordsAsText() throws {
+    let message = try parse("Subject: =?utf-8?x?abc?= and =?broken\n\nx")
+    #expect(message.subject == "=?utf-8?x?abc?= and =?broken")
+}
+
+@Test func decodesKoreanJapaneseChineseAndWesternSubjects() throws {
+    #expect(try parse("Subject: =?ks_c_5601-1987?B?wda5riDIrsDO?=\n\nx").subject == "주문 확인")
+    #expect(try parse("Subject: =?EUC-KR?B?wda5riDIrsDO?=\n\nx").subject == "주문 확인")
+    #expect(
+        try parse("Subject: =?ISO-2022-JP?B?GyRCJDRDbUo4JCIkaiQsJEgkJiQ0JDYkJCReJDkbKEI=?=\n\nx").subject
+            == "ご注文ありがとうございます")
+    #expect(try parse("Subject: =?gb2312?B?xPq1xLaptaU=?=\n\nx").subject == "您的订单")
+    // 镕 is not in GB 2312 but real mail labelled gb2312 carries GBK.
+    #expect(try parse("Subject: =?gb2312?B?1uzpRrv5tqm1pQ==?=\n\nx").subject == "朱镕基订单")
+    #expect(try parse("Subject: =?iso-8859-1?Q?=80_5_=93quoted=94?=\n\nx").subject == "€ 5 “quoted”")
+}
+
+@Test func readsMessageIDsInReplyToAndReferences() throws {
+    let message = try parse(
+        crlf(
+            "Message-ID:  <abc@example.com> ", "In-Reply-To: <p@example.com> (comment)",
+            "References: <1@x> <2@x>", "\t<3@x>", "", ""))
+    #expect(message.messageID == "<abc@example.com>")
+    #expect(message.inReplyTo == ["<p@example.com>"])
+    #expect(message.references == ["<1@x>", "<2@x>", "<3@x>"])
+}
+
+@Test func limitsHeaderFieldCount() throws {
+    var text = ""
+    for index in 0..<50 { text += "X-Field-\(index): \(index)\n" }
+    var limits = MIMELimits()
+    limits.maxHeaderFields = 10
+    let message = try Message(bytes: Array((text + "\nbody").utf8), limits: limits)
+    #expect(message.header.fields.count == 10)
+    #expect(message.warnings.contains { $0.message.contains("header fields") })
+    #expect(message.root.text == "body")
+}
+
+@Test func refusesEmptyAndBinaryInputAndOversizedMessages() {
+    #expect(throws: MIMEError.self) { try Message(bytes: []) }
+    #expect(throws: MIMEError.self) { try Message(bytes: [0, 1, 2, 0xFF, 0, 0]) }
+    var limits = MIMELimits()
+    limits.maxMessageBytes = 10
+    #expect(throws: MIMEError.self) {
+        try Message(bytes: Array("Subject: x\n\n0123456789".utf8), limits: limits)
+    }
+}
+
+@Test func readsTextWithoutHeaderAsBody() throws {
+    let message = try parse("This is a simple message not having headers.\nThe whole text is body.")
+    #expect(message.header.fields.isEmpty)
+    #expect(message.root.text == "This is a simple message not having headers.\nThe whole text is body.")
+}

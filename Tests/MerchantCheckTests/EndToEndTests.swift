@@ -1,0 +1,118 @@
+import Extraction
+import Foundation
+import Testing
+
+@testable import MerchantCheck
+
+/// Real messages through the whole reader (MIME, document, extraction with the repository's
+/// rules) and the checker.
+@Suite struct EndToEndTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let checker: MerchantEmailChecker? = {
+        guard let rules = try? Rules.load(from: repository.appendingPathComponent("rules")) else {
+            return nil
+        }
+        return MerchantEmailChecker(rules: rules)
+    }()
+
+    static func email(html: String, subject: String = "Your order NW-48213 has shipped!") -> [UInt8] {
+        let message = """
+            From: Northwind Outfitters <orders@northwind-outfitters.example>
+            To: Jamie Rivera <jamie@mail.example>
+            Subject: \(subject)
+            Date: Thu, 19 Nov 2026 16:05:00 -0500
+            Message-ID: <e2e@northwind-outfitters.example>
+            MIME-Version: 1.0
+            Content-Type: text/html; charset=utf-8
+
+            \(html)
+            """
+        return Array(message.replacingOccurrences(of: "\n", with: "\r\n").utf8)
+    }
+
+    @Test func exampleShippingEmailPassesWithItsFieldsAndWalletOrder() throws {
+        let checker = try #require(Self.checker, "rules/ could not be loaded")
+        let path = Self.repository.appendingPathComponent(
+            "examples/Maildir/cur/1764400002.M2P4242.mailhost:2,S")
+        let report = try checker.check(
+            messageBytes: [UInt8](try Data(contentsOf: path)), origin: "shipped.eml", expect: .shipping)
+        #expect(report.kind == .shippingConfirmation)
+        #expect(!report.hasErrors, "\(report.findings)")
+        #expect(report.value(of: "orderNumber") == "NW-48213")
+        #expect(report.value(of: "shipments[0].trackingNumber") == "1ZA7X9252601815900")
+        #expect(report.value(of: "shipments[0].carrier") == "UPS")
+        #expect(report.fields.first { $0.field == "orderNumber" }?.snippet?.contains("NW-48213") == true)
+        #expect(report.senderDomain == "northwind-outfitters.example")
+        #expect(report.walletOrderJSON?.contains("\"trackingNumber\" : \"1ZA7X9252601815900\"") == true)
+        #expect(report.emailHTML?.contains("Your order is on its way!") == true)
+        let page = ReportRenderer.html([report])
+        #expect(page.contains("&lt;mark class=&quot;mo-found&quot;&gt;NW-48213&lt;/mark&gt;"))
+    }
+
+    @Test func trackingNumberInDisplayNoneIsMO302() throws {
+        let checker = try #require(Self.checker, "rules/ could not be loaded")
+        let broken = try checker.check(
+            messageBytes: Self.email(
+                html: """
+                    <html><body><h1>Northwind Outfitters</h1><p>Your order NW-48213 has shipped with UPS.</p>
+                    <div style="display:none">Tracking number: 1ZA7X9252601815900</div>
+                    <p><a href="https://www.ups.com/track">Track your package</a></p></body></html>
+                    """), origin: "hidden.eml", expect: .shipping)
+        #expect(broken.findings.contains { $0.code == "MO302" }, "\(broken.findings)")
+        #expect(broken.hasErrors)
+        let fixed = try checker.check(
+            messageBytes: Self.email(
+                html: """
+                    <html><body><h1>Northwind Outfitters</h1><p>Your order NW-48213 has shipped with UPS.</p>
+                    <div>Tracking number: 1ZA7X9252601815900</div>
+                    <p><a href="https://www.ups.com/track?tracknum=1ZA7X9252601815900">Track your package</a></p>
+                    </body></html>
+                    """), origin: "fixed.eml", expect: .shipping)
+        #expect(!fixed.hasErrors, "\(fixed.findings)")
+    }
+
+    @Test func trackingNumberOnlyInLinkIsMO202() throws {
+        let checker = try #require(Self.checker, "rules/ could not be loaded")
+        let report = try checker.check(
+            messageBytes: Self.email(
+                html: """
+                    <html><body><h1>Northwind Outfitters</h1><p>Your order NW-48213 has shipped with UPS.</p>
+                    <p><a href="https://www.ups.com/track?tracknum=1ZA7X9252601815900">Track your package</a></p>
+                    </body></html>
+                    """), origin: "link.eml", expect: .shipping)
+        let finding = report.findings.first { $0.code == "MO202" }
+        #expect(finding?.message.contains("inside a link") == true, "\(report.findings)")
+    }
+
+    @Test func merchantOnlyInLogoIsMO101() throws {
+        let checker = try #require(Self.checker, "rules/ could not be loaded")
+        let report = try checker.check(
+            messageBytes: Self.email(
+                html: """
+                    <html><body><img src="cid:logo" alt="Northwind Outfitters">
+                    <p>Thank you for your order!</p><p>Order number: NW-48213</p></body></html>
+                    """, subject: "Order confirmation"), origin: "logo.eml")
+        #expect(report.findings.contains { $0.code == "MO101" }, "\(report.findings)")
+    }
+
+    @Test func wrongCheckDigitWithTheRepositorysCarrierRulesIsMO205() throws {
+        let checker = try #require(Self.checker, "rules/ could not be loaded")
+        let report = try checker.check(
+            messageBytes: Self.email(
+                html: """
+                    <html><body><h1>Northwind Outfitters</h1><p>Your order NW-48213 has shipped with UPS.</p>
+                    <p>Tracking number: 1ZA7X9252601815901</p></body></html>
+                    """), origin: "digit.eml", expect: .shipping)
+        #expect(
+            report.findings.contains { $0.code == "MO205" && $0.message.contains("1ZA7X9252601815901") },
+            "\(report.findings)")
+    }
+
+    @Test func unreadableBytesThrow() {
+        #expect(throws: (any Error).self) {
+            _ = try Self.checker?.check(messageBytes: [], origin: "empty.eml")
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import MIME
+import Testing
+
+@testable import mailorders
+
+private let sample = """
+    Message-ID: <order-1@shop.example>
+    Subject: =?utf-8?q?Your_order_=E2=84=9642?=
+    From: "Shop, Example" <orders@shop.example>
+    To: a@example.com, B <b@example.com>
+    Date: Tue, 1 Jul 2003 10:52:37 +0200
+    Content-Type: multipart/mixed; boundary=b
+
+    --b
+    Content-Type: text/plain; charset=iso-8859-1
+    Content-Transfer-Encoding: quoted-printable
+
+    Caf=E9 "order"
+    --b
+    Content-Type: application/pdf; name="invoice.pdf"
+    Content-Disposition: attachment
+    Content-Transfer-Encoding: base64
+
+    JVBERi0x
+    --b
+    Content-Type: text/plain
+
+    no closing boundary
+    """
+
+@Test func inspectionJSONHasTheDocumentedKeys() throws {
+    let message = try Message(bytes: Array(sample.utf8))
+    let output = inspectMessage(message, origin: "inbox.mbox#3", json: true)
+    #expect(output.hasSuffix("}\n"))
+    #expect(!output.dropLast().contains("\n"))
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+    #expect(object["origin"] as? String == "inbox.mbox#3")
+    #expect(object["messageID"] as? String == "<order-1@shop.example>")
+    #expect(object["subject"] as? String == "Your order №42")
+    #expect(object["date"] as? String == "2003-07-01T08:52:37Z")
+    let from = try #require(object["from"] as? [[String: String]])
+    #expect(from == [["name": "Shop, Example", "address": "orders@shop.example"]])
+    #expect((object["to"] as? [[String: String]])?.count == 2)
+    let parts = try #require(object["parts"] as? [[String: Any]])
+    #expect(parts.map { $0["path"] as? String } == ["1", "1.1", "1.2", "1.3"])
+    #expect(parts[1]["text"] as? String == "Café \"order\"")
+    #expect(parts[1]["charset"] as? String == "windows-1252")
+    #expect(parts[1]["transferEncoding"] as? String == "quoted-printable")
+    #expect(parts[2]["filename"] as? String == "invoice.pdf")
+    #expect(parts[2]["size"] as? Int == 6)
+    #expect(parts[2]["text"] == nil)
+    let warnings = try #require(object["warnings"] as? [String])
+    #expect(warnings.contains { $0.contains("closing boundary") })
+}
+
+@Test func inspectionTextShowsTheTreeThenWarnings() throws {
+    let message = try Message(bytes: Array(sample.utf8))
+    let output = inspectMessage(message, origin: "order.eml", json: false)
+    #expect(output.hasPrefix("origin: order.eml\n"))
+    #expect(output.contains("subject: Your order №42"))
+    #expect(output.contains("from: Shop, Example <orders@shop.example>"))
+    #expect(output.contains("  1 multipart/mixed 7bit"))
+    #expect(output.contains("    1.2 application/pdf base64 attachment filename=\"invoice.pdf\" 6 bytes"))
+    #expect(output.contains("      | Café \"order\""))
+    let warnings = try #require(output.range(of: "warnings:"))
+    #expect(output[warnings.upperBound...].contains("part 1: multipart has no closing boundary"))
+}
+
+@Test func inspectionWorksOnEveryCorpusFile() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpora/mime")
+    let enumerator = try #require(FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil))
+    var count = 0
+    for case let url as URL in enumerator where ["eml", "msg"].contains(url.pathExtension) {
+        let message = try Message(bytes: [UInt8](Data(contentsOf: url)))
+        let json = inspectMessage(message, origin: url.lastPathComponent, json: true)
+        #expect((try? JSONSerialization.jsonObject(with: Data(json.utf8))) != nil, "\(url.path)")
+        #expect(!inspectMessage(message, origin: url.lastPathComponent, json: false).isEmpty)
+        count += 1
+    }
+    #expect(count > 280)
+}

@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+
+/// The main job, end to end, through the built binary.
+@Suite(.serialized) struct ScanTests {
+    static let example = CommandRunner.repository.appendingPathComponent("examples/Maildir").path
+
+    func orders(in out: URL) throws -> [[String: Any]] {
+        let result = try CommandRunner.run(["orders", "--out", out.path, "--json"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let object = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8))
+        if let list = object as? [[String: Any]] { return list }
+        return (object as? [String: Any])?["orders"] as? [[String: Any]] ?? []
+    }
+
+    @Test func scansTheExampleMaildirIntoThreeLinkedOrders() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("orders")
+        let result = try CommandRunner.run(["scan", Self.example, "--out", out.path, "--json", "--quiet"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let summary = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        #expect(summary["messagesRead"] as? Int == 13)
+        #expect(summary["ordersCreated"] as? Int == 3)
+        #expect(summary["notOrders"] as? Int == 4)
+        #expect(summary["unlinkedShipments"] as? Int == 0)
+        #expect((summary["skipped"] as? [Any])?.isEmpty == true)
+
+        let bundles = try FileManager.default.contentsOfDirectory(atPath: out.path).filter {
+            !$0.contains(".sqlite") && !$0.hasPrefix(".")
+        }
+        #expect(bundles.count == 3)
+        let byNumber = Dictionary(
+            try bundles.map { name -> (String, [String: Any]) in
+                let data = try Data(
+                    contentsOf: out.appendingPathComponent(name).appendingPathComponent("order.json"))
+                let order = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+                return (order["orderNumber"] as? String ?? "", order)
+            }, uniquingKeysWith: { first, _ in first })
+        // Northwind: confirmation, shipping email and two UPS emails make one delivered order.
+        let northwind = try #require(byNumber["NW-48213"])
+        #expect(northwind["status"] as? String == "completed")
+        #expect(
+            (northwind["merchant"] as? [String: Any])?["displayName"] as? String == "Northwind Outfitters")
+        let ups = try #require((northwind["fulfillments"] as? [[String: Any]])?.first)
+        #expect(ups["carrier"] as? String == "UPS")
+        #expect(ups["trackingNumber"] as? String == "1ZA7X9252601815900")
+        #expect(ups["status"] as? String == "delivered")
+        // Kaffeerösterei Bergmann: DHL Paket, the DHL email joins through the tracking number.
+        let bergmann = try #require(byNumber["2026-11-30417"])
+        #expect(
+            (bergmann["merchant"] as? [String: Any])?["displayName"] as? String == "Kaffeerösterei Bergmann")
+        let dhl = try #require((bergmann["fulfillments"] as? [[String: Any]])?.first)
+        #expect(dhl["trackingNumber"] as? String == "00340434909378657970")
+        #expect(dhl["carrier"] as? String == "DHL Paket")
+        #expect(dhl["status"] as? String == "outForDelivery")
+        #expect(bergmann["status"] as? String == "open")
+        // 한빛문구: EUC-KR mail, CJ대한통운.
+        let hanbit = try #require(byNumber["20261122-0001583"])
+        #expect((hanbit["merchant"] as? [String: Any])?["displayName"] as? String == "한빛문구")
+        let cj = try #require((hanbit["fulfillments"] as? [[String: Any]])?.first)
+        #expect(cj["carrier"] as? String == "CJ대한통운")
+        #expect(cj["trackingNumber"] as? String == "630824628195")
+        #expect(cj["status"] as? String == "shipped")
+        #expect(
+            (hanbit["payment"] as? [String: Any]).flatMap { $0["total"] as? [String: Any] }?["currency"]
+                as? String == "KRW")
+
+        let validation = try CommandRunner.run(
+            ["validate"] + bundles.map { out.appendingPathComponent($0).path })
+        #expect(validation.status == 0, "\(validation.standardOutput)")
+    }
+
+    @Test func aSecondRunAppliesNothingAndKeepsBundlesAsTheyWere() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("orders")
+        _ = try CommandRunner.run(["scan", Self.example, "--out", out.path, "--quiet"])
+        let before = try orders(in: out)
+        let second = try CommandRunner.run(["scan", Self.example, "--out", out.path, "--json", "--quiet"])
+        #expect(second.status == 0)
+        let summary = try #require(
+            try JSONSerialization.jsonObject(with: Data(second.standardOutput.utf8)) as? [String: Any])
+        #expect(summary["alreadyApplied"] as? Int == 13)
+        #expect(summary["ordersCreated"] as? Int == 0)
+        #expect(summary["bundlesWritten"] as? Int == 0)
+        let after = try orders(in: out)
+        #expect(after.count == before.count)
+    }
+
+    @Test func skipsJunkAndEmptyFilesReportsThemAndExitsOne() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let maildir = folder.appendingPathComponent("Maildir")
+        try FileManager.default.copyItem(atPath: Self.example, toPath: maildir.path)
+        var junk = [UInt8](repeating: 0, count: 4096)
+        for index in junk.indices { junk[index] = UInt8((index * 7919) & 0xFF) }
+        try Data(junk).write(to: maildir.appendingPathComponent("cur/1764499998.junk:2,S"))
+        try Data().write(to: maildir.appendingPathComponent("new/1764499999.empty"))
+        let out = folder.appendingPathComponent("orders")
+        let result = try CommandRunner.run(["scan", maildir.path, "--out", out.path])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("1764499999.empty"))
+        #expect(result.standardError.contains("1764499998.junk"))
+        #expect(result.standardError.contains("orders: 3 new"))
+    }
+
+    @Test func readsOneMessageFromStandardInput() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: Self.example + "/cur").sorted().first)
+        let message = try Data(contentsOf: URL(fileURLWithPath: Self.example + "/cur/" + file))
+        let out = folder.appendingPathComponent("orders")
+        let result = try CommandRunner.run(
+            ["scan", "-", "--out", out.path, "--json", "--quiet"], standardInput: message)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("\"ordersCreated\":1"))
+    }
+
+    @Test func usageErrorsExitSixtyFourWithASuggestion() throws {
+        let typo = try CommandRunner.run(["scan", Self.example, "--ouput", "x"])
+        #expect(typo.status == 64)
+        #expect(
+            typo.standardError.contains("did you mean '--output'")
+                || typo.standardError.contains("did you mean '--out'"))
+        let unknown = try CommandRunner.run(["scna"])
+        #expect(unknown.status == 64)
+        #expect(unknown.standardError.contains("did you mean 'scan'"))
+        let none = try CommandRunner.run(["scan"])
+        #expect(none.status == 64)
+        let help = try CommandRunner.run(["scan", "--help"])
+        #expect(help.status == 0)
+        #expect(help.standardOutput.contains("Examples:"))
+    }
+
+    @Test func anUnwritableOutputIsFatal() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("a-file")
+        try Data("x".utf8).write(to: file)
+        let result = try CommandRunner.run([
+            "scan", Self.example, "--out", file.appendingPathComponent("orders").path,
+        ])
+        #expect(result.status == 2)
+        #expect(!result.standardError.isEmpty)
+    }
+}
