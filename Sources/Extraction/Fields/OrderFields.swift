@@ -116,8 +116,8 @@ extension ExtractionContext {
         }
     }
 
-    /// The order date: attached order, markup, a labelled date, else the Date header of an
-    /// order confirmation (the day it was placed).
+    /// The order date: attached order, markup, a date beside an order-date label or after the
+    /// order number ("order #123 placed on …").
     mutating func findOrderDate(kind: EmailKind) -> String? {
         var candidates: [Candidate<CivilDate>] = []
         for attached in document.attachedOrders {
@@ -152,14 +152,14 @@ extension ExtractionContext {
         }
         // "Ihre Bestellung WK-2026-00433 vom 22.11.2026", "order #300127 placed on November 18".
         let connectors = languages.all.flatMap { $0.rules.orderDateConnectors ?? [] }.map { $0.lowercased() }
-        if !connectors.isEmpty {
+        if !connectors.isEmpty && !candidates.contains(where: { $0.source == "label" }) {
             let labels = [languages.orderNumber, languages.orderNumberWeak]
             for set in labels {
                 for found in LabelledValues.find(set, in: text, origins: bodyOrigins, following: false) {
                     guard
                         let number = OrderNumberToken.extract(
                             from: found.value, fillers: languages.fillers, minimumLength: 4),
-                        let range = found.value.range(of: number)
+                        let range = found.value.prefix(160).range(of: number)
                     else { continue }
                     let rest = Text.trimmed(String(found.value[range.upperBound...]))
                     let lowered = rest.lowercased()
@@ -181,12 +181,8 @@ extension ExtractionContext {
                 }
             }
         }
-        if kind == .orderConfirmation, let reference {
-            candidates.append(
-                Candidate(
-                    value: reference, key: reference.iso, source: "header", score: 0.6,
-                    text: "Date: \(reference.iso)", origin: nil))
-        }
+        // The Date header is not taken for the order date: an email that does not print the
+        // date leaves it unknown (a confirmation can be sent days after the order).
         guard let chosen = Scoring.choose(candidates, threshold: 0.6) else { return nil }
         evidence.append(chosen.evidence(field: "orderDate"))
         return chosen.value.iso
