@@ -115,6 +115,8 @@ struct ExtractionContext {
             evidence.append(primary.evidence(field: "orderNumber"))
         }
         if let date = findOrderDate(kind: kind) { result.orderDate = date }
+        result.orderManagementURL = findOrderManagementURL(
+            orderNumber: result.orderNumber, merchantDomain: result.merchant?.domain)
         let total = findTotal()
         if let total {
             result.total = total.value

@@ -196,7 +196,8 @@ struct Scanner {
         if extraction.kind == .notAnOrder { summary.notOrders += 1 }
         let message = IngestedMessage(
             origin: processed.origin.description, messageID: processed.messageID,
-            contentHash: processed.contentHash, date: processed.date, extraction: extraction)
+            contentHash: processed.contentHash, date: processed.date, extraction: extraction,
+            orderManagementURL: extraction.orderManagementURL)
         do {
             if case .applied(let effects) = try store.apply(message) {
                 created.formUnion(effects.createdOrderIDs)
