@@ -10,7 +10,8 @@ Algorithms (each documented at its function): ups, usps (also IMpb 22/26/30 digi
 a 420+ZIP prefix: pass only the 22-digit item number), gs1 (SSCC, 20-digit USPS,
 DHL Paket 00340434…), fedex12, mod7 (DHL Express 10 digits, Yamato, Sagawa, Japan Post
 12 digits, CJ대한통운, 롯데택배, 로젠택배), s10 (UPU S10: Royal Mail, La Poste, China Post,
-Japan Post international, CTT, Correios, Poste Italiane, …), dpd (ISO 7064 MOD 37,36).
+Japan Post international, CTT, Correios, Poste Italiane, …), dpd (ISO 7064 MOD 37,36),
+ontrac (OnTrac C/D + 14 digits), luhn (Purolator 12-digit PINs).
 
 Python 3 standard library only. Written for this project from the public descriptions of
 each rule; the corpus README lists which number uses which rule.
@@ -34,6 +35,32 @@ def ups_check(body):
     for i, ch in enumerate(body[2:]):
         value = _digit_value_ups(ch)
         total += value * (2 if i % 2 == 1 else 1)
+    return str((10 - total % 10) % 10)
+
+
+def ontrac_check(body):
+    """OnTrac C…/D…: the UPS weighting over all 14 body characters, the leading letter
+    included (letters as (ASCII code - 3) mod 10), 1st x1, 2nd x2, …;
+    check = (10 - sum mod 10) mod 10. body = letter + 13 digits."""
+    assert len(body) == 14 and body[0].isalpha(), body
+    total = 0
+    for i, ch in enumerate(body):
+        total += _digit_value_ups(ch) * (2 if i % 2 == 1 else 1)
+    return str((10 - total % 10) % 10)
+
+
+def luhn_check(body):
+    """Luhn (ISO/IEC 7812-1 annex B), used for Purolator 12-digit PINs: from the
+    rightmost body digit, every other digit doubled (minus 9 when above 9);
+    check = (10 - sum mod 10) mod 10."""
+    total = 0
+    for i, ch in enumerate(reversed(body)):
+        value = int(ch)
+        if i % 2 == 0:
+            value *= 2
+            if value > 9:
+                value -= 9
+        total += value
     return str((10 - total % 10) % 10)
 
 
@@ -110,6 +137,10 @@ def complete(algorithm, body):
         return body + mod7_check(body)
     if algorithm == "dpd":
         return body + dpd_check(body)
+    if algorithm == "ontrac":
+        return body + ontrac_check(body)
+    if algorithm == "luhn":
+        return body + luhn_check(body)
     if algorithm == "s10":
         # body: 2 letters + 8 digits + 2-letter country, e.g. RR12345678GB
         assert len(body) == 12, body
@@ -132,6 +163,11 @@ def selftest():
     assert not verify("s10", "RR473124828GB")
     assert verify("mod7", "3318810025")
     assert verify("fedex12", "986578788855")
+    assert verify("ontrac", "C11031500001879")
+    assert verify("ontrac", "D10011354453707")
+    assert not verify("ontrac", "D10011345983012")
+    assert verify("luhn", "79927398713")
+    assert not verify("luhn", "79927398710")
     assert verify("usps", complete("usps", "940011189922319742849"))
     assert not verify("usps", "9400111899223197428490")
     print("selftest passed")

@@ -43,13 +43,12 @@ enum InspectCommand: Subcommand {
                 Console.error("mailorders inspect: skipped \(problem)")
             case .success(let raw):
                 let message: Message
-                do {
-                    message = try Message(bytes: raw.bytes)
-                } catch {
+                switch raw.parse() {
+                case .success(let parsed):
+                    message = parsed
+                case .failure(let problem):
                     skipped += 1
-                    Console.error(
-                        "mailorders inspect: skipped \(raw.origin) at byte \(raw.origin.byteOffset): \(error)"
-                    )
+                    Console.error("mailorders inspect: skipped \(problem)")
                     continue
                 }
                 guard documentViews else {
@@ -57,11 +56,11 @@ enum InspectCommand: Subcommand {
                         inspectMessage(message, origin: raw.origin.description, json: arguments.has("json")))
                     continue
                 }
-                //TMP                let document = MailDocument(message: message)
+                let document = MailDocument(message: message)
                 Console.line("== \(raw.origin)")
-            //TMP                if arguments.has("text") { Console.out(inspectDocumentText(document)) }
-            //TMP                if arguments.has("links") { Console.out(inspectDocumentLinks(document)) }
-            //TMP                if arguments.has("structured") { Console.out(inspectDocumentStructured(document)) }
+                if arguments.has("text") { Console.out(inspectDocumentText(document)) }
+                if arguments.has("links") { Console.out(inspectDocumentLinks(document)) }
+                if arguments.has("structured") { Console.out(inspectDocumentStructured(document)) }
             }
         }
         return skipped == 0 ? ExitCode.success : ExitCode.partial
