@@ -30,9 +30,18 @@ enum HeaderParser {
         let end = range.upperBound
         var foundBlank = false
         var eightBitReported = false
+        var fieldTruncated = false
 
         func finishField() {
             guard let name = currentName else { return }
+            if fieldTruncated {
+                fieldTruncated = false
+                warnings.append(
+                    MIMEWarning(
+                        partPath: partPath,
+                        message: "header \(name) longer than \(limits.maxLineLength) bytes: the rest dropped")
+                )
+            }
             var value = currentValue[...]
             while let last = value.last, last == 0x20 || last == 0x09 { value = value.dropLast() }
             while let first = value.first, first == 0x20 || first == 0x09 { value = value.dropFirst() }
@@ -96,9 +105,10 @@ enum HeaderParser {
                 let first = buffer[lineStart]
                 if first == 0x20 || first == 0x09 {
                     if currentName != nil {
-                        if currentValue.count < limits.maxLineLength {
-                            currentValue.append(contentsOf: buffer[lineStart..<contentEnd])
-                        }
+                        let room = max(0, limits.maxLineLength - currentValue.count)
+                        let take = min(room, contentEnd - lineStart)
+                        currentValue.append(contentsOf: buffer[lineStart..<(lineStart + take)])
+                        if take < contentEnd - lineStart { fieldTruncated = true }
                     } else if isFirstLine {
                         // A message starting with a blank-led line: treat as a continuation of nothing.
                         warnings.append(
@@ -154,6 +164,7 @@ enum HeaderParser {
                 finishField()
                 currentName = String(decoding: buffer[lineStart..<nameEnd], as: UTF8.self)
                 let valueEnd = min(contentEnd, colon + 1 + limits.maxLineLength)
+                fieldTruncated = valueEnd < contentEnd
                 currentValue.append(contentsOf: buffer[(colon + 1)..<valueEnd])
             }
         }

@@ -32,6 +32,11 @@ public enum RulesFile {
         } catch {
             throw RulesError(path: url.path, reason: "cannot read: \(error.localizedDescription)")
         }
+        // Foundation's JSON5 scanner traps on malformed UTF-8 in an unquoted key instead of
+        // throwing, so a file that is not UTF-8 (RFC 8259 §8.1) is refused before it is decoded.
+        guard String(validating: data, as: UTF8.self) != nil else {
+            throw RulesError(path: url.path, reason: "not UTF-8 text")
+        }
         let decoder = JSONDecoder()
         decoder.allowsJSON5 = true
         do {
