@@ -41,7 +41,10 @@ let package = Package(
         .target(name: "MerchantCheck", dependencies: ["MIME", "MailDocument", "Extraction", "WalletOrder"]),
         .executableTarget(
             name: "mailorders",
-            dependencies: ["MIME", "Mailbox", "MailDocument", "Extraction", "OrderStore", "WalletOrder", "MerchantCheck", "CCrypto"]
+            dependencies: [
+                "MIME", "Mailbox", "MailDocument", "Extraction", "OrderStore", "WalletOrder", "MerchantCheck",
+                "CCrypto",
+            ]
         ),
 
         .executableTarget(

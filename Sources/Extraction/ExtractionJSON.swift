@@ -23,6 +23,7 @@ public enum ExtractionJSON {
         writer.array("shipments", result.shipments?.map(shipmentObject))
         writer.array("lineItems", result.lineItems?.map(lineItemObject))
         if let total = result.total { writer.object("total", amountObject(total)) }
+        writer.string("orderManagementURL", result.orderManagementURL)
         writer.array("additionalOrders", result.additionalOrders?.map(orderPartObject))
         writer.array("evidence", result.evidence?.map(evidenceObject))
         return writer.text

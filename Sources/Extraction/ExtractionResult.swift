@@ -16,6 +16,9 @@ public struct ExtractionResult: Codable, Sendable, Hashable {
     public var shipments: [Shipment]?
     public var lineItems: [LineItem]?
     public var total: MonetaryAmount?
+    /// The link to the order's page at the merchant ("View your order"), click-tracker
+    /// wrappers removed; Wallet's `orderManagementURL`.
+    public var orderManagementURL: String?
     /// Further orders when one email covers several (each without a merchant of its own).
     public var additionalOrders: [OrderPart]?
     /// Why each field was chosen (absent in corpus expectations).

@@ -14,6 +14,8 @@ import MailDocument
 public struct Extractor: Sendable {
     public let rules: Rules
     let languages: [CompiledLanguage]
+    /// The merged phrase sets for each detected language (with English as a fallback).
+    let languageSets: [String: LanguageSet]
 
     /// The lowest merged score an order number needs.
     static let orderNumberThreshold = 0.6
@@ -23,7 +25,23 @@ public struct Extractor: Sendable {
 
     public init(rules: Rules) {
         self.rules = rules
-        self.languages = rules.languages.map(CompiledLanguage.init)
+        let languages = rules.languages.map(CompiledLanguage.init)
+        self.languages = languages
+        var sets: [String: LanguageSet] = [:]
+        let english = languages.first { $0.rules.code == "en" }
+        for language in languages {
+            var members = [language]
+            if let english, language.rules.code != "en" { members.append(english) }
+            sets[language.rules.code] = LanguageSet(members)
+        }
+        self.languageSets = sets
+    }
+
+    /// The language set for the languages detected in a text.
+    func languageSet(for text: DocumentText) -> LanguageSet {
+        let detected = LanguageSet.detect(in: text, languages: languages)
+        if let code = detected.first?.rules.code, let set = languageSets[code] { return set }
+        return LanguageSet(detected)
     }
 
     /// Extracts one email.
@@ -68,7 +86,7 @@ struct ExtractionContext {
         }
         self.document = document
         self.text = DocumentText(document: document)
-        self.languages = LanguageSet.detect(in: text, languages: extractor.languages)
+        self.languages = extractor.languageSet(for: text)
         self.reference = document.date.flatMap(CivilDate.init)
         let domain = document.sender?.domain ?? document.sender?.registrableDomain
         self.carrierSender = domain.flatMap { extractor.rules.carriers.carrier(forSenderDomain: $0) }
@@ -87,12 +105,18 @@ struct ExtractionContext {
             return result
         }
         result.merchant = findMerchant(kind: kind)
-        let ranked = Scoring.rank(orderNumbers).filter { $0.score >= Extractor.orderNumberThreshold }
+        // A number the carrier search reads as a tracking number is not the order number.
+        let trackingNumbers = Set(tracking.map { $0.trackingNumber.uppercased() })
+        let ranked = Scoring.rank(orderNumbers).filter {
+            $0.score >= Extractor.orderNumberThreshold && !trackingNumbers.contains($0.value.uppercased())
+        }
         if let primary = ranked.first {
             result.orderNumber = primary.value
             evidence.append(primary.evidence(field: "orderNumber"))
         }
         if let date = findOrderDate(kind: kind) { result.orderDate = date }
+        result.orderManagementURL = findOrderManagementURL(
+            orderNumber: result.orderNumber, merchantDomain: result.merchant?.domain)
         let total = findTotal()
         if let total {
             result.total = total.value
@@ -102,7 +126,9 @@ struct ExtractionContext {
         if !items.isEmpty { result.lineItems = items }
         var shipments = buildShipments(tracking: tracking, kind: kind)
         // Several orders: further strongly labelled numbers, each with the shipments that follow it.
-        let additional = additionalOrders(ranked: ranked, shipments: &shipments, tracking: tracking)
+        let additional = additionalOrders(
+            ranked: ranked, shipments: &shipments, tracking: tracking, total: &result.total,
+            orderDate: result.orderDate)
         if !shipments.isEmpty { result.shipments = shipments }
         if !additional.isEmpty { result.additionalOrders = additional }
         result.evidence = evidence.isEmpty ? nil : evidence

@@ -122,6 +122,10 @@ public struct FindingCode: Sendable, Hashable {
     public static let markupOrderNumberDiffers = FindingCode(
         code: "MO505", severity: .error, title: "Order number in markup differs from the text",
         fix: "Fill the markup's orderNumber from the same value the body prints.")
+    public static let markupNotValidJSON = FindingCode(
+        code: "MO506", severity: .warning, title: "JSON-LD block is not valid JSON",
+        fix: "Generate the JSON-LD with a JSON encoder: no trailing commas, comments, single quotes or "
+            + "unescaped quotes.")
     public static let kindUnexpected = FindingCode(
         code: "MO601", severity: .error, title: "Not the kind of email expected",
         fix: "Use words readers recognise for this kind, e.g. \"Your order has shipped\" in the subject "
@@ -137,6 +141,6 @@ public struct FindingCode: Sendable, Hashable {
         orderNumberNotInBody, trackingNumberMissing, trackingNumberNotAsText, carrierNotNamed,
         trackingLinkMissing, checkDigitInvalid, orderNumberHidden, trackingNumberHidden,
         senderDomainInconsistent, markupAbsent, markupMissingProperty, markupUnknownStatus,
-        markupTrackingNumberDiffers, markupOrderNumberDiffers, kindUnexpected, notAnOrder,
+        markupTrackingNumberDiffers, markupOrderNumberDiffers, markupNotValidJSON, kindUnexpected, notAnOrder,
     ]
 }

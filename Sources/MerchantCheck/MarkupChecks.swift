@@ -24,10 +24,74 @@ extension MerchantEmailChecker {
     ]
 
     func markupFindings(document: MailDocument, extraction: ExtractionResult, text: EmailText) -> [Finding] {
+        let syntax = Self.jsonLDSyntaxFindings(document)
+        return syntax
+            + schemaFindings(
+                document: document, extraction: extraction, text: text, hasBlocks: !syntax.isEmpty)
+    }
+
+    /// JSON-LD blocks a strict JSON parser rejects (the document stage repairs what it can;
+    /// other readers do not).
+    static func jsonLDSyntaxFindings(_ document: MailDocument) -> [Finding] {
+        var findings: [Finding] = []
+        for block in document.jsonLDBlocks.prefix(20) {
+            let data = Data(block.text.utf8)
+            guard !block.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty,
+                (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) == nil
+                    || hasTrailingComma(block.text)
+            else { continue }
+            let excerpt = String(block.text.trimmingCharacters(in: .whitespacesAndNewlines).prefix(80))
+            findings.append(
+                FindingCode.markupNotValidJSON.finding(
+                    "The JSON-LD block at \(block.location) (part \(block.partPath)) is not valid JSON.",
+                    evidence: excerpt))
+        }
+        return findings
+    }
+
+    /// Whether a comma is followed by `}` or `]` outside strings: Foundation's parser accepts
+    /// it, RFC 8259 §2 does not.
+    static func hasTrailingComma(_ text: String) -> Bool {
+        var inString = false
+        var escaped = false
+        var pendingComma = false
+        for byte in text.utf8 {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""):
+                inString = true
+                pendingComma = false
+            case UInt8(ascii: ","):
+                pendingComma = true
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                if pendingComma { return true }
+            case 0x20, 0x09, 0x0A, 0x0D:
+                break
+            default:
+                pendingComma = false
+            }
+        }
+        return false
+    }
+
+    private func schemaFindings(
+        document: MailDocument, extraction: ExtractionResult, text: EmailText, hasBlocks: Bool
+    ) -> [Finding] {
         let orders = document.structuredData.filter { Self.bareType($0.type) == "Order" }
         let deliveries = document.structuredData.filter { Self.bareType($0.type) == "ParcelDelivery" }
         if orders.isEmpty && deliveries.isEmpty {
-            guard document.attachedOrders.isEmpty, extraction.kind != .notAnOrder else { return [] }
+            guard document.attachedOrders.isEmpty, extraction.kind != .notAnOrder, !hasBlocks else {
+                return []
+            }
             let suggestion = Self.shippingKinds.contains(extraction.kind) ? "ParcelDelivery" : "Order"
             return [
                 FindingCode.markupAbsent.finding(

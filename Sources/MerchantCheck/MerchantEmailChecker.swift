@@ -108,7 +108,8 @@ public struct MerchantEmailChecker: Sendable {
     }
 
     /// Checks what can only be seen across several emails of one merchant: that they all
-    /// come from the same registrable domain.
+    /// come from the same registrable domain. Carrier emails and emails that are not about an
+    /// order are left out.
     /// - Parameter reports: the reports of the emails checked together.
     /// - Returns: one ``FindingCode/senderDomainInconsistent`` finding per merchant whose
     ///   emails come from more than one domain.
@@ -119,7 +120,8 @@ public struct MerchantEmailChecker: Sendable {
         var groups: [String: [CheckReport]] = [:]
         var order: [String] = []
         var unnamed: [CheckReport] = []
-        for report in reports {
+        // A carrier's email names the shop as shipper but comes from the carrier's domain.
+        for report in reports where report.kind != .carrierUpdate && report.kind != .notAnOrder {
             guard let name = report.extraction.merchant?.name?.lowercased(), !name.isEmpty else {
                 unnamed.append(report)
                 continue

@@ -17,7 +17,9 @@ func runExtractionBenchmark(arguments: [String]) {
     var index = 0
     while index < arguments.count {
         let argument = arguments[index]
-        if argument == "--iterations", index + 1 < arguments.count, let value = Int(arguments[index + 1]), value > 0 {
+        if argument == "--iterations", index + 1 < arguments.count, let value = Int(arguments[index + 1]),
+            value > 0
+        {
             iterations = value
             index += 2
             continue
@@ -33,7 +35,9 @@ func runExtractionBenchmark(arguments: [String]) {
         print("error: no rules folder found (set MAILORDERS_RULES)")
         return
     }
-    if paths.isEmpty { paths = [rulesDirectory.deletingLastPathComponent().appendingPathComponent("Corpus").path] }
+    if paths.isEmpty {
+        paths = [rulesDirectory.deletingLastPathComponent().appendingPathComponent("Corpus").path]
+    }
     let rules: Rules
     do {
         rules = try Rules.load(from: rulesDirectory)
@@ -84,7 +88,8 @@ func runExtractionBenchmark(arguments: [String]) {
     print(String(format: "HTML parse:  %8.1f µs per message", htmlMicros))
     print(String(format: "extraction:  %8.1f µs per message", extractMicros))
     if htmlMicros > 0 {
-        print(String(format: "extraction / HTML parse: %.0f%% (goal ≤ 50%%)", extractMicros / htmlMicros * 100))
+        print(
+            String(format: "extraction / HTML parse: %.0f%% (goal ≤ 50%%)", extractMicros / htmlMicros * 100))
     }
     if sink == Int.min { print(sink) }
 }
@@ -97,7 +102,9 @@ private func emlFiles(_ paths: [String]) -> [String] {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
         if isDirectory.boolValue {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-            files += names.filter { $0.hasSuffix(".eml") }.sorted().map { (path as NSString).appendingPathComponent($0) }
+            files += names.filter { $0.hasSuffix(".eml") }.sorted().map {
+                (path as NSString).appendingPathComponent($0)
+            }
         } else {
             files.append(path)
         }

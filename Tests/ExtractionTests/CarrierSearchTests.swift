@@ -48,6 +48,16 @@ import Testing
         #expect(found("UPS 1Z 5R8 939 0357 5671 27 shipped") == ["ups:1Z5R89390357567127"])
     }
 
+    @Test func fullWidthDigitsAreRead() throws {
+        let text = "ヤマト運輸　お問い合わせ番号：５３７２－６５１６－７６１１"
+        let candidates = CarrierTestSupport.catalog.findTrackingNumbers(in: TrackingSearchInput(text: text))
+        let candidate = try #require(candidates.first)
+        #expect(candidates.map(\.trackingNumber) == ["537265167611"])
+        #expect(candidate.carrierID == "yamato")
+        let offset = try #require(candidate.utf8Offset)
+        #expect(String(decoding: Array(text.utf8)[offset..<(offset + 3)], as: UTF8.self) == "５")
+    }
+
     @Test func senderDomainGivesCarrierContext() {
         #expect(
             found("Your shipment 3318810025 is in transit.", sender: "dhl.com") == ["dhl-express:3318810025"])
@@ -140,6 +150,13 @@ import Testing
                 "https://www.myhermes.de/empfangen/sendungsverfolgung/sendungsinformation#H1002820146319401",
             text: "H1002820146319401", position: 0)
         #expect(found("Sendungsnummer: H1002820146319401", links: [link]) == ["hermes:H1002820146319401"])
+    }
+
+    @Test func numberOnASisterCarriersPageKeepsItsOwnCarrier() {
+        let link = Link(
+            href: "x", target: "https://www.laposte.fr/outils/suivre-vos-envois?code=6A22481039575",
+            text: "6A22481039575", position: 0)
+        #expect(found("Votre colis est en route.", links: [link]) == ["colissimo:6A22481039575"])
     }
 
     @Test func ambiguousCarrierNameIsSettledByTheNumber() {

@@ -87,6 +87,12 @@ import Testing
             print("CASES \(outcomes.count)")
         }
         #expect(outcomes.count > 0)
+        // Precision first: a wrong order number or total is worse than none.
+        for key in ["orderNumber", "total"] {
+            let entry = report[key] ?? (0, 0, 0)
+            let filled = entry.right + entry.wrong
+            #expect(filled == 0 || Double(entry.right) / Double(filled) >= 0.97, "\(key): \(entry)")
+        }
     }
 }
 

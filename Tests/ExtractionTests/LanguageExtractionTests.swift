@@ -133,7 +133,7 @@ import Testing
         let extractor = Fixture.extractor
         func detect(_ lines: [String]) -> String? {
             let text = DocumentText(document: Fixture.document(html: lines))
-            return LanguageSet.detect(in: text, languages: extractor.languages).primary?.rules.code
+            return LanguageSet.detect(in: text, languages: extractor.languages).first?.rules.code
         }
         #expect(detect(["주문번호: 1234", "배송이 시작되었습니다"]) == "ko")
         #expect(detect(["ご注文ありがとうございます"]) == "ja")

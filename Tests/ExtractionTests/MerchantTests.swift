@@ -73,7 +73,7 @@ import Testing
     @Test func forwardedEmailUsesTheOriginalSender() {
         let original = Fixture.document(
             subject: "Your order confirmation", from: "orders@example.com", name: "Example Outfitters",
-            html: ["Thank you for your order", "Order #A-10023"],
+            html: ["Thank you for your order", "Order #A-10023", "Arriving tomorrow"],
             date: Date(timeIntervalSince1970: 1_795_000_000))
         var outer = Fixture.document(
             subject: "Fwd: Your order confirmation", from: "me@mail.example", name: "Me")
@@ -81,7 +81,9 @@ import Testing
         let result = Fixture.extract(outer)
         #expect(result.merchant == MerchantInfo(name: "Example Outfitters", domain: "example.com"))
         #expect(result.orderNumber == "A-10023")
-        #expect(result.orderDate == "2026-11-18")
+        // Relative words count from the original's Date (2026-11-18), not the forward's.
+        #expect(
+            result.shipments?.first?.estimatedDelivery == DateWindow(from: "2026-11-19", until: "2026-11-19"))
         #expect(result.messageID == "<test@example>")
     }
 }

@@ -350,3 +350,34 @@ private func forwardedDocument(_ text: String) -> MailDocument {
     #expect(document.warnings.map(\.message) == ["JSON-LD block 1 repaired: trailingComma"])
     #expect(document.sender?.registrableDomain == "example.com")
 }
+
+@Test func outlookHeaderBlocksInJapaneseAndKoreanAreRecognised() {
+    let japanese = forwardedDocument(
+        """
+        転送します。
+
+        差出人: コモレビ <shop@komorebi.example.jp>
+        送信日時: 2026年11月23日 10:15
+        宛先: sam@example.jp
+        件名: ご注文の発送のお知らせ
+
+        ご注文の商品を発送しました。
+        """)
+    #expect(japanese.forwardStyle == .outlook)
+    #expect(japanese.forwardedOriginal?.sender?.address == "shop@komorebi.example.jp")
+    #expect(japanese.forwardedOriginal?.subject == "ご注文の発送のお知らせ")
+
+    let korean = forwardedDocument(
+        """
+        -----원본 메시지-----
+        보낸 사람: 달빛상점 <order@dalbit.example.kr>
+        보낸 날짜: 2026년 11월 23일 월요일 오전 10:15
+        받는 사람: sam@example.kr
+        제목: 배송이 시작되었습니다
+
+        주문하신 상품이 발송되었습니다.
+        """)
+    #expect(korean.forwardStyle == .outlook)
+    #expect(korean.forwardedOriginal?.sender?.name == "달빛상점")
+    #expect(korean.forwardedOriginal?.subject == "배송이 시작되었습니다")
+}

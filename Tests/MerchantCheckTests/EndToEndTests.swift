@@ -97,6 +97,19 @@ import Testing
         #expect(report.findings.contains { $0.code == "MO101" }, "\(report.findings)")
     }
 
+    @Test func wrongCheckDigitWithTheRepositorysCarrierRulesIsMO205() throws {
+        let checker = try #require(Self.checker, "rules/ could not be loaded")
+        let report = try checker.check(
+            messageBytes: Self.email(
+                html: """
+                    <html><body><h1>Northwind Outfitters</h1><p>Your order NW-48213 has shipped with UPS.</p>
+                    <p>Tracking number: 1ZA7X9252601815901</p></body></html>
+                    """), origin: "digit.eml", expect: .shipping)
+        #expect(
+            report.findings.contains { $0.code == "MO205" && $0.message.contains("1ZA7X9252601815901") },
+            "\(report.findings)")
+    }
+
     @Test func unreadableBytesThrow() {
         #expect(throws: (any Error).self) {
             _ = try Self.checker?.check(messageBytes: [], origin: "empty.eml")

@@ -244,6 +244,13 @@ import Testing
             document: Fixtures.shipping(), extraction: Fixtures.shippingExtraction(), origin: "b.eml")
         #expect(checker.crossCheck([confirmation, consistent]).isEmpty)
         #expect(checker.crossCheck([confirmation]).isEmpty)
+        var carrierExtraction = Fixtures.shippingExtraction()
+        carrierExtraction.kind = .carrierUpdate
+        let ups = Sender(
+            name: "UPS", address: "mcinfo@ups.com", domain: "ups.com", registrableDomain: "ups.com")
+        let carrierEmail = checker.check(
+            document: Fixtures.shipping(sender: ups), extraction: carrierExtraction, origin: "ups.eml")
+        #expect(checker.crossCheck([confirmation, carrierEmail]).isEmpty)
     }
 
     @Test func markupAbsentIsMO501Info() {
@@ -371,5 +378,23 @@ import Testing
     @Test func placeholderNumbersAreNotCheckDigitFailures() {
         #expect(MerchantEmailChecker.isPlaceholder("9400100000000000000000"))
         #expect(!MerchantEmailChecker.isPlaceholder(Fixtures.invalidTracking))
+    }
+}
+
+@Suite struct MarkupSyntaxTests {
+    @Test func jsonLDThatIsNotStrictJSONIsMO506() {
+        var document = Fixtures.confirmation(markup: [])
+        document.jsonLDBlocks = [
+            JSONLDBlock(
+                text: "{\"@type\": \"Order\", \"orderNumber\": \"A-10023\",}", partPath: "1",
+                location: "html/head/script[1]")
+        ]
+        let broken = Fixtures.checker.check(document: document, extraction: Fixtures.confirmationExtraction())
+        let finding = broken.findings.first { $0.code == "MO506" }
+        #expect(finding?.message == "The JSON-LD block at html/head/script[1] (part 1) is not valid JSON.")
+        #expect(!Fixtures.codes(broken).contains("MO501"))
+        document.jsonLDBlocks[0].text = "{\"@type\": \"Order\", \"orderNumber\": \"A-10023\"}"
+        let fixed = Fixtures.checker.check(document: document, extraction: Fixtures.confirmationExtraction())
+        #expect(!Fixtures.codes(fixed).contains("MO506"))
     }
 }

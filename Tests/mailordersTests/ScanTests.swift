@@ -53,12 +53,19 @@ import Testing
             (bergmann["merchant"] as? [String: Any])?["displayName"] as? String == "Kaffeerösterei Bergmann")
         let dhl = try #require((bergmann["fulfillments"] as? [[String: Any]])?.first)
         #expect(dhl["trackingNumber"] as? String == "00340434909378657970")
+        #expect(dhl["carrier"] as? String == "DHL Paket")
+        #expect(dhl["status"] as? String == "outForDelivery")
+        #expect(bergmann["status"] as? String == "open")
         // 한빛문구: EUC-KR mail, CJ대한통운.
         let hanbit = try #require(byNumber["20261122-0001583"])
         #expect((hanbit["merchant"] as? [String: Any])?["displayName"] as? String == "한빛문구")
         let cj = try #require((hanbit["fulfillments"] as? [[String: Any]])?.first)
         #expect(cj["carrier"] as? String == "CJ대한통운")
         #expect(cj["trackingNumber"] as? String == "630824628195")
+        #expect(cj["status"] as? String == "shipped")
+        #expect(
+            (hanbit["payment"] as? [String: Any]).flatMap { $0["total"] as? [String: Any] }?["currency"]
+                as? String == "KRW")
 
         let validation = try CommandRunner.run(
             ["validate"] + bundles.map { out.appendingPathComponent($0).path })

@@ -87,6 +87,9 @@ final class CompiledCarriers: @unchecked Sendable {
     let urlPatterns: [(carrier: Int, host: String, regex: NSRegularExpression)]
     /// Hosts that belong to a carrier (URL pattern hosts and sender domains).
     let carrierHosts: [(host: String, carrier: Int)]
+    let carriersByHost: [Substring: [Int]]
+    let carriersBySenderDomain: [Substring: [Int]]
+    let urlPatternsByHost: [Substring: [Int]]
     let mentionScanner: KeywordScanner
     let labelScanner: KeywordScanner
     /// Label lengths by tag, for preferring the longer of two labels ending together.
@@ -190,6 +193,19 @@ final class CompiledCarriers: @unchecked Sendable {
         self.senderDomains = domains
         self.urlPatterns = urlPatterns
         self.carrierHosts = hosts
+        var carriersByHost: [Substring: [Int]] = [:]
+        for (host, carrier) in hosts { carriersByHost[Substring(host), default: []].append(carrier) }
+        self.carriersByHost = carriersByHost
+        var carriersBySenderDomain: [Substring: [Int]] = [:]
+        for (domain, carrier) in domains {
+            carriersBySenderDomain[Substring(domain), default: []].append(carrier)
+        }
+        self.carriersBySenderDomain = carriersBySenderDomain
+        var urlPatternsByHost: [Substring: [Int]] = [:]
+        for (index, pattern) in urlPatterns.enumerated() {
+            urlPatternsByHost[Substring(pattern.host), default: []].append(index)
+        }
+        self.urlPatternsByHost = urlPatternsByHost
         self.mentionScanner = mentions
         self.labelScanner = labels
         self.labelLengths = labelLengths
@@ -278,23 +294,42 @@ final class CompiledCarriers: @unchecked Sendable {
 
     /// Carriers sending from `domain` or a parent domain of it.
     func carriersForDomain(_ domain: String) -> [Int] {
-        let lowered = domain.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: ". "))
+        let lowered = String(decoding: domain.utf8.map(KeywordScanner.lower), as: UTF8.self)
         guard !lowered.isEmpty else { return [] }
         var found: [Int] = []
-        for (candidate, carrier) in senderDomains
-        where lowered == candidate || lowered.hasSuffix("." + candidate) {
-            if !found.contains(carrier) { found.append(carrier) }
+        for parent in Self.domainAndParents(lowered) {
+            for carrier in carriersBySenderDomain[parent] ?? [] where !found.contains(carrier) {
+                found.append(carrier)
+            }
         }
         return found
     }
 
-    /// Carriers owning a link host.
+    /// Carriers owning a link host (the host or a parent domain of it).
     func carriersForHost(_ host: String) -> [Int] {
         var found: [Int] = []
-        for (candidate, carrier) in carrierHosts where host == candidate || host.hasSuffix("." + candidate) {
-            if !found.contains(carrier) { found.append(carrier) }
+        for domain in Self.domainAndParents(host) {
+            for carrier in carriersByHost[domain] ?? [] where !found.contains(carrier) {
+                found.append(carrier)
+            }
         }
         return found
+    }
+
+    /// URL patterns for a link host (the host or a parent domain of it).
+    func urlPatterns(forHost host: String) -> [Int] {
+        Self.domainAndParents(host).flatMap { urlPatternsByHost[$0] ?? [] }
+    }
+
+    /// `www.ups.com` → `www.ups.com`, `ups.com`, `com`.
+    static func domainAndParents(_ host: String) -> [Substring] {
+        var result: [Substring] = [Substring(host)]
+        var rest = Substring(host)
+        while let dot = rest.firstIndex(of: ".") {
+            rest = rest[rest.index(after: dot)...]
+            if !rest.isEmpty { result.append(rest) }
+        }
+        return result
     }
 
     /// `upu-at` → the carrier `upu` and country `AT`, when `upu` lists operators.

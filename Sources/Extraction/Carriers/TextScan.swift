@@ -7,6 +7,9 @@ struct TextScan {
     let search: TrackingSearch
     let bytes: [UInt8]
     let isSubject: Bool
+    /// For text whose full-width letters and digits were narrowed: the original UTF-8 offset
+    /// of each byte.
+    let originalOffsets: [Int]?
     /// Tracking and other-number labels, ordered by start.
     let labelHits: [KeywordScanner.Hit]
     let labelStarts: [Int]
@@ -17,10 +20,17 @@ struct TextScan {
     let newlines: [Int]
     let documentCarriers: Set<Int>
 
-    init(search: TrackingSearch, bytes: [UInt8], isSubject: Bool) {
+    init(search: TrackingSearch, bytes original: [UInt8], isSubject: Bool) {
         self.search = search
-        self.bytes = bytes
         self.isSubject = isSubject
+        if let (narrowed, offsets) = Self.narrowed(original) {
+            bytes = narrowed
+            originalOffsets = offsets
+        } else {
+            bytes = original
+            originalOffsets = nil
+        }
+        let bytes = self.bytes
         let allLabels = search.compiled.labelScanner.scan(bytes)
         labelHits = allLabels.filter { $0.tag % 3 != LabelKind.example.rawValue }
         labelStarts = labelHits.map(\.start)
@@ -215,8 +225,43 @@ struct TextScan {
         let source: TrackingSource = isSubject ? .subject : (labelled ? .labelledText : .text)
         let candidate = search.makeCandidate(
             match: match, number: match.reported ?? number, source: source, score: score,
-            context: "", offset: isSubject ? nil : start, url: nil)
+            context: "", offset: isSubject ? nil : (originalOffsets?[start] ?? start), url: nil)
         return Accepted(start: start, end: end, candidate: candidate)
+    }
+
+    /// Full-width ASCII (`１２３４－５６７８`, U+FF01–U+FF5E) and the ideographic space made
+    /// narrow, as Japanese and Chinese emails print numbers; `nil` when there is none.
+    static func narrowed(_ bytes: [UInt8]) -> (bytes: [UInt8], offsets: [Int])? {
+        guard bytes.contains(0xEF) || bytes.contains(0xE3) else { return nil }
+        var result: [UInt8] = []
+        var offsets: [Int] = []
+        result.reserveCapacity(bytes.count)
+        offsets.reserveCapacity(bytes.count)
+        var changed = false
+        var index = 0
+        while index < bytes.count {
+            if index + 2 < bytes.count {
+                let (first, second, third) = (bytes[index], bytes[index + 1], bytes[index + 2])
+                var scalar: UInt32?
+                if first == 0xEF, second == 0xBC || second == 0xBD, third & 0xC0 == 0x80 {
+                    // U+FF00–U+FF7F
+                    scalar = 0xFF00 + (UInt32(second & 0x03) << 6) + UInt32(third & 0x3F)
+                } else if first == 0xE3, second == 0x80, third == 0x80 {
+                    scalar = 0x3000  // ideographic space
+                }
+                if let scalar, scalar == 0x3000 || (0xFF01...0xFF5E).contains(scalar) {
+                    result.append(scalar == 0x3000 ? 0x20 : UInt8(scalar - 0xFF01 + 0x21))
+                    offsets.append(index)
+                    index += 3
+                    changed = true
+                    continue
+                }
+            }
+            result.append(bytes[index])
+            offsets.append(index)
+            index += 1
+        }
+        return changed ? (result, offsets) : nil
     }
 
     // MARK: Context

@@ -52,18 +52,20 @@ struct TrackingSearch {
     let senderCarriers: Set<Int>
     let linkCarriers: Set<Int>
     let subjectCarriers: Set<Int>
+    /// The host of each link (up to ``maximumLinks``).
+    let linkHosts: [String?]
 
     init(compiled: CompiledCarriers, input: TrackingSearchInput) {
         self.compiled = compiled
         self.input = input
         senderCarriers = Set(input.senderDomain.map { compiled.carriersForDomain($0) } ?? [])
         var linkCarriers = Set<Int>()
-        for link in input.links.prefix(Self.maximumLinks) {
-            if let host = Self.host(of: link.target) {
-                linkCarriers.formUnion(compiled.carriersForHost(host))
-            }
+        let linkHosts = input.links.prefix(Self.maximumLinks).map { Self.host(of: $0.target) }
+        for host in Set(linkHosts.compactMap { $0 }) {
+            linkCarriers.formUnion(compiled.carriersForHost(host))
         }
         self.linkCarriers = linkCarriers
+        self.linkHosts = linkHosts
         let subjectBytes = Array((input.subject ?? "").utf8.prefix(Self.maximumSubjectBytes))
         subjectCarriers = Set(compiled.mentionScanner.scan(subjectBytes).map(\.tag))
     }
@@ -89,15 +91,15 @@ struct TrackingSearch {
 
     private func linkCandidates() -> [TrackingCandidate] {
         var found: [TrackingCandidate] = []
-        for link in input.links.prefix(Self.maximumLinks) {
+        for (link, host) in zip(input.links.prefix(Self.maximumLinks), linkHosts) {
             let target = link.target
-            guard target.utf8.count <= 4_096, let host = Self.host(of: target) else { continue }
+            guard target.utf8.count <= 4_096, let host else { continue }
             let penalty = link.isHidden ? 0.1 : 0
             var matchedCarrierPattern = false
             let nsTarget = target as NSString
             let whole = NSRange(location: 0, length: nsTarget.length)
-            for (carrierIndex, patternHost, regex) in compiled.urlPatterns
-            where host == patternHost || host.hasSuffix("." + patternHost) {
+            for patternIndex in compiled.urlPatterns(forHost: host) {
+                let (carrierIndex, _, regex) = compiled.urlPatterns[patternIndex]
                 for result in regex.matches(in: target, range: whole) {
                     let range = result.range(withName: "number")
                     guard range.location != NSNotFound else { continue }
@@ -132,8 +134,8 @@ struct TrackingSearch {
             bytes.allSatisfy(KeywordScanner.isAlphanumeric), bytes.contains(where: CheckDigit.isDigit),
             !Self.isPlaceholder(bytes)
         else { return nil }
-        let carrier = compiled.carriers[carrierIndex]
-        let matches = compiled.match(number).filter {
+        var carrier = compiled.carriers[carrierIndex]
+        var matches = compiled.match(number).filter {
             compiled.formats[$0.formatIndex].carrierIndex == carrierIndex
         }
         var checkValid: Bool?
@@ -142,6 +144,20 @@ struct TrackingSearch {
         var carrierID = carrier.id
         var carrierName = carrier.name
         var reported: String?
+        if matches.isEmpty {
+            // A number another carrier's format claims, on a sister company's page (a Colissimo
+            // number on laPoste.fr): that carrier, when exactly one fits.
+            let others = compiled.match(number).filter {
+                $0.checkDigitValid != false && !compiled.formats[$0.formatIndex].format.fallback
+                    && compiled.formats[$0.formatIndex].format.context != .carrier
+            }
+            if Set(others.map { compiled.formats[$0.formatIndex].carrierIndex }).count == 1 {
+                matches = others
+                carrier = compiled.carriers[compiled.formats[others[0].formatIndex].carrierIndex]
+                carrierID = carrier.id
+                carrierName = carrier.name
+            }
+        }
         if !matches.isEmpty {
             guard let best = matches.first(where: { $0.checkDigitValid != false }) else { return nil }
             checkValid = best.checkDigitValid
@@ -269,23 +285,52 @@ struct TrackingSearch {
 
     // MARK: Helpers
 
+    /// The lower-cased host of an absolute URL, `nil` without `scheme://`.
     static func host(of url: String) -> String? {
-        guard let schemeEnd = url.range(of: "://") else { return nil }
-        let rest = url[schemeEnd.upperBound...]
-        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        let hostPort = authority.split(separator: "@").last ?? authority
-        let host = hostPort.prefix { $0 != ":" }.lowercased()
-        return host.isEmpty ? nil : host
+        var utf8 = Substring(url).utf8
+        guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")),
+            utf8[colon...].starts(with: "://".utf8)
+        else { return nil }
+        utf8 = utf8[utf8.index(colon, offsetBy: 3)...]
+        var host: [UInt8] = []
+        for byte in utf8 {
+            switch byte {
+            case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"): break
+            case UInt8(ascii: "@"):
+                host.removeAll()  // user information
+                continue
+            default:
+                host.append(KeywordScanner.lower(byte))
+                continue
+            }
+            break
+        }
+        if let port = host.firstIndex(of: UInt8(ascii: ":")) { host.removeSubrange(port...) }
+        return host.isEmpty || host.count > 253 ? nil : String(decoding: host, as: UTF8.self)
     }
 
     static func looksLikeTrackingLink(_ url: String) -> Bool {
-        let lowered = url.lowercased()
-        return [
-            "track", "trace", "sendung", "suivi", "seguimiento", "rastre", "tracci", "zending", "parcel",
-            "shipment", "delivery", "awb", "tracciamento", "배송", "追跡", "物流",
-        ]
-        .contains { lowered.contains($0) }
+        !trackingLinkWords.scan(Array(url.utf8)).isEmpty
     }
+
+    /// Words in a URL that mark a tracking page (percent-encoded forms of the CJK words too).
+    private static let trackingLinkWords: KeywordScanner = {
+        var scanner = KeywordScanner()
+        let words = [
+            "track", "trace", "sendung", "suivi", "seguimiento", "rastre", "tracci", "zending", "parcel",
+            "shipment", "delivery", "awb", "배송", "追跡", "物流",
+        ]
+        for word in words {
+            scanner.add(word, tag: 0, wordBoundary: false)
+            if let encoded = word.addingPercentEncoding(withAllowedCharacters: .alphanumerics),
+                encoded != word
+            {
+                scanner.add(encoded, tag: 0, wordBoundary: false)
+            }
+        }
+        scanner.seal()
+        return scanner
+    }()
 
     static func linkContext(_ link: Link) -> String {
         let text = link.text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")

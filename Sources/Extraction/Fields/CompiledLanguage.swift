@@ -20,6 +20,7 @@ struct CompiledLanguage: Sendable {
     let senderNoise: [Phrase]
     let fillers: Set<String>
     let detection: [Phrase]
+    let detectionSet: PhraseSet
     let dates: DateReader
 
     init(_ rules: LanguageRules) {
@@ -47,32 +48,89 @@ struct CompiledLanguage: Sendable {
         senderNoise = Phrase.list(rules.senderNoise)
         fillers = Set(rules.valueFillers.map { $0.lowercased() })
         detection = Phrase.list(rules.detectionWords)
+        detectionSet = PhraseSet(detection)
         dates = DateReader(language: rules)
     }
 }
 
-/// The languages an email is read in: the detected one first, English as a fallback.
+/// The languages an email is read in: the detected one first, English as a fallback, with
+/// the phrases of both merged into one ``PhraseSet`` per field (built once per language).
 struct LanguageSet: Sendable {
     let all: [CompiledLanguage]
+    let orderNumber: PhraseSet
+    let orderNumberWeak: PhraseSet
+    let notOrderNumber: PhraseSet
+    let trackingNumber: PhraseSet
+    let carrier: PhraseSet
+    let total: PhraseSet
+    let summaryRows: PhraseSet
+    let orderDate: PhraseSet
+    let estimatedDelivery: PhraseSet
+    let shipper: PhraseSet
+    let quantity: PhraseSet
+    let brandPhrases: PhraseSet
+    let senderNoise: PhraseSet
+    /// Kind phrases, tagged with the index of the kind in ``EmailKind/allCases``.
+    let kinds: PhraseSet
+    /// Status phrases, tagged with the index of the status in ``ShipmentStatus/allCases``.
+    let statuses: PhraseSet
+    let fillers: Set<String>
+    /// The rank of each total label in its language's list (0 = most specific).
+    let totalRank: [[UInt8]: Int]
+
+    init(_ all: [CompiledLanguage]) {
+        self.all = all
+        func merged(_ path: KeyPath<CompiledLanguage, [Phrase]>) -> PhraseSet {
+            PhraseSet(all.flatMap { $0[keyPath: path] })
+        }
+        orderNumber = merged(\.orderNumber)
+        orderNumberWeak = merged(\.orderNumberWeak)
+        notOrderNumber = merged(\.notOrderNumber)
+        trackingNumber = merged(\.trackingNumber)
+        carrier = merged(\.carrier)
+        total = merged(\.total)
+        summaryRows = merged(\.summaryRows)
+        orderDate = merged(\.orderDate)
+        estimatedDelivery = merged(\.estimatedDelivery)
+        shipper = merged(\.shipper)
+        quantity = merged(\.quantity)
+        brandPhrases = merged(\.brandPhrases)
+        senderNoise = merged(\.senderNoise)
+        var kindPhrases: [Phrase] = []
+        var kindTags: [Int] = []
+        var statusPhrases: [Phrase] = []
+        var statusTags: [Int] = []
+        for language in all {
+            for (kind, phrases) in language.kinds {
+                let tag = EmailKind.allCases.firstIndex(of: kind) ?? 0
+                kindPhrases += phrases
+                kindTags += Array(repeating: tag, count: phrases.count)
+            }
+            for (status, phrases) in language.statuses {
+                let tag = ShipmentStatus.allCases.firstIndex(of: status) ?? 0
+                statusPhrases += phrases
+                statusTags += Array(repeating: tag, count: phrases.count)
+            }
+        }
+        kinds = PhraseSet(kindPhrases, tags: kindTags)
+        statuses = PhraseSet(statusPhrases, tags: statusTags)
+        fillers = all.reduce(into: Set<String>()) { $0.formUnion($1.fillers) }
+        var rank: [[UInt8]: Int] = [:]
+        for language in all {
+            for (index, phrase) in language.total.enumerated() where rank[phrase.folded] == nil {
+                rank[phrase.folded] = index
+            }
+        }
+        totalRank = rank
+    }
 
     var primary: CompiledLanguage? { all.first }
 
-    func phrases(_ path: KeyPath<CompiledLanguage, [Phrase]>) -> [Phrase] {
-        var seen: Set<[UInt8]> = []
-        var result: [Phrase] = []
-        for language in all {
-            for phrase in language[keyPath: path] where seen.insert(phrase.folded).inserted {
-                result.append(phrase)
-            }
-        }
-        return result.sorted { $0.folded.count > $1.folded.count }
-    }
-
-    var fillers: Set<String> { all.reduce(into: Set<String>()) { $0.formUnion($1.fillers) } }
+    func phrases(_ path: KeyPath<LanguageSet, PhraseSet>) -> PhraseSet { self[keyPath: path] }
 
     /// Detects the language from the script (Hangul, kana, Han) or, for Latin text, from
     /// the most frequent detection words; English is always added as a fallback.
-    static func detect(in text: DocumentText, languages: [CompiledLanguage]) -> LanguageSet {
+    static func detect(in text: DocumentText, languages: [CompiledLanguage]) -> [CompiledLanguage] {
         var hangul = 0
         var kana = 0
         var han = 0
@@ -101,11 +159,7 @@ struct LanguageSet: Sendable {
             var best = 0
             for language in languages where !["ko", "ja", "zh"].contains(language.rules.code) {
                 var hits = 0
-                for phrase in language.detection {
-                    for line in sample {
-                        hits += Text.occurrences(of: phrase.folded, in: line, limit: 16).count
-                    }
-                }
+                for line in sample { hits += language.detectionSet.matches(in: line, limit: 64).count }
                 if hits > best {
                     best = hits
                     code = language.rules.code
@@ -118,6 +172,6 @@ struct LanguageSet: Sendable {
             ordered.append(english)
         }
         if ordered.isEmpty, let first = languages.first { ordered.append(first) }
-        return LanguageSet(all: ordered)
+        return ordered
     }
 }

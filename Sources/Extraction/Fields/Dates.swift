@@ -156,6 +156,7 @@ struct DateReader: Sendable {
     let weekdays: [(Phrase, Int)]
     let relativeDays: [(Phrase, Int)]
     let rangeTail: NSRegularExpression?
+    let leadingDay: NSRegularExpression?
 
     static let universalFormats = ["{year}-{month}-{day}", "{year}/{month}/{day}", "{year}.{month}.{day}"]
 
@@ -177,12 +178,18 @@ struct DateReader: Sendable {
         relativeDays = language.relativeDays.map { (Phrase($0.key), $0.value) }.sorted {
             $0.0.folded.count > $1.0.folded.count
         }
+        leadingDay = try? NSRegularExpression(
+            pattern:
+                "(?<!\\d)(\\d{1,2})(?:er|\\.)?\\s*(?:-|–|—|~|〜|～|et le|et|and|und|y el|y|e il|e|en|tot|bis|au|al|a)\\s*$",
+            options: [.caseInsensitive])
         rangeTail = try? NSRegularExpression(
             pattern: "^\\s*(?:-|–|—|~|〜|～|至|to|bis|au|al|a|tot)\\s*(\\d{1,2})(?!\\d)")
     }
 
     /// Every date in the text, in order, each with its UTF-16 range.
     func dates(in text: String, reference: CivilDate?) -> [(CivilDate, NSRange)] {
+        // Every format has a day in digits.
+        guard text.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 }) else { return [] }
         let nsText = text as NSString
         var found: [(CivilDate, NSRange)] = []
         for pattern in patterns {
@@ -244,6 +251,18 @@ struct DateReader: Sendable {
         }
         if let (first, range) = found.first {
             let nsText = text as NSString
+            // "entre le 25 et le 26 novembre", "24 - 26 novembre": a day before the date.
+            if let leadingDay, range.location > 0 {
+                let before = nsText.substring(to: range.location)
+                let nsBefore = before as NSString
+                if let match = leadingDay.firstMatch(
+                    in: before, range: NSRange(location: 0, length: nsBefore.length)),
+                    let day = Int(nsBefore.substring(with: match.range(at: 1))),
+                    let start = CivilDate(year: first.year, month: first.month, day: day), start < first
+                {
+                    return DateWindow(from: start.iso, until: first.iso)
+                }
+            }
             let tailStart = range.location + range.length
             if let rangeTail, tailStart < nsText.length {
                 let tail = nsText.substring(from: tailStart)

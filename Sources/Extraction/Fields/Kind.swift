@@ -7,16 +7,11 @@ extension ExtractionContext {
     /// elsewhere in the body 1). Phrases are matched longest first across all groups, so
     /// "wird heute zugestellt" hides "zugestellt" and "order now" is not read as an order.
     /// - Parameter bodyOnly: score only the body (for a separate subject/body weighting).
-    func phraseScores<Key: Hashable>(
-        _ groups: [(Key, [Phrase])], bodyLines: Int = 400,
+    func phraseScores(
+        _ set: PhraseSet, bodyLines: Int = 400,
         origins: Set<TextOrigin> = [.subject, .preheader, .html, .plain]
-    ) -> [Key: Double] {
-        var pairs: [(Key, Phrase)] = []
-        for (key, phrases) in groups {
-            for phrase in phrases { pairs.append((key, phrase)) }
-        }
-        pairs.sort { $0.1.folded.count > $1.1.folded.count }
-        var best: [[UInt8]: (Key, Double)] = [:]
+    ) -> [Int: Double] {
+        var best: [Int: (tag: Int, weight: Double)] = [:]
         var counted: [TextOrigin: Int] = [:]
         for line in text.lines where origins.contains(line.origin) {
             if line.isBlank { continue }
@@ -29,40 +24,32 @@ extension ExtractionContext {
             case .preheader: weight = 2
             case .html, .plain: weight = seen < 2 ? 2 : 1
             }
-            var taken: [Range<Int>] = []
-            for (key, phrase) in pairs {
-                for range in Text.occurrences(of: phrase.folded, in: line.folded, limit: 4)
-                where !taken.contains(where: { $0.overlaps(range) }) {
-                    taken.append(range)
-                    if (best[phrase.folded]?.1 ?? 0) < weight { best[phrase.folded] = (key, weight) }
-                }
+            for (index, _) in set.matches(in: line.folded, limit: 32)
+            where (best[index]?.weight ?? 0) < weight {
+                best[index] = (set.tags[index], weight)
             }
         }
-        var scores: [Key: Double] = [:]
-        for (key, weight) in best.values { scores[key, default: 0] += weight }
+        var scores: [Int: Double] = [:]
+        for entry in best.values { scores[entry.tag, default: 0] += entry.weight }
         return scores
+    }
+
+    func kindScores(origins: Set<TextOrigin>) -> [EmailKind: Double] {
+        var result: [EmailKind: Double] = [:]
+        for (tag, score) in phraseScores(languages.kinds, bodyLines: 150, origins: origins)
+        where tag < EmailKind.allCases.count {
+            result[EmailKind.allCases[tag], default: 0] += score
+        }
+        return result
     }
 
     /// Decides the kind from kind phrases, markup, attached orders, tracking numbers and the sender.
     mutating func decideKind(orderNumbers: [Candidate<String>], tracking: [TrackingCandidate]) -> EmailKind {
-        // notAnOrder phrases go first so that "order now" is not read as an order.
-        var groups: [(EmailKind, [Phrase])] = []
-        let order: [EmailKind] = [
-            .notAnOrder, .cancellation, .refund, .deliveryUpdate, .shippingConfirmation, .orderConfirmation,
-            .carrierUpdate,
-        ]
-        for kind in order {
-            var phrases: [Phrase] = []
-            for language in languages.all {
-                phrases += language.kinds.first(where: { $0.0 == kind })?.1 ?? []
-            }
-            groups.append((kind, phrases.sorted { $0.folded.count > $1.folded.count }))
-        }
-        var scores = phraseScores(groups, bodyLines: 150, origins: [.subject, .preheader])
+        var scores = kindScores(origins: [.subject, .preheader])
         // Without a tracking number, shipping words in the body are often about the future
         // ("you will receive a shipping confirmation"): they count half.
         let hasParcel = !tracking.isEmpty || !Markup.objects(ofType: ["ParcelDelivery"], in: document).isEmpty
-        for (kind, score) in phraseScores(groups, bodyLines: 150, origins: [.html, .plain]) {
+        for (kind, score) in kindScores(origins: [.html, .plain]) {
             let factor = !hasParcel && (kind == .shippingConfirmation || kind == .deliveryUpdate) ? 0.5 : 1
             scores[kind, default: 0] += score * factor
         }
@@ -145,18 +132,14 @@ extension ExtractionContext {
                 return (status, "schema.org \(name)", 0.9)
             }
         }
-        var groups: [(ShipmentStatus, [Phrase])] = []
         let order: [ShipmentStatus] = [
             .cancelled, .issue, .delivered, .outForDelivery, .onTheWay, .shipped, .processing,
         ]
-        for status in order {
-            var phrases: [Phrase] = []
-            for language in languages.all {
-                phrases += language.statuses.first(where: { $0.0 == status })?.1 ?? []
-            }
-            groups.append((status, phrases.sorted { $0.folded.count > $1.folded.count }))
+        var scores: [ShipmentStatus: Double] = [:]
+        for (tag, score) in phraseScores(languages.statuses, bodyLines: 80)
+        where tag < ShipmentStatus.allCases.count {
+            scores[ShipmentStatus.allCases[tag], default: 0] += score
         }
-        let scores = phraseScores(groups, bodyLines: 80)
         var best: ShipmentStatus?
         var bestScore = 0.0
         for status in order where scores[status, default: 0] > bestScore {

@@ -45,7 +45,8 @@ extension ExtractionContext {
         }
         guard let total, let origin = total.best.origin, total.best.source == "label" else { return [] }
         let defaultCurrency = languages.primary?.rules.defaultCurrency
-        let summary = languages.phrases(\.summaryRows) + languages.phrases(\.total)
+        let summary = languages.summaryRows
+        let totals = languages.total
         let quantityLabels = languages.phrases(\.quantity)
         var items: [LineItem] = []
         var contexts: [String] = []
@@ -62,10 +63,10 @@ extension ExtractionContext {
                 title.contains(where: { $0.isLetter }), Money.firstAmount(in: title) == nil
             else { continue }
             let foldedTitle = Text.fold(Array(title.lowercased().utf8))
-            if summary.contains(where: { Text.contains($0, in: foldedTitle) }) { continue }
+            if summary.containsMatch(in: foldedTitle) || totals.containsMatch(in: foldedTitle) { continue }
             var quantity: Int?
             for cell in cells.dropFirst().dropLast() {
-                quantity = quantity ?? parseQuantity(cell, labels: quantityLabels)
+                quantity = quantity ?? parseQuantity(cell, labels: quantityLabels.phrases)
             }
             items.append(LineItem(title: title, quantity: quantity ?? 1, price: price))
             contexts.append(line.display)

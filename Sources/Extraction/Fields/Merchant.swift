@@ -84,12 +84,7 @@ extension ExtractionContext {
     func cleanDisplayName(_ displayName: String) -> String? {
         var name = Text.trimmed(displayName.trimmingCharacters(in: CharacterSet(charactersIn: "\"'")))
         if name.contains("@") { return nil }
-        var noise = languages.phrases(\.senderNoise)
-        if let english = extractor.languages.first(where: { $0.rules.code == "en" }) {
-            noise += english.senderNoise
-        }
-        noise.sort { $0.folded.count > $1.folded.count }
-        for phrase in noise {
+        for phrase in languages.senderNoise.phrases {
             var folded = Text.fold(Array(name.utf8))
             var ranges = Text.occurrences(of: phrase.folded, in: folded, limit: 4)
             while let range = ranges.last {
@@ -128,7 +123,7 @@ extension ExtractionContext {
         for honorific in ["様", "さま", "御中", "殿", "님", "귀하"] where name.hasSuffix(honorific) {
             name = Text.trimmed(String(name.dropLast(honorific.count)))
         }
-        if name.hasSuffix(".") { name.removeLast() }
+        if name.lowercased().hasSuffix("reserved.") { name.removeLast() }
         for suffix in [" All rights reserved", " All Rights Reserved", " all rights reserved"]
         where name.hasSuffix(suffix) {
             name = String(name.dropLast(suffix.count))
@@ -166,11 +161,7 @@ extension ExtractionContext {
         let phrases = languages.phrases(\.brandPhrases)
         for origin in text.bodyOrigins {
             for line in text.lines(of: origin) {
-                for phrase in phrases {
-                    guard let range = Text.occurrences(of: phrase.folded, in: line.folded, limit: 1).first
-                    else {
-                        continue
-                    }
+                for (_, range) in phrases.matches(in: line.folded, limit: 4) {
                     let rest = line.string(range.upperBound..<line.bytes.count)
                     let name = rest.prefix { !".!,|\t。！、\n".contains($0) }
                     if let brand = cleanBrand(String(name)) { return (brand, line.display) }

@@ -35,7 +35,7 @@ enum Money {
     /// Every amount with a currency in the text, in order.
     /// - Parameter defaultCurrency: what `¥` and `$` mean in the email's language (e.g. `CNY`).
     static func amounts(in text: String, defaultCurrency: String? = nil) -> [(MonetaryAmount, NSRange)] {
-        guard let expression else { return [] }
+        guard let expression, text.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 }) else { return [] }
         let nsText = text as NSString
         var result: [(MonetaryAmount, NSRange)] = []
         for match in expression.matches(
@@ -45,7 +45,9 @@ enum Money {
                 let range = match.range(at: index)
                 return range.location == NSNotFound ? nil : nsText.substring(with: range)
             }
-            let symbol = group(1) ?? group(3) ?? group(5)
+            // An ISO code after the number says more than a symbol before it ("$1,299.00 MXN").
+            let trailingCode = group(3).flatMap { codes.contains($0.uppercased()) ? $0 : nil }
+            let symbol = trailingCode ?? group(1) ?? group(3) ?? group(5)
             guard let symbol, let number = group(2) ?? group(4) else { continue }
             let currency = code(for: symbol, defaultCurrency: defaultCurrency)
             guard let amount = normalize(number, currency: currency) else { continue }

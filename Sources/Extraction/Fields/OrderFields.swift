@@ -69,13 +69,12 @@ extension ExtractionContext {
     }
 
     /// Whether a label is part of a label for another number ("Invoice order number", "Coupon code").
-    func isNegated(_ found: LabelledValue, by phrases: [Phrase]) -> Bool {
+    func isNegated(_ found: LabelledValue, by phrases: PhraseSet) -> Bool {
         let labelStart = found.offset - found.line.startOffset
         guard labelStart >= 0 else { return false }
-        for phrase in phrases {
-            for range in Text.occurrences(of: phrase.folded, in: found.line.folded, limit: 8) {
-                if range.lowerBound <= labelStart + 2 && range.upperBound >= labelStart - 2 { return true }
-            }
+        for (_, range) in phrases.matches(in: found.line.folded, limit: 16)
+        where range.lowerBound <= labelStart + 2 && range.upperBound >= labelStart - 2 {
+            return true
         }
         return false
     }
@@ -99,7 +98,9 @@ extension ExtractionContext {
                     text: "", links: document.links, senderDomain: document.sender?.domain,
                     subject: document.subject))
         }
-        for input in inputs {
+        for (index, input) in inputs.enumerated() {
+            // text/plain is read only when the HTML rendition (read first, with the links) has none.
+            if index > 0 && !merged.isEmpty { break }
             for candidate in rules.carriers.findTrackingNumbers(in: input) {
                 let key = candidate.trackingNumber.uppercased()
                 if let existing = merged[key] {
@@ -115,8 +116,8 @@ extension ExtractionContext {
         }
     }
 
-    /// The order date: attached order, markup, a labelled date, else the Date header of an
-    /// order confirmation (the day it was placed).
+    /// The order date: attached order, markup, a date beside an order-date label or after the
+    /// order number ("order #123 placed on …").
     mutating func findOrderDate(kind: EmailKind) -> String? {
         var candidates: [Candidate<CivilDate>] = []
         for attached in document.attachedOrders {
@@ -149,12 +150,39 @@ extension ExtractionContext {
                 }
             }
         }
-        if kind == .orderConfirmation, let reference {
-            candidates.append(
-                Candidate(
-                    value: reference, key: reference.iso, source: "header", score: 0.6,
-                    text: "Date: \(reference.iso)", origin: nil))
+        // "Ihre Bestellung WK-2026-00433 vom 22.11.2026", "order #300127 placed on November 18".
+        let connectors = languages.all.flatMap { $0.rules.orderDateConnectors ?? [] }.map { $0.lowercased() }
+        if !connectors.isEmpty && !candidates.contains(where: { $0.source == "label" }) {
+            let labels = [languages.orderNumber, languages.orderNumberWeak]
+            for set in labels {
+                for found in LabelledValues.find(set, in: text, origins: bodyOrigins, following: false) {
+                    guard
+                        let number = OrderNumberToken.extract(
+                            from: found.value, fillers: languages.fillers, minimumLength: 4),
+                        let range = found.value.prefix(160).range(of: number)
+                    else { continue }
+                    let rest = Text.trimmed(String(found.value[range.upperBound...]))
+                    let lowered = rest.lowercased()
+                    guard let connector = connectors.first(where: { lowered.hasPrefix($0 + " ") }) else {
+                        continue
+                    }
+                    let dateText = String(rest.dropFirst(connector.count).prefix(40))
+                    for language in languages.all {
+                        if let day = language.dates.firstDate(in: dateText, reference: reference) {
+                            candidates.append(
+                                Candidate(
+                                    value: day, key: day.iso, source: "label", score: 0.75,
+                                    text: found.context,
+                                    origin: found.line.origin, offset: found.offset,
+                                    location: found.line.location))
+                            break
+                        }
+                    }
+                }
+            }
         }
+        // The Date header is not taken for the order date: an email that does not print the
+        // date leaves it unknown (a confirmation can be sent days after the order).
         guard let chosen = Scoring.choose(candidates, threshold: 0.6) else { return nil }
         evidence.append(chosen.evidence(field: "orderDate"))
         return chosen.value.iso
@@ -162,6 +190,11 @@ extension ExtractionContext {
 
     /// The total: attached order, markup, then the most specific total label with an amount.
     func findTotal() -> Chosen<MonetaryAmount>? {
+        Scoring.choose(totalCandidates(), threshold: 0.6)
+    }
+
+    /// Total candidates from every source, each with its position.
+    func totalCandidates() -> [Candidate<MonetaryAmount>] {
         var candidates: [Candidate<MonetaryAmount>] = []
         let defaultCurrency = languages.primary?.rules.defaultCurrency
         for attached in document.attachedOrders {
@@ -185,12 +218,7 @@ extension ExtractionContext {
             }
         }
         // Label rank: the first label of a language's list is the most specific ("order total").
-        var labelRank: [[UInt8]: Int] = [:]
-        for language in languages.all {
-            for (index, phrase) in language.total.enumerated() where labelRank[phrase.folded] == nil {
-                labelRank[phrase.folded] = index
-            }
-        }
+        let labelRank = languages.totalRank
         let labels = languages.phrases(\.total)
         let found = LabelledValues.find(labels, in: text, origins: bodyOrigins)
         for value in found {
@@ -208,6 +236,6 @@ extension ExtractionContext {
                     text: value.context, origin: value.line.origin, offset: value.offset,
                     location: value.line.location))
         }
-        return Scoring.choose(candidates, threshold: 0.6)
+        return candidates
     }
 }

@@ -17,10 +17,13 @@ enum OrderNumberToken {
     ///   - fillers: folded words skipped before the value ("is", "no.").
     ///   - minimumLength: the shortest number accepted.
     static func extract(from value: String, fillers: Set<String>, minimumLength: Int) -> String? {
-        var words = value.split(whereSeparator: { $0 == " " || $0 == "\u{00A0}" || $0 == "\t" })[...]
+        var words = value.prefix(120).split(
+            maxSplits: 5, omittingEmptySubsequences: true,
+            whereSeparator: { $0 == " " || $0 == "\u{00A0}" || $0 == "\t" }
+        )[...]
         var skipped = 0
         while let first = words.first, skipped < 3,
-            fillers.contains(first.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: ":：#")))
+            fillers.contains(first.lowercased().filter { !":：#".contains($0) })
         {
             words = words.dropFirst()
             skipped += 1

@@ -72,7 +72,14 @@ extension ExtractionContext {
                 confidence: (min(candidate.score, 0.99) * 100).rounded() / 100)
         }
         var delivery = findEstimatedDelivery()
-        let status = findStatus(kind: kind)
+        var status = findStatus(kind: kind)
+        // A shop's shipping confirmation says the parcel has left: "shipped", even when it
+        // adds that the parcel is on its way.
+        if kind == .shippingConfirmation, let found = status, !found.1.hasPrefix("schema.org"),
+            found.0 == .onTheWay || found.0 == .processing
+        {
+            status = (.shipped, found.1 + " (shipping confirmation)", found.2)
+        }
         if delivery == nil, status?.0 == .outForDelivery, let reference {
             // Out for delivery: it arrives on the day of the email.
             let today = DateWindow(from: reference.iso, until: reference.iso)
@@ -134,11 +141,15 @@ extension ExtractionContext {
             for language in languages.all {
                 guard let window = language.dates.window(in: value, reference: reference) else { continue }
                 let isSubject = found.line.origin == .subject || found.line.origin == .preheader
+                var score = isSubject ? 0.65 : found.placement.score
+                // A label inside a sentence, or a relative word, is less sure than a date in its own cell.
+                if !isSubject && found.placement == .sameCell && !found.labelOpensCell { score -= 0.05 }
+                if language.dates.firstDate(in: value, reference: reference) == nil { score -= 0.03 }
                 candidates.append(
                     Candidate(
                         value: window, key: window.from + window.until,
                         source: isSubject ? "subject" : "label",
-                        score: isSubject ? 0.65 : found.placement.score, text: found.context,
+                        score: score, text: found.context,
                         origin: found.line.origin,
                         offset: found.offset, location: found.line.location))
                 break
@@ -147,49 +158,64 @@ extension ExtractionContext {
         return Scoring.choose(candidates, threshold: 0.6)
     }
 
-    /// Further orders in the same email: other strongly labelled order numbers in the body.
-    /// Shipments whose tracking number follows an order's label (and precedes the next one)
-    /// move to that order.
+    /// Further orders in the same email: other order numbers labelled in the same rendition
+    /// as the first. Each order owns the part of the text from its label to the next order's:
+    /// the shipments and the total found there are its own.
     func additionalOrders(
-        ranked: [Chosen<String>], shipments: inout [Shipment], tracking: [TrackingCandidate]
+        ranked: [Chosen<String>], shipments: inout [Shipment], tracking: [TrackingCandidate],
+        total: inout MonetaryAmount?, orderDate: String?
     ) -> [OrderPart] {
-        guard ranked.count > 1, let primary = ranked.first else { return [] }
+        guard ranked.count > 1, let primary = ranked.first, let origin = primary.best.origin,
+            origin == .html || origin == .plain
+        else { return [] }
+        func offset(of chosen: Chosen<String>) -> Int? {
+            ([chosen.best] + chosen.supporting).first { $0.origin == origin && $0.source == "label" }?.offset
+        }
         let others = ranked.dropFirst().filter { chosen in
-            chosen.score >= 0.8 && chosen.best.source == "label"
+            chosen.score >= 0.7 && chosen.best.source == "label" && offset(of: chosen) != nil
                 && !chosen.value.uppercased().contains(primary.value.uppercased())
                 && !primary.value.uppercased().contains(chosen.value.uppercased())
         }
-        guard !others.isEmpty else { return [] }
-        var parts: [OrderPart] = []
-        // Order labels by position in the most trusted rendition.
-        let origin = primary.best.origin ?? .html
-        var anchors: [(String, Int)] = [(primary.value, primary.best.offset)]
+        guard !others.isEmpty, let primaryOffset = offset(of: primary) else { return [] }
+        var anchors: [(String, Int)] = [(primary.value, primaryOffset)]
         for other in others {
-            let inOrigin = ([other.best] + other.supporting).first { $0.origin == origin }
-            anchors.append((other.value, inOrigin?.offset ?? Int.max))
+            if let position = offset(of: other) { anchors.append((other.value, position)) }
         }
         anchors.sort { $0.1 < $1.1 }
+        func owner(of position: Int) -> String {
+            anchors.last { $0.1 <= position }?.0 ?? primary.value
+        }
         var moved: [String: [Shipment]] = [:]
         var kept: [Shipment] = []
         for shipment in shipments {
             guard let number = shipment.trackingNumber,
                 let candidate = tracking.first(where: { $0.trackingNumber == number }),
-                let position = candidate.utf8Offset, origin == .html || origin == .plain
+                let position = candidate.utf8Offset
             else {
                 kept.append(shipment)
                 continue
             }
-            let owner = anchors.last { $0.1 <= position }?.0 ?? primary.value
-            if owner == primary.value {
+            let name = owner(of: position)
+            if name == primary.value {
                 kept.append(shipment)
             } else {
-                moved[owner, default: []].append(shipment)
+                moved[name, default: []].append(shipment)
             }
         }
         shipments = kept
-        for other in others {
-            parts.append(OrderPart(orderNumber: other.value, shipments: moved[other.value]))
+        // Totals by segment.
+        var totals: [String: [Candidate<MonetaryAmount>]] = [:]
+        for candidate in totalCandidates() where candidate.origin == origin && candidate.source == "label" {
+            guard candidate.offset >= (anchors.first?.1 ?? 0) else { continue }
+            totals[owner(of: candidate.offset), default: []].append(candidate)
         }
-        return parts
+        if let own = totals[primary.value].flatMap({ Scoring.choose($0, threshold: 0.6) }) {
+            total = own.value
+        }
+        return others.map { other in
+            OrderPart(
+                orderNumber: other.value, orderDate: orderDate, shipments: moved[other.value],
+                total: totals[other.value].flatMap { Scoring.choose($0, threshold: 0.6) }?.value)
+        }
     }
 }

@@ -29,6 +29,11 @@ public struct LanguageRules: Sendable, Decodable {
     public var senderNoise: [String]
     /// Words skipped between a label and its value, e.g. `is`, `no.`.
     public var valueFillers: [String]
+    /// Words between an order number and its date ("order #123 placed on …", "vom").
+    public var orderDateConnectors: [String]?
+    /// Anchor texts of the link to the order's page ("view your order", "Bestellung ansehen"),
+    /// lower-case; optional.
+    public var orderLinkPhrases: [String]?
     /// The currency a bare `$` or `¥` means in this language, when it has one.
     public var defaultCurrency: String?
 

@@ -238,9 +238,22 @@ enum Text {
         !occurrences(of: phrase.folded, in: bytes, limit: 1).isEmpty
     }
 
+    /// Whether a scalar is space to trim: white space, no-break and zero-width spaces.
+    static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0xA0, 0x200B, 0x200C, 0x200D, 0xFEFF, 0x3000, 0x2028, 0x2029:
+            true
+        case 0x2000...0x200A: true
+        default: false
+        }
+    }
+
     static func trimmed(_ text: String) -> String {
-        text.trimmingCharacters(
-            in: .whitespacesAndNewlines.union(CharacterSet(charactersIn: "\u{00A0}\u{200B}")))
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }),
+            let last = scalars.lastIndex(where: { !isSpace($0) })
+        else { return "" }
+        return String(scalars[first...last])
     }
 
     static func shortened(_ text: String, limit: Int) -> String {

@@ -29,8 +29,14 @@ struct LabelledValue: Sendable {
     let labelOpensCell: Bool
     /// UTF-8 offset of the label in its rendition.
     let offset: Int
-    /// The text around the value, for evidence.
-    let context: String
+    /// The line of the label (differs from ``line`` when the value is on the next line).
+    let labelLine: TextLine
+
+    /// The text around the value, for evidence (built only when asked for).
+    var context: String {
+        guard labelLine.number != line.number else { return line.display }
+        return Text.shortened(labelLine.display + " / " + line.display, limit: 200)
+    }
 }
 
 enum LabelledValues {
@@ -48,7 +54,7 @@ enum LabelledValues {
     ///   - origins: the renditions to read.
     ///   - following: whether a label alone in its cell may take the next cell or line.
     static func find(
-        _ labels: [Phrase], in text: DocumentText, origins: Set<TextOrigin>, following: Bool = true
+        _ labels: PhraseSet, in text: DocumentText, origins: Set<TextOrigin>, following: Bool = true
     ) -> [LabelledValue] {
         guard !labels.isEmpty else { return [] }
         var result: [LabelledValue] = []
@@ -56,16 +62,12 @@ enum LabelledValues {
         for lineIndex in lines.indices where origins.contains(lines[lineIndex].origin) {
             let line = lines[lineIndex]
             if line.folded.isEmpty { continue }
-            var taken: [Range<Int>] = []
-            for label in labels {
-                for range in Text.occurrences(of: label.folded, in: line.folded, limit: 8)
-                where !taken.contains(where: { $0.overlaps(range) }) {
-                    taken.append(range)
-                    if let value = valueAfter(
-                        label: label, range: range, lineIndex: lineIndex, lines: lines, following: following)
-                    {
-                        result.append(value)
-                    }
+            for (index, range) in labels.matches(in: line.folded, limit: 16) {
+                if let value = valueAfter(
+                    label: labels.phrases[index], range: range, lineIndex: lineIndex, lines: lines,
+                    following: following)
+                {
+                    result.append(value)
                 }
             }
         }
@@ -87,7 +89,7 @@ enum LabelledValues {
             let value = Text.trimmed(line.string(valueStart..<cell.upperBound))
             return LabelledValue(
                 label: label.text, value: value, placement: .sameCell, line: line, labelOpensCell: opensCell,
-                offset: offset, context: line.display)
+                offset: offset, labelLine: line)
         }
         // The label ends its cell: the value is in the next cell, or on the next line.
         guard following, prefix.utf8.count <= 24 else { return nil }
@@ -97,7 +99,7 @@ enum LabelledValues {
         }) {
             return LabelledValue(
                 label: label.text, value: Text.trimmed(line.string(next)), placement: .nextCell, line: line,
-                labelOpensCell: opensCell, offset: offset, context: line.display)
+                labelOpensCell: opensCell, offset: offset, labelLine: line)
         }
         // Only a label that is its whole line (a heading) reaches down to the next line.
         guard cells.count == 1 || cells.allSatisfy({ $0 == cell || Text.trimmed(line.string($0)).isEmpty })
@@ -114,7 +116,7 @@ enum LabelledValues {
                     label: label.text, value: Text.trimmed(next.string(first)), placement: .nextLine,
                     line: next,
                     labelOpensCell: opensCell, offset: offset,
-                    context: Text.shortened(line.display + " / " + next.display, limit: 200))
+                    labelLine: line)
             }
             nextIndex += 1
         }

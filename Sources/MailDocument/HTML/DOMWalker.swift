@@ -65,6 +65,8 @@ struct DOMWalker {
     /// The DOM path of the first `pathDepth` open elements, as bytes.
     private var pathBytes: [UInt8] = []
     private var pathDepth = 0
+    /// Per parent and element name: the last element whose sibling index was computed.
+    private var siblingIndex: [SiblingKey: (node: NodePointer, index: Int)] = [:]
     private var hardHiddenDepth = 0
     private var fontZero = false
     private var suppressDepth = 0
@@ -145,7 +147,7 @@ struct DOMWalker {
 
     private func kind(of node: NodePointer) -> ElementKind {
         guard let name = node.pointee.name else { return [] }
-        return ElementKind.lookup(name)?.kind ?? []
+        return ElementKind.kind(name)
     }
 
     /// Handles an element's start; returns whether its children are to be walked (a frame
@@ -204,7 +206,7 @@ struct DOMWalker {
             }
             if kind.contains(.image) { image(attributes) }
             if kind.contains(.anchor), let href = attributes.href {
-                let hrefString = DOMWalker.trimmed(String(cString: href))
+                let hrefString = DOMWalker.trimmedString(href)
                 if !hrefString.isEmpty, links.count + linkStack.count < options.maxLinks {
                     let sink = currentSink()
                     linkStack.append(
@@ -304,7 +306,7 @@ struct DOMWalker {
             var bytes = Array("…".utf8)
             for index in (count - 32)..<count {
                 bytes.append(UInt8(ascii: "/"))
-                DOMWalker.appendStep(stack[index].node, to: &bytes)
+                DOMWalker.appendStep(stack[index].node, to: &bytes, cache: &siblingIndex)
             }
             return String(decoding: bytes, as: UTF8.self)
         }
@@ -312,7 +314,7 @@ struct DOMWalker {
         if pathBytes.count > validEnd { pathBytes.removeLast(pathBytes.count - validEnd) }
         for index in pathDepth..<count {
             if !pathBytes.isEmpty { pathBytes.append(UInt8(ascii: "/")) }
-            DOMWalker.appendStep(stack[index].node, to: &pathBytes)
+            DOMWalker.appendStep(stack[index].node, to: &pathBytes, cache: &siblingIndex)
             stack[index].pathEnd = pathBytes.count
         }
         pathDepth = count
@@ -321,20 +323,42 @@ struct DOMWalker {
         return location
     }
 
+    private struct SiblingKey: Hashable {
+        var parent: UnsafeRawPointer?
+        var name: ElementKind.NameKey
+    }
+
     /// Appends `name`, or `name[n]` when the element has siblings of the same name.
-    private static func appendStep(_ node: NodePointer, to bytes: inout [UInt8]) {
+    ///
+    /// The index of the last element counted under each parent and name is remembered, so
+    /// rows of a long table are counted from the previous row, not from the first.
+    private static func appendStep(
+        _ node: NodePointer, to bytes: inout [UInt8],
+        cache siblingIndex: inout [SiblingKey: (node: NodePointer, index: Int)]
+    ) {
         guard let name = node.pointee.name else {
             bytes.append(UInt8(ascii: "?"))
             return
         }
+        let key = ElementKind.NameKey(name).map {
+            SiblingKey(parent: node.pointee.parent.map(UnsafeRawPointer.init), name: $0)
+        }
         var same = 0
         var sibling = node.pointee.prev
         var looked = 0
-        while let current = sibling, looked < 10_000 {
-            if current.pointee.type == XML_ELEMENT_NODE, sameName(current.pointee.name, name) { same += 1 }
+        let remembered = key.flatMap { siblingIndex[$0] }
+        while let current = sibling, looked < 100_000 {
+            if let remembered, current == remembered.node {
+                same += remembered.index + 1
+                break
+            }
+            if current.pointee.type == XML_ELEMENT_NODE, DOMWalker.sameName(current.pointee.name, name) {
+                same += 1
+            }
             sibling = current.pointee.prev
             looked += 1
         }
+        if let key { siblingIndex[key] = (node, same) }
         var length = 0
         while name[length] != 0, length < 256 { length += 1 }
         bytes.append(contentsOf: UnsafeBufferPointer(start: name, count: length))
@@ -342,7 +366,7 @@ struct DOMWalker {
             var following = node.pointee.next
             looked = 0
             while let current = following, looked < 64 {
-                if current.pointee.type == XML_ELEMENT_NODE, sameName(current.pointee.name, name) {
+                if current.pointee.type == XML_ELEMENT_NODE, DOMWalker.sameName(current.pointee.name, name) {
                     bytes.append(contentsOf: [UInt8(ascii: "["), UInt8(ascii: "1"), UInt8(ascii: "]")])
                     return
                 }
@@ -368,7 +392,10 @@ struct DOMWalker {
         let sink = builder.inHidden ? hidden : visible
         var start = builder.start
         let end = sink.bytes.count
-        while start < end, [0x20, 0x09, 0x0A].contains(sink.bytes[start]) { start += 1 }
+        while start < end, sink.bytes[start] == 0x20 || sink.bytes[start] == 0x09 || sink.bytes[start] == 0x0A
+        {
+            start += 1
+        }
         var text = ""
         if start < end {
             text = String(decoding: sink.bytes[start..<end], as: UTF8.self)
@@ -384,7 +411,7 @@ struct DOMWalker {
 
     private mutating func image(_ attributes: Attributes) {
         let alt = attributes.alt.map { String(cString: $0).collapsingWhitespace() }
-        let source = attributes.src.map { DOMWalker.trimmed(String(cString: $0)) } ?? ""
+        let source = attributes.src.map { DOMWalker.trimmedString($0) } ?? ""
         if let alt, !alt.isEmpty, !linkStack.isEmpty, linkStack[linkStack.count - 1].imageAlt == nil {
             linkStack[linkStack.count - 1].imageAlt = alt
         }
@@ -501,7 +528,7 @@ struct DOMWalker {
         default: pointer = attributes.content  // `content` on any element is common in email markup
         }
         guard let pointer else { return tag == "meta" ? "" : nil }
-        return trimmed(String(cString: pointer))
+        return trimmedString(pointer)
     }
 
     // MARK: - Helpers
@@ -610,6 +637,17 @@ struct DOMWalker {
 
     private static func tokens(_ value: String) -> [String] {
         value.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }).map(String.init)
+    }
+
+    /// An attribute value as a string without leading and trailing ASCII whitespace.
+    static func trimmedString(_ pointer: UnsafePointer<UInt8>) -> String {
+        var start = 0
+        while pointer[start] != 0, pointer[start] <= 0x20 { start += 1 }
+        var end = start
+        while pointer[end] != 0 { end += 1 }
+        while end > start, pointer[end - 1] <= 0x20 { end -= 1 }
+        return String(
+            decoding: UnsafeBufferPointer(start: pointer + start, count: end - start), as: UTF8.self)
     }
 
     static func trimmed(_ value: String) -> String {

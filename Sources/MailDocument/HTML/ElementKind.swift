@@ -68,6 +68,34 @@ struct ElementKind: OptionSet, Hashable {
         }
     }
 
+    /// The kind of an element, looked up from its name's bytes without hashing or allocating
+    /// (open addressing over a fixed table); unknown names are plain inline elements.
+    static func kind(_ name: UnsafePointer<UInt8>) -> ElementKind {
+        guard let key = NameKey(name) else { return [] }
+        var slot = fastSlot(key)
+        for _ in 0..<fastTable.count {
+            let entry = fastTable[slot]
+            if entry.kind == nil { return [] }
+            if entry.low == key.low && entry.high == key.high { return entry.kind ?? [] }
+            slot = (slot + 1) & (fastTable.count - 1)
+        }
+        return []
+    }
+
+    private static func fastSlot(_ key: NameKey) -> Int {
+        Int(truncatingIfNeeded: ((key.low ^ (key.high &* 31)) &* 0x9E37_79B9_7F4A_7C15) >> 56)
+    }
+
+    private static let fastTable: [(low: UInt64, high: UInt64, kind: ElementKind?)] = {
+        var table = [(low: UInt64, high: UInt64, kind: ElementKind?)](repeating: (0, 0, nil), count: 256)
+        for (key, value) in byKey {
+            var slot = fastSlot(key)
+            while table[slot].kind != nil { slot = (slot + 1) & 255 }
+            table[slot] = (key.low, key.high, value.kind)
+        }
+        return table
+    }()
+
     /// The kind and the shared name string of a known element, looked up from its bytes.
     static func lookup(_ name: UnsafePointer<UInt8>) -> (kind: ElementKind, name: String)? {
         guard let key = NameKey(name) else { return nil }

@@ -108,7 +108,7 @@ public enum HTMLRenderer {
             return RenderedHTML(text: RenderedText(text: ""), warnings: warnings)
         }
         defer { xmlFreeDoc(document) }
-        var walker = DOMWalker(partPath: partPath, options: options, capacity: bytes.count / 4)
+        var walker = DOMWalker(partPath: partPath, options: options, capacity: min(bytes.count / 8, 16_384))
         walker.walk(document)
         var result = walker.finish()
         result.warnings.insert(contentsOf: warnings, at: 0)

@@ -24,7 +24,7 @@ enum CommandLineInterface {
 
     static let subcommands: [CommandEntry] = [
         CommandEntry(ScanCommand.self), CommandEntry(ExtractCommand.self), CommandEntry(InspectCommand.self),
-        CommandEntry(OrdersCommand.self), CommandEntry(CorpusCommand.self),
+        CommandEntry(OrdersCommand.self), CommandEntry(CheckCommand.self), CommandEntry(CorpusCommand.self),
         CommandEntry(ValidateCommand.self),
         CommandEntry(VersionCommand.self),
     ]

@@ -48,7 +48,7 @@ enum ExtractCommand: Subcommand {
                 guard var extraction = processed.extraction else {
                     skipped += 1
                     Console.error(
-                        "mailorders extract: skipped \(raw.origin) at byte \(raw.origin.byteOffset): \(processed.failure ?? "not read")"
+                        "mailorders extract: skipped \(processed.origin) at byte \(processed.origin.byteOffset): \(processed.failure ?? "not read")"
                     )
                     continue
                 }

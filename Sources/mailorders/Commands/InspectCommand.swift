@@ -43,13 +43,12 @@ enum InspectCommand: Subcommand {
                 Console.error("mailorders inspect: skipped \(problem)")
             case .success(let raw):
                 let message: Message
-                do {
-                    message = try Message(bytes: raw.bytes)
-                } catch {
+                switch raw.parse() {
+                case .success(let parsed):
+                    message = parsed
+                case .failure(let problem):
                     skipped += 1
-                    Console.error(
-                        "mailorders inspect: skipped \(raw.origin) at byte \(raw.origin.byteOffset): \(error)"
-                    )
+                    Console.error("mailorders inspect: skipped \(problem)")
                     continue
                 }
                 guard documentViews else {

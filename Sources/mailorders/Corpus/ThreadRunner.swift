@@ -104,7 +104,8 @@ extension CorpusRunner {
             let outcome = try store.apply(
                 IngestedMessage(
                     origin: file, messageID: processed.messageID, contentHash: processed.contentHash,
-                    date: processed.date, extraction: extraction))
+                    date: processed.date, extraction: extraction,
+                    orderManagementURL: extraction.orderManagementURL))
             if case .alreadyApplied = outcome, let first = firstFileForKey[key] {
                 repeats[first, default: []].append(file)
             } else if firstFileForKey[key] == nil {

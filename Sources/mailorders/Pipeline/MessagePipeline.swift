@@ -50,10 +50,12 @@ struct MessagePipeline: Sendable {
     func process(_ raw: RawMessage, contentHash: String? = nil) -> ProcessedMessage {
         var result = ProcessedMessage(origin: raw.origin, contentHash: contentHash ?? sha256Hex(raw.bytes))
         let message: Message
-        do {
-            message = try Message(bytes: raw.bytes, limits: limits)
-        } catch {
-            result.failure = error.description
+        switch raw.parse(limits: limits) {
+        case .success(let parsed):
+            message = parsed
+        case .failure(let problem):
+            result.origin = problem.origin
+            result.failure = problem.reason
             return result
         }
         result.warnings = message.warnings

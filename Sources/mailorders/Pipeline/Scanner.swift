@@ -182,7 +182,11 @@ struct Scanner {
     private func apply(_ processed: ProcessedMessage, summary: inout ScanSummary, created: inout Set<Int64>) {
         summary.messagesRead += 1
         guard let extraction = processed.extraction else {
-            summary.skipped.append((processed.origin.description, processed.failure ?? "not read"))
+            summary.skipped.append(
+                (
+                    processed.origin.description + " (byte \(processed.origin.byteOffset))",
+                    processed.failure ?? "not read"
+                ))
             return
         }
         if let since = options.since, let date = processed.date, date < since {
@@ -192,7 +196,8 @@ struct Scanner {
         if extraction.kind == .notAnOrder { summary.notOrders += 1 }
         let message = IngestedMessage(
             origin: processed.origin.description, messageID: processed.messageID,
-            contentHash: processed.contentHash, date: processed.date, extraction: extraction)
+            contentHash: processed.contentHash, date: processed.date, extraction: extraction,
+            orderManagementURL: extraction.orderManagementURL)
         do {
             if case .applied(let effects) = try store.apply(message) {
                 created.formUnion(effects.createdOrderIDs)

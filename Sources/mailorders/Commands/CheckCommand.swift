@@ -1,0 +1,100 @@
+import Foundation
+import Mailbox
+import MerchantCheck
+
+/// `mailorders check`: what a reader like ours finds in a merchant's email, what is missing,
+/// and how to fix it.
+enum CheckCommand: Subcommand {
+    static let spec = CommandSpec(
+        name: "check",
+        summary: "Check a merchant's order emails: what is found, what is missing, how to fix it.",
+        usage: "FILE…|- [--format text|json|html] [--out REPORT] [--expect confirmation|shipping|delivery]",
+        options: [
+            OptionSpec(name: "format", valueName: "FORMAT", help: "text (default), json, or html."),
+            OptionSpec(
+                name: "out", valueName: "REPORT",
+                help: "Write the report to this file instead of standard output."),
+            OptionSpec(
+                name: "expect", valueName: "KIND",
+                help: "The kind of email this should be: confirmation, shipping or delivery."),
+            OptionSpec(
+                name: "rules", valueName: "DIR", help: "Use this rules folder instead of the bundled one."),
+        ],
+        examples: [
+            "mailorders check confirmation.eml",
+            "mailorders check shipped.eml --expect shipping --format json",
+            "mailorders check *.eml --format html --out report.html",
+        ],
+        details: """
+            For each email: the merchant, order number, kind, carriers and tracking numbers, dates,
+            items and total found, each with where it was found and how sure the reader is; then the
+            findings (code, severity, what is wrong, how to fix it) and the Wallet order.json the email
+            would produce. With several files, a summary table and checks across the emails follow.
+            Exit status: 0 no errors, 1 an error in any email, 2 an input that cannot be read.
+            """)
+
+    static func run(_ arguments: ParsedArguments) -> Int32 {
+        guard !arguments.positionals.isEmpty else {
+            Console.error("mailorders check: give at least one FILE, or - for standard input")
+            return ExitCode.usage
+        }
+        guard let format = CheckFormat(rawValue: arguments.value("format") ?? "text") else {
+            Console.error(
+                "mailorders check: --format is text, json or html, not '\(arguments.value("format") ?? "")'")
+            return ExitCode.usage
+        }
+        var expect: ExpectedKind?
+        if let text = arguments.value("expect") {
+            guard let kind = ExpectedKind(rawValue: text) else {
+                let names = ExpectedKind.allCases.map(\.rawValue).joined(separator: ", ")
+                Console.error("mailorders check: --expect is one of \(names), not '\(text)'")
+                return ExitCode.usage
+            }
+            expect = kind
+        }
+        let checker: MerchantEmailChecker
+        do {
+            checker = MerchantEmailChecker(
+                rules: try MessagePipeline.loadRules(from: arguments.value("rules")))
+        } catch {
+            Console.error("mailorders check: \(error)")
+            return ExitCode.fatal
+        }
+        var reports: [CheckReport] = []
+        var unreadable = 0
+        let source = MessageSource(paths: arguments.positionals)
+        while let next = source.next() {
+            switch next {
+            case .failure(let problem):
+                unreadable += 1
+                Console.error("mailorders check: cannot read \(problem)")
+            case .success(let raw):
+                switch raw.parse() {
+                case .success(let message):
+                    reports.append(
+                        checker.check(message: message, origin: raw.origin.description, expect: expect))
+                case .failure(let problem):
+                    unreadable += 1
+                    Console.error("mailorders check: cannot read \(problem)")
+                }
+            }
+        }
+        let crossFindings = checker.crossCheck(reports)
+        let output = CheckOutput.render(
+            reports, crossFindings: crossFindings, format: format, emailHTML: reports.map(\.emailHTML))
+        if let path = arguments.value("out") {
+            do {
+                try output.write(toFile: path, atomically: true, encoding: .utf8)
+                Console.error("mailorders check: wrote \(path)")
+            } catch {
+                Console.error("mailorders check: cannot write \(path): \(error.localizedDescription)")
+                return ExitCode.fatal
+            }
+        } else {
+            Console.out(output.hasSuffix("\n") ? output : output + "\n")
+        }
+        if unreadable > 0 { return ExitCode.fatal }
+        return CheckOutput.hasErrors(reports, crossFindings: crossFindings)
+            ? ExitCode.partial : ExitCode.success
+    }
+}

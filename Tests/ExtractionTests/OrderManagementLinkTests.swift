@@ -1,0 +1,72 @@
+import Foundation
+import MailDocument
+import Testing
+
+@testable import Extraction
+
+/// The link to the order's page (Wallet's `orderManagementURL`).
+@Suite struct OrderManagementLinkTests {
+    static let lines = ["Thank you for your order!", "Order number:\tA-10023", "Order total:\t$24.00"]
+
+    @Test func takesTheViewOrderLinkOnTheMerchantsDomain() {
+        let links = [
+            Link(
+                href: "https://click.shop.example/ls?u=x",
+                target: "https://shop.example/account/orders/A-10023",
+                text: "View your order", position: 10),
+            Link(
+                href: "https://www.ups.com/track?tracknum=1", target: "https://www.ups.com/track?tracknum=1",
+                text: "Track", position: 20),
+        ]
+        let result = Fixture.extract(
+            Fixture.document(subject: "Order confirmed", html: Self.lines, links: links))
+        #expect(result.orderNumber == "A-10023")
+        #expect(result.orderManagementURL == "https://shop.example/account/orders/A-10023")
+        #expect(result.evidence?.contains { $0.field == "orderManagementURL" && $0.source == "link" } == true)
+    }
+
+    @Test func readsTheAnchorInOtherLanguages() {
+        let links = [
+            Link(
+                href: "https://www.shop.example/mein-konto", target: "https://www.shop.example/mein-konto",
+                text: "Bestellung ansehen", position: 5)
+        ]
+        let lines = [
+            "Vielen Dank für Ihre Bestellung!", "Bestellnummer:\t2026-1147", "Gesamtbetrag:\t56,80 €",
+        ]
+        let result = Fixture.extract(
+            Fixture.document(subject: "Bestellbestätigung", html: lines, links: links))
+        #expect(result.orderManagementURL == "https://www.shop.example/mein-konto")
+    }
+
+    @Test func ignoresLinksToOtherSitesHiddenLinksAndUnrelatedAnchors() {
+        let links = [
+            Link(
+                href: "https://survey.example/order", target: "https://survey.example/view-order",
+                text: "View your order", position: 1),
+            Link(
+                href: "https://shop.example/o", target: "https://shop.example/o", text: "View your order",
+                position: 2, isHidden: true),
+            Link(
+                href: "https://shop.example/sale", target: "https://shop.example/sale", text: "Shop the sale",
+                position: 3),
+            Link(href: "javascript:alert(1)", target: "javascript:alert(1)", text: "View order", position: 4),
+        ]
+        let result = Fixture.extract(
+            Fixture.document(subject: "Order confirmed", html: Self.lines, links: links))
+        #expect(result.orderNumber == "A-10023")
+        #expect(result.orderManagementURL == nil)
+    }
+
+    @Test func prefersTheSchemaOrgOrderURL() {
+        let order = SchemaObject(
+            type: "Order",
+            properties: [
+                "orderNumber": .string("A-10023"), "url": .string("https://shop.example/orders/A-10023"),
+            ],
+            origin: "jsonld")
+        let result = Fixture.extract(
+            Fixture.document(subject: "Order confirmed", html: Self.lines, structuredData: [order]))
+        #expect(result.orderManagementURL == "https://shop.example/orders/A-10023")
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+/// `mailorders check` through the built binary: formats, files, exit status.
+@Suite(.serialized) struct CheckCommandTests {
+    static let shipped = CommandRunner.repository.appendingPathComponent(
+        "examples/Maildir/cur/1764400002.M2P4242.mailhost:2,S"
+    ).path
+
+    @Test func aGoodShippingEmailHasNoErrors() throws {
+        let result = try CommandRunner.run(["check", Self.shipped, "--expect", "shipping"])
+        #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+        #expect(result.standardOutput.contains("1ZA7X9252601815900"))
+        #expect(result.standardOutput.contains("order.json"))
+    }
+
+    @Test func theWrongExpectedKindIsAnError() throws {
+        let result = try CommandRunner.run([
+            "check", Self.shipped, "--expect", "delivery", "--format", "json",
+        ])
+        #expect(result.status == 1)
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        #expect(object["hasErrors"] as? Bool == true)
+        #expect(result.standardOutput.contains("MO601"))
+    }
+
+    @Test func writesASelfContainedHTMLReport() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let report = folder.appendingPathComponent("report.html")
+        let result = try CommandRunner.run(["check", Self.shipped, "--format", "html", "--out", report.path])
+        #expect(result.status == 0, "\(result.standardError)")
+        let html = try String(contentsOf: report, encoding: .utf8)
+        #expect(html.contains("<iframe"))
+        #expect(html.contains("sandbox=\"\""))
+        #expect(!html.contains("<script src"))
+    }
+
+    @Test func anUnreadableInputExitsTwoAndBadOptionsSixtyFour() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let empty = folder.appendingPathComponent("empty.eml")
+        try Data().write(to: empty)
+        let result = try CommandRunner.run(["check", empty.path])
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("empty.eml"))
+        #expect(try CommandRunner.run(["check", Self.shipped, "--format", "pdf"]).status == 64)
+        #expect(try CommandRunner.run(["check", Self.shipped, "--expect", "refund"]).status == 64)
+    }
+
+    @Test func severalFilesGetASummary() throws {
+        let cur = CommandRunner.repository.appendingPathComponent("examples/Maildir/cur").path
+        let files = try FileManager.default.contentsOfDirectory(atPath: cur).sorted().prefix(3).map {
+            cur + "/" + $0
+        }
+        let result = try CommandRunner.run(["check"] + files)
+        #expect(result.status == 0 || result.status == 1)
+        #expect(result.standardOutput.lowercased().contains("summary"))
+    }
+}
