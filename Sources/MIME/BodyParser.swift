@@ -327,7 +327,13 @@ struct BodyParser {
 enum TextNormalizer {
     /// Turns CRLF and bare CR into LF.
     static func lineFeeds(_ text: String) -> String {
-        guard text.utf8.contains(0x0D) else { return text }
+        var text = text
+        // memchr over the contiguous UTF-8: the generic `utf8.contains` walks byte by byte.
+        let hasCarriageReturn = text.withUTF8 { buffer -> Bool in
+            guard let base = buffer.baseAddress else { return false }
+            return memchr(base, 0x0D, buffer.count) != nil
+        }
+        guard hasCarriageReturn else { return text }
         var utf8 = Array(text.utf8)
         var write = 0
         var read = 0
