@@ -1,0 +1,40 @@
+import Foundation
+import MailDocument
+import Testing
+
+@testable import Extraction
+
+/// Behaviours found wrong while reviewing the corpus against what each email says.
+@Suite struct ReviewedCorpusTests {
+    @Test func belgianPostEmailIsACarrierUpdateNamingTheShipper() {
+        let result = Fixture.extract(
+            Fixture.document(
+                subject: "Je pakje is geleverd", from: "noreply@bpost.be", name: "bpost",
+                html: [
+                    "Je pakje is geleverd", "Je pakje van Chocolaterie Pralinée werd op 25/11/2026 geleverd.",
+                    "Zendingsnummer\tCD502837166BE", "Afzender\tChocolaterie Pralinée",
+                ]))
+        #expect(result.kind == .carrierUpdate)
+        #expect(result.merchant == MerchantInfo(name: "Chocolaterie Pralinée"))
+        #expect(result.shipments?.first?.carrier == "bpost")
+        #expect(result.shipments?.first?.trackingNumber == "CD502837166BE")
+        #expect(result.shipments?.first?.status == .delivered)
+    }
+
+    @Test func portuguesePostParcelNumberIsNotAnOrderNumber() {
+        let result = Fixture.extract(
+            Fixture.document(
+                subject: "A sua encomenda RB772305195PT está em distribuição", from: "notificacoes@ctt.pt",
+                name: "CTT",
+                html: [
+                    "A sua encomenda chega hoje",
+                    "A encomenda enviada por Loja Azulejo está em distribuição.",
+                    "Número do objeto\tRB772305195PT", "Remetente\tLoja Azulejo",
+                ]))
+        #expect(result.kind == .carrierUpdate)
+        #expect(result.orderNumber == nil)
+        #expect(result.merchant == MerchantInfo(name: "Loja Azulejo"))
+        #expect(result.shipments?.first?.carrier == "CTT")
+        #expect(result.shipments?.first?.status == .outForDelivery)
+    }
+}
