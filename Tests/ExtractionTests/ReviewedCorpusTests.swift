@@ -37,4 +37,21 @@ import Testing
         #expect(result.shipments?.first?.carrier == "CTT")
         #expect(result.shipments?.first?.status == .outForDelivery)
     }
+
+    @Test func markupCarrierNameSeveralCarriersShareIsSettledByTheNumber() {
+        let parcel = SchemaObject(
+            type: "ParcelDelivery",
+            properties: [
+                "carrier": .object(["@type": .string("Organization"), "name": .string("DHL")]),
+                "trackingNumber": .string("00340434331067825498"),
+            ],
+            origin: "jsonld")
+        let result = Fixture.extract(
+            Fixture.document(
+                subject: "Ihre Bestellung 5012911 wurde zugestellt", from: "service@shop.example",
+                name: "Shop",
+                html: ["Ihr Paket wurde zugestellt", "Sendungsnummer: 00340434331067825498"],
+                structuredData: [parcel]))
+        #expect(result.shipments?.first?.carrier == "DHL Paket")
+    }
 }
