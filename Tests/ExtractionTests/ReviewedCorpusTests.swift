@@ -38,6 +38,21 @@ import Testing
         #expect(result.shipments?.first?.status == .outForDelivery)
     }
 
+    @Test func thanksForYourPurchaseConfirmsOrdersLabelledByTheWordOrder() {
+        let result = Fixture.extract(
+            Fixture.document(
+                subject: "Your purchase", from: "order-update@marketplace.example", name: "Marketplace",
+                html: [
+                    "Thanks for your purchase",
+                    "Your items come from 2 sellers, so your purchase was split into 2 orders.",
+                    "Order MP-2026-560310\tTrail Headlamp - sold by Summit Gearworks - $29.00",
+                    "Order MP-2026-560311\tEnamel Camp Mug - sold by Driftwood Supply Co. - $14.00",
+                ]))
+        #expect(result.kind == .orderConfirmation)
+        #expect(result.orderNumber == "MP-2026-560310")
+        #expect(result.additionalOrders?.map(\.orderNumber) == ["MP-2026-560311"])
+    }
+
     @Test func markupCarrierNameSeveralCarriersShareIsSettledByTheNumber() {
         let parcel = SchemaObject(
             type: "ParcelDelivery",
@@ -53,5 +68,15 @@ import Testing
                 html: ["Ihr Paket wurde zugestellt", "Sendungsnummer: 00340434331067825498"],
                 structuredData: [parcel]))
         #expect(result.shipments?.first?.carrier == "DHL Paket")
+    }
+
+    @Test func theDateHeaderIsNotAnOrderDate() {
+        let result = Fixture.extract(
+            Fixture.document(
+                subject: "Order #FC-20931 confirmed", name: "Fernhill Ceramics",
+                html: ["Thank you for your purchase!", "ORDER #FC-20931", "Total $164.64 USD"]))
+        #expect(result.kind == .orderConfirmation)
+        #expect(result.orderNumber == "FC-20931")
+        #expect(result.orderDate == nil)
     }
 }
