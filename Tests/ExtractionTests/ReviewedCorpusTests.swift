@@ -79,4 +79,28 @@ import Testing
         #expect(result.orderNumber == "FC-20931")
         #expect(result.orderDate == nil)
     }
+
+    @Test func replyToNamesTheShopBehindASharedSendingDomain() {
+        var document = Fixture.document(
+            subject: "Order #1001 confirmed", from: "store+52819377@t.shopfront-mail.example",
+            name: "Fernhill Ceramics",
+            html: ["Thank you for your purchase!", "Order #1001", "Total: $42.00 USD"])
+        document.replyTo = Fixture.sender("hello@fernhillceramics.example", name: "Fernhill Ceramics")
+        #expect(
+            Fixture.extract(document).merchant
+                == MerchantInfo(name: "Fernhill Ceramics", domain: "fernhillceramics.example"))
+        // A Reply-To that does not carry the shop's name says nothing about the shop.
+        document.replyTo = Fixture.sender("help@support-desk.example")
+        #expect(Fixture.extract(document).merchant?.domain == "shopfront-mail.example")
+    }
+
+    @Test func replyToOfAPlatformSenderGivesTheShopDomain() {
+        var document = Fixture.document(
+            subject: "Order #1001 confirmed", from: "store+123@shopifyemail.com", name: "Tiny Tea Shop",
+            html: ["Thank you for your purchase!", "Order #1001"])
+        document.replyTo = Fixture.sender("hello@tinytea.example", name: "Tiny Tea Shop")
+        #expect(
+            Fixture.extract(document).merchant
+                == MerchantInfo(name: "Tiny Tea Shop", domain: "tinytea.example"))
+    }
 }
