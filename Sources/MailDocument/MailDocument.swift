@@ -10,6 +10,9 @@ public struct MailDocument: Sendable {
     /// The sender (From, else Sender), with domains resolved.
     public var sender: Sender?
     public var recipients: [MailAddress]
+    /// The first Reply-To mailbox, with domains resolved (RFC 5322 §3.6.2): a platform that
+    /// sends for many shops often names the shop's own address here.
+    public var replyTo: Sender?
     /// The Date header field.
     public var date: Date?
     public var messageID: String?

@@ -24,6 +24,8 @@ extension MailDocument {
         public var recipients: [MailAddress]
         public var date: Date?
         public var messageID: String?
+        /// The Reply-To mailboxes (RFC 5322 §3.6.2).
+        public var replyTo: [MailAddress] = []
         public var textBody: BodyPart?
         public var htmlBody: BodyPart?
         public var attachments: [BodyPart]
@@ -56,6 +58,7 @@ extension MailDocument {
                 subject: message.subject, from: from, recipients: message.to + message.cc, date: message.date,
                 messageID: message.messageID, textBody: message.textBody, htmlBody: message.htmlBody,
                 attachments: message.attachments)
+            replyTo = message.replyTo
         }
     }
 
@@ -83,6 +86,7 @@ extension MailDocument {
             subject: parts.subject, sender: parts.from.first.map(Sender.init(address:)),
             recipients: parts.recipients,
             date: parts.date, messageID: parts.messageID)
+        replyTo = parts.replyTo.first.map(Sender.init(address:))
 
         if let body = parts.textBody, let text = body.text {
             let rendered = PlainTextRenderer.render(text: text, partPath: body.path)

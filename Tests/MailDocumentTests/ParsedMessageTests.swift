@@ -52,3 +52,15 @@ private func document(_ file: URL) -> MailDocument? {
     }
     #expect(document.structuredData.contains { $0.type == "ParcelDelivery" || $0.type == "Order" })
 }
+
+@Test func replyToIsReadWithItsDomains() throws {
+    let bytes = Array(
+        ("From: Fernhill Ceramics <store@t.platform.example>\r\n"
+            + "Reply-To: Fernhill Ceramics <hello@mail.fernhill.example>\r\n"
+            + "Subject: Order #1001 confirmed\r\n\r\nThank you\r\n").utf8)
+    let document = MailDocument(message: try Message(bytes: bytes))
+    #expect(document.replyTo?.address == "hello@mail.fernhill.example")
+    #expect(document.replyTo?.domain == "mail.fernhill.example")
+    #expect(document.replyTo?.registrableDomain == "fernhill.example")
+    #expect(document.sender?.registrableDomain == "platform.example")
+}

@@ -18,7 +18,11 @@ extension ExtractionContext {
         }
         let entry = senderDomain.flatMap { rules.merchants.entry(forDomain: $0) }
         let isPlatform = entry?.platform == true
-        let domain = entry?.domain ?? (isPlatform ? shopDomainFromLinks(platform: registrable) : registrable)
+        let domain =
+            entry?.domain
+            ?? (isPlatform
+                ? replyToShopDomain(platform: registrable) ?? shopDomainFromLinks(platform: registrable)
+                : registrable)
         func found(_ name: String, source: String, text: String, confidence: Double) -> MerchantInfo {
             evidence.append(Evidence(field: "merchant", source: source, text: text, confidence: confidence))
             return MerchantInfo(name: name, domain: domain)
@@ -205,6 +209,8 @@ extension ExtractionContext {
             String((domain.split(separator: ".").first ?? "").filter { $0.isLetter || $0.isNumber })
         }
         if let sender, label(sender).contains(key) || key.contains(label(sender)) { return nil }
+        // The shop's own address in Reply-To ("Fernhill Ceramics <hello@fernhillceramics.example>").
+        if let reply = document.replyTo?.registrableDomain, label(reply) == key { return reply }
         for link in document.links.prefix(200) where !link.isHidden {
             guard let host = URL(string: link.target)?.host?.lowercased(),
                 let domain = RegistrableDomain.of(host)
@@ -212,6 +218,17 @@ extension ExtractionContext {
             if label(domain) == key { return domain }
         }
         return nil
+    }
+
+    /// The shop's own domain when a platform sends for it and names the shop's address in
+    /// Reply-To: any Reply-To domain that is not the platform's, a carrier's or another platform's.
+    func replyToShopDomain(platform: String?) -> String? {
+        guard let reply = document.replyTo?.registrableDomain, reply != platform,
+            !ExtractionContext.commonLinkDomains.contains(reply),
+            rules.carriers.carrier(forSenderDomain: reply) == nil,
+            rules.merchants.entry(forDomain: reply)?.platform != true
+        else { return nil }
+        return reply
     }
 
     /// Link hosts that say nothing about the shop.

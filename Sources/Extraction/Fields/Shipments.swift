@@ -41,7 +41,7 @@ extension ExtractionContext {
             let properties = object.properties
             guard let number = Markup.string(properties["trackingNumber"]).map(compact) else { continue }
             let carrierText = Markup.string(properties["carrier"])
-            let rule = carrierText.flatMap { rules.carriers.carrier(named: $0) }
+            let rule = carrierText.flatMap { rules.carriers.carrier(named: $0, trackingNumber: number) }
             var shipment = Shipment(
                 carrier: rule?.name ?? carrierText, trackingNumber: number,
                 trackingURL: Markup.string(properties["trackingUrl"])
