@@ -126,6 +126,12 @@ public final class MessageSource: Sequence, IteratorProtocol {
         }
     }
 
+    /// Whether `path` itself is a symbolic link (not what it points to).
+    static func isSymbolicLink(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFLNK
+    }
+
     private func visit(_ path: String) -> Result<RawMessage, SourceProblem>? {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -146,6 +152,8 @@ public final class MessageSource: Sequence, IteratorProtocol {
                 let child = (path as NSString).appendingPathComponent(name)
                 var childIsDirectory: ObjCBool = false
                 _ = FileManager.default.fileExists(atPath: child, isDirectory: &childIsDirectory)
+                // A symbolic link to a folder is not followed inside a tree: links can loop.
+                if childIsDirectory.boolValue && MessageSource.isSymbolicLink(child) { continue }
                 if childIsDirectory.boolValue {
                     if isMaildir && name == "tmp" { continue }
                     if name == "." || name == ".." { continue }
@@ -157,7 +165,12 @@ public final class MessageSource: Sequence, IteratorProtocol {
             pending.append(contentsOf: entries.reversed())
             return nil
         }
-        let descriptor = Foundation.open(path, O_RDONLY)
+        // FIFOs, sockets and devices are not mail files, and a FIFO would block the read.
+        var status = stat()
+        if stat(path, &status) == 0 && (status.st_mode & S_IFMT) != S_IFREG {
+            return .failure(SourceProblem(origin: MessageOrigin(path: path), reason: "not a regular file"))
+        }
+        let descriptor = Foundation.open(path, O_RDONLY | O_NONBLOCK)
         guard descriptor >= 0 else {
             return .failure(
                 SourceProblem(origin: MessageOrigin(path: path), reason: String(cString: strerror(errno))))

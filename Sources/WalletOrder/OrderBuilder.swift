@@ -145,7 +145,8 @@ public struct OrderBuilder: Sendable {
     private func createdAt(_ stored: StoredOrder) -> Date {
         if let date = stored.orderDate ?? stored.firstMessageAt ?? stored.lastMessageAt { return date }
         let fulfillmentDates = stored.fulfillments.flatMap { [$0.shippedAt, $0.statusAt, $0.deliveredAt] }
-        return fulfillmentDates.compactMap { $0 }.min() ?? Date(timeIntervalSince1970: 0)
+        // No email of the order had a Date header: the time the store recorded it.
+        return fulfillmentDates.compactMap { $0 }.min() ?? stored.updatedAt ?? Date()
     }
 
     private func shipping(from stored: StoredFulfillment, index: Int) -> ShippingFulfillment {

@@ -52,6 +52,9 @@ enum ExtractCommand: Subcommand {
                     )
                     continue
                 }
+                for warning in processed.warnings {
+                    Console.error("mailorders extract: warning: \(processed.origin): \(warning)")
+                }
                 if arguments.has("no-evidence") { extraction.evidence = nil }
                 Console.line(extractionJSONLine(extraction))
             }

@@ -10,6 +10,8 @@ struct ScanSummary {
     /// Messages applied in an earlier run (same Message-ID or same bytes).
     var alreadyApplied = 0
     var skipped: [(origin: String, reason: String)] = []
+    /// Messages read with repairs or guesses (broken MIME, unknown charsets, limits hit).
+    var repaired: [(origin: String, warnings: [String])] = []
     var notOrders = 0
     var beforeSince = 0
     var ordersCreated = 0
@@ -23,8 +25,10 @@ struct ScanSummary {
 
     func text() -> String {
         var lines = [
-            "Read \(messagesRead) messages in \(formatDuration(elapsed))"
-                + (alreadyApplied > 0 ? " (\(alreadyApplied) already applied in an earlier run)" : "") + ".",
+            "Read \(messagesRead) message\(messagesRead == 1 ? "" : "s") in \(formatDuration(elapsed))"
+                + (alreadyApplied > 0
+                    ? " (\(alreadyApplied) already applied: the same Message-ID or bytes as a message read before)"
+                    : "") + ".",
             "  orders: \(ordersCreated) new, \(ordersUpdated) updated; shipments linked: \(shipmentsLinked)",
             "  not about orders: \(notOrders)"
                 + (beforeSince > 0 ? "; before --since: \(beforeSince)" : ""),
@@ -32,6 +36,13 @@ struct ScanSummary {
             "  bundles written: \(bundlesWritten) in \(outputDirectory)"
                 + (bundlesRemoved > 0 ? " (\(bundlesRemoved) outdated bundles removed)" : ""),
         ]
+        if !repaired.isEmpty {
+            lines.append("Read with repairs (\(repaired.count)): what was broken was read as far as it could be:")
+            for item in repaired.prefix(10) {
+                lines.append("  \(item.origin): \(item.warnings.first ?? "")")
+            }
+            if repaired.count > 10 { lines.append("  … and \(repaired.count - 10) more (see --json)") }
+        }
         if !skipped.isEmpty {
             lines.append("Skipped \(skipped.count) message\(skipped.count == 1 ? "" : "s"):")
             for item in skipped.prefix(50) { lines.append("  \(item.origin): \(item.reason)") }
@@ -50,6 +61,7 @@ struct ScanSummary {
             "outputDirectory": outputDirectory,
         ]
         object["skipped"] = skipped.map { ["origin": $0.origin, "reason": $0.reason] }
+        object["repaired"] = repaired.prefix(10_000).map { ["origin": $0.origin, "warnings": $0.warnings] as [String: Any] }
         let data =
             (try? JSONSerialization.data(
                 withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
@@ -70,8 +82,26 @@ struct Scanner {
 
     init(options: ScanOptions) throws {
         self.options = options
-        try FileManager.default.createDirectory(
-            at: options.outputDirectory, withIntermediateDirectories: true)
+        var probe = options.outputDirectory
+        var isDirectory: ObjCBool = false
+        while !FileManager.default.fileExists(atPath: probe.path, isDirectory: &isDirectory) && probe.path != "/" {
+            probe.deleteLastPathComponent()
+        }
+        if !isDirectory.boolValue {
+            throw ScanSetupError(
+                "cannot use \(options.outputDirectory.path) as the output folder (--out): \(probe.path) is a file")
+        }
+        do {
+            try FileManager.default.createDirectory(at: options.outputDirectory, withIntermediateDirectories: true)
+        } catch {
+            let reason = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.localizedDescription
+            throw ScanSetupError(
+                "cannot create the output folder \(options.outputDirectory.path) (--out): "
+                    + (reason ?? "\(error.localizedDescription)"))
+        }
+        guard FileManager.default.isWritableFile(atPath: options.outputDirectory.path) else {
+            throw ScanSetupError("the output folder \(options.outputDirectory.path) (--out) is not writable")
+        }
         let rules = try MessagePipeline.loadRules(from: options.rulesDirectory)
         pipeline = MessagePipeline(rules: rules, prefilter: options.prefilter)
         store = try SQLiteOrderStore(path: options.databasePath)
@@ -117,6 +147,17 @@ struct Scanner {
                 summary.skipped.append(
                     (problem.origin.description + " (byte \(problem.origin.byteOffset))", problem.reason))
             case .success(let raw):
+                // A message the source may have cut short (an mbox still being written) is not
+                // applied: applied once, its complete copy would be taken for a duplicate.
+                if !raw.warnings.isEmpty {
+                    summary.messagesRead += 1
+                    summary.skipped.append(
+                        (
+                            raw.origin.description + " (byte \(raw.origin.byteOffset))",
+                            raw.warnings.joined(separator: "; ") + "; not applied, read again on the next run"
+                        ))
+                    continue
+                }
                 let hash = sha256Hex(raw.bytes)
                 if (try? store.recordCopyIfKnown(origin: raw.origin.description, contentHash: hash)) == true {
                     summary.messagesRead += 1
@@ -193,6 +234,14 @@ struct Scanner {
             summary.beforeSince += 1
             return
         }
+        if !processed.warnings.isEmpty {
+            summary.repaired.append(
+                (
+                    processed.origin.description,
+                    processed.warnings.prefix(5).map(\.description)
+                        + (processed.warnings.count > 5 ? ["… \(processed.warnings.count - 5) more"] : [])
+                ))
+        }
         if extraction.kind == .notAnOrder { summary.notOrders += 1 }
         let message = IngestedMessage(
             origin: processed.origin.description, messageID: processed.messageID,
@@ -231,4 +280,10 @@ struct BundleWatermark {
     func write(_ sequence: Int64, mode: String) {
         try? "\(sequence) \(mode)\n".write(to: url, atomically: true, encoding: .utf8)
     }
+}
+
+/// Why a scan could not start: exit status 2.
+struct ScanSetupError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
 }
