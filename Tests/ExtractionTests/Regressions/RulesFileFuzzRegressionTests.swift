@@ -35,4 +35,12 @@ import Testing
         defer { try? FileManager.default.removeItem(at: url) }
         #expect(throws: RulesError.self) { try RulesFile.decode(CarrierRule.self, from: url) }
     }
+
+    /// An empty merchants file (fuzz input `.`): a clear error. Foundation keeps a 4 KiB read
+    /// buffer for an empty file (suppressed in `fuzz/lsan.supp`); the file is read once per run.
+    @Test func anEmptyRulesFileIsARulesError() throws {
+        let url = try Self.write([])
+        defer { try? FileManager.default.removeItem(at: url) }
+        #expect(throws: RulesError.self) { try RulesFile.decode(MerchantRules.self, from: url) }
+    }
 }
