@@ -45,7 +45,8 @@ enum WalletPreview {
             orderNumber: extraction.orderNumber,
             status: status(extraction), orderDate: extraction.orderDate.flatMap(WalletTime.day),
             firstMessageAt: messageDate, lastMessageAt: messageDate, total: extraction.total,
-            lineItems: extraction.lineItems ?? [], orderManagementURL: extraction.orderManagementURL, fulfillments: fulfillments,
+            lineItems: extraction.lineItems ?? [], orderManagementURL: extraction.orderManagementURL,
+            fulfillments: fulfillments,
             messageCount: 1)
     }
 

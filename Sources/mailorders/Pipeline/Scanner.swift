@@ -37,7 +37,8 @@ struct ScanSummary {
                 + (bundlesRemoved > 0 ? " (\(bundlesRemoved) outdated bundles removed)" : ""),
         ]
         if !repaired.isEmpty {
-            lines.append("Read with repairs (\(repaired.count)): what was broken was read as far as it could be:")
+            lines.append(
+                "Read with repairs (\(repaired.count)): what was broken was read as far as it could be:")
             for item in repaired.prefix(10) {
                 lines.append("  \(item.origin): \(item.warnings.first ?? "")")
             }
@@ -61,7 +62,9 @@ struct ScanSummary {
             "outputDirectory": outputDirectory,
         ]
         object["skipped"] = skipped.map { ["origin": $0.origin, "reason": $0.reason] }
-        object["repaired"] = repaired.prefix(10_000).map { ["origin": $0.origin, "warnings": $0.warnings] as [String: Any] }
+        object["repaired"] = repaired.prefix(10_000).map {
+            ["origin": $0.origin, "warnings": $0.warnings] as [String: Any]
+        }
         let data =
             (try? JSONSerialization.data(
                 withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
@@ -84,15 +87,19 @@ struct Scanner {
         self.options = options
         var probe = options.outputDirectory
         var isDirectory: ObjCBool = false
-        while !FileManager.default.fileExists(atPath: probe.path, isDirectory: &isDirectory) && probe.path != "/" {
+        while !FileManager.default.fileExists(atPath: probe.path, isDirectory: &isDirectory)
+            && probe.path != "/"
+        {
             probe.deleteLastPathComponent()
         }
         if !isDirectory.boolValue {
             throw ScanSetupError(
-                "cannot use \(options.outputDirectory.path) as the output folder (--out): \(probe.path) is a file")
+                "cannot use \(options.outputDirectory.path) as the output folder (--out): \(probe.path) is a file"
+            )
         }
         do {
-            try FileManager.default.createDirectory(at: options.outputDirectory, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: options.outputDirectory, withIntermediateDirectories: true)
         } catch {
             let reason = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.localizedDescription
             throw ScanSetupError(
