@@ -151,7 +151,7 @@ enum ParameterParser {
                         }
                     }
                 }
-                joined += percentDecode(value)
+                joined += PercentEncoding.decode(value)
             } else {
                 joined += value
             }
@@ -165,34 +165,6 @@ enum ParameterParser {
     private static func decodePlain(_ raw: [UInt8]) -> String {
         if EncodedWords.containsEncodedWordStart(raw) { return EncodedWords.decode(raw) }
         return Charsets.decodeRawHeader(raw).text
-    }
-
-    private static func percentDecode(_ value: ArraySlice<UInt8>) -> [UInt8] {
-        var output: [UInt8] = []
-        output.reserveCapacity(value.count)
-        var index = value.startIndex
-        while index < value.endIndex {
-            let byte = value[index]
-            if byte == UInt8(ascii: "%"), index + 2 < value.endIndex,
-                let high = hexValue(value[index + 1]), let low = hexValue(value[index + 2])
-            {
-                output.append(high << 4 | low)
-                index += 3
-            } else {
-                output.append(byte)
-                index += 1
-            }
-        }
-        return output
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
     }
 
     /// Parses a Content-Type value into a ``MediaType``; nil when it has no `type/subtype`.

@@ -1,3 +1,5 @@
+import MIME
+
 /// Finds the destination inside click-tracker redirect URLs, without fetching anything.
 ///
 /// A tracker URL carries its target in a query parameter (`?url=`, `?u=`, `?q=`, …), in a
@@ -194,30 +196,7 @@ public enum RedirectUnwrapper {
     }
 
     private static func percentDecoded(_ bytes: [UInt8]) -> [UInt8]? {
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
-            if bytes[index] == percent, index + 2 < bytes.count, let high = hexValue(bytes[index + 1]),
-                let low = hexValue(bytes[index + 2])
-            {
-                output.append(high << 4 | low)
-                index += 3
-            } else {
-                output.append(bytes[index])
-                index += 1
-            }
-        }
-        return output
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
+        PercentEncoding.decode(bytes)
     }
 
     /// Decodes base64url or base64 (RFC 4648 §4, §5), padding optional; `nil` when the text
