@@ -1,5 +1,6 @@
 import Foundation
 import MIME
+import MailDocument
 
 /// Renders one parsed message for `mailorders inspect`: the MIME tree as indented text,
 /// or one JSON object.
@@ -93,23 +94,7 @@ private indirect enum JSONValue {
     }
 
     private func quote(_ value: String) -> String {
-        var output = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    output += String(format: "\\u%04x", scalar.value)
-                } else {
-                    output.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return output + "\""
+        JSONText.quoted(value)
     }
 }
 
