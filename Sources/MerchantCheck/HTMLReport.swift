@@ -73,6 +73,16 @@ extension ReportRenderer {
 
     /// The `srcdoc` document of the email preview: the policy first, the highlight style,
     /// then the email with found values marked (before attribute escaping).
+    /// A leading `<!DOCTYPE …>` (after white space) and the rest of the document.
+    static func splitDoctype(_ html: String) -> (doctype: String, rest: String) {
+        let trimmed = html.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
+        guard trimmed.prefix(9).lowercased() == "<!doctype", let end = trimmed.firstIndex(of: ">") else {
+            return ("", html)
+        }
+        let after = trimmed.index(after: end)
+        return (String(trimmed[..<after]), String(trimmed[after...]))
+    }
+
     static func previewDocument(_ report: CheckReport, emailHTML: String?) -> String {
         let values = highlightValues(report)
         let head =
@@ -81,7 +91,11 @@ extension ReportRenderer {
             + "<style>mark.mo-found{background:#ffe066;color:inherit;outline:2px solid #f59f00;"
             + "border-radius:2px}</style>"
         if let emailHTML, !emailHTML.isEmpty {
-            return head + HTMLMarker.mark(html: emailHTML, values: values)
+            let marked = HTMLMarker.mark(html: emailHTML, values: values)
+            // The email's doctype stays first, so the frame renders in standards mode; the
+            // policy still comes before any of the email's content.
+            let (doctype, rest) = splitDoctype(marked)
+            return doctype + head + rest
         }
         let text = report.renderedText ?? ""
         return head
