@@ -43,7 +43,6 @@ let package = Package(
             name: "mailorders",
             dependencies: [
                 "MIME", "Mailbox", "MailDocument", "Extraction", "OrderStore", "WalletOrder", "MerchantCheck",
-                "CCrypto",
             ]
         ),
 

@@ -1,6 +1,14 @@
 import CCrypto
 import Foundation
 
+/// SHA-256 (FIPS 180-4) of any bytes as lower-case hex: 64 characters. The digest of manifests
+/// here, and the content hash the command line keys messages by.
+/// - Parameter bytes: the bytes, e.g. a raw message.
+/// - Returns: 64 lower-case hex digits.
+public func sha256Hex(_ bytes: [UInt8]) -> String {
+    Crypto.sha256Hex(Data(bytes))
+}
+
 /// SHA-256 and PKCS #7 through OpenSSL's libcrypto.
 enum Crypto {
     /// The SHA-256 of `data` as lower-case hex (FIPS 180-4).

@@ -1,9 +1,9 @@
-import CCrypto
 import Extraction
 import Foundation
 import MIME
 import MailDocument
 import Mailbox
+import WalletOrder
 
 /// One message after MIME parsing, document building and extraction.
 struct ProcessedMessage: Sendable {
@@ -110,20 +110,4 @@ private final class ResultSlots<Value>: @unchecked Sendable {
     }
 
     func values() -> [Value] { storage.compactMap { $0 } }
-}
-
-/// SHA-256 of `bytes` as lower-case hex (OpenSSL libcrypto).
-func sha256Hex(_ bytes: [UInt8]) -> String {
-    var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
-    bytes.withUnsafeBufferPointer { buffer in
-        _ = SHA256(buffer.baseAddress, buffer.count, &digest)
-    }
-    let hex: [UInt8] = Array("0123456789abcdef".utf8)
-    var out = [UInt8]()
-    out.reserveCapacity(64)
-    for byte in digest {
-        out.append(hex[Int(byte >> 4)])
-        out.append(hex[Int(byte & 0x0F)])
-    }
-    return String(decoding: out, as: UTF8.self)
 }
