@@ -61,23 +61,9 @@ enum CheckCommand: Subcommand {
             return ExitCode.fatal
         }
         var reports: [CheckReport] = []
-        var unreadable = 0
-        let source = MessageSource(paths: arguments.positionals)
-        while let next = source.next() {
-            switch next {
-            case .failure(let problem):
-                unreadable += 1
-                Console.error("mailorders check: cannot read \(problem)")
-            case .success(let raw):
-                switch raw.parse() {
-                case .success(let message):
-                    reports.append(
-                        checker.check(message: message, origin: raw.origin.description, expect: expect))
-                case .failure(let problem):
-                    unreadable += 1
-                    Console.error("mailorders check: cannot read \(problem)")
-                }
-            }
+        let loop = MessageLoop(command: "check", paths: arguments.positionals)
+        loop.forEachMessage { raw, message in
+            reports.append(checker.check(message: message, origin: raw.origin.description, expect: expect))
         }
         let crossFindings = checker.crossCheck(reports)
         let output = CheckOutput.render(
@@ -93,7 +79,7 @@ enum CheckCommand: Subcommand {
         } else {
             Console.out(output.hasSuffix("\n") ? output : output + "\n")
         }
-        if unreadable > 0 { return ExitCode.fatal }
+        if loop.skipped > 0 { return ExitCode.fatal }
         return CheckOutput.hasErrors(reports, crossFindings: crossFindings)
             ? ExitCode.partial : ExitCode.success
     }

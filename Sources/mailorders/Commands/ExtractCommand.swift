@@ -36,29 +36,21 @@ enum ExtractCommand: Subcommand {
             Console.error("mailorders extract: \(error)")
             return ExitCode.fatal
         }
-        var skipped = 0
-        let source = MessageSource(paths: arguments.positionals)
-        while let next = source.next() {
-            switch next {
-            case .failure(let problem):
-                skipped += 1
-                Console.error("mailorders extract: skipped \(problem)")
-            case .success(let raw):
-                let processed = pipeline.process(raw)
-                guard var extraction = processed.extraction else {
-                    skipped += 1
-                    Console.error(
-                        "mailorders extract: skipped \(processed.origin) at byte \(processed.origin.byteOffset): \(processed.failure ?? "not read")"
-                    )
-                    continue
-                }
-                for warning in processed.warnings {
-                    Console.error("mailorders extract: warning: \(processed.origin): \(warning)")
-                }
-                if arguments.has("no-evidence") { extraction.evidence = nil }
-                Console.line(extractionJSONLine(extraction))
+        let loop = MessageLoop(command: "extract", paths: arguments.positionals)
+        loop.forEachRawMessage { raw in
+            let processed = pipeline.process(raw)
+            guard var extraction = processed.extraction else {
+                loop.skip(
+                    "\(processed.origin) at byte \(processed.origin.byteOffset): \(processed.failure ?? "not read")"
+                )
+                return
             }
+            for warning in processed.warnings {
+                Console.error("mailorders extract: warning: \(processed.origin): \(warning)")
+            }
+            if arguments.has("no-evidence") { extraction.evidence = nil }
+            Console.line(extractionJSONLine(extraction))
         }
-        return skipped == 0 ? ExitCode.success : ExitCode.partial
+        return loop.skipped == 0 ? ExitCode.success : ExitCode.partial
     }
 }

@@ -34,35 +34,19 @@ enum InspectCommand: Subcommand {
             return ExitCode.usage
         }
         let documentViews = arguments.has("text") || arguments.has("links") || arguments.has("structured")
-        var skipped = 0
-        let source = MessageSource(paths: arguments.positionals)
-        while let next = source.next() {
-            switch next {
-            case .failure(let problem):
-                skipped += 1
-                Console.error("mailorders inspect: skipped \(problem)")
-            case .success(let raw):
-                let message: Message
-                switch raw.parse() {
-                case .success(let parsed):
-                    message = parsed
-                case .failure(let problem):
-                    skipped += 1
-                    Console.error("mailorders inspect: skipped \(problem)")
-                    continue
-                }
-                guard documentViews else {
-                    Console.out(
-                        inspectMessage(message, origin: raw.origin.description, json: arguments.has("json")))
-                    continue
-                }
-                let document = MailDocument(message: message)
-                Console.line("== \(raw.origin)")
-                if arguments.has("text") { Console.out(inspectDocumentText(document)) }
-                if arguments.has("links") { Console.out(inspectDocumentLinks(document)) }
-                if arguments.has("structured") { Console.out(inspectDocumentStructured(document)) }
+        let loop = MessageLoop(command: "inspect", paths: arguments.positionals)
+        loop.forEachMessage { raw, message in
+            guard documentViews else {
+                Console.out(
+                    inspectMessage(message, origin: raw.origin.description, json: arguments.has("json")))
+                return
             }
+            let document = MailDocument(message: message)
+            Console.line("== \(raw.origin)")
+            if arguments.has("text") { Console.out(inspectDocumentText(document)) }
+            if arguments.has("links") { Console.out(inspectDocumentLinks(document)) }
+            if arguments.has("structured") { Console.out(inspectDocumentStructured(document)) }
         }
-        return skipped == 0 ? ExitCode.success : ExitCode.partial
+        return loop.skipped == 0 ? ExitCode.success : ExitCode.partial
     }
 }
