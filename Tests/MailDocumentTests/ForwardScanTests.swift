@@ -146,6 +146,9 @@ private let forwardTexts: [String] = {
         texts.append(body.replacingOccurrences(of: ":", with: "："))
         texts.append(body.replacingOccurrences(of: "-", with: "—"))
         texts.append(body.decomposedStringWithCanonicalMapping)
+        texts.append(body.uppercased().decomposedStringWithCanonicalMapping)
+        texts.append(body.replacingOccurrences(of: "\n", with: "\u{3000}:\n"))
+        texts.append(body.replacingOccurrences(of: "\n", with: " \u{301}\n"))
     }
     return texts
 }()
@@ -168,6 +171,7 @@ private let forwardTexts: [String] = {
         "Your order #1047 has shipped.\nTracking: 1Z999AA10123456784\nOrder date: 23 November 2026",
         "----------------------------------------\nTotal\t$19.00\n-- \nExample Shop",
         "Bestellnummer: 1047\nVersand an: Sam Beispiel\nVielen Dank für Ihre Bestellung!",
+        "Lieferadresse: Müllerstraße 5\nDéfinitivement à vous\nご注文ありがとうございます。\n注文番号：1234\n배송이 시작되었습니다",
         "",
         "\n\n\n",
     ]

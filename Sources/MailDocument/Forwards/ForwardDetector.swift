@@ -373,14 +373,57 @@ extension ForwardDetector {
     /// Longest Apple Mail marker and `From` label, in UTF-8 bytes.
     private static let longestAppleMarker = appleMarkers.map(\.utf8.count).max() ?? 0
     private static let longestFromLabel = labels.filter { $0.value == .from }.map(\.key.utf8.count).max() ?? 0
+    /// The first and last letters of the Apple Mail markers and `From` labels.
+    private static let appleMarkerEnds = Set(appleMarkers.compactMap(Ends.init(of:)))
+    private static let fromLabelEnds = Set(
+        labels.filter { $0.value == .from }.map(\.key).compactMap(Ends.init(of:)))
+
+    /// The first and last letters of a string, compared without case and without accents
+    /// or other marks: the first and last scalars of its lower-cased canonical decomposition
+    /// that are not marks. Strings equal after lower-casing (as Swift compares strings:
+    /// canonical equivalence) have the same ends.
+    struct Ends: Hashable {
+        var first: Unicode.Scalar
+        var last: Unicode.Scalar
+
+        init?(of string: String) {
+            let letters = Ends.decomposed(string)
+            guard let first = letters.first, let last = letters.last else { return nil }
+            self.first = first
+            self.last = last
+        }
+
+        init(first: Unicode.Scalar, last: Unicode.Scalar) {
+            self.first = Ends.decomposed(first).first ?? first
+            self.last = Ends.decomposed(last).last ?? last
+        }
+
+        private static func decomposed(_ scalar: Unicode.Scalar) -> [Unicode.Scalar] {
+            if scalar.value < 0x80 {
+                let value = scalar.value
+                return [value >= 0x41 && value <= 0x5A ? Unicode.Scalar(value + 0x20) ?? scalar : scalar]
+            }
+            return decomposed(String(scalar))
+        }
+
+        private static func decomposed(_ string: String) -> [Unicode.Scalar] {
+            string.lowercased().decomposedStringWithCanonicalMapping.unicodeScalars.filter {
+                switch $0.properties.generalCategory {
+                case .nonspacingMark, .spacingMark, .enclosingMark: false
+                default: true
+                }
+            }
+        }
+    }
 
     /// A line with characters beyond ASCII: the detector's own tests, run only when the
-    /// line's shape allows a match (it starts with a dash, is short enough to be an Apple
-    /// Mail marker, or has a colon after a label short enough to be a `From` label).
+    /// line's shape allows a match: it starts with a dash, or it (or the label before its
+    /// first colon) is short enough and begins and ends with the letters of an Apple Mail
+    /// marker (of a `From` label).
     ///
     /// Lengths are bounded generously: a marker's characters may be written upper-case or
     /// decomposed (at most three times its UTF-8 length, e.g. Hangul as conjoining jamo),
-    /// and blanks, combining marks and colons around it are not counted.
+    /// and blanks, punctuation and marks around it are not counted.
     private static func nonASCIILineMayStartForward(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         var first = 0
         while first < line.count,
@@ -394,7 +437,7 @@ extension ForwardDetector {
             || (first + 2 < line.count && line[first] == 0xE2 && line[first + 1] == 0x80
                 && line[first + 2] == 0x94)
         if !mayMatch {
-            mayMatch = coreLength(line, first, line.count) <= 3 * longestAppleMarker
+            mayMatch = coreMayBe(line, first, line.count, longest: longestAppleMarker, ends: appleMarkerEnds)
         }
         if !mayMatch {
             var colon = first
@@ -406,31 +449,46 @@ extension ForwardDetector {
                 }
                 colon += 1
             }
-            mayMatch = colon < line.count && coreLength(line, first, colon) <= 3 * longestFromLabel
+            mayMatch =
+                colon < line.count
+                && coreMayBe(line, first, colon, longest: longestFromLabel, ends: fromLabelEnds)
         }
         return mayMatch && lineMayStartForward(line)
     }
 
-    /// The UTF-8 length of `line[start..<end]` without the scalars around it that are not
-    /// letters: blanks, colons, quote marks, punctuation, and anything that joins the
-    /// character before it (combining marks, joiners, emoji modifiers). Never more than the
-    /// detector's own trimming leaves.
-    private static func coreLength(_ line: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int {
+    /// Whether `line[start..<end]`, without the scalars around it that are not letters
+    /// (blanks, colons, quote marks, punctuation, and anything that joins the character
+    /// before it: combining marks, joiners, emoji modifiers), could be one of the strings
+    /// `ends` were taken from, the longest of them `longest` UTF-8 bytes. Never trims more
+    /// than the detector's own trimming leaves.
+    private static func coreMayBe(
+        _ line: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, longest: Int, ends: Set<Ends>
+    ) -> Bool {
         var lower = start
         var upper = end
+        var firstScalar: Unicode.Scalar?
         while lower < upper {
             let (scalar, length) = scalarAt(line, lower)
-            guard isAroundCore(scalar) else { break }
+            guard isAroundCore(scalar) else {
+                firstScalar = scalar
+                break
+            }
             lower += length
         }
+        guard let firstScalar else { return false }
+        var lastScalar = firstScalar
         while upper > lower {
             var lead = upper - 1
             while lead > lower, line[lead] & 0xC0 == 0x80 { lead -= 1 }
             let (scalar, _) = scalarAt(line, lead)
-            guard isAroundCore(scalar) else { break }
+            guard isAroundCore(scalar) else {
+                lastScalar = scalar
+                break
+            }
             upper = lead
         }
-        return upper - lower
+        guard upper - lower <= 3 * longest else { return false }
+        return ends.contains(Ends(first: firstScalar, last: lastScalar))
     }
 
     private static func isAroundCore(_ scalar: Unicode.Scalar) -> Bool {
