@@ -1,3 +1,4 @@
+import Foundation
 import MIME
 
 /// The size of an attachment's decoded body, found without decoding it where the transfer
@@ -23,33 +24,43 @@ enum DecodedSize {
     /// and ignores the rest of its line, a line feed starts a new run.
     static func base64Count(_ input: ArraySlice<UInt8>) -> Int {
         input.withUnsafeBufferPointer { buffer in
-            var count = 0
-            var bits = 0
-            var padded = false
-            for byte in buffer {
-                if isBase64Alphabet(byte) {
-                    if padded { continue }
-                    bits += 6
-                    if bits >= 8 {
-                        bits -= 8
-                        count += 1
+            guard let base = buffer.baseAddress else { return 0 }
+            return alphabet.withUnsafeBufferPointer { table in
+                let end = buffer.count
+                var count = 0
+                var bits = 0
+                var index = 0
+                while index < end {
+                    // A run up to the next `=`: every alphabet byte adds six bits.
+                    var runEnd = end
+                    if let hit = memchr(base + index, Int32(UInt8(ascii: "=")), end - index) {
+                        runEnd = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
                     }
-                } else if byte == UInt8(ascii: "=") {
-                    padded = true
+                    var letters = 0
+                    for position in index..<runEnd { letters &+= Int(table[Int(base[position])]) }
+                    bits += 6 * letters
+                    count += bits / 8
+                    bits %= 8
+                    guard runEnd < end else { break }
+                    // `=`: the partial group is dropped and the rest of the line ignored.
                     bits = 0
-                } else if byte == 0x0A {
-                    padded = false
+                    guard let newline = memchr(base + runEnd, 0x0A, end - runEnd) else { break }
+                    index = base.distance(to: newline.assumingMemoryBound(to: UInt8.self)) + 1
                 }
+                return count
             }
-            return count
         }
     }
 
-    private static func isBase64Alphabet(_ byte: UInt8) -> Bool {
+    /// 1 for the bytes of the base64 alphabet (standard and URL-safe), 0 for all others.
+    private static let alphabet: [UInt8] = (0..<256).map { value in
+        let byte = UInt8(value)
         let folded = byte | 0x20
-        return (folded >= UInt8(ascii: "a") && folded <= UInt8(ascii: "z"))
-            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
-            || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "-")
+        let isLetter = folded >= UInt8(ascii: "a") && folded <= UInt8(ascii: "z")
+        let isDigit = byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+        let isSymbol =
+            byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "-")
             || byte == UInt8(ascii: "_")
+        return isLetter || isDigit || isSymbol ? 1 : 0
     }
 }

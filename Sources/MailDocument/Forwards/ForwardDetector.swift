@@ -344,27 +344,35 @@ extension ForwardDetector {
     private static let asciiAppleMarkers: [[UInt8]] = appleMarkers.filter(isASCII).map { Array($0.utf8) }
     private static let asciiFromLabels: [[UInt8]] = labels.filter { $0.value == .from && isASCII($0.key) }
         .map { Array($0.key.utf8) }
+    /// The bytes of the ASCII `From` labels in either case, and blanks.
+    private static let asciiFromLabelBytes: [Bool] = {
+        var table = [Bool](repeating: false, count: 256)
+        for byte in asciiFromLabels.joined() + [0x20, 0x09] {
+            table[Int(byte)] = true
+            if byte >= 0x61 && byte <= 0x7A { table[Int(byte - 0x20)] = true }
+        }
+        return table
+    }()
 
     private static func isASCII(_ string: String) -> Bool { string.utf8.allSatisfy { $0 < 0x80 } }
 
     private static func mayForward(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
         let count = bytes.count
         var start = 0
         while start < count {
-            var end = start
-            var ascii = true
-            while end < count {
-                let byte = bytes[end]
-                if byte == 0x0A { break }
-                if byte >= 0x80 {
-                    ascii = false
-                } else if byte == 0x0D, end + 1 < count, bytes[end + 1] == 0x0A {
-                    return true
-                }
-                end += 1
+            var end = count
+            if let hit = memchr(base + start, 0x0A, count - start) {
+                end = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                // A CR LF pair: the detector's lines (split on `\n` characters) differ from these.
+                if end > start, bytes[end - 1] == 0x0D { return true }
             }
             let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
-            if ascii ? asciiLineMayStartForward(line) : nonASCIILineMayStartForward(line) { return true }
+            var high: UInt8 = 0
+            for byte in line { high |= byte }
+            if high < 0x80 ? asciiLineMayStartForward(line) : nonASCIILineMayStartForward(line) {
+                return true
+            }
             start = end + 1
         }
         return false
@@ -558,10 +566,11 @@ extension ForwardDetector {
             appleEnd -= 1
         }
         if matchesFolded(line, start, appleEnd, asciiAppleMarkers) { return true }
-        // `From: …`: the label before the first colon.
+        // `From: …`: the label before the first colon (bytes other than those of the
+        // labels and blanks before a colon rule the line out).
         var colon = start
-        while colon < end, line[colon] != UInt8(ascii: ":") { colon += 1 }
-        guard colon < end else { return false }
+        while colon < end, asciiFromLabelBytes[Int(line[colon])] { colon += 1 }
+        guard colon < end, line[colon] == UInt8(ascii: ":") else { return false }
         var labelStart = start
         var labelEnd = colon
         while labelStart < labelEnd, line[labelStart] == 0x20 || line[labelStart] == 0x09 { labelStart += 1 }
