@@ -153,7 +153,7 @@ extension MailDocument {
                         message: "order bundle \(part.filename ?? "") unreadable: \(error)"))
             }
         }
-        let size = part.rawBody.isEmpty ? 0 : part.decodedBytes().count
+        let size = part.rawBody.isEmpty ? 0 : DecodedSize.of(part)
         attachments.append(
             AttachmentSummary(
                 filename: part.filename, contentType: type, size: size, contentID: part.contentID))

@@ -82,6 +82,12 @@ public enum ForwardDetector {
     /// - Returns: The original's quoted header fields and body, or `nil` when the text
     ///   forwards nothing recognisable.
     public static func detect(in text: String) -> InlineForward? {
+        guard mayForward(text) else { return nil }
+        return detectInAllLines(text)
+    }
+
+    /// ``detect(in:)`` without the ``mayForward(_:)`` scan: every line is examined.
+    static func detectInAllLines(_ text: String) -> InlineForward? {
         let lines = splitLines(text)
         var index = 0
         while index < lines.count {
@@ -113,28 +119,33 @@ public enum ForwardDetector {
         var lines: [Line] = []
         var offset = 0
         for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            var content = raw
-            var depth = 0
-            var skipped = 0
-            while let first = content.first, first == ">" || (first == " " && depth > 0) || first == "\t" {
-                if first == ">" { depth += 1 }
-                content = content.dropFirst()
-                skipped += 1
-            }
-            var trailing = content
-            while let last = trailing.last, last == " " || last == "\t" || last == "\r" {
-                trailing = trailing.dropLast()
-            }
-            var leading = trailing
-            var lead = 0
-            while let first = leading.first, first == " " || first == "\t" {
-                leading = leading.dropFirst()
-                lead += 1
-            }
-            lines.append(Line(text: leading, offset: offset + skipped + lead, quoteDepth: depth))
+            lines.append(strippedLine(raw, offset: offset))
             offset += raw.utf8.count + 1
         }
         return lines
+    }
+
+    /// One line without its quote markers and surrounding blanks.
+    private static func strippedLine(_ raw: Substring, offset: Int) -> Line {
+        var content = raw
+        var depth = 0
+        var skipped = 0
+        while let first = content.first, first == ">" || (first == " " && depth > 0) || first == "\t" {
+            if first == ">" { depth += 1 }
+            content = content.dropFirst()
+            skipped += 1
+        }
+        var trailing = content
+        while let last = trailing.last, last == " " || last == "\t" || last == "\r" {
+            trailing = trailing.dropLast()
+        }
+        var leading = trailing
+        var lead = 0
+        while let first = leading.first, first == " " || first == "\t" {
+            leading = leading.dropFirst()
+            lead += 1
+        }
+        return Line(text: leading, offset: offset + skipped + lead, quoteDepth: depth)
     }
 
     private static func isDashMarker(_ lower: String, names: [String]) -> Bool {
@@ -278,13 +289,319 @@ public enum ForwardDetector {
             "EEEE, d MMMM yyyy HH:mm", "EEE, d MMM yyyy 'at' HH:mm", "EEEE, MMMM d, yyyy h:mm:ss a",
             "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd'T'HH:mm:ssZ",
         ]
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
+        return ForwardDateParser.shared.parse(cleaned.trimmingSpaces(), formats: formats)
+    }
+}
+
+/// One `DateFormatter` per forward date format, configured once: creating and configuring
+/// a formatter costs far more than a parse. A lock keeps one thread at a time in them.
+private final class ForwardDateParser: @unchecked Sendable {
+    static let shared = ForwardDateParser()
+
+    private let lock = NSLock()
+    private var formatters: [String: DateFormatter] = [:]
+
+    /// The date in `text` read with the first of `formats` that accepts it (en_US_POSIX, UTC).
+    func parse(_ text: String, formats: [String]) -> Date? {
+        lock.lock()
+        defer { lock.unlock() }
         for format in formats {
-            formatter.dateFormat = format
-            if let date = formatter.date(from: cleaned.trimmingSpaces()) { return date }
+            let formatter: DateFormatter
+            if let existing = formatters[format] {
+                formatter = existing
+            } else {
+                formatter = DateFormatter()
+                formatter.locale = Locale(identifier: "en_US_POSIX")
+                formatter.timeZone = TimeZone(identifier: "UTC")
+                formatter.dateFormat = format
+                formatters[format] = formatter
+            }
+            if let date = formatter.date(from: text) { return date }
         }
         return nil
+    }
+}
+
+// MARK: - Scan for forward markers
+
+extension ForwardDetector {
+    /// Whether some line of `text` could start a forward: a dash marker, an Apple Mail
+    /// marker or a `From:` line in one of the detector's languages.
+    ///
+    /// A necessary condition for ``detect(in:)`` finding anything, checked on UTF-8 bytes
+    /// without building strings: lines of ASCII are compared byte by byte (ASCII case
+    /// folding, the same trimming) with the ASCII markers and labels of the tables above;
+    /// lines with other characters get the detector's own per-line tests. Text with CR LF
+    /// pairs (which the detector does not split) is always examined in full.
+    static func mayForward(_ text: String) -> Bool {
+        var copy = text
+        return copy.withUTF8 { mayForward($0) }
+    }
+
+    private static let asciiDashNames: [[UInt8]] = (gmailMarkers + outlookMarkers).filter(isASCII).map {
+        Array($0.utf8)
+    }
+    private static let asciiAppleMarkers: [[UInt8]] = appleMarkers.filter(isASCII).map { Array($0.utf8) }
+    private static let asciiFromLabels: [[UInt8]] = labels.filter { $0.value == .from && isASCII($0.key) }
+        .map { Array($0.key.utf8) }
+    /// The bytes of the ASCII `From` labels in either case, and blanks.
+    private static let asciiFromLabelBytes: [Bool] = {
+        var table = [Bool](repeating: false, count: 256)
+        for byte in asciiFromLabels.joined() + [0x20, 0x09] {
+            table[Int(byte)] = true
+            if byte >= 0x61 && byte <= 0x7A { table[Int(byte - 0x20)] = true }
+        }
+        return table
+    }()
+
+    private static func isASCII(_ string: String) -> Bool { string.utf8.allSatisfy { $0 < 0x80 } }
+
+    private static func mayForward(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        let count = bytes.count
+        var start = 0
+        while start < count {
+            var end = count
+            if let hit = memchr(base + start, 0x0A, count - start) {
+                end = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                // A CR LF pair: the detector's lines (split on `\n` characters) differ from these.
+                if end > start, bytes[end - 1] == 0x0D { return true }
+            }
+            let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            var high: UInt8 = 0
+            for byte in line { high |= byte }
+            if high < 0x80 ? asciiLineMayStartForward(line) : nonASCIILineMayStartForward(line) {
+                return true
+            }
+            start = end + 1
+        }
+        return false
+    }
+
+    /// Longest Apple Mail marker and `From` label, in UTF-8 bytes.
+    private static let longestAppleMarker = appleMarkers.map(\.utf8.count).max() ?? 0
+    private static let longestFromLabel = labels.filter { $0.value == .from }.map(\.key.utf8.count).max() ?? 0
+    /// The first and last letters of the Apple Mail markers and `From` labels.
+    private static let appleMarkerEnds = Set(appleMarkers.compactMap(Ends.init(of:)))
+    private static let fromLabelEnds = Set(
+        labels.filter { $0.value == .from }.map(\.key).compactMap(Ends.init(of:)))
+
+    /// The first and last letters of a string, compared without case and without accents
+    /// or other marks: the first and last scalars of its lower-cased canonical decomposition
+    /// that are not marks. Strings equal after lower-casing (as Swift compares strings:
+    /// canonical equivalence) have the same ends.
+    struct Ends: Hashable {
+        var first: Unicode.Scalar
+        var last: Unicode.Scalar
+
+        init?(of string: String) {
+            let letters = Ends.decomposed(string)
+            guard let first = letters.first, let last = letters.last else { return nil }
+            self.first = first
+            self.last = last
+        }
+
+        init(first: Unicode.Scalar, last: Unicode.Scalar) {
+            self.first = Ends.decomposed(first).first ?? first
+            self.last = Ends.decomposed(last).last ?? last
+        }
+
+        private static func decomposed(_ scalar: Unicode.Scalar) -> [Unicode.Scalar] {
+            if scalar.value < 0x80 {
+                let value = scalar.value
+                return [value >= 0x41 && value <= 0x5A ? Unicode.Scalar(value + 0x20) ?? scalar : scalar]
+            }
+            return decomposed(String(scalar))
+        }
+
+        private static func decomposed(_ string: String) -> [Unicode.Scalar] {
+            string.lowercased().decomposedStringWithCanonicalMapping.unicodeScalars.filter {
+                switch $0.properties.generalCategory {
+                case .nonspacingMark, .spacingMark, .enclosingMark: false
+                default: true
+                }
+            }
+        }
+    }
+
+    /// A line with characters beyond ASCII: the detector's own tests, run only when the
+    /// line's shape allows a match: it starts with a dash, or it (or the label before its
+    /// first colon) is short enough and begins and ends with the letters of an Apple Mail
+    /// marker (of a `From` label).
+    ///
+    /// Lengths are bounded generously: a marker's characters may be written upper-case or
+    /// decomposed (at most three times its UTF-8 length, e.g. Hangul as conjoining jamo),
+    /// and blanks, punctuation and marks around it are not counted.
+    private static func nonASCIILineMayStartForward(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        var first = 0
+        while first < line.count,
+            line[first] == UInt8(ascii: ">") || line[first] == 0x20 || line[first] == 0x09
+        {
+            first += 1
+        }
+        guard first < line.count else { return false }
+        var mayMatch =
+            line[first] == UInt8(ascii: "-")
+            || (first + 2 < line.count && line[first] == 0xE2 && line[first + 1] == 0x80
+                && line[first + 2] == 0x94)
+        if !mayMatch {
+            mayMatch = coreMayBe(line, first, line.count, longest: longestAppleMarker, ends: appleMarkerEnds)
+        }
+        if !mayMatch {
+            var colon = first
+            while colon < line.count {
+                let byte = line[colon]
+                if byte == UInt8(ascii: ":") { break }
+                if byte == 0xEF, colon + 2 < line.count, line[colon + 1] == 0xBC, line[colon + 2] == 0x9A {
+                    break
+                }
+                colon += 1
+            }
+            mayMatch =
+                colon < line.count
+                && coreMayBe(line, first, colon, longest: longestFromLabel, ends: fromLabelEnds)
+        }
+        return mayMatch && lineMayStartForward(line)
+    }
+
+    /// Whether `line[start..<end]`, without the scalars around it that are not letters
+    /// (blanks, colons, quote marks, punctuation, and anything that joins the character
+    /// before it: combining marks, joiners, emoji modifiers), could be one of the strings
+    /// `ends` were taken from, the longest of them `longest` UTF-8 bytes. Never trims more
+    /// than the detector's own trimming leaves.
+    private static func coreMayBe(
+        _ line: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, longest: Int, ends: Set<Ends>
+    ) -> Bool {
+        var lower = start
+        var upper = end
+        var firstScalar: Unicode.Scalar?
+        while lower < upper {
+            let (scalar, length) = scalarAt(line, lower)
+            guard isAroundCore(scalar) else {
+                firstScalar = scalar
+                break
+            }
+            lower += length
+        }
+        guard let firstScalar else { return false }
+        var lastScalar = firstScalar
+        while upper > lower {
+            var lead = upper - 1
+            while lead > lower, line[lead] & 0xC0 == 0x80 { lead -= 1 }
+            let (scalar, _) = scalarAt(line, lead)
+            guard isAroundCore(scalar) else {
+                lastScalar = scalar
+                break
+            }
+            upper = lead
+        }
+        guard upper - lower <= 3 * longest else { return false }
+        return ends.contains(Ends(first: firstScalar, last: lastScalar))
+    }
+
+    private static func isAroundCore(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        if value < 0x80 {
+            let folded = value | 0x20
+            return !(folded >= 0x61 && folded <= 0x7A)
+        }
+        // U+0E33 and U+0EB3 are letters that join the character before them.
+        if value == 0x0E33 || value == 0x0EB3 { return true }
+        let properties = scalar.properties
+        switch properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter:
+            return properties.isGraphemeExtend
+        default:
+            return true
+        }
+    }
+
+    /// The scalar starting at `index` of valid UTF-8, and its length in bytes.
+    private static func scalarAt(_ line: UnsafeBufferPointer<UInt8>, _ index: Int) -> (Unicode.Scalar, Int) {
+        let lead = UInt32(line[index])
+        let length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+        guard index + length <= line.count else { return (" ", 1) }
+        var value = length == 1 ? lead : lead & (0xFF >> UInt32(length + 1))
+        for offset in 1..<length {
+            value = value << 6 | UInt32(line[index + offset] & 0x3F)
+        }
+        return (Unicode.Scalar(value) ?? " ", length)
+    }
+
+    /// The detector's own tests of one line (markers and a `From:` field), without looking
+    /// at the lines around it.
+    private static func lineMayStartForward(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let raw = String(decoding: bytes, as: UTF8.self)
+        let line = strippedLine(raw[...], offset: 0)
+        let lower = line.text.lowercased()
+        if isDashMarker(lower, names: gmailMarkers) || isDashMarker(lower, names: outlookMarkers)
+            || isAppleMarker(lower)
+        {
+            return true
+        }
+        if case .some(.from) = field(of: line.text)?.0 { return true }
+        return false
+    }
+
+    /// The same tests for a line of ASCII, on its bytes.
+    private static func asciiLineMayStartForward(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        var start = 0
+        var end = line.count
+        while start < end, line[start] == UInt8(ascii: ">") || line[start] == 0x20 || line[start] == 0x09 {
+            start += 1
+        }
+        while end > start, isASCIIWhitespace(line[end - 1]) { end -= 1 }
+        guard start < end else { return false }
+        // `--- Forwarded message ---`: the core between the dashes and blanks.
+        if line[start] == UInt8(ascii: "-") {
+            var coreStart = start
+            var coreEnd = end
+            while coreStart < coreEnd, isDashOrBlank(line[coreStart]) { coreStart += 1 }
+            while coreEnd > coreStart, isDashOrBlank(line[coreEnd - 1]) { coreEnd -= 1 }
+            if matchesFolded(line, coreStart, coreEnd, asciiDashNames) { return true }
+        }
+        // `Begin forwarded message:`.
+        var appleEnd = end
+        while appleEnd > start, line[appleEnd - 1] == UInt8(ascii: ":") || line[appleEnd - 1] == 0x20 {
+            appleEnd -= 1
+        }
+        if matchesFolded(line, start, appleEnd, asciiAppleMarkers) { return true }
+        // `From: …`: the label before the first colon (bytes other than those of the
+        // labels and blanks before a colon rule the line out).
+        var colon = start
+        while colon < end, asciiFromLabelBytes[Int(line[colon])] { colon += 1 }
+        guard colon < end, line[colon] == UInt8(ascii: ":") else { return false }
+        var labelStart = start
+        var labelEnd = colon
+        while labelStart < labelEnd, line[labelStart] == 0x20 || line[labelStart] == 0x09 { labelStart += 1 }
+        while labelEnd > labelStart, line[labelEnd - 1] == 0x20 || line[labelEnd - 1] == 0x09 {
+            labelEnd -= 1
+        }
+        return matchesFolded(line, labelStart, labelEnd, asciiFromLabels)
+    }
+
+    private static func isASCIIWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)
+    }
+
+    private static func isDashOrBlank(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "-") || byte == 0x20 || byte == 0x09
+    }
+
+    /// Whether `line[start..<end]`, ASCII letters folded to lower case, is one of `names`.
+    private static func matchesFolded(
+        _ line: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ names: [[UInt8]]
+    ) -> Bool {
+        let length = end - start
+        guard length > 0 else { return false }
+        search: for name in names where name.count == length {
+            for offset in 0..<length {
+                var byte = line[start + offset]
+                if byte >= 0x41 && byte <= 0x5A { byte += 0x20 }
+                if byte != name[offset] { continue search }
+            }
+            return true
+        }
+        return false
     }
 }

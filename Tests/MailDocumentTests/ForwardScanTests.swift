@@ -1,0 +1,201 @@
+import Foundation
+import MIME
+import Testing
+
+@testable import MailDocument
+
+// `ForwardDetector.detect(in:)` looks at every line only when a byte scan finds a line that
+// could start a forward; these tests check that the scan never hides a forward the full
+// detector finds.
+
+/// Forwards in every layout and language the detector knows, and near misses.
+private let forwardTexts: [String] = {
+    let bodies = [
+        """
+        FYI
+
+        ---------- Forwarded message ---------
+        From: Example Outfitters <orders@shop.example.com>
+        Date: Mon, Nov 23, 2026 at 10:15 AM
+        Subject: Your order #1047 has shipped
+        To: Sam <sam@gmail.com>
+
+        Hi Sam, your order #1047 is on its way.
+        """,
+        """
+        -----Ursprüngliche Nachricht-----
+        Von: Beispiel Shop <bestellung@shop.example.de>
+        Gesendet: Montag, 23. November 2026 10:15
+        An: Sam <sam@gmail.com>
+        Betreff: Ihre Bestellung 1047
+
+        Vielen Dank für Ihre Bestellung.
+        """,
+        """
+        Voir ci-dessous.
+
+        ________________________________
+        De : Boutique <commandes@boutique.example.fr>
+        Envoyé : lundi 23 novembre 2026 10:15
+        À : Sam <sam@gmail.com>
+        Objet : Votre commande 1047
+
+        Merci pour votre commande.
+        """,
+        """
+        From: Example Shop [mailto:orders@shop.example]
+        Sent: Monday, November 23, 2026 10:15 AM
+        To: Sam
+        Subject: Order 1047
+
+        Body
+        """,
+        """
+        Mira esto
+
+        > Inicio del mensaje reenviado:
+        >
+        > De: Tienda <pedidos@tienda.example.es>
+        > Asunto: Tu pedido 1047
+        > Fecha: 23 de noviembre de 2026, 10:15:00 CET
+        > Para: Sam <sam@gmail.com>
+        >
+        > Gracias por tu pedido.
+        """,
+        """
+        Begin forwarded message:
+
+        From: Example Shop <orders@shop.example>
+        Subject: Your order
+        Date: November 23, 2026 at 10:15:00 AM PST
+        To: Sam <sam@example.com>
+
+        Thanks.
+        """,
+        """
+        —— Forwarded message ——
+        From: Shop <orders@shop.example>
+        Date: Mon, Nov 23, 2026 at 10:15 AM
+        Subject: Order
+
+        Body
+        """,
+        """
+        ---------- 転送されたメッセージ ---------
+        差出人: ショップ <order@shop.example.jp>
+        Date: 2026年11月23日(月) 10:15
+        件名: ご注文の確認
+        宛先: <sam@gmail.com>
+
+        ご注文ありがとうございます。
+        """,
+        """
+        ---------- 전달된 메시지 ---------
+        보낸사람: 쇼핑 <order@shop.example.kr>
+        날짜: 2026년 11월 23일 (월) 오전 10:15
+        제목: 주문 확인
+        받는사람: <sam@gmail.com>
+
+        주문해 주셔서 감사합니다.
+        """,
+        """
+        以下転送メッセージ：
+        差出人： ショップ <order@shop.example.jp>
+        件名： ご注文
+        日付： 2026/11/23
+
+        本文
+        """,
+        """
+        Début du message réexpédié :
+
+        De : Boutique <commandes@boutique.example.fr>
+        Objet : Votre commande
+        Date : 23 novembre 2026 à 10:15:00 UTC+1
+        À : Sam <sam@example.fr>
+
+        Merci.
+        """,
+        """
+        \tFrom:\tShop <orders@shop.example>\t
+        Date: Mon, 23 Nov 2026 10:15:00 +0000
+        Subject: Order 1047
+
+        Body
+        """,
+        // Near misses: dashes, labels and colons that start nothing.
+        """
+        ----------------------------------------
+        Order date: 23 November 2026
+        From the team at Example Shop
+        Fromage: yes
+        -- 
+        Sam
+        """,
+    ]
+    var texts: [String] = []
+    for body in bodies {
+        texts.append(body)
+        texts.append(body.uppercased())
+        texts.append(
+            body.split(separator: "\n", omittingEmptySubsequences: false).map { "> " + $0 }.joined(
+                separator: "\n"))
+        texts.append(body.replacingOccurrences(of: "\n", with: "\r\n"))
+        texts.append(body.replacingOccurrences(of: "\n", with: " \r\n"))
+        texts.append("Intro line with ünïcode\n\n" + body)
+        texts.append(body.replacingOccurrences(of: ":", with: "："))
+        texts.append(body.replacingOccurrences(of: "-", with: "—"))
+        texts.append(body.decomposedStringWithCanonicalMapping)
+        texts.append(body.uppercased().decomposedStringWithCanonicalMapping)
+        texts.append(body.replacingOccurrences(of: "\n", with: "\u{3000}:\n"))
+        texts.append(body.replacingOccurrences(of: "\n", with: " \u{301}\n"))
+    }
+    return texts
+}()
+
+@Test func byteScanFindsEveryForwardTheDetectorFinds() {
+    var found = 0
+    for text in forwardTexts {
+        let full = ForwardDetector.detectInAllLines(text)
+        if full != nil {
+            found += 1
+            #expect(ForwardDetector.mayForward(text), "scan missed: \(text)")
+        }
+        #expect(ForwardDetector.detect(in: text) == full, "differs: \(text)")
+    }
+    #expect(found > 60)
+}
+
+@Test func byteScanPassesOverTextWithoutForwardMarkers() {
+    let texts = [
+        "Your order #1047 has shipped.\nTracking: 1Z999AA10123456784\nOrder date: 23 November 2026",
+        "----------------------------------------\nTotal\t$19.00\n-- \nExample Shop",
+        "Bestellnummer: 1047\nVersand an: Sam Beispiel\nVielen Dank für Ihre Bestellung!",
+        "Lieferadresse: Müllerstraße 5\nDéfinitivement à vous\nご注文ありがとうございます。\n注文番号：1234\n배송이 시작되었습니다",
+        "",
+        "\n\n\n",
+    ]
+    for text in texts {
+        #expect(!ForwardDetector.mayForward(text), "\(text)")
+        #expect(ForwardDetector.detectInAllLines(text) == nil)
+    }
+}
+
+@Test func byteScanAgreesWithTheDetectorOnTheCorpus() throws {
+    let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Corpus")
+    let files = try FileManager.default.contentsOfDirectory(at: corpus, includingPropertiesForKeys: nil)
+        .filter { $0.pathExtension == "eml" }
+    #expect(files.count > 100)
+    for file in files {
+        guard let message = try? Message(bytes: Array(Data(contentsOf: file))) else { continue }
+        var options = MailDocumentOptions()
+        options.detectInlineForwards = false
+        let document = MailDocument(message: message, options: options)
+        for text in [document.plainText?.text, document.htmlText?.text].compactMap({ $0 }) {
+            let full = ForwardDetector.detectInAllLines(text)
+            #expect(ForwardDetector.detect(in: text) == full, "\(file.lastPathComponent)")
+            if full != nil { #expect(ForwardDetector.mayForward(text)) }
+        }
+    }
+}
