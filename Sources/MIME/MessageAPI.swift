@@ -105,6 +105,14 @@ extension Message {
     /// The Date field (RFC 5322 §3.3, obsolete and common broken forms accepted);
     /// `nil` when absent or unreadable.
     public var date: Date? { header["Date"].flatMap(DateParser.parse) }
+    /// The zone the Date field was written in (the `zone` of RFC 5322 §3.3: `+0900` is
+    /// `TimeZone(secondsFromGMT: 32400)`), for reading the sender's calendar day ("today",
+    /// "tomorrow"); UTC when the field names no zone, `nil` when there is no readable Date.
+    public var dateTimeZone: TimeZone? {
+        header["Date"].flatMap(DateParser.parseWithOffset).flatMap {
+            TimeZone(secondsFromGMT: $0.offsetMinutes * 60)
+        }
+    }
     /// The Message-ID with its angle brackets, e.g. `<1234@example.com>` (RFC 5322 §3.6.4).
     public var messageID: String? {
         guard let raw = header.rawValue("Message-ID") else { return nil }
