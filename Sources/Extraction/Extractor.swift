@@ -87,7 +87,8 @@ struct ExtractionContext {
         self.document = document
         self.text = DocumentText(document: document)
         self.languages = extractor.languageSet(for: text)
-        self.reference = document.date.flatMap(CivilDate.init)
+        // "Tomorrow" is the day after the sender's day, read in the Date field's own zone.
+        self.reference = document.date.flatMap { CivilDate($0, in: document.dateTimeZone) }
         let domain = document.sender?.domain ?? document.sender?.registrableDomain
         self.carrierSender = domain.flatMap { extractor.rules.carriers.carrier(forSenderDomain: $0) }
     }

@@ -15,6 +15,10 @@ public struct MailDocument: Sendable {
     public var replyTo: Sender?
     /// The Date header field.
     public var date: Date?
+    /// The zone the Date header field was written in (RFC 5322 §3.3), so that "today" and
+    /// "tomorrow" in the body are read on the sender's calendar day; `nil` when unknown
+    /// (the day is then read in UTC).
+    public var dateTimeZone: TimeZone?
     public var messageID: String?
     /// Visible text of the preferred text/plain part, when there is one.
     public var plainText: RenderedText?

@@ -26,6 +26,8 @@ extension MailDocument {
         public var messageID: String?
         /// The Reply-To mailboxes (RFC 5322 §3.6.2).
         public var replyTo: [MailAddress] = []
+        /// The zone of the Date field (RFC 5322 §3.3), when known.
+        public var dateTimeZone: TimeZone?
         public var textBody: BodyPart?
         public var htmlBody: BodyPart?
         public var attachments: [BodyPart]
@@ -59,6 +61,7 @@ extension MailDocument {
                 messageID: message.messageID, textBody: message.textBody, htmlBody: message.htmlBody,
                 attachments: message.attachments)
             replyTo = message.replyTo
+            dateTimeZone = message.dateTimeZone
         }
     }
 
@@ -87,6 +90,7 @@ extension MailDocument {
             recipients: parts.recipients,
             date: parts.date, messageID: parts.messageID)
         replyTo = parts.replyTo.first.map(Sender.init(address:))
+        dateTimeZone = parts.dateTimeZone
 
         if let body = parts.textBody, let text = body.text {
             let rendered = PlainTextRenderer.render(text: text, partPath: body.path)

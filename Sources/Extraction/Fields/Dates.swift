@@ -22,6 +22,13 @@ struct CivilDate: Sendable, Hashable, Comparable {
         self.day = day
     }
 
+    /// The calendar day of an instant as read in `zone` (the zone of the email's Date header
+    /// field, RFC 5322 §3.3); in UTC when `zone` is nil.
+    init?(_ date: Date, in zone: TimeZone?) {
+        let seconds = zone?.secondsFromGMT(for: date) ?? 0
+        self.init(date.addingTimeInterval(TimeInterval(seconds)))
+    }
+
     /// The UTC day of an instant.
     init?(_ date: Date) {
         let parts = CivilDate.calendar.dateComponents([.year, .month, .day], from: date)
