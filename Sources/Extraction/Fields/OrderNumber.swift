@@ -17,6 +17,69 @@ enum OrderNumberToken {
     ///   - fillers: folded words skipped before the value ("is", "no.").
     ///   - minimumLength: the shortest number accepted.
     static func extract(from value: String, fillers: Set<String>, minimumLength: Int) -> String? {
+        if let fast = extractASCII(from: value, fillers: fillers, minimumLength: minimumLength) {
+            return fast
+        }
+        return extractCharacters(from: value, fillers: fillers, minimumLength: minimumLength)
+    }
+
+    /// ``extract(from:fillers:minimumLength:)`` over the bytes of a value whose first 121
+    /// bytes are ASCII without a carriage return: there every byte is one `Character`, so
+    /// splitting, trimming and testing bytes is the same as doing so with characters.
+    /// - Returns: nil when the value is not such a text; else the outcome.
+    static func extractASCII(from value: String, fillers: Set<String>, minimumLength: Int) -> String?? {
+        var value = value
+        return value.withUTF8 { all -> String?? in
+            let checked = all.prefix(121)
+            for byte in checked where byte >= 0x80 || byte == 0x0D { return nil }
+            let bytes = UnsafeBufferPointer(rebasing: all.prefix(120))
+            // Up to six words, split at spaces and tabs.
+            var words: [Range<Int>] = []
+            var index = 0
+            while index < bytes.count {
+                while index < bytes.count && (bytes[index] == 0x20 || bytes[index] == 0x09) { index += 1 }
+                guard index < bytes.count else { break }
+                if words.count == 5 {
+                    words.append(index..<bytes.count)
+                    break
+                }
+                let start = index
+                while index < bytes.count && bytes[index] != 0x20 && bytes[index] != 0x09 { index += 1 }
+                words.append(start..<index)
+            }
+            var wordIndex = 0
+            while wordIndex < words.count, wordIndex < 3 {
+                var folded: [UInt8] = []
+                for byte in bytes[words[wordIndex]]
+                where byte != UInt8(ascii: ":") && byte != UInt8(ascii: "#") {
+                    folded.append(KeywordScanner.lower(byte))
+                }
+                guard fillers.contains(String(decoding: folded, as: UTF8.self)) else { break }
+                wordIndex += 1
+            }
+            guard wordIndex < words.count else { return .some(nil) }
+            var start = words[wordIndex].lowerBound
+            let end = words[wordIndex].upperBound
+            while start < end, "#:([".utf8.contains(bytes[start]) { start += 1 }
+            var tokenEnd = start
+            while tokenEnd < end, isTokenByte(bytes[tokenEnd]) { tokenEnd += 1 }
+            // A token glued to something else (a price, an email address) is not a number we trust.
+            if tokenEnd < end, !")],;.!".utf8.contains(bytes[tokenEnd]) { return .some(nil) }
+            while tokenEnd > start, ".-_/".utf8.contains(bytes[tokenEnd - 1]) { tokenEnd -= 1 }
+            let trimmed = String(
+                decoding: UnsafeBufferPointer(rebasing: bytes[start..<tokenEnd]), as: UTF8.self)
+            return .some(isPlausible(trimmed, minimumLength: minimumLength) ? trimmed : nil)
+        }
+    }
+
+    /// ASCII letters, digits, `-`, `_`, `/` and `.`: ``isTokenCharacter(_:)`` for one byte.
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        KeywordScanner.isAlphanumeric(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+            || byte == UInt8(ascii: "/") || byte == UInt8(ascii: ".")
+    }
+
+    /// ``extract(from:fillers:minimumLength:)`` character by character, for any text.
+    static func extractCharacters(from value: String, fillers: Set<String>, minimumLength: Int) -> String? {
         var words = value.prefix(120).split(
             maxSplits: 5, omittingEmptySubsequences: true,
             whereSeparator: { $0 == " " || $0 == "\u{00A0}" || $0 == "\t" }

@@ -234,6 +234,23 @@ enum Text {
         return result
     }
 
+    /// Whether `needle` occurs in `haystack`, byte for byte (an empty needle always does).
+    static func containsBytes(_ needle: [UInt8], in haystack: [UInt8]) -> Bool {
+        guard let first = needle.first else { return true }
+        guard needle.count <= haystack.count else { return false }
+        var index = 0
+        let last = haystack.count - needle.count
+        while index <= last {
+            if haystack[index] == first {
+                var offset = 1
+                while offset < needle.count, haystack[index + offset] == needle[offset] { offset += 1 }
+                if offset == needle.count { return true }
+            }
+            index += 1
+        }
+        return false
+    }
+
     static func contains(_ phrase: Phrase, in bytes: [UInt8]) -> Bool {
         !occurrences(of: phrase.folded, in: bytes, limit: 1).isEmpty
     }
