@@ -82,6 +82,7 @@ func runExtractionBenchmark(arguments: [String]) {
         print("no messages found")
         return
     }
+    var sink = 0
     if let dumpPath {
         var lines = ""
         for message in messages {
@@ -90,9 +91,10 @@ func runExtractionBenchmark(arguments: [String]) {
         _ = FileManager.default.createFile(atPath: dumpPath, contents: Data(lines.utf8))
     }
 
+    // One untimed pass first: what is prepared on first use (regular expressions) is start-up.
+    for message in messages { sink &+= extractor.extract(message.document).evidence?.count ?? 0 }
     var htmlSeconds = 0.0
     var extractSeconds = 0.0
-    var sink = 0
     var perMessage = Array(repeating: (html: 0.0, extract: 0.0), count: messages.count)
     for _ in 0..<iterations {
         for (messageIndex, message) in messages.enumerated() {
@@ -101,7 +103,7 @@ func runExtractionBenchmark(arguments: [String]) {
                 sink &+= HTMLRenderer.render(html: html, partPath: path).text.text.utf8.count
             }
             let extractStart = DispatchTime.now().uptimeNanoseconds
-            let result = extractor.extract(message.document)
+            let result = extract(message.document, with: extractor)
             let end = DispatchTime.now().uptimeNanoseconds
             sink &+= result.evidence?.count ?? 0
             htmlSeconds += Double(extractStart - htmlStart) / 1e9
@@ -131,6 +133,12 @@ func runExtractionBenchmark(arguments: [String]) {
         }
     }
     if sink == Int.min { print(sink) }
+}
+
+/// One extraction, in a function of its own so that profilers can single it out.
+@inline(never)
+func extract(_ document: MailDocument, with extractor: Extractor) -> ExtractionResult {
+    extractor.extract(document)
 }
 
 /// `.eml` files named, or inside the folders named (not recursive), sorted.
