@@ -16,9 +16,8 @@ public struct Extractor: Sendable {
     let languages: [CompiledLanguage]
     /// The merged phrase sets for each detected language (with English as a fallback).
     let languageSets: [String: LanguageSet]
-    /// The `orderLinkPhrases` of every language, lower-cased, with their bytes when ASCII and
-    /// not empty.
-    let orderLinkPhrases: [(text: String, bytes: [UInt8]?)]
+    /// The `orderLinkPhrases` of every language, lower-cased.
+    let orderLinkPhrases: [LinkPhrase]
 
     /// The lowest merged score an order number needs.
     static let orderNumberThreshold = 0.6
@@ -38,10 +37,8 @@ public struct Extractor: Sendable {
             sets[language.rules.code] = LanguageSet(members)
         }
         self.languageSets = sets
-        self.orderLinkPhrases = rules.languages.flatMap { $0.orderLinkPhrases ?? [] }.map { phrase in
-            let lowered = phrase.lowercased()
-            let ascii = !lowered.isEmpty && lowered.utf8.allSatisfy { $0 < 0x80 }
-            return (lowered, ascii ? Array(lowered.utf8) : nil)
+        self.orderLinkPhrases = rules.languages.flatMap { $0.orderLinkPhrases ?? [] }.map {
+            LinkPhrase($0.lowercased())
         }
     }
 

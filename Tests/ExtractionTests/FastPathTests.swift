@@ -83,4 +83,52 @@ import Testing
             }
         }
     }
+
+    @Test func asciiDateMatcherAgreesWithTheExpression() {
+        var generator = Generator(state: 4)
+        var compared = 0
+        for language in Fixture.extractor.languages {
+            let rules = language.rules
+            let names = (rules.months.flatMap { $0 } + rules.weekdays.flatMap { $0 }).filter {
+                $0.utf8.allSatisfy { $0 < 0x80 }
+            }
+            let pieces =
+                names + names.map { $0.uppercased() } + [
+                    " ", "  ", "\t", ",", ".", "/", "-", "de ", "er", "le ", "1", "12", "3", "31", "2026",
+                    "1999",
+                    "2101", "05", "123", "x", "Nov", "a", ":", "(",
+                ]
+            for pattern in language.dates.patterns {
+                guard let ascii = pattern.ascii, let expression = pattern.expression else { continue }
+                for _ in 0..<400 {
+                    var text = generator.text(pieces, count: 10)
+                    let nsText = text as NSString
+                    let expected = expression.matches(
+                        in: text, range: NSRange(location: 0, length: nsText.length)
+                    )
+                    .map { match in
+                        [match.range] + (0..<pattern.slots.count).map { match.range(at: $0 + 1) }
+                    }
+                    guard let found = text.withUTF8({ ascii.matches(in: $0) }) else { continue }
+                    let actual = found.map { match in
+                        ([match.range] + match.groups).map {
+                            NSRange(location: $0.lowerBound, length: $0.count)
+                        }
+                    }
+                    compared += 1
+                    #expect(actual == expected, "\(rules.code) \(pattern.pattern) \(text.debugDescription)")
+                }
+            }
+        }
+        #expect(compared > 5_000)
+    }
+
+    @Test func everyDatePatternCompiles() {
+        for language in Fixture.extractor.languages {
+            for pattern in language.dates.patterns {
+                #expect(pattern.expression != nil, "\(language.rules.code) \(pattern.pattern)")
+            }
+        }
+        #expect(DateReader.leadingDayExpression != nil && DateReader.rangeTailExpression != nil)
+    }
 }

@@ -58,17 +58,21 @@ extension ExtractionContext {
         return best.url
     }
 
-    /// Whether the text contains one of the phrases (Foundation's `contains`; ASCII text and
-    /// phrases are compared byte by byte, which for them is the same).
-    static func containsAny(_ phrases: [(text: String, bytes: [UInt8]?)], in text: String) -> Bool {
+    /// Whether the text contains one of the phrases, as Foundation's `contains` says. In ASCII
+    /// text an ASCII phrase is found byte by byte (for such text the same), and a phrase whose
+    /// canonical decomposition is not ASCII is never found.
+    static func containsAny(_ phrases: [LinkPhrase], in text: String) -> Bool {
         var text = text
         let bytes: [UInt8]? = text.withUTF8 { $0.allSatisfy { $0 < 0x80 } ? Array($0) : nil }
         for phrase in phrases {
-            if let bytes, let needle = phrase.bytes {
-                if Text.containsBytes(needle, in: bytes) { return true }
-            } else if text.contains(phrase.text) {
-                return true
+            if let bytes {
+                if let needle = phrase.bytes {
+                    if Text.containsBytes(needle, in: bytes) { return true }
+                    continue
+                }
+                if !phrase.mayOccurInASCII { continue }
             }
+            if text.contains(phrase.text) { return true }
         }
         return false
     }
@@ -103,5 +107,22 @@ extension ExtractionContext {
         let lower = text.lowercased()
         return (lower.hasPrefix("https://") || lower.hasPrefix("http://")) && text.count <= 2_048
             && URLComponents(string: text)?.host != nil
+    }
+}
+
+/// An order-link phrase, lower-cased, prepared for ``ExtractionContext/containsAny(_:in:)``.
+struct LinkPhrase: Sendable {
+    let text: String
+    /// The phrase's bytes when it is ASCII and not empty.
+    let bytes: [UInt8]?
+    /// Whether the phrase can occur in ASCII text: false when its canonical decomposition is
+    /// not ASCII.
+    let mayOccurInASCII: Bool
+
+    init(_ text: String) {
+        self.text = text
+        let ascii = text.utf8.allSatisfy { $0 < 0x80 }
+        bytes = ascii && !text.isEmpty ? Array(text.utf8) : nil
+        mayOccurInASCII = ascii || text.decomposedStringWithCanonicalMapping.utf8.allSatisfy { $0 < 0x80 }
     }
 }
