@@ -1,4 +1,6 @@
 import Foundation
+import MIME
+import MailDocument
 import Testing
 
 @testable import Extraction
@@ -25,7 +27,8 @@ import Testing
     static let orderValuePieces = [
         " ", "  ", "\t", "#", ":", "(", "[", ")", "]", ",", ";", ".", "!", "-", "_", "/", "no.", "is", "Nr",
         "NR.", "ist", "123", "4567", "2026", "11", "ABC", "x9", "ord", "2026-11-20", "20.11.2026", "12.99",
-        "555-123-4567", "é", "€", "１２３", "：", "（", "注文", "\u{301}", "\r", "a@b.example",
+        "555-123-4567", "é", "€", "１２３", "：", "（", "注文", "\u{301}", "\r", "a@b.example", "\u{A0}", "\u{1}",
+        "Bestellung", "ü",
     ]
 
     @Test func orderNumberFastPathAgrees() {
@@ -130,5 +133,97 @@ import Testing
             }
         }
         #expect(DateReader.leadingDayExpression != nil && DateReader.rangeTailExpression != nil)
+    }
+
+    /// `PhraseHits` answers what each set's own scan answers.
+    static func expectSameMatches(
+        index: PhraseIndex, lines: [[UInt8]], sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let hits = PhraseHits(index: index, lines: lines)
+        for set in index.sets {
+            #expect(hits.covers(set))
+            for (lineIndex, line) in lines.enumerated() {
+                for limit in [1, 4, 16, 32, 64] {
+                    let expected = set.matches(in: line, limit: limit)
+                    let actual = hits.matches(set, line: lineIndex, limit: limit)
+                    #expect(
+                        actual.map(\.0) == expected.map(\.0) && actual.map(\.1) == expected.map(\.1),
+                        "set \(set.id) line \(String(decoding: line, as: UTF8.self).debugDescription)",
+                        sourceLocation: sourceLocation)
+                }
+                #expect(hits.containsMatch(set, line: lineIndex) == set.containsMatch(in: line))
+            }
+        }
+    }
+
+    @Test func phraseHitsAgreeWithEachSet() {
+        var generator = Generator(state: 5)
+        for (code, languageSet) in Fixture.extractor.languageSets.sorted(by: { $0.key < $1.key }) {
+            let phrases = languageSet.index.sets.flatMap { $0.phrases.map(\.text) }
+            let pieces =
+                phrases + [
+                    " ", "", "a", "s", "x", "1", "-", "#", ":", "é", "É", "\u{A0}", "\t", "ä", "の", "\u{301}",
+                    "\u{FF}",
+                ]
+            var lines: [[UInt8]] = []
+            for _ in 0..<300 {
+                var text = generator.text(pieces, count: 12)
+                if generator.next() % 5 == 0 { text = text.uppercased() }
+                lines.append(Text.fold(Array(text.utf8)))
+            }
+            // Invalid UTF-8 too: stray continuation and lead bytes.
+            lines.append([0x80, 0x61, 0x62, 0xC3])
+            lines.append([0xC3, 0x20] + Array("order".utf8))
+            #expect(!code.isEmpty)
+            Self.expectSameMatches(index: languageSet.index, lines: lines)
+        }
+        if let detection = Fixture.extractor.detectionIndex {
+            let pieces = detection.sets.flatMap { $0.phrases.map(\.text) } + [" ", "x", ".", "é"]
+            let lines = (0..<300).map { _ in Text.fold(Array(generator.text(pieces, count: 10).utf8)) }
+            Self.expectSameMatches(index: detection, lines: lines)
+        }
+    }
+
+    @Test func phraseHitsAgreeOnTheCorpus() throws {
+        let corpus = Fixture.rulesDirectory.deletingLastPathComponent().appendingPathComponent("Corpus")
+        let names = try FileManager.default.contentsOfDirectory(atPath: corpus.path).filter {
+            $0.hasSuffix(".eml")
+        }
+        #expect(names.count > 50)
+        for name in names.sorted() {
+            let bytes = try Data(contentsOf: corpus.appendingPathComponent(name))
+            let document = MailDocument(message: try Message(bytes: Array(bytes)))
+            let text = DocumentText(document: document)
+            let languageSet = Fixture.extractor.languageSet(for: text)
+            Self.expectSameMatches(index: languageSet.index, lines: text.lines.map(\.folded))
+        }
+    }
+
+    @Test func scriptCountsAgreeWithDecoding() {
+        var generator = Generator(state: 6)
+        let pieces = ["a", "한", "글", "か", "ナ", "漢", "字", "é", "\u{FFFD}", "ー", "\u{3000}"]
+        for _ in 0..<2_000 {
+            var bytes = Array(generator.text(pieces, count: 12).utf8)
+            // Damage some sequences.
+            if !bytes.isEmpty && generator.next() % 2 == 0 {
+                bytes.remove(at: Int(generator.next() % UInt64(bytes.count)))
+            }
+            if !bytes.isEmpty && generator.next() % 3 == 0 {
+                bytes.insert(
+                    UInt8(0x80 + generator.next() % 0x70), at: Int(generator.next() % UInt64(bytes.count)))
+            }
+            var expected = (0, 0, 0)
+            for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
+                switch scalar.value {
+                case 0xAC00...0xD7A3: expected.0 += 1
+                case 0x3040...0x30FF: expected.1 += 1
+                case 0x4E00...0x9FFF: expected.2 += 1
+                default: break
+                }
+            }
+            var actual = (0, 0, 0)
+            LanguageSet.countScripts(bytes, hangul: &actual.0, kana: &actual.1, han: &actual.2)
+            #expect(actual == expected, "\(bytes)")
+        }
     }
 }

@@ -63,7 +63,9 @@ extension ExtractionContext {
 
     /// The shipper named in a carrier's email ("Shipped from", "보내는분", "ご依頼主").
     func findShipper() -> (String, String, Double)? {
-        for found in LabelledValues.find(languages.phrases(\.shipper), in: text, origins: bodyOrigins) {
+        for found in LabelledValues.find(
+            languages.phrases(\.shipper), in: text, origins: bodyOrigins, hits: phraseHits)
+        {
             var value = String(found.value.prefix(60))
             // In a sentence ("Ihr Paket von Kaffeerösterei Bohnenglück wird heute zugestellt")
             // the name ends before the first word in lower case.
@@ -163,9 +165,15 @@ extension ExtractionContext {
     /// A brand named in the body: "Thank you for shopping at …", "© 2026 …", a logo's alt text.
     func brandFromBody() -> (String, String)? {
         let phrases = languages.phrases(\.brandPhrases)
+        let hits = phraseHits.covers(phrases) ? phraseHits : nil
         for origin in text.bodyOrigins {
-            for line in text.lines(of: origin) {
-                for (_, range) in phrases.matches(in: line.folded, limit: 4) {
+            let lines = text.lines(of: origin)
+            for lineIndex in lines.indices {
+                let line = lines[lineIndex]
+                let matches =
+                    hits?.matches(phrases, line: lineIndex, limit: 4)
+                    ?? phrases.matches(in: line.folded, limit: 4)
+                for (_, range) in matches {
                     let rest = line.string(range.upperBound..<line.bytes.count)
                     let name = rest.prefix { !".!,|\t。！、\n".contains($0) }
                     if let brand = cleanBrand(String(name)) { return (brand, line.display) }

@@ -23,48 +23,73 @@ enum OrderNumberToken {
         return extractCharacters(from: value, fillers: fillers, minimumLength: minimumLength)
     }
 
-    /// ``extract(from:fillers:minimumLength:)`` over the bytes of a value whose first 121
-    /// bytes are ASCII without a carriage return: there every byte is one `Character`, so
-    /// splitting, trimming and testing bytes is the same as doing so with characters.
-    /// - Returns: nil when the value is not such a text; else the outcome.
+    /// ``extract(from:fillers:minimumLength:)`` over the value's leading ASCII bytes, when
+    /// they decide it.
+    ///
+    /// Printable ASCII bytes and tabs before any other byte are one `Character` each (the last
+    /// of them excepted when something else follows: a combining mark would join it), so
+    /// splitting, trimming and testing them is the same as doing so with characters. When the
+    /// first 121 bytes are all such, the whole 120-character prefix is known; otherwise the
+    /// known part ends before the last ASCII byte, and any step that needs to look further
+    /// gives up.
+    /// - Returns: nil when the leading ASCII bytes do not decide; else the outcome.
     static func extractASCII(from value: String, fillers: Set<String>, minimumLength: Int) -> String?? {
         var value = value
         return value.withUTF8 { all -> String?? in
-            let checked = all.prefix(121)
-            for byte in checked where byte >= 0x80 || byte == 0x0D { return nil }
-            let bytes = UnsafeBufferPointer(rebasing: all.prefix(120))
-            // Up to six words, split at spaces and tabs.
-            var words: [Range<Int>] = []
-            var index = 0
-            while index < bytes.count {
-                while index < bytes.count && (bytes[index] == 0x20 || bytes[index] == 0x09) { index += 1 }
-                guard index < bytes.count else { break }
-                if words.count == 5 {
-                    words.append(index..<bytes.count)
-                    break
-                }
+            var known = 0
+            while known < all.count && known < 121 {
+                let byte = all[known]
+                guard (byte >= 0x20 && byte < 0x7F) || byte == 0x09 else { break }
+                known += 1
+            }
+            // Whether the known bytes reach the end of the 120-character prefix.
+            let complete = known == min(all.count, 121)
+            let end = complete ? min(all.count, 120) : known - 1
+            guard end >= 0 else { return nil }
+            let bytes = UnsafeBufferPointer(rebasing: all.prefix(end))
+            func isSeparator(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+            // The word starting at or after `from`: its range, and whether its end is known.
+            func word(from: Int) -> (range: Range<Int>, closed: Bool)? {
+                var index = from
+                while index < bytes.count && isSeparator(bytes[index]) { index += 1 }
+                guard index < bytes.count else { return nil }
                 let start = index
-                while index < bytes.count && bytes[index] != 0x20 && bytes[index] != 0x09 { index += 1 }
-                words.append(start..<index)
+                while index < bytes.count && !isSeparator(bytes[index]) { index += 1 }
+                return (start..<index, index < bytes.count || complete)
             }
-            var wordIndex = 0
-            while wordIndex < words.count, wordIndex < 3 {
-                var folded: [UInt8] = []
-                for byte in bytes[words[wordIndex]]
-                where byte != UInt8(ascii: ":") && byte != UInt8(ascii: "#") {
-                    folded.append(KeywordScanner.lower(byte))
+            var next = 0
+            var skipped = 0
+            var chosen: (range: Range<Int>, closed: Bool)?
+            while true {
+                guard let found = word(from: next) else {
+                    // No further word: the value has none (complete), or it is beyond what is known.
+                    return complete ? .some(nil) : nil
                 }
-                guard fillers.contains(String(decoding: folded, as: UTF8.self)) else { break }
-                wordIndex += 1
+                if skipped < 3 {
+                    guard found.closed else { return nil }
+                    var folded: [UInt8] = []
+                    for byte in bytes[found.range]
+                    where byte != UInt8(ascii: ":") && byte != UInt8(ascii: "#") {
+                        folded.append(KeywordScanner.lower(byte))
+                    }
+                    if fillers.contains(String(decoding: folded, as: UTF8.self)) {
+                        skipped += 1
+                        next = found.range.upperBound
+                        continue
+                    }
+                }
+                chosen = found
+                break
             }
-            guard wordIndex < words.count else { return .some(nil) }
-            var start = words[wordIndex].lowerBound
-            let end = words[wordIndex].upperBound
-            while start < end, "#:([".utf8.contains(bytes[start]) { start += 1 }
+            guard let chosen else { return nil }
+            var start = chosen.range.lowerBound
+            let wordEnd = chosen.range.upperBound
+            while start < wordEnd, "#:([".utf8.contains(bytes[start]) { start += 1 }
             var tokenEnd = start
-            while tokenEnd < end, isTokenByte(bytes[tokenEnd]) { tokenEnd += 1 }
+            while tokenEnd < wordEnd, isTokenByte(bytes[tokenEnd]) { tokenEnd += 1 }
+            if tokenEnd == wordEnd && !chosen.closed { return nil }
             // A token glued to something else (a price, an email address) is not a number we trust.
-            if tokenEnd < end, !")],;.!".utf8.contains(bytes[tokenEnd]) { return .some(nil) }
+            if tokenEnd < wordEnd, !")],;.!".utf8.contains(bytes[tokenEnd]) { return .some(nil) }
             while tokenEnd > start, ".-_/".utf8.contains(bytes[tokenEnd - 1]) { tokenEnd -= 1 }
             let trimmed = String(
                 decoding: UnsafeBufferPointer(rebasing: bytes[start..<tokenEnd]), as: UTF8.self)

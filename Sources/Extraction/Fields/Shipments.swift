@@ -124,7 +124,9 @@ extension ExtractionContext {
 
     /// A carrier named beside a carrier label ("Carrier: UPS", "택배사: CJ대한통운").
     func findCarrierLabel() -> String? {
-        for found in LabelledValues.find(languages.phrases(\.carrier), in: text, origins: bodyOrigins) {
+        for found in LabelledValues.find(
+            languages.phrases(\.carrier), in: text, origins: bodyOrigins, hits: phraseHits)
+        {
             if let rule = rules.carriers.carrier(named: String(found.value.prefix(40))) { return rule.name }
         }
         return nil
@@ -135,7 +137,7 @@ extension ExtractionContext {
         var candidates: [Candidate<DateWindow>] = []
         for found in LabelledValues.find(
             languages.phrases(\.estimatedDelivery), in: text,
-            origins: bodyOrigins.union([.subject, .preheader]))
+            origins: bodyOrigins.union([.subject, .preheader]), hits: phraseHits)
         {
             let value = String(found.value.prefix(80))
             for language in languages.all {

@@ -2,8 +2,18 @@ import Foundation
 import MailDocument
 
 /// Which rendition of the email a line of text came from.
-enum TextOrigin: String, Sendable, Comparable {
+enum TextOrigin: String, Sendable, Comparable, CaseIterable {
     case html, plain, subject, preheader
+
+    /// The origin's position in ``allCases``.
+    var position: Int {
+        switch self {
+        case .html: 0
+        case .plain: 1
+        case .subject: 2
+        case .preheader: 3
+        }
+    }
 
     /// Ties between equally trusted values go to HTML, then text/plain, then the subject.
     var rank: Int {
