@@ -226,4 +226,24 @@ import Testing
             #expect(actual == expected, "\(bytes)")
         }
     }
+
+    @Test func linkContextFastPathAgrees() {
+        var generator = Generator(state: 7)
+        let pieces = [
+            "Track", " ", "  ", "\t", "\n", "\u{B}", "\u{C}", "\u{1C}", "\u{1F}", "your", "parcel", "é",
+            "\u{A0}", "\r",
+            "0123456789", "x", String(repeating: "y", count: 40),
+        ]
+        var compared = 0
+        for _ in 0..<3_000 {
+            let text = generator.text(pieces, count: 12)
+            let target = "https://track.example/?n=" + generator.text(["1", "2", "a", "%20"], count: 50)
+            let link = Link(href: target, target: target, text: text, position: 0)
+            if let fast = TrackingSearch.asciiLinkContext(link) {
+                compared += 1
+                #expect(fast == TrackingSearch.characterLinkContext(link), "\(text.debugDescription)")
+            }
+        }
+        #expect(compared > 500)
+    }
 }
