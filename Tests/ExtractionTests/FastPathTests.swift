@@ -246,4 +246,20 @@ import Testing
         }
         #expect(compared > 500)
     }
+
+    @Test func plausibleOrderNumberFastPathAgrees() {
+        var generator = Generator(state: 8)
+        let pieces = [
+            "1", "12", "2026", "0", "-", ".", "/", "_", "A", "b", "555", "1234", "11", "31", "1999", "\u{1}",
+        ]
+        for _ in 0..<20_000 {
+            let token = generator.text(pieces, count: 9)
+            for minimumLength in [4, 5] {
+                #expect(
+                    OrderNumberToken.isPlausibleASCII(token, minimumLength: minimumLength)
+                        == OrderNumberToken.isPlausibleCharacters(token, minimumLength: minimumLength),
+                    "\(token)")
+            }
+        }
+    }
 }

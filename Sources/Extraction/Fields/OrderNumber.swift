@@ -135,6 +135,42 @@ enum OrderNumberToken {
     /// Whether a token can be an order number: long enough, with digits, and not shaped like
     /// a date, a time, a phone number or a price.
     static func isPlausible(_ token: String, minimumLength: Int) -> Bool {
+        if let plausible = isPlausibleASCII(token, minimumLength: minimumLength) { return plausible }
+        return isPlausibleCharacters(token, minimumLength: minimumLength)
+    }
+
+    /// ``isPlausible(_:minimumLength:)`` over the bytes of an ASCII token without a carriage
+    /// return (each byte one character; ASCII digits are its only numbers); nil for another token.
+    static func isPlausibleASCII(_ token: String, minimumLength: Int) -> Bool? {
+        let bytes = Array(token.utf8)
+        guard bytes.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) else { return nil }
+        func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+        func isSeparator(_ byte: UInt8) -> Bool {
+            byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "/")
+        }
+        guard bytes.count >= minimumLength, bytes.count <= 40 else { return false }
+        let digits = bytes.filter(isDigit).count
+        guard digits >= 3 || (digits >= 1 && bytes.count >= 6) else { return false }
+        if let first = bytes.first, isSeparator(first) { return false }
+        let groups = bytes.split(whereSeparator: isSeparator).map { String(decoding: $0, as: UTF8.self) }
+        let allDigits = bytes.allSatisfy { isDigit($0) || isSeparator($0) }
+        if allDigits
+            && looksLikeDate(groups, separators: String(decoding: bytes.filter(isSeparator), as: UTF8.self))
+        {
+            return false
+        }
+        if allDigits && looksLikePhone(groups) { return false }
+        if groups.count == 2 && allDigits && bytes.contains(UInt8(ascii: ".")) && groups[1].utf8.count == 2 {
+            return false
+        }
+        if groups.count == 1 && bytes.count == 4, let year = Int(token), (1900...2100).contains(year) {
+            return false
+        }
+        return true
+    }
+
+    /// ``isPlausible(_:minimumLength:)`` character by character, for any token.
+    static func isPlausibleCharacters(_ token: String, minimumLength: Int) -> Bool {
         guard token.count >= minimumLength, token.count <= 40 else { return false }
         let digits = token.filter(\.isNumber).count
         guard digits >= 3 || (digits >= 1 && token.count >= 6) else { return false }
