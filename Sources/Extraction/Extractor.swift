@@ -16,6 +16,10 @@ public struct Extractor: Sendable {
     let languages: [CompiledLanguage]
     /// The merged phrase sets for each detected language (with English as a fallback).
     let languageSets: [String: LanguageSet]
+    /// Every language's detection words, set `i` for `languages[i]`.
+    let detectionIndex: PhraseIndex?
+    /// The `orderLinkPhrases` of every language, lower-cased.
+    let orderLinkPhrases: [LinkPhrase]
 
     /// The lowest merged score an order number needs.
     static let orderNumberThreshold = 0.6
@@ -35,11 +39,17 @@ public struct Extractor: Sendable {
             sets[language.rules.code] = LanguageSet(members)
         }
         self.languageSets = sets
+        self.detectionIndex =
+            languages.count <= 64
+            ? PhraseIndex(languages.enumerated().map { PhraseSet($1.detection, id: $0) }) : nil
+        self.orderLinkPhrases = rules.languages.flatMap { $0.orderLinkPhrases ?? [] }.map {
+            LinkPhrase($0.lowercased())
+        }
     }
 
     /// The language set for the languages detected in a text.
     func languageSet(for text: DocumentText) -> LanguageSet {
-        let detected = LanguageSet.detect(in: text, languages: languages)
+        let detected = LanguageSet.detect(in: text, languages: languages, index: detectionIndex)
         if let code = detected.first?.rules.code, let set = languageSets[code] { return set }
         return LanguageSet(detected)
     }
@@ -62,6 +72,8 @@ struct ExtractionContext {
     let rules: Rules
     let text: DocumentText
     let languages: LanguageSet
+    /// Every line's occurrences of the language set's phrases.
+    let phraseHits: PhraseHits
     let reference: CivilDate?
     let carrierSender: CarrierRule?
     var evidence: [Evidence] = []
@@ -87,6 +99,7 @@ struct ExtractionContext {
         self.document = document
         self.text = DocumentText(document: document)
         self.languages = extractor.languageSet(for: text)
+        self.phraseHits = PhraseHits(index: languages.index, lines: text.lines.map(\.folded))
         // "Tomorrow" is the day after the sender's day, read in the Date field's own zone.
         self.reference = document.date.flatMap { CivilDate($0, in: document.dateTimeZone) }
         let domain = document.sender?.domain ?? document.sender?.registrableDomain

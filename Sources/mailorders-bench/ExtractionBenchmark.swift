@@ -1,11 +1,15 @@
 // Extraction benchmark: extraction time per message beside the HTML parse time of the same
 // message. Goal: extraction adds at most half of what HTML parsing costs.
 //
-//     swift run -c release mailorders-bench extract [--iterations N] [FILE.eml|FOLDER]…
+//     swift run -c release mailorders-bench extract [--iterations N] [--slowest K] [--dump FILE]
+//         [FILE.eml|FOLDER]…
 //
 // Without paths it reads `Corpus/` of the checkout. Each message is parsed (MIME) and turned
 // into a document once; then, N times over the whole set, its text/html parts are rendered
-// (libxml2) and the document is extracted, each timed separately.
+// (libxml2) and the document is extracted, each timed separately. `--slowest K` lists the K
+// messages whose extraction took longest (µs per message beside their HTML parse);
+// `--dump FILE` writes every message's extraction JSON (file name, tab, JSON line), so that
+// two builds can be compared for identical results.
 import Extraction
 import Foundation
 import MIME
@@ -13,6 +17,8 @@ import MailDocument
 
 func runExtractionBenchmark(arguments: [String]) {
     var iterations = 20
+    var slowest = 0
+    var dumpPath: String?
     var paths: [String] = []
     var index = 0
     while index < arguments.count {
@@ -24,8 +30,20 @@ func runExtractionBenchmark(arguments: [String]) {
             index += 2
             continue
         }
+        if argument == "--slowest", index + 1 < arguments.count, let value = Int(arguments[index + 1]) {
+            slowest = value
+            index += 2
+            continue
+        }
+        if argument == "--dump", index + 1 < arguments.count {
+            dumpPath = arguments[index + 1]
+            index += 2
+            continue
+        }
         if argument == "--help" || argument == "-h" {
-            print("usage: mailorders-bench extract [--iterations N] [FILE.eml|FOLDER]…")
+            print(
+                "usage: mailorders-bench extract [--iterations N] [--slowest K] [--dump FILE] [FILE.eml|FOLDER]…"
+            )
             return
         }
         paths.append(argument)
@@ -47,7 +65,7 @@ func runExtractionBenchmark(arguments: [String]) {
     }
     let extractor = Extractor(rules: rules)
 
-    var messages: [(html: [(String, String)], document: MailDocument)] = []
+    var messages: [(name: String, html: [(String, String)], document: MailDocument)] = []
     var bytesRead = 0
     for file in emlFiles(paths) {
         guard let data = FileManager.default.contents(atPath: file),
@@ -57,28 +75,41 @@ func runExtractionBenchmark(arguments: [String]) {
             continue
         }
         bytesRead += data.count
-        messages.append((htmlParts(message.root), MailDocument(message: message)))
+        messages.append(
+            ((file as NSString).lastPathComponent, htmlParts(message.root), MailDocument(message: message)))
     }
     guard !messages.isEmpty else {
         print("no messages found")
         return
     }
+    var sink = 0
+    if let dumpPath {
+        var lines = ""
+        for message in messages {
+            lines += message.name + "\t" + ExtractionJSON.line(extractor.extract(message.document)) + "\n"
+        }
+        _ = FileManager.default.createFile(atPath: dumpPath, contents: Data(lines.utf8))
+    }
 
+    // One untimed pass first: what is prepared on first use (regular expressions) is start-up.
+    for message in messages { sink &+= extractor.extract(message.document).evidence?.count ?? 0 }
     var htmlSeconds = 0.0
     var extractSeconds = 0.0
-    var sink = 0
+    var perMessage = Array(repeating: (html: 0.0, extract: 0.0), count: messages.count)
     for _ in 0..<iterations {
-        for message in messages {
+        for (messageIndex, message) in messages.enumerated() {
             let htmlStart = DispatchTime.now().uptimeNanoseconds
             for (html, path) in message.html {
                 sink &+= HTMLRenderer.render(html: html, partPath: path).text.text.utf8.count
             }
             let extractStart = DispatchTime.now().uptimeNanoseconds
-            let result = extractor.extract(message.document)
+            let result = extract(message.document, with: extractor)
             let end = DispatchTime.now().uptimeNanoseconds
             sink &+= result.evidence?.count ?? 0
             htmlSeconds += Double(extractStart - htmlStart) / 1e9
             extractSeconds += Double(end - extractStart) / 1e9
+            perMessage[messageIndex].html += Double(extractStart - htmlStart) / 1e9
+            perMessage[messageIndex].extract += Double(end - extractStart) / 1e9
         }
     }
     let runs = Double(messages.count * iterations)
@@ -91,7 +122,23 @@ func runExtractionBenchmark(arguments: [String]) {
         print(
             String(format: "extraction / HTML parse: %.0f%% (goal ≤ 50%%)", extractMicros / htmlMicros * 100))
     }
+    if slowest > 0 {
+        print("slowest extractions (µs per message: extraction, HTML parse):")
+        let order = perMessage.indices.sorted { perMessage[$0].extract > perMessage[$1].extract }
+        for index in order.prefix(slowest) {
+            let times = String(
+                format: "%9.1f %9.1f", perMessage[index].extract / Double(iterations) * 1e6,
+                perMessage[index].html / Double(iterations) * 1e6)
+            print(times + "  " + messages[index].name)
+        }
+    }
     if sink == Int.min { print(sink) }
+}
+
+/// One extraction, in a function of its own so that profilers can single it out.
+@inline(never)
+func extract(_ document: MailDocument, with extractor: Extractor) -> ExtractionResult {
+    extractor.extract(document)
 }
 
 /// `.eml` files named, or inside the folders named (not recursive), sorted.

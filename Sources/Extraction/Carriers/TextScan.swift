@@ -82,6 +82,11 @@ struct TextScan {
                 if joiner != UInt8(ascii: "-") { spaceJoined = true }
                 chainEnd += 1
             }
+            // A lone run is tried only when it can be a number by itself.
+            if chainEnd == index && !(runs[index].hasDigit && runs[index].length >= 6) {
+                index += 1
+                continue
+            }
             let chain = Array(runs[index...chainEnd])
             for window in windows(of: chain, spaceJoined: spaceJoined) {
                 if let result = evaluate(window) { accepted.append(result) }

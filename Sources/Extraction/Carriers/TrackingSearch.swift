@@ -135,9 +135,8 @@ struct TrackingSearch {
             !Self.isPlaceholder(bytes)
         else { return nil }
         var carrier = compiled.carriers[carrierIndex]
-        var matches = compiled.match(number).filter {
-            compiled.formats[$0.formatIndex].carrierIndex == carrierIndex
-        }
+        let formats = compiled.formats
+        var matches = compiled.match(number) { formats[$0].carrierIndex == carrierIndex }
         var checkValid: Bool?
         var formatID: String?
         var score = 0.85
@@ -147,10 +146,9 @@ struct TrackingSearch {
         if matches.isEmpty {
             // A number another carrier's format claims, on a sister company's page (a Colissimo
             // number on laPoste.fr): that carrier, when exactly one fits.
-            let others = compiled.match(number).filter {
-                $0.checkDigitValid != false && !compiled.formats[$0.formatIndex].format.fallback
-                    && compiled.formats[$0.formatIndex].format.context != .carrier
-            }
+            let others = compiled.match(number) {
+                !formats[$0].format.fallback && formats[$0].format.context != .carrier
+            }.filter { $0.checkDigitValid != false }
             if Set(others.map { compiled.formats[$0.formatIndex].carrierIndex }).count == 1 {
                 matches = others
                 carrier = compiled.carriers[compiled.formats[others[0].formatIndex].carrierIndex]
@@ -333,9 +331,54 @@ struct TrackingSearch {
     }()
 
     static func linkContext(_ link: Link) -> String {
+        asciiLinkContext(link) ?? characterLinkContext(link)
+    }
+
+    /// ``linkContext(_:)`` character by character, for any link.
+    static func characterLinkContext(_ link: Link) -> String {
         let text = link.text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
         let base = text.isEmpty ? link.target : "\(text) <\(link.target)>"
         return base.count > 120 ? String(base.prefix(117)) + "…" : base
+    }
+
+    /// ``linkContext(_:)`` for a link whose text and target are ASCII without a carriage
+    /// return (each byte one character; white space is tab to carriage return and space), or nil.
+    static func asciiLinkContext(_ link: Link) -> String? {
+        var text = link.text
+        var target = link.target
+        return text.withUTF8 { text -> String? in
+            target.withUTF8 { target -> String? in
+                for byte in text where byte >= 0x80 || byte == 0x0D { return nil }
+                for byte in target where byte >= 0x80 || byte == 0x0D { return nil }
+                var base: [UInt8] = []
+                base.reserveCapacity(text.count + target.count + 3)
+                var index = 0
+                while index < text.count {
+                    while index < text.count,
+                        text[index] == 0x20 || (text[index] >= 0x09 && text[index] <= 0x0D)
+                    {
+                        index += 1
+                    }
+                    guard index < text.count else { break }
+                    if !base.isEmpty { base.append(0x20) }
+                    while index < text.count,
+                        !(text[index] == 0x20 || (text[index] >= 0x09 && text[index] <= 0x0D))
+                    {
+                        base.append(text[index])
+                        index += 1
+                    }
+                }
+                if base.isEmpty {
+                    base.append(contentsOf: target)
+                } else {
+                    base.append(contentsOf: " <".utf8)
+                    base.append(contentsOf: target)
+                    base.append(UInt8(ascii: ">"))
+                }
+                guard base.count > 120 else { return String(decoding: base, as: UTF8.self) }
+                return String(decoding: base.prefix(117), as: UTF8.self) + "…"
+            }
+        }
     }
 
     /// Placeholder numbers: one digit nearly everywhere, or counting up or down (`1234567890`).

@@ -77,11 +77,15 @@ struct LanguageSet: Sendable {
     let fillers: Set<String>
     /// The rank of each total label in its language's list (0 = most specific).
     let totalRank: [[UInt8]: Int]
+    /// Every set above, for reading a document's lines once (``PhraseHits``).
+    let index: PhraseIndex
 
     init(_ all: [CompiledLanguage]) {
         self.all = all
+        var nextID = 0
         func merged(_ path: KeyPath<CompiledLanguage, [Phrase]>) -> PhraseSet {
-            PhraseSet(all.flatMap { $0[keyPath: path] })
+            defer { nextID += 1 }
+            return PhraseSet(all.flatMap { $0[keyPath: path] }, id: nextID)
         }
         orderNumber = merged(\.orderNumber)
         orderNumberWeak = merged(\.orderNumberWeak)
@@ -112,8 +116,13 @@ struct LanguageSet: Sendable {
                 statusTags += Array(repeating: tag, count: phrases.count)
             }
         }
-        kinds = PhraseSet(kindPhrases, tags: kindTags)
-        statuses = PhraseSet(statusPhrases, tags: statusTags)
+        kinds = PhraseSet(kindPhrases, tags: kindTags, id: nextID)
+        statuses = PhraseSet(statusPhrases, tags: statusTags, id: nextID + 1)
+        index = PhraseIndex([
+            orderNumber, orderNumberWeak, notOrderNumber, trackingNumber, carrier, total, summaryRows,
+            orderDate,
+            estimatedDelivery, shipper, quantity, brandPhrases, senderNoise, kinds, statuses,
+        ])
         fillers = all.reduce(into: Set<String>()) { $0.formUnion($1.fillers) }
         var rank: [[UInt8]: Int] = [:]
         for language in all {
@@ -130,23 +139,20 @@ struct LanguageSet: Sendable {
 
     /// Detects the language from the script (Hangul, kana, Han) or, for Latin text, from
     /// the most frequent detection words; English is always added as a fallback.
-    static func detect(in text: DocumentText, languages: [CompiledLanguage]) -> [CompiledLanguage] {
+    /// - Parameter index: the languages' detection sets, set `i` for `languages[i]`, to read
+    ///   the sample in one pass.
+    static func detect(
+        in text: DocumentText, languages: [CompiledLanguage], index: PhraseIndex? = nil
+    ) -> [CompiledLanguage] {
         var hangul = 0
         var kana = 0
         var han = 0
-        var sample: [[UInt8]] = []
+        var sampleLines = 0
         var sampled = 0
         for line in text.lines where sampled < 6_000 {
-            sample.append(line.folded)
+            sampleLines += 1
             sampled += line.bytes.count
-            for scalar in line.text.unicodeScalars {
-                switch scalar.value {
-                case 0xAC00...0xD7A3: hangul += 1
-                case 0x3040...0x30FF: kana += 1
-                case 0x4E00...0x9FFF: han += 1
-                default: break
-                }
-            }
+            countScripts(line.bytes, hangul: &hangul, kana: &kana, han: &han)
         }
         var code: String?
         if hangul >= 4 && hangul >= kana {
@@ -156,12 +162,24 @@ struct LanguageSet: Sendable {
         } else if han >= 4 {
             code = "zh"
         } else {
+            let sample = text.lines.prefix(sampleLines).map(\.folded)
+            let hits = index.flatMap {
+                $0.sets.count == languages.count ? PhraseHits(index: $0, lines: sample) : nil
+            }
             var best = 0
-            for language in languages where !["ko", "ja", "zh"].contains(language.rules.code) {
-                var hits = 0
-                for line in sample { hits += language.detectionSet.matches(in: line, limit: 64).count }
-                if hits > best {
-                    best = hits
+            for (languageIndex, language) in languages.enumerated()
+            where !["ko", "ja", "zh"].contains(language.rules.code) {
+                var found = 0
+                for (lineIndex, line) in sample.enumerated() {
+                    if let hits {
+                        found +=
+                            hits.matches(hits.index.sets[languageIndex], line: lineIndex, limit: 64).count
+                    } else {
+                        found += language.detectionSet.matches(in: line, limit: 64).count
+                    }
+                }
+                if found > best {
+                    best = found
                     code = language.rules.code
                 }
             }
@@ -173,5 +191,34 @@ struct LanguageSet: Sendable {
         }
         if ordered.isEmpty, let first = languages.first { ordered.append(first) }
         return ordered
+    }
+
+    /// Counts Hangul syllables, kana and Han ideographs in UTF-8 bytes, as decoding them would
+    /// (a malformed sequence counts as nothing).
+    static func countScripts(_ bytes: [UInt8], hangul: inout Int, kana: inout Int, han: inout Int) {
+        let count = bytes.count
+        var index = 0
+        while index < count {
+            let lead = bytes[index]
+            // Every scalar counted is three bytes long, led by E3 to ED.
+            guard lead >= 0xE3, lead <= 0xED, index + 2 < count else {
+                index += 1
+                continue
+            }
+            let second = bytes[index + 1]
+            let third = bytes[index + 2]
+            guard second & 0xC0 == 0x80, third & 0xC0 == 0x80, lead != 0xED || second <= 0x9F else {
+                index += 1
+                continue
+            }
+            let scalar = (UInt32(lead & 0x0F) << 12) | (UInt32(second & 0x3F) << 6) | UInt32(third & 0x3F)
+            switch scalar {
+            case 0xAC00...0xD7A3: hangul += 1
+            case 0x3040...0x30FF: kana += 1
+            case 0x4E00...0x9FFF: han += 1
+            default: break
+            }
+            index += 3
+        }
     }
 }

@@ -74,16 +74,28 @@ struct CivilDate: Sendable, Hashable, Comparable {
     }
 }
 
-/// A rules date format compiled to a regular expression.
+/// A rules date format compiled to a regular expression, and to a matcher over ASCII text.
 ///
 /// Slots: `{year}` (four digits), `{month}` (1–12), `{monthName}`, `{day}` (1–31),
 /// `{weekday}` (a weekday name, ignored). A space matches any run of spaces, a comma is
 /// optional, other characters match themselves.
+///
+/// The regular expression (ICU, case-insensitive) is compiled on first use. Text of printable
+/// ASCII and tabs is read by ``ASCIIMatcher`` instead, which follows the same expression step
+/// by step (leftmost match, greedy quantifiers, alternatives in order, backtracking) with what
+/// its classes mean in ASCII: `\d` is `0-9`, `\s` a space or tab, `\p{L}` an ASCII letter.
 struct DateFormatPattern: Sendable {
     enum Slot: Sendable { case year, month, monthName, day }
 
-    let expression: NSRegularExpression
+    let pattern: String
     let slots: [Slot]
+    /// The same format for ASCII text; nil when a name or literal could match ASCII text under
+    /// Unicode case folding without being ASCII itself (then the expression reads all text).
+    let ascii: ASCIIMatcher?
+    private let compiled: LazyExpression
+
+    /// The compiled expression, nil when it does not compile.
+    var expression: NSRegularExpression? { compiled.expression }
 
     static let slotNames = ["year", "month", "monthName", "day", "weekday"]
 
@@ -104,14 +116,18 @@ struct DateFormatPattern: Sendable {
     }
 
     init?(format: String, months: [[String]], weekdays: [[String]]) {
+        func sortedNames(_ names: [String]) -> [String] { names.sorted { $0.count > $1.count } }
         func alternatives(_ names: [String]) -> String {
-            names.sorted { $0.count > $1.count }.map { NSRegularExpression.escapedPattern(for: $0) }.joined(
-                separator: "|")
+            names.map { NSRegularExpression.escapedPattern(for: $0) }.joined(separator: "|")
         }
-        let monthNames = alternatives(months.flatMap { $0 })
-        let weekdayNames = alternatives(weekdays.flatMap { $0 })
+        let monthList = sortedNames(months.flatMap { $0 })
+        let weekdayList = sortedNames(weekdays.flatMap { $0 })
+        let monthNames = alternatives(monthList)
+        let weekdayNames = alternatives(weekdayList)
         var pattern = "(?<![\\p{L}\\d])"
         var slots: [Slot] = []
+        var steps: [ASCIIMatcher.Step] = []
+        var asciiPossible = true
         var index = format.startIndex
         while index < format.endIndex {
             let character = format[index]
@@ -121,19 +137,32 @@ struct DateFormatPattern: Sendable {
                 case "year":
                     pattern += "((?:19|20|21)\\d{2})"
                     slots.append(.year)
+                    steps.append(.year)
                 case "month":
                     pattern += "(\\d{1,2})"
                     slots.append(.month)
+                    steps.append(.digits)
                 case "day":
                     pattern += "(\\d{1,2})"
                     slots.append(.day)
+                    steps.append(.digits)
                 case "monthName":
                     guard !monthNames.isEmpty else { return nil }
                     pattern += "(\(monthNames))\\.?"
                     slots.append(.monthName)
+                    guard let names = ASCIIMatcher.asciiNames(monthList) else {
+                        asciiPossible = false
+                        break
+                    }
+                    steps.append(.names(names, captured: true))
                 case "weekday":
                     guard !weekdayNames.isEmpty else { return nil }
                     pattern += "(?:\(weekdayNames))\\.?"
+                    guard let names = ASCIIMatcher.asciiNames(weekdayList) else {
+                        asciiPossible = false
+                        break
+                    }
+                    steps.append(.names(names, captured: false))
                 default:
                     return nil
                 }
@@ -141,18 +170,253 @@ struct DateFormatPattern: Sendable {
                 continue
             }
             switch character {
-            case " ": pattern += "\\s*"
-            case ",": pattern += ",?"
-            default: pattern += NSRegularExpression.escapedPattern(for: String(character))
+            case " ":
+                pattern += "\\s*"
+                steps.append(.spaces)
+            case ",":
+                pattern += ",?"
+                steps.append(.optionalComma)
+            default:
+                pattern += NSRegularExpression.escapedPattern(for: String(character))
+                if character.utf8.count == 1, let byte = character.utf8.first {
+                    steps.append(.literal(KeywordScanner.lower(byte)))
+                } else if ASCIIMatcher.mayFoldToASCII(String(character)) {
+                    asciiPossible = false
+                } else {
+                    steps.append(.never)
+                }
             }
             index = format.index(after: index)
         }
         pattern += "(?!\\d)"
-        guard let expression = try? NSRegularExpression(pattern: pattern, options: [.caseInsensitive]) else {
+        self.pattern = pattern
+        self.slots = slots
+        self.ascii = asciiPossible ? ASCIIMatcher(steps: steps) : nil
+        self.compiled = LazyExpression(pattern: pattern, options: [.caseInsensitive])
+    }
+
+    /// Every match in the text, in order: the whole match and each slot's range (UTF-16).
+    func matches(in text: String, nsText: NSString) -> [(NSRange, [NSRange])] {
+        var text = text
+        if let ascii, let found = text.withUTF8({ ascii.matches(in: $0) }) {
+            return found.map { match in
+                (
+                    NSRange(location: match.range.lowerBound, length: match.range.count),
+                    match.groups.map { NSRange(location: $0.lowerBound, length: $0.count) }
+                )
+            }
+        }
+        guard let expression else { return [] }
+        return expression.matches(in: text, range: NSRange(location: 0, length: nsText.length)).map { match in
+            (match.range, (0..<slots.count).map { match.range(at: $0 + 1) })
+        }
+    }
+}
+
+/// A regular expression compiled when first used, once, by whichever thread needs it first.
+final class LazyExpression: @unchecked Sendable {
+    let pattern: String
+    let options: NSRegularExpression.Options
+    private let lock = NSLock()
+    private var state: NSRegularExpression?? = .none
+
+    init(pattern: String, options: NSRegularExpression.Options = []) {
+        self.pattern = pattern
+        self.options = options
+    }
+
+    /// The expression, nil when the pattern does not compile.
+    var expression: NSRegularExpression? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let state { return state }
+        let compiled = try? NSRegularExpression(pattern: pattern, options: options)
+        state = .some(compiled)
+        return compiled
+    }
+}
+
+/// A date format over ASCII text: the steps of its regular expression, matched with the
+/// expression's backtracking order so that the same match and groups come out.
+struct ASCIIMatcher: Sendable {
+    enum Step: Sendable {
+        /// `((?:19|20|21)\d{2})`
+        case year
+        /// `(\d{1,2})`
+        case digits
+        /// `(name|name|…)\.?` (or without the group): lower-cased ASCII names in the
+        /// expression's order; names that cannot match ASCII text are left out.
+        case names([[UInt8]], captured: Bool)
+        /// `\s*`
+        case spaces
+        /// `,?`
+        case optionalComma
+        /// One ASCII character, lower-cased, compared without case.
+        case literal(UInt8)
+        /// A character that never matches ASCII text.
+        case never
+    }
+
+    let steps: [Step]
+
+    /// One match: its range and the byte range of each capturing step, in order.
+    struct Match {
+        var range: Range<Int>
+        var groups: [Range<Int>]
+    }
+
+    /// The names as lower-cased bytes, dropping names that cannot match ASCII text; nil when
+    /// one might match it through case folding (`ß`, `ſ`, the Kelvin sign).
+    static func asciiNames(_ names: [String]) -> [[UInt8]]? {
+        var result: [[UInt8]] = []
+        for name in names {
+            if name.utf8.allSatisfy({ $0 < 0x80 }) {
+                result.append(name.utf8.map(KeywordScanner.lower))
+            } else if mayFoldToASCII(name) {
+                return nil
+            }
+        }
+        return result
+    }
+
+    /// Whether a non-ASCII text might match ASCII text without regard to case: one of its
+    /// characters maps to ASCII in upper, lower or title case (or in the case of those).
+    static func mayFoldToASCII(_ text: String) -> Bool {
+        for scalar in text.unicodeScalars where !scalar.isASCII {
+            let properties = scalar.properties
+            for mapping in [
+                properties.lowercaseMapping, properties.uppercaseMapping, properties.titlecaseMapping,
+            ] {
+                for mapped in mapping.unicodeScalars {
+                    if mapped.isASCII { return true }
+                    let inner = mapped.properties
+                    for second in [inner.lowercaseMapping, inner.uppercaseMapping, inner.titlecaseMapping]
+                    where second.unicodeScalars.contains(where: \.isASCII) {
+                        return true
+                    }
+                }
+            }
+        }
+        return false
+    }
+
+    /// Whether the text is one the matcher reads: printable ASCII and tabs only.
+    static func reads(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in bytes where !(byte >= 0x20 && byte < 0x7F) && byte != 0x09 { return false }
+        return true
+    }
+
+    /// Every match, leftmost first and not overlapping, as the expression finds them; nil when
+    /// the text is not printable ASCII.
+    func matches(in bytes: UnsafeBufferPointer<UInt8>) -> [Match]? {
+        guard Self.reads(bytes) else { return nil }
+        var found: [Match] = []
+        var start = 0
+        var groups: [Range<Int>] = []
+        while start < bytes.count {
+            // (?<![\p{L}\d])
+            if start > 0, KeywordScanner.isAlphanumeric(bytes[start - 1]) {
+                start += 1
+                continue
+            }
+            groups.removeAll(keepingCapacity: true)
+            if let end = match(step: 0, at: start, in: bytes, groups: &groups), end > start {
+                found.append(Match(range: start..<end, groups: groups))
+                start = end
+            } else {
+                start += 1
+            }
+        }
+        return found
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+
+    /// The end of a match of the steps from `step` on at `position`, trying alternatives in
+    /// the expression's order; `groups` holds the captured ranges of the match found.
+    private func match(
+        step: Int, at position: Int, in bytes: UnsafeBufferPointer<UInt8>, groups: inout [Range<Int>]
+    )
+        -> Int?
+    {
+        guard step < steps.count else {
+            // (?!\d)
+            return position < bytes.count && Self.isDigit(bytes[position]) ? nil : position
+        }
+        switch steps[step] {
+        case .year:
+            guard position + 4 <= bytes.count else { return nil }
+            let first = bytes[position]
+            let second = bytes[position + 1]
+            let century =
+                (first == UInt8(ascii: "1") && second == UInt8(ascii: "9"))
+                || (first == UInt8(ascii: "2")
+                    && (second == UInt8(ascii: "0") || second == UInt8(ascii: "1")))
+            guard century, Self.isDigit(bytes[position + 2]), Self.isDigit(bytes[position + 3]) else {
+                return nil
+            }
+            return capture(position..<(position + 4), then: step, in: bytes, groups: &groups)
+        case .digits:
+            guard position < bytes.count, Self.isDigit(bytes[position]) else { return nil }
+            if position + 1 < bytes.count, Self.isDigit(bytes[position + 1]),
+                let end = capture(position..<(position + 2), then: step, in: bytes, groups: &groups)
+            {
+                return end
+            }
+            return capture(position..<(position + 1), then: step, in: bytes, groups: &groups)
+        case .names(let names, let captured):
+            for name in names where position + name.count <= bytes.count {
+                var offset = 0
+                while offset < name.count, KeywordScanner.lower(bytes[position + offset]) == name[offset] {
+                    offset += 1
+                }
+                guard offset == name.count else { continue }
+                let end = position + name.count
+                let count = groups.count
+                if captured { groups.append(position..<end) }
+                // \.? greedy: with the point first.
+                if end < bytes.count, bytes[end] == UInt8(ascii: "."),
+                    let found = match(step: step + 1, at: end + 1, in: bytes, groups: &groups)
+                {
+                    return found
+                }
+                if let found = match(step: step + 1, at: end, in: bytes, groups: &groups) { return found }
+                groups.removeSubrange(count...)
+            }
+            return nil
+        case .spaces:
+            var end = position
+            while end < bytes.count, bytes[end] == 0x20 || bytes[end] == 0x09 { end += 1 }
+            while true {
+                if let found = match(step: step + 1, at: end, in: bytes, groups: &groups) { return found }
+                if end == position { return nil }
+                end -= 1
+            }
+        case .optionalComma:
+            if position < bytes.count, bytes[position] == UInt8(ascii: ","),
+                let found = match(step: step + 1, at: position + 1, in: bytes, groups: &groups)
+            {
+                return found
+            }
+            return match(step: step + 1, at: position, in: bytes, groups: &groups)
+        case .literal(let byte):
+            guard position < bytes.count, KeywordScanner.lower(bytes[position]) == byte else { return nil }
+            return match(step: step + 1, at: position + 1, in: bytes, groups: &groups)
+        case .never:
             return nil
         }
-        self.expression = expression
-        self.slots = slots
+    }
+
+    private func capture(
+        _ range: Range<Int>, then step: Int, in bytes: UnsafeBufferPointer<UInt8>, groups: inout [Range<Int>]
+    )
+        -> Int?
+    {
+        let count = groups.count
+        groups.append(range)
+        if let end = match(step: step + 1, at: range.upperBound, in: bytes, groups: &groups) { return end }
+        groups.removeSubrange(count...)
+        return nil
     }
 }
 
@@ -162,8 +426,17 @@ struct DateReader: Sendable {
     let monthLookup: [String: Int]
     let weekdays: [(Phrase, Int)]
     let relativeDays: [(Phrase, Int)]
-    let rangeTail: NSRegularExpression?
-    let leadingDay: NSRegularExpression?
+    var rangeTail: NSRegularExpression? { Self.rangeTailExpression }
+    var leadingDay: NSRegularExpression? { Self.leadingDayExpression }
+
+    /// A day before a date: "entre le 25 et le …", "24 - …" (compiled on first use).
+    static let leadingDayExpression = try? NSRegularExpression(
+        pattern:
+            "(?<!\\d)(\\d{1,2})(?:er|\\.)?\\s*(?:-|–|—|~|〜|～|et le|et|and|und|y el|y|e il|e|en|tot|bis|au|al|a)\\s*$",
+        options: [.caseInsensitive])
+    /// The end of a day range after a date: "… – 26" (compiled on first use).
+    static let rangeTailExpression = try? NSRegularExpression(
+        pattern: "^\\s*(?:-|–|—|~|〜|～|至|to|bis|au|al|a|tot)\\s*(\\d{1,2})(?!\\d)")
 
     static let universalFormats = ["{year}-{month}-{day}", "{year}/{month}/{day}", "{year}.{month}.{day}"]
 
@@ -185,12 +458,6 @@ struct DateReader: Sendable {
         relativeDays = language.relativeDays.map { (Phrase($0.key), $0.value) }.sorted {
             $0.0.folded.count > $1.0.folded.count
         }
-        leadingDay = try? NSRegularExpression(
-            pattern:
-                "(?<!\\d)(\\d{1,2})(?:er|\\.)?\\s*(?:-|–|—|~|〜|～|et le|et|and|und|y el|y|e il|e|en|tot|bis|au|al|a)\\s*$",
-            options: [.caseInsensitive])
-        rangeTail = try? NSRegularExpression(
-            pattern: "^\\s*(?:-|–|—|~|〜|～|至|to|bis|au|al|a|tot)\\s*(\\d{1,2})(?!\\d)")
     }
 
     /// Every date in the text, in order, each with its UTF-16 range.
@@ -200,15 +467,13 @@ struct DateReader: Sendable {
         let nsText = text as NSString
         var found: [(CivilDate, NSRange)] = []
         for pattern in patterns {
-            for match in pattern.expression.matches(
-                in: text, range: NSRange(location: 0, length: nsText.length))
-            {
-                if found.contains(where: { NSIntersectionRange($0.1, match.range).length > 0 }) { continue }
+            for (matchRange, groups) in pattern.matches(in: text, nsText: nsText) {
+                if found.contains(where: { NSIntersectionRange($0.1, matchRange).length > 0 }) { continue }
                 var year: Int?
                 var month: Int?
                 var day: Int?
                 for (slotIndex, slot) in pattern.slots.enumerated() {
-                    let range = match.range(at: slotIndex + 1)
+                    let range = groups[slotIndex]
                     guard range.location != NSNotFound else { continue }
                     let value = nsText.substring(with: range)
                     switch slot {
@@ -220,7 +485,7 @@ struct DateReader: Sendable {
                 }
                 guard let month, let day else { continue }
                 if let date = resolve(year: year, month: month, day: day, reference: reference) {
-                    found.append((date, match.range))
+                    found.append((date, matchRange))
                 }
             }
         }
@@ -250,7 +515,11 @@ struct DateReader: Sendable {
     /// A day or a window: two dates, a date with a day range ("Nov 24–26"), a relative word
     /// ("tomorrow") or a weekday name, resolved against the reference day.
     func window(in text: String, reference: CivilDate?) -> DateWindow? {
-        let found = dates(in: text, reference: reference)
+        window(in: text, reference: reference, found: dates(in: text, reference: reference))
+    }
+
+    /// ``window(in:reference:)`` with the text's ``dates(in:reference:)`` already read.
+    func window(in text: String, reference: CivilDate?, found: [(CivilDate, NSRange)]) -> DateWindow? {
         if found.count >= 2, found[0].0 <= found[1].0,
             found[1].1.location - (found[0].1.location + found[0].1.length) <= 12
         {

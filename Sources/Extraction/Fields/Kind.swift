@@ -13,7 +13,8 @@ extension ExtractionContext {
     ) -> [Int: Double] {
         var best: [Int: (tag: Int, weight: Double)] = [:]
         var counted: [TextOrigin: Int] = [:]
-        for line in text.lines where origins.contains(line.origin) {
+        let hits = phraseHits.covers(set) ? phraseHits : nil
+        for (lineIndex, line) in text.lines.enumerated() where origins.contains(line.origin) {
             if line.isBlank { continue }
             let seen = counted[line.origin, default: 0]
             if seen >= bodyLines { continue }
@@ -24,7 +25,9 @@ extension ExtractionContext {
             case .preheader: weight = 2
             case .html, .plain: weight = seen < 2 ? 2 : 1
             }
-            for (index, _) in set.matches(in: line.folded, limit: 32)
+            let matches =
+                hits?.matches(set, line: lineIndex, limit: 32) ?? set.matches(in: line.folded, limit: 32)
+            for (index, _) in matches
             where (best[index]?.weight ?? 0) < weight {
                 best[index] = (set.tags[index], weight)
             }

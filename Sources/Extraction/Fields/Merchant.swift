@@ -63,7 +63,9 @@ extension ExtractionContext {
 
     /// The shipper named in a carrier's email ("Shipped from", "보내는분", "ご依頼主").
     func findShipper() -> (String, String, Double)? {
-        for found in LabelledValues.find(languages.phrases(\.shipper), in: text, origins: bodyOrigins) {
+        for found in LabelledValues.find(
+            languages.phrases(\.shipper), in: text, origins: bodyOrigins, hits: phraseHits)
+        {
             var value = String(found.value.prefix(60))
             // In a sentence ("Ihr Paket von Kaffeerösterei Bohnenglück wird heute zugestellt")
             // the name ends before the first word in lower case.
@@ -88,16 +90,18 @@ extension ExtractionContext {
     func cleanDisplayName(_ displayName: String) -> String? {
         var name = Text.trimmed(displayName.trimmingCharacters(in: CharacterSet(charactersIn: "\"'")))
         if name.contains("@") { return nil }
+        // The folded name, folded again only when a phrase changed the name.
+        var folded = Text.fold(Array(name.utf8))
         for phrase in languages.senderNoise.phrases {
-            var folded = Text.fold(Array(name.utf8))
             var ranges = Text.occurrences(of: phrase.folded, in: folded, limit: 4)
+            guard !ranges.isEmpty else { continue }
             while let range = ranges.last {
                 var bytes = Array(name.utf8)
                 bytes.replaceSubrange(range, with: [0x20])
                 name = String(decoding: bytes, as: UTF8.self)
-                folded = Text.fold(bytes)
                 ranges.removeLast()
             }
+            folded = Text.fold(Array(name.utf8))
         }
         // Separators and words left dangling once noise is gone.
         let separators = CharacterSet(charactersIn: "|-–—:·•,/()[]<>").union(.whitespaces)
@@ -134,15 +138,11 @@ extension ExtractionContext {
         }
         // Legal forms other than the English ones are not part of how a shop is named;
         // the English ones ("Co.", "Ltd") are kept unless the name comes from a copyright line.
-        let foreign = [
-            " GmbH", " AG", " S.L.", " S.L", " SL", " S.A.", " S.A", " S.r.l.", " S.R.L.", " Srl", " S.p.A.",
-            " B.V.", " BV",
-            " SAS", " SARL", " K.K.", " Ltda.", " Ltda", " Lda.", " Lda",
-        ]
-        let english = [", Inc.", " Inc.", " Inc", " LLC", " Ltd.", " Ltd", " Co., Ltd.", " Corp.", " Co."]
-        for suffix in foreign + (dropLegalForm ? english : [])
-        where name.lowercased().hasSuffix(suffix.lowercased()) {
+        var lowered = name.lowercased()
+        for (suffix, loweredSuffix) in Self.foreignLegalForms + (dropLegalForm ? Self.englishLegalForms : [])
+        where lowered.hasSuffix(loweredSuffix) {
             name = String(name.dropLast(suffix.count))
+            lowered = name.lowercased()
         }
         for prefix in ["株式会社", "(주)", "㈜", "주식회사"] where name.hasPrefix(prefix) {
             name = String(name.dropFirst(prefix.count))
@@ -160,12 +160,30 @@ extension ExtractionContext {
         return name
     }
 
+    /// Legal forms dropped from a brand name, with their lower-cased forms.
+    static let foreignLegalForms = [
+        " GmbH", " AG", " S.L.", " S.L", " SL", " S.A.", " S.A", " S.r.l.", " S.R.L.", " Srl", " S.p.A.",
+        " B.V.",
+        " BV", " SAS", " SARL", " K.K.", " Ltda.", " Ltda", " Lda.", " Lda",
+    ].map { ($0, $0.lowercased()) }
+    /// English legal forms, dropped only from a name in a copyright line.
+    static let englishLegalForms = [
+        ", Inc.", " Inc.", " Inc", " LLC", " Ltd.", " Ltd", " Co., Ltd.", " Corp.", " Co.",
+    ]
+    .map { ($0, $0.lowercased()) }
+
     /// A brand named in the body: "Thank you for shopping at …", "© 2026 …", a logo's alt text.
     func brandFromBody() -> (String, String)? {
         let phrases = languages.phrases(\.brandPhrases)
+        let hits = phraseHits.covers(phrases) ? phraseHits : nil
         for origin in text.bodyOrigins {
-            for line in text.lines(of: origin) {
-                for (_, range) in phrases.matches(in: line.folded, limit: 4) {
+            let lines = text.lines(of: origin)
+            for lineIndex in lines.indices {
+                let line = lines[lineIndex]
+                let matches =
+                    hits?.matches(phrases, line: lineIndex, limit: 4)
+                    ?? phrases.matches(in: line.folded, limit: 4)
+                for (_, range) in matches {
                     let rest = line.string(range.upperBound..<line.bytes.count)
                     let name = rest.prefix { !".!,|\t。！、\n".contains($0) }
                     if let brand = cleanBrand(String(name)) { return (brand, line.display) }

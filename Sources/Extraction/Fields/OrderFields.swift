@@ -42,7 +42,8 @@ extension ExtractionContext {
         let fillers = languages.fillers
         let notOrder = languages.phrases(\.notOrderNumber)
         let strong = LabelledValues.find(
-            languages.phrases(\.orderNumber), in: text, origins: [.html, .plain, .subject, .preheader])
+            languages.phrases(\.orderNumber), in: text, origins: [.html, .plain, .subject, .preheader],
+            hits: phraseHits)
         for found in strong where !isNegated(found, by: notOrder) {
             guard let number = OrderNumberToken.extract(from: found.value, fillers: fillers, minimumLength: 4)
             else { continue }
@@ -55,7 +56,7 @@ extension ExtractionContext {
         }
         let weak = LabelledValues.find(
             languages.phrases(\.orderNumberWeak), in: text, origins: [.html, .plain, .subject, .preheader],
-            following: false)
+            following: false, hits: phraseHits)
         for found in weak where !isNegated(found, by: notOrder) {
             guard let number = OrderNumberToken.extract(from: found.value, fillers: fillers, minimumLength: 5)
             else { continue }
@@ -72,7 +73,11 @@ extension ExtractionContext {
     func isNegated(_ found: LabelledValue, by phrases: PhraseSet) -> Bool {
         let labelStart = found.offset - found.line.startOffset
         guard labelStart >= 0 else { return false }
-        for (_, range) in phrases.matches(in: found.line.folded, limit: 16)
+        let matches =
+            phraseHits.covers(phrases)
+            ? phraseHits.matches(phrases, line: found.labelLineIndex, limit: 16)
+            : phrases.matches(in: found.line.folded, limit: 16)
+        for (_, range) in matches
         where range.lowerBound <= labelStart + 2 && range.upperBound >= labelStart - 2 {
             return true
         }
@@ -136,7 +141,9 @@ extension ExtractionContext {
                         origin: nil))
             }
         }
-        for found in LabelledValues.find(languages.phrases(\.orderDate), in: text, origins: bodyOrigins) {
+        for found in LabelledValues.find(
+            languages.phrases(\.orderDate), in: text, origins: bodyOrigins, hits: phraseHits)
+        {
             for language in languages.all {
                 if let day = language.dates.firstDate(
                     in: String(found.value.prefix(60)), reference: reference)
@@ -155,7 +162,9 @@ extension ExtractionContext {
         if !connectors.isEmpty && !candidates.contains(where: { $0.source == "label" }) {
             let labels = [languages.orderNumber, languages.orderNumberWeak]
             for set in labels {
-                for found in LabelledValues.find(set, in: text, origins: bodyOrigins, following: false) {
+                for found in LabelledValues.find(
+                    set, in: text, origins: bodyOrigins, following: false, hits: phraseHits)
+                {
                     guard
                         let number = OrderNumberToken.extract(
                             from: found.value, fillers: languages.fillers, minimumLength: 4),
@@ -220,7 +229,7 @@ extension ExtractionContext {
         // Label rank: the first label of a language's list is the most specific ("order total").
         let labelRank = languages.totalRank
         let labels = languages.phrases(\.total)
-        let found = LabelledValues.find(labels, in: text, origins: bodyOrigins)
+        let found = LabelledValues.find(labels, in: text, origins: bodyOrigins, hits: phraseHits)
         for value in found {
             guard
                 let amount = Money.firstAmount(

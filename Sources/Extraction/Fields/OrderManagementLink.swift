@@ -32,16 +32,18 @@ extension ExtractionContext {
             }
         }
         guard let merchantDomain = merchantDomain?.lowercased() else { return nil }
-        let phrases = rules.languages.flatMap { $0.orderLinkPhrases ?? [] }.map { $0.lowercased() }
+        let phrases = extractor.orderLinkPhrases
+        let domainBytes = Array(merchantDomain.utf8)
         var best: (url: String, score: Double, text: String)?
         for link in document.links where !link.isHidden {
             let target = link.target
-            guard Self.isWebURL(target), let host = URLComponents(string: target)?.host?.lowercased(),
+            guard Self.mayBeOnDomain(target, domain: domainBytes), Self.isWebURL(target),
+                let host = URLComponents(string: target)?.host?.lowercased(),
                 host == merchantDomain || host.hasSuffix("." + merchantDomain)
             else { continue }
             let anchor = link.text.lowercased().trimmingCharacters(in: .whitespacesAndNewlines)
             var score = 0.0
-            if !anchor.isEmpty && anchor.count <= 60 && phrases.contains(where: { anchor.contains($0) }) {
+            if !anchor.isEmpty && anchor.count <= 60 && Self.containsAny(phrases, in: anchor) {
                 score += 0.6
             }
             if let orderNumber, orderNumber.count >= 4, target.contains(orderNumber) { score += 0.35 }
@@ -56,9 +58,71 @@ extension ExtractionContext {
         return best.url
     }
 
+    /// Whether the text contains one of the phrases, as Foundation's `contains` says. In ASCII
+    /// text an ASCII phrase is found byte by byte (for such text the same), and a phrase whose
+    /// canonical decomposition is not ASCII is never found.
+    static func containsAny(_ phrases: [LinkPhrase], in text: String) -> Bool {
+        var text = text
+        let bytes: [UInt8]? = text.withUTF8 { $0.allSatisfy { $0 < 0x80 } ? Array($0) : nil }
+        for phrase in phrases {
+            if let bytes {
+                if let needle = phrase.bytes {
+                    if Text.containsBytes(needle, in: bytes) { return true }
+                    continue
+                }
+                if !phrase.mayOccurInASCII { continue }
+            }
+            if text.contains(phrase.text) { return true }
+        }
+        return false
+    }
+
+    /// A quick test before parsing a link: the host of an ASCII URL without percent escapes is
+    /// part of its text, so a URL whose text does not contain the domain (ignoring ASCII case)
+    /// cannot be on it. Any other URL may be.
+    static func mayBeOnDomain(_ url: String, domain: [UInt8]) -> Bool {
+        var url = url
+        return url.withUTF8 { bytes in
+            for byte in bytes where byte >= 0x80 || byte == UInt8(ascii: "%") { return true }
+            guard let first = domain.first else { return true }
+            guard bytes.count >= domain.count else { return false }
+            var index = 0
+            let last = bytes.count - domain.count
+            while index <= last {
+                if KeywordScanner.lower(bytes[index]) == first {
+                    var offset = 1
+                    while offset < domain.count, KeywordScanner.lower(bytes[index + offset]) == domain[offset]
+                    {
+                        offset += 1
+                    }
+                    if offset == domain.count { return true }
+                }
+                index += 1
+            }
+            return false
+        }
+    }
+
     static func isWebURL(_ text: String) -> Bool {
         let lower = text.lowercased()
         return (lower.hasPrefix("https://") || lower.hasPrefix("http://")) && text.count <= 2_048
             && URLComponents(string: text)?.host != nil
+    }
+}
+
+/// An order-link phrase, lower-cased, prepared for ``ExtractionContext/containsAny(_:in:)``.
+struct LinkPhrase: Sendable {
+    let text: String
+    /// The phrase's bytes when it is ASCII and not empty.
+    let bytes: [UInt8]?
+    /// Whether the phrase can occur in ASCII text: false when its canonical decomposition is
+    /// not ASCII.
+    let mayOccurInASCII: Bool
+
+    init(_ text: String) {
+        self.text = text
+        let ascii = text.utf8.allSatisfy { $0 < 0x80 }
+        bytes = ascii && !text.isEmpty ? Array(text.utf8) : nil
+        mayOccurInASCII = ascii || text.decomposedStringWithCanonicalMapping.utf8.allSatisfy { $0 < 0x80 }
     }
 }

@@ -17,6 +17,94 @@ enum OrderNumberToken {
     ///   - fillers: folded words skipped before the value ("is", "no.").
     ///   - minimumLength: the shortest number accepted.
     static func extract(from value: String, fillers: Set<String>, minimumLength: Int) -> String? {
+        if let fast = extractASCII(from: value, fillers: fillers, minimumLength: minimumLength) {
+            return fast
+        }
+        return extractCharacters(from: value, fillers: fillers, minimumLength: minimumLength)
+    }
+
+    /// ``extract(from:fillers:minimumLength:)`` over the value's leading ASCII bytes, when
+    /// they decide it.
+    ///
+    /// Printable ASCII bytes and tabs before any other byte are one `Character` each (the last
+    /// of them excepted when something else follows: a combining mark would join it), so
+    /// splitting, trimming and testing them is the same as doing so with characters. When the
+    /// first 121 bytes are all such, the whole 120-character prefix is known; otherwise the
+    /// known part ends before the last ASCII byte, and any step that needs to look further
+    /// gives up.
+    /// - Returns: nil when the leading ASCII bytes do not decide; else the outcome.
+    static func extractASCII(from value: String, fillers: Set<String>, minimumLength: Int) -> String?? {
+        var value = value
+        return value.withUTF8 { all -> String?? in
+            var known = 0
+            while known < all.count && known < 121 {
+                let byte = all[known]
+                guard (byte >= 0x20 && byte < 0x7F) || byte == 0x09 else { break }
+                known += 1
+            }
+            // Whether the known bytes reach the end of the 120-character prefix.
+            let complete = known == min(all.count, 121)
+            let end = complete ? min(all.count, 120) : known - 1
+            guard end >= 0 else { return nil }
+            let bytes = UnsafeBufferPointer(rebasing: all.prefix(end))
+            func isSeparator(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+            // The word starting at or after `from`: its range, and whether its end is known.
+            func word(from: Int) -> (range: Range<Int>, closed: Bool)? {
+                var index = from
+                while index < bytes.count && isSeparator(bytes[index]) { index += 1 }
+                guard index < bytes.count else { return nil }
+                let start = index
+                while index < bytes.count && !isSeparator(bytes[index]) { index += 1 }
+                return (start..<index, index < bytes.count || complete)
+            }
+            var next = 0
+            var skipped = 0
+            var chosen: (range: Range<Int>, closed: Bool)?
+            while true {
+                guard let found = word(from: next) else {
+                    // No further word: the value has none (complete), or it is beyond what is known.
+                    return complete ? .some(nil) : nil
+                }
+                if skipped < 3 {
+                    guard found.closed else { return nil }
+                    var folded: [UInt8] = []
+                    for byte in bytes[found.range]
+                    where byte != UInt8(ascii: ":") && byte != UInt8(ascii: "#") {
+                        folded.append(KeywordScanner.lower(byte))
+                    }
+                    if fillers.contains(String(decoding: folded, as: UTF8.self)) {
+                        skipped += 1
+                        next = found.range.upperBound
+                        continue
+                    }
+                }
+                chosen = found
+                break
+            }
+            guard let chosen else { return nil }
+            var start = chosen.range.lowerBound
+            let wordEnd = chosen.range.upperBound
+            while start < wordEnd, "#:([".utf8.contains(bytes[start]) { start += 1 }
+            var tokenEnd = start
+            while tokenEnd < wordEnd, isTokenByte(bytes[tokenEnd]) { tokenEnd += 1 }
+            if tokenEnd == wordEnd && !chosen.closed { return nil }
+            // A token glued to something else (a price, an email address) is not a number we trust.
+            if tokenEnd < wordEnd, !")],;.!".utf8.contains(bytes[tokenEnd]) { return .some(nil) }
+            while tokenEnd > start, ".-_/".utf8.contains(bytes[tokenEnd - 1]) { tokenEnd -= 1 }
+            let trimmed = String(
+                decoding: UnsafeBufferPointer(rebasing: bytes[start..<tokenEnd]), as: UTF8.self)
+            return .some(isPlausible(trimmed, minimumLength: minimumLength) ? trimmed : nil)
+        }
+    }
+
+    /// ASCII letters, digits, `-`, `_`, `/` and `.`: ``isTokenCharacter(_:)`` for one byte.
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        KeywordScanner.isAlphanumeric(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+            || byte == UInt8(ascii: "/") || byte == UInt8(ascii: ".")
+    }
+
+    /// ``extract(from:fillers:minimumLength:)`` character by character, for any text.
+    static func extractCharacters(from value: String, fillers: Set<String>, minimumLength: Int) -> String? {
         var words = value.prefix(120).split(
             maxSplits: 5, omittingEmptySubsequences: true,
             whereSeparator: { $0 == " " || $0 == "\u{00A0}" || $0 == "\t" }
@@ -47,6 +135,42 @@ enum OrderNumberToken {
     /// Whether a token can be an order number: long enough, with digits, and not shaped like
     /// a date, a time, a phone number or a price.
     static func isPlausible(_ token: String, minimumLength: Int) -> Bool {
+        if let plausible = isPlausibleASCII(token, minimumLength: minimumLength) { return plausible }
+        return isPlausibleCharacters(token, minimumLength: minimumLength)
+    }
+
+    /// ``isPlausible(_:minimumLength:)`` over the bytes of an ASCII token without a carriage
+    /// return (each byte one character; ASCII digits are its only numbers); nil for another token.
+    static func isPlausibleASCII(_ token: String, minimumLength: Int) -> Bool? {
+        let bytes = Array(token.utf8)
+        guard bytes.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) else { return nil }
+        func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+        func isSeparator(_ byte: UInt8) -> Bool {
+            byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "/")
+        }
+        guard bytes.count >= minimumLength, bytes.count <= 40 else { return false }
+        let digits = bytes.filter(isDigit).count
+        guard digits >= 3 || (digits >= 1 && bytes.count >= 6) else { return false }
+        if let first = bytes.first, isSeparator(first) { return false }
+        let groups = bytes.split(whereSeparator: isSeparator).map { String(decoding: $0, as: UTF8.self) }
+        let allDigits = bytes.allSatisfy { isDigit($0) || isSeparator($0) }
+        if allDigits
+            && looksLikeDate(groups, separators: String(decoding: bytes.filter(isSeparator), as: UTF8.self))
+        {
+            return false
+        }
+        if allDigits && looksLikePhone(groups) { return false }
+        if groups.count == 2 && allDigits && bytes.contains(UInt8(ascii: ".")) && groups[1].utf8.count == 2 {
+            return false
+        }
+        if groups.count == 1 && bytes.count == 4, let year = Int(token), (1900...2100).contains(year) {
+            return false
+        }
+        return true
+    }
+
+    /// ``isPlausible(_:minimumLength:)`` character by character, for any token.
+    static func isPlausibleCharacters(_ token: String, minimumLength: Int) -> Bool {
         guard token.count >= minimumLength, token.count <= 40 else { return false }
         let digits = token.filter(\.isNumber).count
         guard digits >= 3 || (digits >= 1 && token.count >= 6) else { return false }

@@ -124,7 +124,9 @@ extension ExtractionContext {
 
     /// A carrier named beside a carrier label ("Carrier: UPS", "택배사: CJ대한통운").
     func findCarrierLabel() -> String? {
-        for found in LabelledValues.find(languages.phrases(\.carrier), in: text, origins: bodyOrigins) {
+        for found in LabelledValues.find(
+            languages.phrases(\.carrier), in: text, origins: bodyOrigins, hits: phraseHits)
+        {
             if let rule = rules.carriers.carrier(named: String(found.value.prefix(40))) { return rule.name }
         }
         return nil
@@ -135,16 +137,19 @@ extension ExtractionContext {
         var candidates: [Candidate<DateWindow>] = []
         for found in LabelledValues.find(
             languages.phrases(\.estimatedDelivery), in: text,
-            origins: bodyOrigins.union([.subject, .preheader]))
+            origins: bodyOrigins.union([.subject, .preheader]), hits: phraseHits)
         {
             let value = String(found.value.prefix(80))
             for language in languages.all {
-                guard let window = language.dates.window(in: value, reference: reference) else { continue }
+                let dates = language.dates.dates(in: value, reference: reference)
+                guard let window = language.dates.window(in: value, reference: reference, found: dates) else {
+                    continue
+                }
                 let isSubject = found.line.origin == .subject || found.line.origin == .preheader
                 var score = isSubject ? 0.65 : found.placement.score
                 // A label inside a sentence, or a relative word, is less sure than a date in its own cell.
                 if !isSubject && found.placement == .sameCell && !found.labelOpensCell { score -= 0.05 }
-                if language.dates.firstDate(in: value, reference: reference) == nil { score -= 0.03 }
+                if dates.isEmpty { score -= 0.03 }
                 candidates.append(
                     Candidate(
                         value: window, key: window.from + window.until,

@@ -2,8 +2,18 @@ import Foundation
 import MailDocument
 
 /// Which rendition of the email a line of text came from.
-enum TextOrigin: String, Sendable, Comparable {
+enum TextOrigin: String, Sendable, Comparable, CaseIterable {
     case html, plain, subject, preheader
+
+    /// The origin's position in ``allCases``.
+    var position: Int {
+        switch self {
+        case .html: 0
+        case .plain: 1
+        case .subject: 2
+        case .preheader: 3
+        }
+    }
 
     /// Ties between equally trusted values go to HTML, then text/plain, then the subject.
     var rank: Int {
@@ -232,6 +242,23 @@ enum Text {
             index += 1
         }
         return result
+    }
+
+    /// Whether `needle` occurs in `haystack`, byte for byte (an empty needle always does).
+    static func containsBytes(_ needle: [UInt8], in haystack: [UInt8]) -> Bool {
+        guard let first = needle.first else { return true }
+        guard needle.count <= haystack.count else { return false }
+        var index = 0
+        let last = haystack.count - needle.count
+        while index <= last {
+            if haystack[index] == first {
+                var offset = 1
+                while offset < needle.count, haystack[index + offset] == needle[offset] { offset += 1 }
+                if offset == needle.count { return true }
+            }
+            index += 1
+        }
+        return false
     }
 
     static func contains(_ phrase: Phrase, in bytes: [UInt8]) -> Bool {

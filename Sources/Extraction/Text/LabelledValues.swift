@@ -31,6 +31,8 @@ struct LabelledValue: Sendable {
     let offset: Int
     /// The line of the label (differs from ``line`` when the value is on the next line).
     let labelLine: TextLine
+    /// The position of ``labelLine`` in ``DocumentText/lines``.
+    let labelLineIndex: Int
 
     /// The text around the value, for evidence (built only when asked for).
     var context: String {
@@ -53,16 +55,23 @@ enum LabelledValues {
     ///   - labels: the phrases, longest first (``Phrase/list(_:)``).
     ///   - origins: the renditions to read.
     ///   - following: whether a label alone in its cell may take the next cell or line.
+    ///   - hits: the document's phrase occurrences, when they cover `labels`.
     static func find(
-        _ labels: PhraseSet, in text: DocumentText, origins: Set<TextOrigin>, following: Bool = true
+        _ labels: PhraseSet, in text: DocumentText, origins: Set<TextOrigin>, following: Bool = true,
+        hits: PhraseHits? = nil
     ) -> [LabelledValue] {
         guard !labels.isEmpty else { return [] }
+        let hits = hits.flatMap { $0.covers(labels) ? $0 : nil }
         var result: [LabelledValue] = []
         let lines = text.lines
-        for lineIndex in lines.indices where origins.contains(lines[lineIndex].origin) {
+        let read = TextOrigin.allCases.map { origins.contains($0) }
+        for lineIndex in lines.indices {
             let line = lines[lineIndex]
-            if line.folded.isEmpty { continue }
-            for (index, range) in labels.matches(in: line.folded, limit: 16) {
+            guard read[line.origin.position], !line.folded.isEmpty else { continue }
+            let matches =
+                hits?.matches(labels, line: lineIndex, limit: 16)
+                ?? labels.matches(in: line.folded, limit: 16)
+            for (index, range) in matches {
                 if let value = valueAfter(
                     label: labels.phrases[index], range: range, lineIndex: lineIndex, lines: lines,
                     following: following)
@@ -89,7 +98,7 @@ enum LabelledValues {
             let value = Text.trimmed(line.string(valueStart..<cell.upperBound))
             return LabelledValue(
                 label: label.text, value: value, placement: .sameCell, line: line, labelOpensCell: opensCell,
-                offset: offset, labelLine: line)
+                offset: offset, labelLine: line, labelLineIndex: lineIndex)
         }
         // The label ends its cell: the value is in the next cell, or on the next line.
         guard following, prefix.utf8.count <= 24 else { return nil }
@@ -99,7 +108,7 @@ enum LabelledValues {
         }) {
             return LabelledValue(
                 label: label.text, value: Text.trimmed(line.string(next)), placement: .nextCell, line: line,
-                labelOpensCell: opensCell, offset: offset, labelLine: line)
+                labelOpensCell: opensCell, offset: offset, labelLine: line, labelLineIndex: lineIndex)
         }
         // Only a label that is its whole line (a heading) reaches down to the next line.
         guard cells.count == 1 || cells.allSatisfy({ $0 == cell || Text.trimmed(line.string($0)).isEmpty })
@@ -116,7 +125,7 @@ enum LabelledValues {
                     label: label.text, value: Text.trimmed(next.string(first)), placement: .nextLine,
                     line: next,
                     labelOpensCell: opensCell, offset: offset,
-                    labelLine: line)
+                    labelLine: line, labelLineIndex: lineIndex)
             }
             nextIndex += 1
         }

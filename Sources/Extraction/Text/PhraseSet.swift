@@ -3,6 +3,8 @@ import Foundation
 /// Many phrases matched over a line in one pass: candidates are found by their first byte
 /// and rejected early by their second, so the cost grows with the line, not with the list.
 struct PhraseSet: Sendable {
+    /// The set's position in the ``PhraseIndex`` it is read through, or -1.
+    let id: Int
     /// The phrases, longest first.
     let phrases: [Phrase]
     /// A tag per phrase (e.g. the kind it marks).
@@ -12,7 +14,8 @@ struct PhraseSet: Sendable {
     /// For each first byte, the second bytes that occur (256 bits).
     private let secondBytes: [(UInt64, UInt64, UInt64, UInt64)]
 
-    init(_ phrases: [Phrase], tags: [Int]? = nil) {
+    init(_ phrases: [Phrase], tags: [Int]? = nil, id: Int = -1) {
+        self.id = id
         var pairs = Array(zip(phrases, tags ?? Array(repeating: 0, count: phrases.count)))
         var seen: Set<[UInt8]> = []
         pairs = pairs.filter { !$0.0.folded.isEmpty && seen.insert($0.0.folded).inserted }
@@ -91,6 +94,11 @@ struct PhraseSet: Sendable {
             if found.count >= limit { break }
             position += 1
         }
+        return Self.resolveOverlaps(found)
+    }
+
+    /// Where matches overlap, the longest wins (then the leftmost); the rest in order of position.
+    static func resolveOverlaps(_ found: [(Int, Range<Int>)]) -> [(Int, Range<Int>)] {
         guard found.count > 1 else { return found }
         // Longest first, then leftmost; drop what overlaps a match already kept.
         let ordered = found.sorted { lhs, rhs in

@@ -1,0 +1,293 @@
+/// Several ``PhraseSet``s matched over a document's lines in one pass.
+///
+/// The phrases of every set are merged (each distinct folded phrase once, longest first, with
+/// the sets it belongs to) and indexed by their first two bytes; a line is scanned once and
+/// every occurrence of every phrase is recorded (``PhraseHits``). What one set's
+/// ``PhraseSet/matches(in:limit:)`` would return for the line is then read from those
+/// occurrences: the same matches, in the same order, with the same limit and overlap rule.
+struct PhraseIndex: Sendable {
+    /// The sets, each at the position of its ``PhraseSet/id``.
+    let sets: [PhraseSet]
+    /// The merged phrases' bytes, back to back, longest phrase first.
+    private let pool: [UInt8]
+    private let offsets: [Int]
+    private let lengths: [Int]
+    /// Whether a phrase starts (ends) with a letter or digit of a Latin word, so that it
+    /// needs a word boundary there.
+    private let startsWord: [Bool]
+    private let endsWord: [Bool]
+    /// The sets each merged phrase belongs to, one bit per set.
+    let setMasks: [UInt64]
+    /// For each merged phrase and set, the phrase's index in the set (row by row).
+    private let setIndices: [Int32]
+    /// Phrases of two bytes or more by a hash of their first two bytes, in merged order: the
+    /// phrases of bucket `b` are `bucketEntries[bucketStarts[b]..<bucketStarts[b + 1]]`.
+    private let bucketStarts: [Int32]
+    private let bucketEntries: [Int32]
+    /// Per bucket, the phrases that need no word boundary before them (tried inside a word).
+    private let freeStarts: [Int32]
+    private let freeEntries: [Int32]
+    /// One-byte phrases by their byte.
+    private let singleByte: [Int32]
+
+    /// At most this many occurrences of one set are recorded per line; the callers ask for
+    /// fewer (64 at most).
+    static let perSetLimit = 256
+    static let bucketCount = 4096
+
+    @inline(__always) static func bucket(_ first: UInt8, _ second: UInt8) -> Int {
+        (Int(first) &* 31 &+ Int(second) &* 131) & (bucketCount - 1)
+    }
+
+    /// - Parameter sets: the sets, each with its position as ``PhraseSet/id`` (at most 64).
+    init(_ sets: [PhraseSet]) {
+        precondition(sets.count <= 64)
+        for (position, set) in sets.enumerated() { precondition(set.id == position) }
+        self.sets = sets
+        var members: [[UInt8]: [(set: Int, index: Int)]] = [:]
+        var order: [[UInt8]] = []
+        for (setIndex, set) in sets.enumerated() {
+            for (phraseIndex, phrase) in set.phrases.enumerated() {
+                if members[phrase.folded] == nil { order.append(phrase.folded) }
+                members[phrase.folded, default: []].append((setIndex, phraseIndex))
+            }
+        }
+        order.sort { $0.count > $1.count }
+        var pool: [UInt8] = []
+        var offsets: [Int] = []
+        var lengths: [Int] = []
+        var startsWord: [Bool] = []
+        var endsWord: [Bool] = []
+        var setMasks: [UInt64] = []
+        var setIndices = [Int32](repeating: -1, count: order.count * sets.count)
+        var buckets = Array(repeating: [Int32](), count: Self.bucketCount)
+        var single: [Int32] = []
+        var singleByte = [Int32](repeating: -1, count: 256)
+        for (index, folded) in order.enumerated() {
+            offsets.append(pool.count)
+            lengths.append(folded.count)
+            pool += folded
+            startsWord.append(Text.wordAt(folded, 0))
+            endsWord.append(Text.wordBefore(folded, folded.count))
+            var mask: UInt64 = 0
+            for member in members[folded] ?? [] {
+                mask |= 1 << UInt64(member.set)
+                setIndices[index * sets.count + member.set] = Int32(member.index)
+            }
+            setMasks.append(mask)
+            if folded.count >= 2 {
+                buckets[Self.bucket(folded[0], folded[1])].append(Int32(index))
+            } else {
+                // Distinct phrases: at most one per byte.
+                singleByte[Int(folded[0])] = Int32(index)
+                single.append(Int32(index))
+            }
+        }
+        var bucketStarts: [Int32] = []
+        var bucketEntries: [Int32] = []
+        var freeStarts: [Int32] = []
+        var freeEntries: [Int32] = []
+        for bucket in buckets {
+            bucketStarts.append(Int32(bucketEntries.count))
+            bucketEntries += bucket
+            freeStarts.append(Int32(freeEntries.count))
+            freeEntries += bucket.filter { !startsWord[Int($0)] }
+        }
+        bucketStarts.append(Int32(bucketEntries.count))
+        freeStarts.append(Int32(freeEntries.count))
+        self.pool = pool
+        self.offsets = offsets
+        self.lengths = lengths
+        self.startsWord = startsWord
+        self.endsWord = endsWord
+        self.setMasks = setMasks
+        self.setIndices = setIndices
+        self.bucketStarts = bucketStarts
+        self.bucketEntries = bucketEntries
+        self.freeStarts = freeStarts
+        self.freeEntries = freeEntries
+        self.singleByte = singleByte
+    }
+
+    /// The index of a merged phrase in a set, or -1.
+    @inline(__always) func index(of phrase: Int, inSet set: Int) -> Int {
+        Int(setIndices[phrase * sets.count + set])
+    }
+
+    func length(of phrase: Int) -> Int { lengths[phrase] }
+
+    /// Every occurrence of every phrase in the folded bytes of a line, in order of position
+    /// and, at one position, longest first; appended to `phrases` and `starts`. Occurrences
+    /// of a phrase all of whose sets already have ``perSetLimit`` occurrences are left out.
+    func scan(_ bytes: [UInt8], phrases: inout [Int32], starts: inout [Int32], counts: inout [Int]) {
+        guard !bytes.isEmpty else { return }
+        for index in counts.indices { counts[index] = 0 }
+        bytes.withUnsafeBufferPointer { text in
+            pool.withUnsafeBufferPointer { pool in
+                offsets.withUnsafeBufferPointer { offsets in
+                    lengths.withUnsafeBufferPointer { lengths in
+                        bucketStarts.withUnsafeBufferPointer { bucketStarts in
+                            bucketEntries.withUnsafeBufferPointer { bucketEntries in
+                                freeStarts.withUnsafeBufferPointer { freeStarts in
+                                    freeEntries.withUnsafeBufferPointer { freeEntries in
+                                        scan(
+                                            text, pool: pool, offsets: offsets, lengths: lengths,
+                                            buckets: (bucketStarts, bucketEntries, freeStarts, freeEntries),
+                                            phrases: &phrases, starts: &starts, counts: &counts)
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private typealias Buckets = (
+        starts: UnsafeBufferPointer<Int32>, entries: UnsafeBufferPointer<Int32>,
+        freeStarts: UnsafeBufferPointer<Int32>, freeEntries: UnsafeBufferPointer<Int32>
+    )
+
+    private func scan(
+        _ text: UnsafeBufferPointer<UInt8>, pool: UnsafeBufferPointer<UInt8>,
+        offsets: UnsafeBufferPointer<Int>,
+        lengths: UnsafeBufferPointer<Int>, buckets: Buckets,
+        phrases: inout [Int32], starts: inout [Int32], counts: inout [Int]
+    ) {
+        let count = text.count
+        // The lead byte of the character before the position (nil before the first one).
+        var lead: UInt8? = nil
+        var position = 0
+        while position < count {
+            let first = text[position]
+            // Text.wordBefore(text, position), kept up to date byte by byte.
+            let insideWord: Bool
+            if let lead {
+                insideWord = lead < 0x80 ? Text.isWordByte(lead) : (lead >= 0xC3 && lead < 0xE0)
+            } else {
+                insideWord = false
+            }
+            if position + 1 < count {
+                let bucket = Self.bucket(first, text[position + 1])
+                let (from, to) =
+                    insideWord
+                    ? (Int(buckets.freeStarts[bucket]), Int(buckets.freeStarts[bucket + 1]))
+                    : (Int(buckets.starts[bucket]), Int(buckets.starts[bucket + 1]))
+                let entries = insideWord ? buckets.freeEntries : buckets.entries
+                var slot = from
+                while slot < to {
+                    let phrase = Int(entries[slot])
+                    slot += 1
+                    let length = lengths[phrase]
+                    let end = position + length
+                    guard end <= count else { continue }
+                    let offset = offsets[phrase]
+                    var matched = 0
+                    while matched < length, text[position + matched] == pool[offset + matched] {
+                        matched += 1
+                    }
+                    guard matched == length else { continue }
+                    record(
+                        phrase, at: position, end: end, in: text, phrases: &phrases, starts: &starts,
+                        counts: &counts)
+                }
+            }
+            let single = Int(singleByte[Int(first)])
+            if single >= 0, !(insideWord && startsWord[single]) {
+                record(
+                    single, at: position, end: position + 1, in: text, phrases: &phrases, starts: &starts,
+                    counts: &counts)
+            }
+            if first & 0xC0 != 0x80 { lead = first }
+            position += 1
+        }
+    }
+
+    @inline(__always) private func record(
+        _ phrase: Int, at position: Int, end: Int, in text: UnsafeBufferPointer<UInt8>,
+        phrases: inout [Int32], starts: inout [Int32], counts: inout [Int]
+    ) {
+        if endsWord[phrase], end < text.count {
+            let byte = text[end]
+            let wordAfter = byte < 0x80 ? Text.isWordByte(byte) : (byte >= 0xC3 && byte < 0xE0)
+            if wordAfter { return }
+        }
+        var mask = setMasks[phrase]
+        var open = false
+        while mask != 0 {
+            let set = mask.trailingZeroBitCount
+            mask &= mask - 1
+            if counts[set] < Self.perSetLimit { open = true }
+            counts[set] += 1
+        }
+        guard open else { return }
+        phrases.append(Int32(phrase))
+        starts.append(Int32(position))
+    }
+}
+
+/// The occurrences of a ``PhraseIndex``'s phrases in every line of a document.
+final class PhraseHits: Sendable {
+    let index: PhraseIndex
+    private let phrases: [Int32]
+    private let starts: [Int32]
+    /// Where each line's occurrences begin in ``phrases``, and one past the last line.
+    private let lineStarts: [Int]
+
+    /// Scans the given lines (for a document: all of them, so that positions are line numbers
+    /// of ``DocumentText/lines``).
+    init(index: PhraseIndex, lines: [[UInt8]]) {
+        self.index = index
+        var phrases: [Int32] = []
+        var starts: [Int32] = []
+        var lineStarts: [Int] = []
+        lineStarts.reserveCapacity(lines.count + 1)
+        var counts = [Int](repeating: 0, count: index.sets.count)
+        for line in lines {
+            lineStarts.append(phrases.count)
+            index.scan(line, phrases: &phrases, starts: &starts, counts: &counts)
+        }
+        lineStarts.append(phrases.count)
+        self.phrases = phrases
+        self.starts = starts
+        self.lineStarts = lineStarts
+    }
+
+    /// Whether the set's phrases are read from these occurrences.
+    func covers(_ set: PhraseSet) -> Bool {
+        set.id >= 0 && set.id < index.sets.count && index.sets[set.id].phrases.count == set.phrases.count
+    }
+
+    /// What `set.matches(in: <bytes of line>, limit: limit)` returns.
+    /// - Parameters:
+    ///   - set: one of the index's sets.
+    ///   - line: the line's position in the lines scanned.
+    ///   - limit: at most ``PhraseIndex/perSetLimit``.
+    func matches(_ set: PhraseSet, line: Int, limit: Int) -> [(Int, Range<Int>)] {
+        let bit: UInt64 = 1 << UInt64(set.id)
+        var found: [(Int, Range<Int>)] = []
+        var slot = lineStarts[line]
+        let end = lineStarts[line + 1]
+        while slot < end, found.count < limit {
+            let phrase = Int(phrases[slot])
+            if index.setMasks[phrase] & bit != 0 {
+                let start = Int(starts[slot])
+                found.append(
+                    (index.index(of: phrase, inSet: set.id), start..<(start + index.length(of: phrase))))
+            }
+            slot += 1
+        }
+        return PhraseSet.resolveOverlaps(found)
+    }
+
+    /// Whether the line holds any occurrence of the set's phrases.
+    func containsMatch(_ set: PhraseSet, line: Int) -> Bool {
+        let bit: UInt64 = 1 << UInt64(set.id)
+        for slot in lineStarts[line]..<lineStarts[line + 1]
+        where index.setMasks[Int(phrases[slot])] & bit != 0 {
+            return true
+        }
+        return false
+    }
+}

@@ -1,0 +1,265 @@
+import Foundation
+import MIME
+import MailDocument
+import Testing
+
+@testable import Extraction
+
+/// The byte-level fast paths of extraction agree with the general code they stand in for.
+@Suite struct FastPathTests {
+    /// A deterministic generator (SplitMix64), so a failure reproduces.
+    struct Generator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var value = state
+            value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+            return value ^ (value >> 31)
+        }
+        mutating func pick<T>(_ items: [T]) -> T { items[Int(next() % UInt64(items.count))] }
+        /// Text made of the given pieces.
+        mutating func text(_ pieces: [String], count: Int) -> String {
+            (0..<Int(next() % UInt64(count + 1))).map { _ in pick(pieces) }.joined()
+        }
+    }
+
+    static let orderValuePieces = [
+        " ", "  ", "\t", "#", ":", "(", "[", ")", "]", ",", ";", ".", "!", "-", "_", "/", "no.", "is", "Nr",
+        "NR.", "ist", "123", "4567", "2026", "11", "ABC", "x9", "ord", "2026-11-20", "20.11.2026", "12.99",
+        "555-123-4567", "é", "€", "１２３", "：", "（", "注文", "\u{301}", "\r", "a@b.example", "\u{A0}", "\u{1}",
+        "Bestellung", "ü",
+    ]
+
+    @Test func orderNumberFastPathAgrees() {
+        let fillers = Fixture.extractor.languageSets["en"]?.fillers ?? []
+        var generator = Generator(state: 1)
+        var compared = 0
+        for round in 0..<20_000 {
+            let value = generator.text(Self.orderValuePieces, count: round % 3 == 0 ? 60 : 8)
+            for minimumLength in [4, 5] {
+                let slow = OrderNumberToken.extractCharacters(
+                    from: value, fillers: fillers, minimumLength: minimumLength)
+                if let fast = OrderNumberToken.extractASCII(
+                    from: value, fillers: fillers, minimumLength: minimumLength)
+                {
+                    compared += 1
+                    #expect(fast == slow, "\(value.debugDescription)")
+                }
+                #expect(
+                    OrderNumberToken.extract(from: value, fillers: fillers, minimumLength: minimumLength)
+                        == slow)
+            }
+        }
+        #expect(compared > 10_000)
+    }
+
+    @Test func orderLinkPhraseTestAgreesWithFoundation() {
+        let phrases = Fixture.extractor.orderLinkPhrases
+        var generator = Generator(state: 2)
+        let pieces = [
+            "view", " ", "order", "your", "details", "bestellung", " ansehen", "ver pedido", "voir",
+            "ma commande",
+            "注文", "詳細", "é", "\u{301}", "x", "track", "\t",
+        ]
+        for _ in 0..<5_000 {
+            let anchor = generator.text(pieces, count: 6)
+            let expected = phrases.contains { anchor.contains($0.text) }
+            #expect(
+                ExtractionContext.containsAny(phrases, in: anchor) == expected, "\(anchor.debugDescription)")
+        }
+    }
+
+    @Test func domainPreTestNeverRejectsALinkOnTheDomain() {
+        var generator = Generator(state: 3)
+        let pieces = [
+            "https://", "http://", "www.", "Shop", "shop", ".example", ".EXAMPLE", "/", "?", "#", "@",
+            ":8080", "a",
+            "%2e", "é", "-", "order", "=", "&",
+        ]
+        for _ in 0..<5_000 {
+            let url = generator.text(pieces, count: 8)
+            for domain in ["shop.example", "example", "hop.ex", ""] {
+                guard !ExtractionContext.mayBeOnDomain(url, domain: Array(domain.utf8)) else { continue }
+                let host = URLComponents(string: url)?.host?.lowercased()
+                #expect(host != domain && host?.hasSuffix("." + domain) != true, "\(url) \(domain)")
+            }
+        }
+    }
+
+    @Test func asciiDateMatcherAgreesWithTheExpression() {
+        var generator = Generator(state: 4)
+        var compared = 0
+        for language in Fixture.extractor.languages {
+            let rules = language.rules
+            let names = (rules.months.flatMap { $0 } + rules.weekdays.flatMap { $0 }).filter {
+                $0.utf8.allSatisfy { $0 < 0x80 }
+            }
+            let pieces =
+                names + names.map { $0.uppercased() } + [
+                    " ", "  ", "\t", ",", ".", "/", "-", "de ", "er", "le ", "1", "12", "3", "31", "2026",
+                    "1999",
+                    "2101", "05", "123", "x", "Nov", "a", ":", "(",
+                ]
+            for pattern in language.dates.patterns {
+                guard let ascii = pattern.ascii, let expression = pattern.expression else { continue }
+                for _ in 0..<400 {
+                    var text = generator.text(pieces, count: 10)
+                    let nsText = text as NSString
+                    let expected = expression.matches(
+                        in: text, range: NSRange(location: 0, length: nsText.length)
+                    )
+                    .map { match in
+                        [match.range] + (0..<pattern.slots.count).map { match.range(at: $0 + 1) }
+                    }
+                    guard let found = text.withUTF8({ ascii.matches(in: $0) }) else { continue }
+                    let actual = found.map { match in
+                        ([match.range] + match.groups).map {
+                            NSRange(location: $0.lowerBound, length: $0.count)
+                        }
+                    }
+                    compared += 1
+                    #expect(actual == expected, "\(rules.code) \(pattern.pattern) \(text.debugDescription)")
+                }
+            }
+        }
+        #expect(compared > 5_000)
+    }
+
+    @Test func everyDatePatternCompiles() {
+        for language in Fixture.extractor.languages {
+            for pattern in language.dates.patterns {
+                #expect(pattern.expression != nil, "\(language.rules.code) \(pattern.pattern)")
+            }
+        }
+        #expect(DateReader.leadingDayExpression != nil && DateReader.rangeTailExpression != nil)
+    }
+
+    /// `PhraseHits` answers what each set's own scan answers.
+    static func expectSameMatches(
+        index: PhraseIndex, lines: [[UInt8]], sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let hits = PhraseHits(index: index, lines: lines)
+        for set in index.sets {
+            #expect(hits.covers(set))
+            for (lineIndex, line) in lines.enumerated() {
+                for limit in [1, 4, 16, 32, 64] {
+                    let expected = set.matches(in: line, limit: limit)
+                    let actual = hits.matches(set, line: lineIndex, limit: limit)
+                    #expect(
+                        actual.map(\.0) == expected.map(\.0) && actual.map(\.1) == expected.map(\.1),
+                        "set \(set.id) line \(String(decoding: line, as: UTF8.self).debugDescription)",
+                        sourceLocation: sourceLocation)
+                }
+                #expect(hits.containsMatch(set, line: lineIndex) == set.containsMatch(in: line))
+            }
+        }
+    }
+
+    @Test func phraseHitsAgreeWithEachSet() {
+        var generator = Generator(state: 5)
+        for (code, languageSet) in Fixture.extractor.languageSets.sorted(by: { $0.key < $1.key }) {
+            let phrases = languageSet.index.sets.flatMap { $0.phrases.map(\.text) }
+            let pieces =
+                phrases + [
+                    " ", "", "a", "s", "x", "1", "-", "#", ":", "é", "É", "\u{A0}", "\t", "ä", "の", "\u{301}",
+                    "\u{FF}",
+                ]
+            var lines: [[UInt8]] = []
+            for _ in 0..<300 {
+                var text = generator.text(pieces, count: 12)
+                if generator.next() % 5 == 0 { text = text.uppercased() }
+                lines.append(Text.fold(Array(text.utf8)))
+            }
+            // Invalid UTF-8 too: stray continuation and lead bytes.
+            lines.append([0x80, 0x61, 0x62, 0xC3])
+            lines.append([0xC3, 0x20] + Array("order".utf8))
+            #expect(!code.isEmpty)
+            Self.expectSameMatches(index: languageSet.index, lines: lines)
+        }
+        if let detection = Fixture.extractor.detectionIndex {
+            let pieces = detection.sets.flatMap { $0.phrases.map(\.text) } + [" ", "x", ".", "é"]
+            let lines = (0..<300).map { _ in Text.fold(Array(generator.text(pieces, count: 10).utf8)) }
+            Self.expectSameMatches(index: detection, lines: lines)
+        }
+    }
+
+    @Test func phraseHitsAgreeOnTheCorpus() throws {
+        let corpus = Fixture.rulesDirectory.deletingLastPathComponent().appendingPathComponent("Corpus")
+        let names = try FileManager.default.contentsOfDirectory(atPath: corpus.path).filter {
+            $0.hasSuffix(".eml")
+        }
+        #expect(names.count > 50)
+        for name in names.sorted() {
+            let bytes = try Data(contentsOf: corpus.appendingPathComponent(name))
+            let document = MailDocument(message: try Message(bytes: Array(bytes)))
+            let text = DocumentText(document: document)
+            let languageSet = Fixture.extractor.languageSet(for: text)
+            Self.expectSameMatches(index: languageSet.index, lines: text.lines.map(\.folded))
+        }
+    }
+
+    @Test func scriptCountsAgreeWithDecoding() {
+        var generator = Generator(state: 6)
+        let pieces = ["a", "한", "글", "か", "ナ", "漢", "字", "é", "\u{FFFD}", "ー", "\u{3000}"]
+        for _ in 0..<2_000 {
+            var bytes = Array(generator.text(pieces, count: 12).utf8)
+            // Damage some sequences.
+            if !bytes.isEmpty && generator.next() % 2 == 0 {
+                bytes.remove(at: Int(generator.next() % UInt64(bytes.count)))
+            }
+            if !bytes.isEmpty && generator.next() % 3 == 0 {
+                bytes.insert(
+                    UInt8(0x80 + generator.next() % 0x70), at: Int(generator.next() % UInt64(bytes.count)))
+            }
+            var expected = (0, 0, 0)
+            for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
+                switch scalar.value {
+                case 0xAC00...0xD7A3: expected.0 += 1
+                case 0x3040...0x30FF: expected.1 += 1
+                case 0x4E00...0x9FFF: expected.2 += 1
+                default: break
+                }
+            }
+            var actual = (0, 0, 0)
+            LanguageSet.countScripts(bytes, hangul: &actual.0, kana: &actual.1, han: &actual.2)
+            #expect(actual == expected, "\(bytes)")
+        }
+    }
+
+    @Test func linkContextFastPathAgrees() {
+        var generator = Generator(state: 7)
+        let pieces = [
+            "Track", " ", "  ", "\t", "\n", "\u{B}", "\u{C}", "\u{1C}", "\u{1F}", "your", "parcel", "é",
+            "\u{A0}", "\r",
+            "0123456789", "x", String(repeating: "y", count: 40),
+        ]
+        var compared = 0
+        for _ in 0..<3_000 {
+            let text = generator.text(pieces, count: 12)
+            let target = "https://track.example/?n=" + generator.text(["1", "2", "a", "%20"], count: 50)
+            let link = Link(href: target, target: target, text: text, position: 0)
+            if let fast = TrackingSearch.asciiLinkContext(link) {
+                compared += 1
+                #expect(fast == TrackingSearch.characterLinkContext(link), "\(text.debugDescription)")
+            }
+        }
+        #expect(compared > 500)
+    }
+
+    @Test func plausibleOrderNumberFastPathAgrees() {
+        var generator = Generator(state: 8)
+        let pieces = [
+            "1", "12", "2026", "0", "-", ".", "/", "_", "A", "b", "555", "1234", "11", "31", "1999", "\u{1}",
+        ]
+        for _ in 0..<20_000 {
+            let token = generator.text(pieces, count: 9)
+            for minimumLength in [4, 5] {
+                #expect(
+                    OrderNumberToken.isPlausibleASCII(token, minimumLength: minimumLength)
+                        == OrderNumberToken.isPlausibleCharacters(token, minimumLength: minimumLength),
+                    "\(token)")
+            }
+        }
+    }
+}
