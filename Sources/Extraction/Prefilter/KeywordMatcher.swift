@@ -170,10 +170,18 @@ struct KeywordMatcher: Sendable {
         // found by the two-byte test at the same position).
         while position &+ 2 < count {
             let a = folded[position]
+            let isWord = Folding.isWordByte(a)
+            if previousIsWord && isWord {
+                // Inside an ASCII word nothing starts: a keyword that may start after a letter
+                // or digit (no word boundary before it) starts with a byte that is neither.
+                position &+= 1
+                while position &+ 2 < count, Folding.isWordByte(folded[position]) { position &+= 1 }
+                continue
+            }
             let b = folded[position &+ 1]
-            // Inside an ASCII word only keywords without a word boundary before them can start.
+            // After an ASCII letter or digit only keywords without a word boundary before them.
             let bits = previousIsWord ? innerBits : keyBits
-            previousIsWord = Folding.isWordByte(a)
+            previousIsWord = isWord
             let slotKey = key(a, b, folded[position &+ 2])
             if bits[slotKey >> 6] & (1 << UInt64(slotKey & 63)) != 0,
                 let found = matchSlot(slotKey, at: position, in: folded, tables)
