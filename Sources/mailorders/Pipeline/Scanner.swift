@@ -235,29 +235,44 @@ struct Scanner {
         let modeChanged = mode != nil && mode != bundles.mode
         let since = modeChanged ? 0 : written
         let latest: Int64
-        let changed: [StoredOrder]
         let deleted: [Int64]
         do {
             latest = try store.latestSequence()
-            changed = try store.orders(changedAfter: since)
             deleted = try store.deletedOrderIDs(after: since)
         } catch {
             summary.skipped.append(("order store", "bundles not written: \(error)"))
             return
         }
         let createdNow = created.subtracting(deleted)
-        summary.ordersCreated = changed.filter { createdNow.contains($0.id) }.count
-        summary.ordersUpdated = changed.count - summary.ordersCreated
         var failures = 0
-        for order in changed {
+        // Page by page, so memory does not grow with the number of orders changed.
+        var lastID: Int64 = 0
+        while true {
+            let page: [StoredOrder]
             do {
-                try bundles.write(order)
-                summary.bundlesWritten += 1
-                if order.orderNumber != nil { summary.shipmentsLinked += order.fulfillments.count }
+                page = try store.orders(changedAfter: since, idAbove: lastID, limit: 256)
             } catch {
                 failures += 1
-                summary.skipped.append(
-                    ("order \(order.orderNumber ?? "#\(order.id)")", "bundle not written: \(error)"))
+                summary.skipped.append(("order store", "bundles not written: \(error)"))
+                break
+            }
+            guard let last = page.last else { break }
+            lastID = last.id
+            for order in page {
+                if createdNow.contains(order.id) {
+                    summary.ordersCreated += 1
+                } else {
+                    summary.ordersUpdated += 1
+                }
+                do {
+                    try bundles.write(order)
+                    summary.bundlesWritten += 1
+                    if order.orderNumber != nil { summary.shipmentsLinked += order.fulfillments.count }
+                } catch {
+                    failures += 1
+                    summary.skipped.append(
+                        ("order \(order.orderNumber ?? "#\(order.id)")", "bundle not written: \(error)"))
+                }
             }
         }
         if !deleted.isEmpty || modeChanged, let all = try? store.orders() {
