@@ -334,23 +334,26 @@ enum TextNormalizer {
             return memchr(base, 0x0D, buffer.count) != nil
         }
         guard hasCarriageReturn else { return text }
-        var utf8 = Array(text.utf8)
-        var write = 0
-        var read = 0
-        while read < utf8.count {
-            let byte = utf8[read]
-            if byte == 0x0D {
-                utf8[write] = 0x0A
-                write += 1
-                read += 1
-                if read < utf8.count && utf8[read] == 0x0A { read += 1 }
-                continue
+        // One pass over unsafe buffers: output never outgrows input (CRLF → LF, CR → LF).
+        return text.withUTF8 { input in
+            String(unsafeUninitializedCapacity: input.count) { output in
+                var write = 0
+                var read = 0
+                let count = input.count
+                while read < count {
+                    let byte = input[read]
+                    read += 1
+                    if byte == 0x0D {
+                        output[write] = 0x0A
+                        if read < count && input[read] == 0x0A { read += 1 }
+                    } else {
+                        output[write] = byte
+                    }
+                    write += 1
+                }
+                return write
             }
-            utf8[write] = byte
-            write += 1
-            read += 1
         }
-        return String(decoding: utf8[..<write], as: UTF8.self)
     }
 }
 

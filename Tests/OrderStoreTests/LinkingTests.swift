@@ -295,6 +295,31 @@ import Testing
         #expect(try db.store.orders(changedAfter: mark).map(\.orderNumber) == ["A-2"])
         #expect(try db.store.orders(changedAfter: mark).map(\.id) == effects.changedOrderIDs)
     }
+
+    @Test func changedOrdersComePageByPageAsAWhole() throws {
+        let db = try TemporaryStore()
+        for number in 1...7 {
+            try db.apply(
+                message(
+                    "m\(number)", .shippingConfirmation, at: november(1), orderNumber: "A-\(number)",
+                    shipments: number % 2 == 0 ? [ups("1Z999AA1012345678\(number)")] : []))
+        }
+        let mark: Int64 = 2
+        let whole = try db.store.orders(changedAfter: mark)
+        #expect(whole.count == 5)
+        for limit in [1, 2, 3, 5, 100] {
+            var paged: [StoredOrder] = []
+            var lastID: Int64 = 0
+            while let last = try db.store.orders(changedAfter: mark, idAbove: lastID, limit: limit).last {
+                let page = try db.store.orders(changedAfter: mark, idAbove: lastID, limit: limit)
+                #expect(page.count <= limit)
+                paged += page
+                lastID = last.id
+            }
+            #expect(paged.map(\.id) == whole.map(\.id))
+            #expect(paged.map(\.fulfillments.count) == whole.map(\.fulfillments.count))
+        }
+    }
 }
 
 @Suite struct MoreLinkingTests {

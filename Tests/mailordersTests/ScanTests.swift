@@ -89,6 +89,49 @@ import Testing
         #expect(after.count == before.count)
     }
 
+    @Test func copiesInEveryBatchCountAsAlreadyAppliedWithAnyNumberOfJobs() throws {
+        // 13 messages 5 times over (65 files): copies fall in the same batch, in the batch
+        // processed while the one before it is applied, and in later batches.
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let maildir = folder.appendingPathComponent("Maildir/cur")
+        try FileManager.default.createDirectory(at: maildir, withIntermediateDirectories: true)
+        let files = try ["cur", "new"].flatMap { sub in
+            try FileManager.default.contentsOfDirectory(atPath: Self.example + "/" + sub).sorted().map {
+                sub + "/" + $0
+            }
+        }
+        #expect(files.count == 13)
+        for copy in 0..<5 {
+            for file in files {
+                try FileManager.default.copyItem(
+                    atPath: Self.example + "/" + file,
+                    toPath: maildir.appendingPathComponent("\(copy)-\(file.dropFirst(4))").path)
+            }
+        }
+        var listings: [[String]] = []
+        for jobs in ["1", "2", "3"] {
+            let out = folder.appendingPathComponent("orders-\(jobs)")
+            let result = try CommandRunner.run(
+                [
+                    "scan", maildir.deletingLastPathComponent().path, "--out", out.path, "--json", "--quiet",
+                    "--jobs", jobs,
+                ])
+            #expect(result.status == 0, "\(result.standardError)")
+            let summary = try #require(
+                try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+            #expect(summary["messagesRead"] as? Int == 65)
+            #expect(summary["alreadyApplied"] as? Int == 52, "jobs \(jobs)")
+            #expect(summary["ordersCreated"] as? Int == 3)
+            #expect(summary["notOrders"] as? Int == 4, "jobs \(jobs)")
+            listings.append(
+                try orders(in: out).map { "\($0["orderNumber"] ?? "") \($0["status"] ?? "")" }.sorted())
+        }
+        #expect(listings[0].count == 3)
+        #expect(listings[1] == listings[0])
+        #expect(listings[2] == listings[0])
+    }
+
     @Test func skipsJunkAndEmptyFilesReportsThemAndExitsOne() throws {
         let folder = try CommandRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

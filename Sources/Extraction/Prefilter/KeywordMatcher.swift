@@ -1,3 +1,5 @@
+import Foundation
+
 /// Finds the first of many keywords in UTF-8 text in one pass.
 ///
 /// Text and keywords are folded the same way (see ``Folding``); keywords are indexed by their
@@ -26,6 +28,16 @@ struct KeywordMatcher: Sendable {
     private let hasShort: Bool
     /// Per keyword: bit 0 word boundary before, bit 1 after, bit 2 needs a number after.
     private let flags: [UInt8]
+    /// One bit per ``key(_:_:_:)`` of the first three folded bytes of a keyword of three bytes
+    /// or more (words 0 ..< 1024), then one bit per pair of bytes (`a << 8 | b`) that is a whole
+    /// two-byte keyword (words 1024 ..< 2048): 16 KiB that stay in the first-level cache, so
+    /// most text positions cost one hash and one bit test instead of two loads from the
+    /// 256 KiB `pairStart`.
+    private let keyBits: [UInt64]
+    /// ``keyBits`` of the keywords that
+    /// need no word boundary before them, for positions inside an ASCII word: nearly empty, as
+    /// such keywords start with a byte that is not an ASCII letter or digit.
+    private let innerBits: [UInt64]
 
     /// - Parameters:
     ///   - words: words that count wherever they occur.
@@ -71,6 +83,22 @@ struct KeywordMatcher: Sendable {
         flags = keywords.map {
             ($0.boundaryBefore ? 1 : 0) | ($0.boundaryAfter ? 2 : 0) | ($0.needsNumber ? 4 : 0)
         }
+        var keyBits = [UInt64](repeating: 0, count: 1024)
+        var shortBits = [UInt64](repeating: 0, count: 1024)
+        var innerBits = [UInt64](repeating: 0, count: 2048)
+        for keyword in keywords {
+            if keyword.bytes.count == 2 {
+                let pair = Int(keyword.bytes[0]) << 8 | Int(keyword.bytes[1])
+                shortBits[pair >> 6] |= 1 << UInt64(pair & 63)
+                if !keyword.boundaryBefore { innerBits[1024 + (pair >> 6)] |= 1 << UInt64(pair & 63) }
+            } else {
+                let key = Self.key(of: keyword.bytes)
+                keyBits[key >> 6] |= 1 << UInt64(key & 63)
+                if !keyword.boundaryBefore { innerBits[key >> 6] |= 1 << UInt64(key & 63) }
+            }
+        }
+        self.keyBits = keyBits + shortBits
+        self.innerBits = innerBits
     }
 
     /// The table slot of three bytes; two-byte keywords use `key(a, b, nil)`.
@@ -99,9 +127,14 @@ struct KeywordMatcher: Sendable {
                     flatBytes.withUnsafeBufferPointer { bytes in
                         flatStart.withUnsafeBufferPointer { offsets in
                             flags.withUnsafeBufferPointer { flags in
-                                Self.firstMatch(
-                                    folded: buffer, starts: starts, index: index, bytes: bytes,
-                                    offsets: offsets, flags: flags, hasShort: hasShort)
+                                keyBits.withUnsafeBufferPointer { keyBits in
+                                    innerBits.withUnsafeBufferPointer { innerBits in
+                                        Self.firstMatch(
+                                            folded: buffer, starts: starts, index: index, bytes: bytes,
+                                            offsets: offsets, flags: flags, keyBits: keyBits,
+                                            innerBits: innerBits, hasShort: hasShort)
+                                    }
+                                }
                             }
                         }
                     }
@@ -111,46 +144,97 @@ struct KeywordMatcher: Sendable {
         return found.map { keywords[$0].text }
     }
 
+    /// The tables ``firstMatch(in:html:)`` reads, as buffers.
+    private struct Tables {
+        var starts: UnsafeBufferPointer<Int32>
+        var index: UnsafeBufferPointer<Int32>
+        var bytes: UnsafeBufferPointer<UInt8>
+        var offsets: UnsafeBufferPointer<Int32>
+        var flags: UnsafeBufferPointer<UInt8>
+    }
+
     private static func firstMatch(
         folded: UnsafeBufferPointer<UInt8>, starts: UnsafeBufferPointer<Int32>,
         index: UnsafeBufferPointer<Int32>,
         bytes: UnsafeBufferPointer<UInt8>, offsets: UnsafeBufferPointer<Int32>,
-        flags: UnsafeBufferPointer<UInt8>, hasShort: Bool
+        flags: UnsafeBufferPointer<UInt8>, keyBits: UnsafeBufferPointer<UInt64>,
+        innerBits: UnsafeBufferPointer<UInt64>, hasShort: Bool
     ) -> Int? {
         let count = folded.count
         guard count >= 2 else { return nil }
-        for position in 0..<(count - 1) {
+        let tables = Tables(starts: starts, index: index, bytes: bytes, offsets: offsets, flags: flags)
+        var previousIsWord = false
+        var position = 0
+        // The slots are the same as without the bit tests; the tests only skip a slot that holds
+        // no keyword that could match here (a two-byte keyword sharing a three-byte slot is
+        // found by the two-byte test at the same position).
+        while position &+ 2 < count {
             let a = folded[position]
-            let b = folded[position + 1]
-            for pass in 0..<2 {
-                let slotKey: Int
-                if pass == 0 {
-                    guard position + 2 < count else { continue }
-                    slotKey = key(a, b, folded[position + 2])
-                } else {
-                    guard hasShort else { continue }
-                    slotKey = key(a, b, nil)
-                }
-                let first = Int(starts[slotKey])
-                let end = Int(starts[slotKey + 1])
-                guard first < end else { continue }
-                for slot in first..<end {
-                    let keyword = Int(index[slot])
-                    let start = Int(offsets[keyword])
-                    let length = Int(offsets[keyword + 1]) - start
-                    guard position + length <= count else { continue }
-                    var offset = 0
-                    while offset < length, folded[position + offset] == bytes[start + offset] { offset += 1 }
-                    guard offset == length else { continue }
-                    let flag = flags[keyword]
-                    if flag & 1 != 0, position > 0, Folding.isWordByte(folded[position - 1]) { continue }
-                    if flag & 2 != 0, position + length < count, Folding.isWordByte(folded[position + length])
-                    {
-                        continue
-                    }
-                    if flag & 4 == 0 || numberFollows(folded, at: position + length) { return keyword }
+            let isWord = Folding.isWordByte(a)
+            if previousIsWord && isWord {
+                // Inside an ASCII word nothing starts: a keyword that may start after a letter
+                // or digit (no word boundary before it) starts with a byte that is neither.
+                position &+= 1
+                while position &+ 2 < count, Folding.isWordByte(folded[position]) { position &+= 1 }
+                continue
+            }
+            let b = folded[position &+ 1]
+            // After an ASCII letter or digit only keywords without a word boundary before them.
+            let bits = previousIsWord ? innerBits : keyBits
+            previousIsWord = isWord
+            let slotKey = key(a, b, folded[position &+ 2])
+            if bits[slotKey >> 6] & (1 << UInt64(slotKey & 63)) != 0,
+                let found = matchSlot(slotKey, at: position, in: folded, tables)
+            {
+                return found
+            }
+            if hasShort {
+                let pair = Int(a) << 8 | Int(b)
+                if bits[1024 &+ (pair >> 6)] & (1 << UInt64(pair & 63)) != 0,
+                    let found = matchSlot(key(a, b, nil), at: position, in: folded, tables)
+                {
+                    return found
                 }
             }
+            position &+= 1
+        }
+        // The last pair: only two-byte keywords fit.
+        if hasShort {
+            let a = folded[position]
+            let b = folded[position &+ 1]
+            let bits = previousIsWord ? innerBits : keyBits
+            let pair = Int(a) << 8 | Int(b)
+            if bits[1024 &+ (pair >> 6)] & (1 << UInt64(pair & 63)) != 0 {
+                return matchSlot(key(a, b, nil), at: position, in: folded, tables)
+            }
+        }
+        return nil
+    }
+
+    /// The first keyword of slot `slotKey` that matches at `position`, word boundaries and the
+    /// weak words' number checked.
+    @inline(never)
+    private static func matchSlot(
+        _ slotKey: Int, at position: Int, in folded: UnsafeBufferPointer<UInt8>, _ tables: Tables
+    ) -> Int? {
+        let count = folded.count
+        let first = Int(tables.starts[slotKey])
+        let end = Int(tables.starts[slotKey + 1])
+        guard first < end else { return nil }
+        for slot in first..<end {
+            let keyword = Int(tables.index[slot])
+            let start = Int(tables.offsets[keyword])
+            let length = Int(tables.offsets[keyword + 1]) - start
+            guard position + length <= count else { continue }
+            var offset = 0
+            while offset < length, folded[position + offset] == tables.bytes[start + offset] { offset += 1 }
+            guard offset == length else { continue }
+            let flag = tables.flags[keyword]
+            if flag & 1 != 0, position > 0, Folding.isWordByte(folded[position - 1]) { continue }
+            if flag & 2 != 0, position + length < count, Folding.isWordByte(folded[position + length]) {
+                continue
+            }
+            if flag & 4 == 0 || numberFollows(folded, at: position + length) { return keyword }
         }
         return nil
     }
@@ -185,100 +269,116 @@ private func numberFollows(_ text: UnsafeBufferPointer<UInt8>, at index: Int) ->
 /// The folding the prefilter matches in: lower-case ASCII and Latin-1 letters, one space for
 /// every run of white space (and, in HTML, for every tag), common HTML entities decoded.
 enum Folding {
+    /// An ASCII letter or digit. (Two unsigned range checks: `| 0x20` maps `A`–`Z`, and only
+    /// them, onto `a`–`z`.)
+    @inline(__always)
     static func isWordByte(_ byte: UInt8) -> Bool {
-        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A)
+        (byte &- 0x30) < 10 || ((byte | 0x20) &- 0x61) < 26
     }
 
     static func fold(_ bytes: [UInt8], html: Bool) -> [UInt8] {
         bytes.withUnsafeBufferPointer { fold($0, html: html) }
     }
 
+    /// What ``fold(_:html:)`` does with a byte: 0 copy, 1 lower-case, 2 white space, 3 `0xC2`,
+    /// 4 `0xC3`, 5 `<`, 6 `&`.
+    private static let byteClass: [UInt8] = (0...255).map { byte -> UInt8 in
+        switch byte {
+        case 0x41...0x5A: return 1
+        case 0x20, 0x09, 0x0A, 0x0D, 0x0C: return 2
+        case 0xC2: return 3
+        case 0xC3: return 4
+        case 0x3C: return 5
+        case 0x26: return 6
+        default: return 0
+        }
+    }
+
     static func fold(_ text: UnsafeBufferPointer<UInt8>, html: Bool) -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: text.count + 8)
-        var length = 0
-        out.withUnsafeMutableBufferPointer { out in
-            var lastWasSpace = false
-            let count = text.count
-            var index = 0
-            while index < count {
-                let byte = text[index]
-                switch byte {
-                case 0x41...0x5A:
-                    out[length] = byte | 0x20
-                    length += 1
-                    lastWasSpace = false
-                    index += 1
-                case 0x20, 0x09, 0x0A, 0x0D, 0x0C:
+        let count = text.count
+        guard let base = text.baseAddress, count > 0 else { return [] }
+        return [UInt8](unsafeUninitializedCapacity: count + 8) { out, initialized in
+            var length = 0
+            byteClass.withUnsafeBufferPointer { classes in
+                var lastWasSpace = false
+                var index = 0
+                @inline(__always) func space() {
                     if !lastWasSpace {
                         out[length] = 0x20
                         length += 1
                         lastWasSpace = true
                     }
-                    index += 1
-                case 0xC2 where index + 1 < count && text[index + 1] == 0xA0:
-                    if !lastWasSpace {
-                        out[length] = 0x20
-                        length += 1
-                        lastWasSpace = true
-                    }
-                    index += 2
-                case 0xC3 where index + 1 < count:
-                    let next = text[index + 1]
-                    out[length] = 0xC3
-                    out[length + 1] = next >= 0x80 && next <= 0x9E && next != 0x97 ? next + 0x20 : next
-                    length += 2
-                    lastWasSpace = false
-                    index += 2
-                case 0x3C where html && index + 1 < count && startsTag(text[index + 1]):
-                    // Skip the tag; a '<' that never closes is kept as text.
-                    var end = index + 1
-                    while end < count && text[end] != 0x3E { end += 1 }
-                    if end < count {
-                        if !lastWasSpace {
-                            out[length] = 0x20
+                }
+                while index < count {
+                    let byte = text[index]
+                    let kind = classes[Int(byte)]
+                    if kind <= 1 {
+                        // A run of bytes copied as they are or lower-cased: most of the text.
+                        var next = byte
+                        repeat {
+                            out[length] = next | (classes[Int(next)] << 5)
                             length += 1
-                            lastWasSpace = true
-                        }
-                        index = end + 1
-                    } else {
-                        out[length] = byte
-                        length += 1
+                            index += 1
+                            guard index < count else { break }
+                            next = text[index]
+                        } while classes[Int(next)] <= 1
                         lastWasSpace = false
-                        index += 1
+                        continue
                     }
-                case 0x26 where html:
-                    // An entity never decodes to more bytes than it takes, so `out` keeps up.
-                    if let (decoded, entityLength) = entity(text, at: index) {
-                        if decoded == [0x20] {
-                            if !lastWasSpace {
-                                out[length] = 0x20
-                                length += 1
-                                lastWasSpace = true
-                            }
+                    switch kind {
+                    case 2:
+                        space()
+                        index += 1
+                    case 3 where index + 1 < count && text[index + 1] == 0xA0:
+                        space()
+                        index += 2
+                    case 4 where index + 1 < count:
+                        let next = text[index + 1]
+                        out[length] = 0xC3
+                        out[length + 1] = next >= 0x80 && next <= 0x9E && next != 0x97 ? next + 0x20 : next
+                        length += 2
+                        lastWasSpace = false
+                        index += 2
+                    case 5 where html && index + 1 < count && startsTag(text[index + 1]):
+                        // Skip the tag; a '<' that never closes is kept as text.
+                        if let found = memchr(base + index + 1, 0x3E, count - index - 1) {
+                            space()
+                            index = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
                         } else {
-                            for folded in fold(decoded, html: false) {
-                                out[length] = folded
-                                length += 1
-                                lastWasSpace = false
-                            }
+                            out[length] = byte
+                            length += 1
+                            lastWasSpace = false
+                            index += 1
                         }
-                        index += entityLength
-                    } else {
+                    case 6 where html:
+                        // An entity never decodes to more bytes than it takes, so `out` keeps up.
+                        if let (decoded, entityLength) = entity(text, at: index) {
+                            if decoded == [0x20] {
+                                space()
+                            } else {
+                                for folded in fold(decoded, html: false) {
+                                    out[length] = folded
+                                    length += 1
+                                    lastWasSpace = false
+                                }
+                            }
+                            index += entityLength
+                        } else {
+                            out[length] = byte
+                            length += 1
+                            lastWasSpace = false
+                            index += 1
+                        }
+                    default:
                         out[length] = byte
                         length += 1
                         lastWasSpace = false
                         index += 1
                     }
-                default:
-                    out[length] = byte
-                    length += 1
-                    lastWasSpace = false
-                    index += 1
                 }
             }
+            initialized = length
         }
-        out.removeSubrange(length...)
-        return out
     }
 
     private static func startsTag(_ byte: UInt8) -> Bool {

@@ -89,7 +89,7 @@ public struct Prefilter: Sendable {
                 let limit = min(bytes.count, maxBytesPerPart, budget)
                 scanned = limit
                 let window = UnsafeBufferPointer(rebasing: bytes[0..<limit])
-                if isHTML && Self.contains(window, Self.schemaMarker) {
+                if isHTML && Self.containsSchemaMarker(window) {
                     found = "schema.org"
                     return
                 }
@@ -138,22 +138,23 @@ public struct Prefilter: Sendable {
         return nil
     }
 
-    private static let schemaMarker = Array("schema.org".utf8)
-
-    /// Whether `needle` occurs in `haystack`, ASCII case ignored in `haystack`.
-    private static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
-        guard let first = needle.first, haystack.count >= needle.count else { return false }
-        var index = 0
-        let last = haystack.count - needle.count
-        while index <= last {
-            if haystack[index] | 0x20 == first {
-                var offset = 1
-                while offset < needle.count, haystack[index + offset] | 0x20 == needle[offset] | 0x20 {
-                    offset += 1
-                }
-                if offset == needle.count { return true }
+    /// Whether `schema.org` occurs in `haystack`, ASCII case ignored: each `.` (found with
+    /// `memchr`) is checked for `schema` before it and `org` after it.
+    static func containsSchemaMarker(_ haystack: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = haystack.baseAddress, haystack.count >= 10 else { return false }
+        let count = haystack.count
+        var index = 6
+        while index <= count - 4, let found = memchr(base + index, 0x2E, count - 3 - index) {
+            let dot = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            if haystack[dot + 1] | 0x20 == 0x6F && haystack[dot + 2] | 0x20 == 0x72
+                && haystack[dot + 3] | 0x20 == 0x67 && haystack[dot - 6] | 0x20 == 0x73
+                && haystack[dot - 5] | 0x20 == 0x63 && haystack[dot - 4] | 0x20 == 0x68
+                && haystack[dot - 3] | 0x20 == 0x65 && haystack[dot - 2] | 0x20 == 0x6D
+                && haystack[dot - 1] | 0x20 == 0x61
+            {
+                return true
             }
-            index += 1
+            index = dot + 1
         }
         return false
     }

@@ -12,6 +12,31 @@ extension SQLiteOrderStore {
         }
     }
 
+    /// One page of ``orders(changedAfter:)``: the first `limit` orders changed after `sequence`
+    /// whose ID is above `id`, by ID, so a caller can go through any number of changed orders
+    /// with bounded memory (pass the last ID of a page to get the next; an empty page ends).
+    /// - Parameters:
+    ///   - sequence: the store sequence after which the orders changed.
+    ///   - id: only orders with a larger ID (0 for the first page).
+    ///   - limit: the most orders returned.
+    /// - Returns: the orders, by ID.
+    /// - Throws: ``StoreError`` when the store cannot be read.
+    public func orders(changedAfter sequence: Int64, idAbove id: Int64, limit: Int) throws(StoreError)
+        -> [StoredOrder]
+    {
+        try locked { () throws(StoreError) in
+            let last = try connection.first(
+                """
+                SELECT MAX(id) FROM (SELECT id FROM orders WHERE change_sequence > ? AND id > ?
+                    ORDER BY id LIMIT ?)
+                """, [.integer(sequence), .integer(id), .integer(Int64(max(1, limit)))])?.int(0)
+            guard let last else { return [] }
+            return try loadOrders(
+                where: "o.change_sequence > ? AND o.id > ? AND o.id <= ?",
+                [.integer(sequence), .integer(id), .integer(last)])
+        }
+    }
+
     public func deletedOrderIDs(after sequence: Int64) throws(StoreError) -> [Int64] {
         try locked { () throws(StoreError) in
             try connection.query(

@@ -15,6 +15,10 @@ final class ProgressReporter {
     /// The number of messages expected, when the source knows it.
     var total: Int?
 
+    /// Whether ``total`` is shown: only the terminal line shows it, so counting the files
+    /// (a walk of every folder) is skipped otherwise.
+    var showsTotal: Bool { !quiet && isTerminal }
+
     init(quiet: Bool, isTerminal: Bool = Console.standardErrorIsTerminal) {
         self.quiet = quiet
         self.isTerminal = isTerminal

@@ -78,17 +78,33 @@ struct MessagePipeline: Sendable {
         return result
     }
 
-    /// Runs ``process(_:)`` over `batch` on up to `jobs` threads; results keep the batch's order.
+    /// Runs ``process(_:contentHash:)`` over `batch` on up to `jobs` threads; results keep the
+    /// batch's order.
+    /// - Parameters:
+    ///   - batch: the messages.
+    ///   - contentHashes: SHA-256 hex of each message's bytes, when computed already (same order).
+    ///   - jobs: the number of threads.
     func process(batch: [RawMessage], contentHashes: [String]? = nil, jobs: Int) -> [ProcessedMessage] {
-        if jobs <= 1 || batch.count <= 1 {
-            return batch.indices.map { process(batch[$0], contentHash: contentHashes?[$0]) }
-        }
-        let results = ResultSlots<ProcessedMessage>(count: batch.count)
+        Self.map(batch.count, jobs: jobs) { process(batch[$0], contentHash: contentHashes?[$0]) }
+    }
+
+    /// SHA-256 of each message's bytes, lower-case hex, computed on up to `jobs` threads.
+    static func contentHashes(of batch: [RawMessage], jobs: Int) -> [String] {
+        map(batch.count, jobs: jobs) { sha256Hex(batch[$0].bytes) }
+    }
+
+    /// `transform` of `0 ..< count` on up to `jobs` threads (each thread takes every `jobs`-th
+    /// index), in index order.
+    static func map<Value: Sendable>(
+        _ count: Int, jobs: Int, _ transform: @Sendable (Int) -> Value
+    ) -> [Value] {
+        if jobs <= 1 || count <= 1 { return (0..<count).map(transform) }
+        let results = ResultSlots<Value>(count: count)
         let stride = max(1, jobs)
         DispatchQueue.concurrentPerform(iterations: stride) { worker in
             var index = worker
-            while index < batch.count {
-                results.set(index, process(batch[index], contentHash: contentHashes?[index]))
+            while index < count {
+                results.set(index, transform(index))
                 index += stride
             }
         }

@@ -124,27 +124,62 @@ struct Scanner {
         summary.outputDirectory = options.outputDirectory.path
         let progress = ProgressReporter(quiet: options.quiet)
         let source = MessageSource(paths: options.paths)
-        progress.total = source.estimatedTotal
+        if progress.showsTotal { progress.total = source.estimatedTotal }
         var created = Set<Int64>()
         var ordersSeen = 0
         var shipmentsSeen = 0
-        let batchSize = max(16, options.jobs * 16)
+        let jobs = max(1, options.jobs)
+        let batchSize = max(16, jobs * 16)
         var batch: [RawMessage] = []
-        var hashes: [String] = []
+        // Processed on the worker threads while this thread reads the next batch and applies it.
+        var inFlight: InFlightBatch?
 
-        func flush() {
-            guard !batch.isEmpty else { return }
-            let results = pipeline.process(batch: batch, contentHashes: hashes, jobs: options.jobs)
-            for processed in results {
+        func applyResults(of pending: InFlightBatch) {
+            for (processed, recheck) in zip(pending.wait(), pending.recheck) {
+                // A copy of a message that was not applied yet when this one was checked (in the
+                // batch ahead, or earlier in this batch): skipped now, once that one is applied.
+                if recheck,
+                    (try? store.recordCopyIfKnown(
+                        origin: processed.origin.description, contentHash: processed.contentHash)) == true
+                {
+                    summary.messagesRead += 1
+                    summary.alreadyApplied += 1
+                    continue
+                }
                 apply(processed, summary: &summary, created: &created)
                 if let extraction = processed.extraction, extraction.kind != .notAnOrder {
                     if extraction.orderNumber != nil { ordersSeen += 1 }
                     shipmentsSeen += extraction.shipments?.count ?? 0
                 }
             }
+            progress.update(
+                done: summary.messagesRead + batch.count, orders: ordersSeen, shipments: shipmentsSeen)
+        }
+
+        // Hashes the batch on the worker threads, skips the messages the store knows, starts
+        // the rest on the worker threads, and applies the batch before it meanwhile.
+        func submit() {
+            let hashes = MessagePipeline.contentHashes(of: batch, jobs: jobs)
+            // Hashes of messages not applied yet: those of the batch in flight, then this one's.
+            var pendingHashes = Set(inFlight?.hashes ?? [])
+            var messages: [RawMessage] = []
+            var kept: [String] = []
+            var recheck: [Bool] = []
+            for (raw, hash) in zip(batch, hashes) {
+                if (try? store.recordCopyIfKnown(origin: raw.origin.description, contentHash: hash)) == true {
+                    summary.messagesRead += 1
+                    summary.alreadyApplied += 1
+                    continue
+                }
+                messages.append(raw)
+                kept.append(hash)
+                recheck.append(!pendingHashes.insert(hash).inserted)
+            }
             batch.removeAll(keepingCapacity: true)
-            hashes.removeAll(keepingCapacity: true)
-            progress.update(done: summary.messagesRead, orders: ordersSeen, shipments: shipmentsSeen)
+            let previous = inFlight
+            inFlight = InFlightBatch(
+                messages: messages, hashes: kept, recheck: recheck, pipeline: pipeline, jobs: jobs)
+            if let previous { applyResults(of: previous) }
         }
 
         while let next = source.next() {
@@ -165,20 +200,24 @@ struct Scanner {
                         ))
                     continue
                 }
-                let hash = sha256Hex(raw.bytes)
-                if (try? store.recordCopyIfKnown(origin: raw.origin.description, contentHash: hash)) == true {
-                    summary.messagesRead += 1
-                    summary.alreadyApplied += 1
-                    continue
-                }
                 batch.append(raw)
-                hashes.append(hash)
-                if batch.count >= batchSize { flush() }
+                if batch.count >= batchSize {
+                    // The batch in flight is done first: hashing uses the same worker threads.
+                    inFlight?.waitUntilDone()
+                    submit()
+                }
             }
             progress.update(
                 done: summary.messagesRead + batch.count, orders: ordersSeen, shipments: shipmentsSeen)
         }
-        flush()
+        if !batch.isEmpty {
+            inFlight?.waitUntilDone()
+            submit()
+        }
+        if let last = inFlight {
+            inFlight = nil
+            applyResults(of: last)
+        }
         progress.update(done: summary.messagesRead, orders: ordersSeen, shipments: shipmentsSeen, force: true)
         progress.finish()
         writeBundles(summary: &summary, created: created)
@@ -196,29 +235,44 @@ struct Scanner {
         let modeChanged = mode != nil && mode != bundles.mode
         let since = modeChanged ? 0 : written
         let latest: Int64
-        let changed: [StoredOrder]
         let deleted: [Int64]
         do {
             latest = try store.latestSequence()
-            changed = try store.orders(changedAfter: since)
             deleted = try store.deletedOrderIDs(after: since)
         } catch {
             summary.skipped.append(("order store", "bundles not written: \(error)"))
             return
         }
         let createdNow = created.subtracting(deleted)
-        summary.ordersCreated = changed.filter { createdNow.contains($0.id) }.count
-        summary.ordersUpdated = changed.count - summary.ordersCreated
         var failures = 0
-        for order in changed {
+        // Page by page, so memory does not grow with the number of orders changed.
+        var lastID: Int64 = 0
+        while true {
+            let page: [StoredOrder]
             do {
-                try bundles.write(order)
-                summary.bundlesWritten += 1
-                if order.orderNumber != nil { summary.shipmentsLinked += order.fulfillments.count }
+                page = try store.orders(changedAfter: since, idAbove: lastID, limit: 256)
             } catch {
                 failures += 1
-                summary.skipped.append(
-                    ("order \(order.orderNumber ?? "#\(order.id)")", "bundle not written: \(error)"))
+                summary.skipped.append(("order store", "bundles not written: \(error)"))
+                break
+            }
+            guard let last = page.last else { break }
+            lastID = last.id
+            for order in page {
+                if createdNow.contains(order.id) {
+                    summary.ordersCreated += 1
+                } else {
+                    summary.ordersUpdated += 1
+                }
+                do {
+                    try bundles.write(order)
+                    summary.bundlesWritten += 1
+                    if order.orderNumber != nil { summary.shipmentsLinked += order.fulfillments.count }
+                } catch {
+                    failures += 1
+                    summary.skipped.append(
+                        ("order \(order.orderNumber ?? "#\(order.id)")", "bundle not written: \(error)"))
+                }
             }
         }
         if !deleted.isEmpty || modeChanged, let all = try? store.orders() {
@@ -293,4 +347,38 @@ struct BundleWatermark {
 struct ScanSetupError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
+}
+
+/// One batch being processed: on the worker threads when `jobs > 1` (the scanning thread
+/// meanwhile reads and applies), else at once on the calling thread.
+private final class InFlightBatch: @unchecked Sendable {
+    /// SHA-256 hex of each message, in order.
+    let hashes: [String]
+    /// Per message: whether to look for a known copy again before applying it.
+    let recheck: [Bool]
+    private let group = DispatchGroup()
+    /// Written by the worker before `group` is left, read only after `group.wait()`.
+    private var results: [ProcessedMessage] = []
+
+    init(messages: [RawMessage], hashes: [String], recheck: [Bool], pipeline: MessagePipeline, jobs: Int) {
+        self.hashes = hashes
+        self.recheck = recheck
+        if jobs <= 1 {
+            results = pipeline.process(batch: messages, contentHashes: hashes, jobs: 1)
+            return
+        }
+        group.enter()
+        DispatchQueue.global(qos: .userInitiated).async { [self] in
+            results = pipeline.process(batch: messages, contentHashes: hashes, jobs: jobs)
+            group.leave()
+        }
+    }
+
+    func waitUntilDone() { group.wait() }
+
+    /// The processed messages, in the batch's order, once done.
+    func wait() -> [ProcessedMessage] {
+        group.wait()
+        return results
+    }
 }
