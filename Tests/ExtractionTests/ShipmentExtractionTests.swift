@@ -38,6 +38,19 @@ import Testing
         #expect(result.shipments?.first?.status == .outForDelivery)
     }
 
+    @Test func theShippersAddressIsNotPartOfItsName() {
+        let result = Fixture.extract(
+            Fixture.document(
+                subject: "UPS Update: Your package has shipped", from: "mcinfo@ups.com", name: "UPS",
+                html: [
+                    "Shipped From:\tNORTHWIND OUTFITTERS, PORTLAND, OR, US",
+                    "Tracking Number:\t1ZA7X9252601815900",
+                ]))
+        #expect(result.kind == .carrierUpdate)
+        #expect(result.merchant == MerchantInfo(name: "Northwind Outfitters"))
+        #expect(result.shipments?.first?.trackingNumber == "1ZA7X9252601815900")
+    }
+
     @Test func carrierEmailWithoutShipperHasNoMerchant() {
         let result = Fixture.extract(
             Fixture.document(

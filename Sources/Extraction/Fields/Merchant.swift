@@ -67,6 +67,11 @@ extension ExtractionContext {
             languages.phrases(\.shipper), in: text, origins: bodyOrigins, hits: phraseHits)
         {
             var value = String(found.value.prefix(60))
+            // A shipper line on a carrier's notice goes on with the address: "NORTHWIND
+            // OUTFITTERS, PORTLAND, OR, US" names the shop before the first comma.
+            if let comma = value.firstIndex(of: ","), !Text.trimmed(String(value[..<comma])).isEmpty {
+                value = Text.trimmed(String(value[..<comma]))
+            }
             // In a sentence ("Ihr Paket von Kaffeerösterei Bohnenglück wird heute zugestellt")
             // the name ends before the first word in lower case.
             if found.placement == .sameCell {
