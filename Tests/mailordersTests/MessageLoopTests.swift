@@ -34,4 +34,23 @@ import Testing
         default: #expect(result.standardOutput.contains("1764400001.M1P4242"))
         }
     }
+
+    /// A From name that decodes to terminal escape sequences is printed visibly, never raw.
+    @Test func terminalControlsFromAnEmailAreNotWrittenRaw() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("escape.eml")
+        let email =
+            "From: =?utf-8?Q?=1B[2J=1B]0;owned=07Shop?= <a@shop.example>\r\n"
+            + "Subject: =?utf-8?Q?Order_=1B[31mred?=\r\nDate: Sun, 29 Nov 2026 10:00:00 +0000\r\n\r\nHello\r\n"
+        try Data(email.utf8).write(to: path)
+        for command in ["inspect", "extract"] {
+            let result = try CommandRunner.run([command, path.path])
+            #expect(!result.standardOutput.utf8.contains(0x1B))
+            #expect(!result.standardOutput.utf8.contains(0x07))
+            #expect(!result.standardError.utf8.contains(0x1B))
+        }
+        let inspected = try CommandRunner.run(["inspect", path.path])
+        #expect(inspected.standardOutput.contains("\\u{1B}[2J"))
+    }
 }

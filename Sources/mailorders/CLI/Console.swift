@@ -19,15 +19,43 @@ enum ExitCode {
 }
 
 /// Writing to standard output and standard error without buffering surprises.
+///
+/// Text printed here often comes from email (names, subjects, file names), so control
+/// characters a terminal would act on — ESC sequences, BEL, the C1 controls of ISO 6429 —
+/// are shown as `\u{1B}` instead of being written raw; tab, line feed and carriage return
+/// pass through.
 enum Console {
     static func out(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        FileHandle.standardOutput.write(Data(neutralized(text).utf8))
     }
 
     static func line(_ text: String) { out(text + "\n") }
 
     static func error(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        FileHandle.standardError.write(Data((neutralized(text) + "\n").utf8))
+    }
+
+    /// `text` with every C0 control but tab, line feed and carriage return, DEL and every C1
+    /// control (U+0080–U+009F) written as `\u{XX}`.
+    static func neutralized(_ text: String) -> String {
+        func isControl(_ scalar: Unicode.Scalar) -> Bool {
+            switch scalar.value {
+            case 0x09, 0x0A, 0x0D: false
+            case 0x00...0x1F, 0x7F...0x9F: true
+            default: false
+            }
+        }
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) {
+                result.append(
+                    contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+            } else {
+                result.append(scalar)
+            }
+        }
+        return String(result)
     }
 
     /// Whether standard error is a terminal (for the progress bar).
