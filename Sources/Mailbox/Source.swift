@@ -228,20 +228,49 @@ public final class MessageSource: Sequence, IteratorProtocol {
     }
 
     /// Why these bytes are not a message at all, or nil when they may be one.
+    ///
+    /// Looks at the first 1,024 bytes: binary data has many control bytes there (more than one
+    /// in ten), or NUL bytes and no line that starts like a header field (`Name:`, RFC 5322
+    /// §2.2). A stray NUL in a message that does start with header fields is not enough: the
+    /// message is read and the parser deals with the NUL.
     static func junkReason(_ bytes: [UInt8]) -> String? {
         if !bytes.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) {
             return "empty file"
         }
         let head = bytes.prefix(1024)
         var control = 0
-        for byte in head {
-            if byte == 0 { return "binary data, not a message" }
-            if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D && byte != 0x0C && byte != 0x1B {
-                control += 1
-            }
+        var nul = false
+        for byte in head where byte < 0x20 {
+            if byte == 0 { nul = true }
+            if byte != 0x09 && byte != 0x0A && byte != 0x0D && byte != 0x0C && byte != 0x1B { control += 1 }
         }
         if control * 10 > head.count { return "binary data, not a message" }
+        if nul && !startsLikeHeaderField(head) { return "binary data, not a message" }
         return nil
+    }
+
+    /// Whether some line of `head` (the first, or one after a line feed) starts with a
+    /// field name — printable ASCII but `:` — followed by `:` (RFC 5322 §3.6.8).
+    static func startsLikeHeaderField(_ head: ArraySlice<UInt8>) -> Bool {
+        var atLineStart = true
+        var nameLength = 0
+        for byte in head {
+            if byte == 0x0A {
+                atLineStart = true
+                nameLength = 0
+                continue
+            }
+            guard atLineStart else { continue }
+            if byte == UInt8(ascii: ":") {
+                if nameLength > 0 { return true }
+                atLineStart = false
+            } else if byte >= 0x21 && byte <= 0x7E {
+                nameLength += 1
+            } else {
+                atLineStart = false
+            }
+        }
+        return false
     }
 
     /// Maildir flags from a file name in `cur/` or `new/`: the letters after `:2,`

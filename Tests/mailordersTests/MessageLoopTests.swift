@@ -53,4 +53,21 @@ import Testing
         let inspected = try CommandRunner.run(["inspect", path.path])
         #expect(inspected.standardOutput.contains("\\u{1B}[2J"))
     }
+
+    /// One NUL byte near the start of an order email does not make it binary junk.
+    @Test func aStrayNULByteDoesNotLoseTheMessage() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.good)))
+        // After "Subject: ", in the header section near the start of the file.
+        let subject = Array("Subject: ".utf8)
+        let start = try #require(
+            bytes.indices.first { bytes[$0...].starts(with: subject) })
+        bytes.insert(0, at: start + subject.count)
+        let path = folder.appendingPathComponent("nul.eml")
+        try Data(bytes).write(to: path)
+        let result = try CommandRunner.run(["extract", path.path])
+        #expect(result.status == 0)
+        #expect(result.standardOutput.contains("\"orderNumber\""))
+    }
 }
