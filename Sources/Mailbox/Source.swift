@@ -77,14 +77,26 @@ public final class MessageSource: Sequence, IteratorProtocol {
     private var reader: MboxReader?
     private let maxMessageBytes: Int
     private let topLevelPaths: [String]
+    /// Paths never read: a tool's own output folder and database inside the tree it reads.
+    private let excludedPaths: Set<String>
+    /// The same, as (device, inode) of the ones that exist, so that any spelling matches.
+    private let excludedFiles: Set<FileIdentity>
     /// The descriptor read for `-`; tests substitute a pipe.
     var standardInputDescriptor: Int32 = 0
 
     /// - Parameters:
     ///   - paths: files, directories, or `-` for standard input.
     ///   - maxMessageBytes: the largest message read; bigger ones are reported and skipped.
-    public init(paths: [String], maxMessageBytes: Int = MIMELimits.default.maxMessageBytes) {
+    ///   - excluded: files and folders that are passed over without a report wherever they
+    ///     appear below `paths` (e.g. the output folder and database of a scan whose output
+    ///     lies inside the mailbox it reads); matched by resolved path and by device and inode.
+    public init(
+        paths: [String], maxMessageBytes: Int = MIMELimits.default.maxMessageBytes,
+        excluding excluded: [String] = []
+    ) {
         self.topLevelPaths = paths
+        self.excludedPaths = Set(excluded.map(MessageSource.resolved))
+        self.excludedFiles = Set(excluded.compactMap(FileIdentity.init(path:)))
         self.pending = paths.reversed().map { $0 == "-" ? .standardInput : .path($0) }
         self.maxMessageBytes = maxMessageBytes
     }
@@ -132,7 +144,19 @@ public final class MessageSource: Sequence, IteratorProtocol {
         return lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFLNK
     }
 
+    /// `path` absolute, with `.`, `..` and symbolic links resolved.
+    static func resolved(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+
+    private func isExcluded(_ path: String) -> Bool {
+        guard !excludedPaths.isEmpty else { return false }
+        if let identity = FileIdentity(path: path), excludedFiles.contains(identity) { return true }
+        return excludedPaths.contains(MessageSource.resolved(path))
+    }
+
     private func visit(_ path: String) -> Result<RawMessage, SourceProblem>? {
+        if isExcluded(path) { return nil }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             return .failure(
@@ -403,5 +427,18 @@ extension RawMessage {
             if let offset = error.byteOffset { origin.byteOffset += offset }
             return .failure(SourceProblem(origin: origin, reason: error.reason))
         }
+    }
+}
+
+/// A file's device and inode number (`stat(2)`), which name it whatever path leads to it.
+struct FileIdentity: Hashable {
+    let device: UInt64
+    let inode: UInt64
+
+    init?(path: String) {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        device = UInt64(status.st_dev)
+        inode = UInt64(status.st_ino)
     }
 }

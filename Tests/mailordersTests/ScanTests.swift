@@ -149,6 +149,28 @@ import Testing
         #expect(result.standardError.contains("orders: 3 new"))
     }
 
+    /// An output folder inside the mailbox (bundles, database, its -wal and -shm) is not read
+    /// back as mail on the next run.
+    @Test func anOutputFolderInsideTheMailboxIsNotReadAsMail() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let maildir = folder.appendingPathComponent("Maildir")
+        try FileManager.default.copyItem(atPath: Self.example, toPath: maildir.path)
+        let out = maildir.appendingPathComponent("orders")
+        for _ in 0..<2 {
+            let result = try CommandRunner.run(["scan", maildir.path, "--out", out.path, "--json", "--quiet"])
+            #expect(result.status == 0, "\(result.standardError)")
+            let summary = try #require(
+                try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+            #expect(summary["messagesRead"] as? Int == 13)
+            #expect((summary["skipped"] as? [Any])?.isEmpty == true)
+        }
+        // Spelled another way (with `..`), it is still the same folder.
+        let other = maildir.appendingPathComponent("cur/../orders")
+        let again = try CommandRunner.run(["scan", maildir.path, "--out", other.path, "--quiet"])
+        #expect(again.status == 0, "\(again.standardError)")
+    }
+
     @Test func readsOneMessageFromStandardInput() throws {
         let folder = try CommandRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -123,7 +123,14 @@ struct Scanner {
         var summary = ScanSummary()
         summary.outputDirectory = options.outputDirectory.path
         let progress = ProgressReporter(quiet: options.quiet)
-        let source = MessageSource(paths: options.paths)
+        // An output folder or database inside the mailbox is not mail.
+        let database = options.databasePath
+        let source = MessageSource(
+            paths: options.paths,
+            excluding: [
+                options.outputDirectory.path, database, database + "-wal", database + "-shm",
+                database + "-journal",
+            ])
         if progress.showsTotal { progress.total = source.estimatedTotal }
         var created = Set<Int64>()
         var ordersSeen = 0
