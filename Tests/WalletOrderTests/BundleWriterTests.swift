@@ -1,9 +1,33 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import WalletOrder
 
 @Suite struct BundleWriterTests {
+    /// Two scans writing the same output at once both create the bundle's folder; the one that
+    /// loses the race finds the folder made and goes on.
+    @Test func writersRacingForTheSameFolderBothSucceed() throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let order = fullOrder()
+        let failures = Mutex(0)
+        for round in 0..<20 {
+            let folder = out.appendingPathComponent("round\(round)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            DispatchQueue.concurrentPerform(iterations: 6) { _ in
+                do {
+                    _ = try BundleWriter(outputDirectory: folder, zip: false, signing: nil).write(order)
+                } catch {
+                    failures.withLock { $0 += 1 }
+                }
+            }
+            let bundles = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            #expect(bundles.count == 1)
+        }
+        #expect(failures.withLock { $0 } == 0)
+    }
+
     @Test func writesAFolderBundleThatValidates() throws {
         let out = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: out) }

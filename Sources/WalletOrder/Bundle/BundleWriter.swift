@@ -213,10 +213,16 @@ public struct BundleWriter: Sendable {
             }
             return
         }
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
-        } catch {
-            throw .io(path: folder.path, reason: "cannot create folder: \(error.localizedDescription)")
+        // mkdir(2) directly: EEXIST means another writer (a concurrent scan of the same
+        // output) made the folder between the check above and here, which is fine when it is
+        // a real folder.
+        if mkdir(folder.path, 0o755) != 0 {
+            let code = errno
+            var status = stat()
+            if code == EEXIST, lstat(folder.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+                return
+            }
+            throw .io(path: folder.path, reason: "cannot create folder: \(String(cString: strerror(code)))")
         }
     }
 
