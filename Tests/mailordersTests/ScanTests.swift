@@ -171,6 +171,34 @@ import Testing
         #expect(again.status == 0, "\(again.standardError)")
     }
 
+    /// Switching between folder and zip bundles removes the old form, and only what the tool
+    /// wrote: a folder of the user's that merely looks like a bundle stays.
+    @Test func switchingToZipRemovesOldBundlesButNotTheUsersFolders() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("orders")
+        let first = try CommandRunner.run(["scan", Self.example, "--out", out.path, "--quiet"])
+        #expect(first.status == 0, "\(first.standardError)")
+        let manager = FileManager.default
+        let empty = out.appendingPathComponent("acme-shop.example-ZZ-999999-0123456789")
+        try manager.createDirectory(at: empty, withIntermediateDirectories: true)
+        let notes = out.appendingPathComponent("my-notes-0123456789")
+        try manager.createDirectory(at: notes, withIntermediateDirectories: true)
+        try Data("{}".utf8).write(to: notes.appendingPathComponent("order.json"))
+        try Data("mine".utf8).write(to: notes.appendingPathComponent("notes.txt"))
+        let second = try CommandRunner.run([
+            "scan", Self.example, "--out", out.path, "--zip", "--json", "--quiet",
+        ])
+        #expect(second.status == 0, "\(second.standardError)")
+        let summary = try #require(
+            try JSONSerialization.jsonObject(with: Data(second.standardOutput.utf8)) as? [String: Any])
+        #expect(summary["bundlesRemoved"] as? Int == 3)
+        let names = try manager.contentsOfDirectory(atPath: out.path)
+        #expect(names.filter { $0.hasSuffix(".order") }.count == 3)
+        #expect(manager.fileExists(atPath: empty.path))
+        #expect(manager.fileExists(atPath: notes.appendingPathComponent("notes.txt").path))
+    }
+
     @Test func readsOneMessageFromStandardInput() throws {
         let folder = try CommandRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -56,12 +56,49 @@ struct BundleOutput {
         var removed = 0
         for name in names where !keep.contains(name) && BundleOutput.looksLikeBundleName(name) {
             let url = directory.appendingPathComponent(name)
-            let isZip = name.hasSuffix(".order")
-            guard isZip || fileManager.fileExists(atPath: url.appendingPathComponent("order.json").path)
-            else { continue }
+            guard BundleOutput.isBundle(at: url) else { continue }
             if (try? fileManager.removeItem(at: url)) != nil { removed += 1 }
         }
         return removed
+    }
+
+    /// Whether `url` holds what ``BundleWriter`` writes and nothing else, so that removing it
+    /// loses nothing of anybody's: a zip archive (`.order`, starting with a local file header),
+    /// or a folder with `order.json` and only bundle files beside it (`manifest.json`,
+    /// `signature`, images, hidden temporary files of an interrupted write), no sub-folders.
+    static func isBundle(at url: URL) -> Bool {
+        func isSymbolicLink(_ path: String) -> Bool {
+            var status = stat()
+            return lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFLNK
+        }
+        let fileManager = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard !isSymbolicLink(url.path),
+            fileManager.fileExists(atPath: url.path, isDirectory: &isDirectory)
+        else { return false }
+        if !isDirectory.boolValue {
+            guard url.pathExtension == "order", let handle = try? FileHandle(forReadingFrom: url) else {
+                return false
+            }
+            defer { try? handle.close() }
+            let start = (try? handle.read(upToCount: 4)) ?? Data()
+            return start == Data([0x50, 0x4B, 0x03, 0x04])
+        }
+        guard let names = try? fileManager.contentsOfDirectory(atPath: url.path), names.contains("order.json")
+        else { return false }
+        let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "gif", "webp", "heic"]
+        for name in names {
+            let child = url.appendingPathComponent(name)
+            var childIsDirectory: ObjCBool = false
+            _ = fileManager.fileExists(atPath: child.path, isDirectory: &childIsDirectory)
+            if childIsDirectory.boolValue || isSymbolicLink(child.path) { return false }
+            if ["order.json", "manifest.json", "signature"].contains(name) || name.hasPrefix(".") {
+                continue
+            }
+            if imageExtensions.contains((name as NSString).pathExtension.lowercased()) { continue }
+            return false
+        }
+        return true
     }
 
     /// `…-<10 lower-case hex digits>`, optionally with `.order`: the names ``BundleWriter`` gives.
