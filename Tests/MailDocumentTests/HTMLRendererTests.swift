@@ -156,3 +156,27 @@ private func render(_ html: String) -> RenderedHTML {
     let result = render("<pre>Line one\nLine  two\n\nLine four</pre>")
     #expect(result.text.lines == ["Line one", "Line two", "", "Line four"])
 }
+
+/// A million nested elements followed by stray end tags made libxml2 search its whole element
+/// stack for each one (minutes for one part); such HTML is cut where the cost passes the budget.
+@Test func strayEndTagsUnderDeepNestingAreCutWithAWarning() {
+    let depth = 200_000
+    let html =
+        "<p>before</p>" + String(repeating: "<div>", count: depth) + "deep"
+        + String(repeating: "<b>x</a>", count: 2_000) + "<p>after</p>"
+    var options = HTMLRenderer.Options()
+    options.maxParserSteps = 50_000_000
+    let result = HTMLRenderer.render(html: html, partPath: "1", options: options)
+    #expect(result.warnings.contains { $0.message.contains("nesting would cost the parser") })
+    #expect(result.text.lines.first == "before")
+    #expect(result.text.text.contains("deep"))
+}
+
+@Test func ordinaryHTMLCostsAFewStepsPerTag() {
+    let html =
+        "<html><body><table><tr><td>a<td>b</table><p>x<br>y</p><script>if (a</b) {}</script></body></html>"
+    #expect(HTMLCost.cutOffset(Array(html.utf8), budget: 40) == nil)
+    let deep = Array((String(repeating: "<div>", count: 1_000) + String(repeating: "</a>", count: 100)).utf8)
+    let cut = HTMLCost.cutOffset(deep, budget: 50_000)
+    #expect(cut.map { deep[$0...].starts(with: Array("</a>".utf8)) } == true)
+}

@@ -65,6 +65,9 @@ public enum HTMLRenderer {
         public var maxMicrodataItems: Int = 2_000
         /// JSON-LD blocks beyond this count are dropped.
         public var maxJSONLDBlocks: Int = 200
+        /// The most element-stack steps the HTML may cost libxml2 (see ``HTMLCost``); the HTML
+        /// is cut (with a warning) where it would cost more.
+        public var maxParserSteps: Int = 50_000_000
 
         public init() {}
     }
@@ -92,6 +95,15 @@ public enum HTMLRenderer {
                     partPath: partPath,
                     message: "HTML of \(bytes.count) bytes cut to \(options.maxInputBytes) bytes"))
             bytes.removeSubrange(options.maxInputBytes...)
+        }
+        if let cut = HTMLCost.cutOffset(bytes, budget: options.maxParserSteps) {
+            warnings.append(
+                DocumentWarning(
+                    partPath: partPath,
+                    message:
+                        "HTML cut at byte \(cut) of \(bytes.count): its nesting would cost the parser more than \(options.maxParserSteps) steps"
+                ))
+            bytes.removeSubrange(cut...)
         }
         let document: htmlDocPtr? = bytes.withUnsafeBufferPointer { buffer in
             buffer.baseAddress.flatMap { base in
