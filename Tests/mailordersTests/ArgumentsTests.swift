@@ -43,6 +43,9 @@ private let spec = CommandSpec(
         try ParsedArguments.parse(["--jobs", "0"], for: spec).positiveInteger("jobs")
     }
     #expect(throws: UsageError.self) { try ParsedArguments.parse(["-q"], for: spec) }
+    // `--out ''` would write into the current folder.
+    #expect(throws: UsageError.self) { try ParsedArguments.parse(["--out", ""], for: spec) }
+    #expect(throws: UsageError.self) { try ParsedArguments.parse(["--out="], for: spec) }
 }
 
 @Test func recognisesHelpAnywhere() throws {

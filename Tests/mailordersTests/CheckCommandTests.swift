@@ -47,6 +47,13 @@ import Testing
         #expect(result.standardError.contains("empty.eml"))
         #expect(try CommandRunner.run(["check", Self.shipped, "--format", "pdf"]).status == 64)
         #expect(try CommandRunner.run(["check", Self.shipped, "--expect", "refund"]).status == 64)
+        let toFolder = try CommandRunner.run([
+            "check", Self.shipped, "--format", "html", "--out", folder.path,
+        ])
+        #expect(toFolder.status == 2)
+        #expect(toFolder.standardError.contains("it is a folder; --out takes a file name"))
+        #expect(toFolder.standardError.contains("report.html"))
+        #expect(try CommandRunner.run(["check", Self.shipped, "--out", ""]).status == 64)
     }
 
     @Test func severalFilesGetASummary() throws {

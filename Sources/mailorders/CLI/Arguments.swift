@@ -128,6 +128,11 @@ struct ParsedArguments: Sendable, Equatable {
             } else {
                 throw UsageError(message: "--\(name) needs a value (\(option.valueName ?? "VALUE"))")
             }
+            // An empty value (`--out ''`) is a mistake, never a meaningful path or setting.
+            guard !value.isEmpty else {
+                throw UsageError(
+                    message: "--\(name) needs a non-empty value (\(option.valueName ?? "VALUE"))")
+            }
             if option.repeatable {
                 parsed.values[name, default: []].append(value)
             } else {

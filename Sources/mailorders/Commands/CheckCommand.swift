@@ -69,11 +69,24 @@ enum CheckCommand: Subcommand {
         let output = CheckOutput.render(
             reports, crossFindings: crossFindings, format: format, emailHTML: reports.map(\.emailHTML))
         if let path = arguments.value("out") {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue
+            {
+                let example = (path as NSString).appendingPathComponent(
+                    "report." + (format == .text ? "txt" : format.rawValue))
+                Console.error(
+                    "mailorders check: cannot write \(path): it is a folder; --out takes a file name, e.g. \(example)"
+                )
+                return ExitCode.fatal
+            }
             do {
                 try output.write(toFile: path, atomically: true, encoding: .utf8)
                 Console.error("mailorders check: wrote \(path)")
             } catch {
-                Console.error("mailorders check: cannot write \(path): \(error.localizedDescription)")
+                let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+                Console.error(
+                    "mailorders check: cannot write \(path): \(underlying?.localizedDescription ?? error.localizedDescription)"
+                )
                 return ExitCode.fatal
             }
         } else {
