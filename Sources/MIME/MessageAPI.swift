@@ -108,9 +108,12 @@ extension Message {
     /// The zone the Date field was written in (the `zone` of RFC 5322 §3.3: `+0900` is
     /// `TimeZone(secondsFromGMT: 32400)`), for reading the sender's calendar day ("today",
     /// "tomorrow"); UTC when the field names no zone, `nil` when there is no readable Date.
-    public var dateTimeZone: TimeZone? {
-        header["Date"].flatMap(DateParser.parseWithOffset).flatMap {
-            TimeZone(secondsFromGMT: $0.offsetMinutes * 60)
+    public var dateTimeZone: TimeZone? { dateAndTimeZone?.timeZone ?? nil }
+    /// ``date`` and ``dateTimeZone`` from one reading of the Date field; the zone is `nil`
+    /// when its offset is not a real one (beyond ±18 hours), the instant is kept.
+    public var dateAndTimeZone: (date: Date, timeZone: TimeZone?)? {
+        header["Date"].flatMap(DateParser.parseWithOffset).map {
+            ($0.date, TimeZone(secondsFromGMT: $0.offsetMinutes * 60))
         }
     }
     /// The Message-ID with its angle brackets, e.g. `<1234@example.com>` (RFC 5322 §3.6.4).

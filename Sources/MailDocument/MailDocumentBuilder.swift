@@ -56,12 +56,13 @@ extension MailDocument {
             {
                 from = [address]
             }
+            let dated = message.dateAndTimeZone
             self.init(
-                subject: message.subject, from: from, recipients: message.to + message.cc, date: message.date,
+                subject: message.subject, from: from, recipients: message.to + message.cc, date: dated?.date,
                 messageID: message.messageID, textBody: message.textBody, htmlBody: message.htmlBody,
                 attachments: message.attachments)
             replyTo = message.replyTo
-            dateTimeZone = message.dateTimeZone
+            dateTimeZone = dated?.timeZone ?? nil
         }
     }
 

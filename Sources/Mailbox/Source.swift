@@ -77,9 +77,8 @@ public final class MessageSource: Sequence, IteratorProtocol {
     private var reader: MboxReader?
     private let maxMessageBytes: Int
     private let topLevelPaths: [String]
-    /// Paths never read: a tool's own output folder and database inside the tree it reads.
-    private let excludedPaths: Set<String>
-    /// The same, as (device, inode) of the ones that exist, so that any spelling matches.
+    /// Files and folders never read (a scan's own output folder and database inside the tree
+    /// it reads), as device and inode, so that any spelling of their paths matches.
     private let excludedFiles: Set<FileIdentity>
     /// The descriptor read for `-`; tests substitute a pipe.
     var standardInputDescriptor: Int32 = 0
@@ -89,13 +88,13 @@ public final class MessageSource: Sequence, IteratorProtocol {
     ///   - maxMessageBytes: the largest message read; bigger ones are reported and skipped.
     ///   - excluded: files and folders that are passed over without a report wherever they
     ///     appear below `paths` (e.g. the output folder and database of a scan whose output
-    ///     lies inside the mailbox it reads); matched by resolved path and by device and inode.
+    ///     lies inside the mailbox it reads); matched by device and inode, so they must exist
+    ///     when the source is made. Paths that do not exist are ignored.
     public init(
         paths: [String], maxMessageBytes: Int = MIMELimits.default.maxMessageBytes,
         excluding excluded: [String] = []
     ) {
         self.topLevelPaths = paths
-        self.excludedPaths = Set(excluded.map(MessageSource.resolved))
         self.excludedFiles = Set(excluded.compactMap(FileIdentity.init(path:)))
         self.pending = paths.reversed().map { $0 == "-" ? .standardInput : .path($0) }
         self.maxMessageBytes = maxMessageBytes
@@ -138,21 +137,15 @@ public final class MessageSource: Sequence, IteratorProtocol {
         }
     }
 
-    /// Whether `path` itself is a symbolic link (not what it points to).
-    static func isSymbolicLink(_ path: String) -> Bool {
+    /// Whether `path` itself is a symbolic link (not what it points to; `lstat(2)`).
+    public static func isSymbolicLink(_ path: String) -> Bool {
         var status = stat()
         return lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFLNK
     }
 
-    /// `path` absolute, with `.`, `..` and symbolic links resolved.
-    static func resolved(_ path: String) -> String {
-        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
-    }
-
     private func isExcluded(_ path: String) -> Bool {
-        guard !excludedPaths.isEmpty else { return false }
-        if let identity = FileIdentity(path: path), excludedFiles.contains(identity) { return true }
-        return excludedPaths.contains(MessageSource.resolved(path))
+        guard !excludedFiles.isEmpty, let identity = FileIdentity(path: path) else { return false }
+        return excludedFiles.contains(identity)
     }
 
     private func visit(_ path: String) -> Result<RawMessage, SourceProblem>? {

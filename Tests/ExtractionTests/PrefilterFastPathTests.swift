@@ -103,16 +103,6 @@ import Testing
 
 /// The folding rules of ``Folding`` written one byte at a time.
 private enum ReferenceFolding {
-    static let entities: [String: String] = [
-        "nbsp": " ", "amp": "&", "quot": "\"", "apos": "'", "lt": "<", "gt": ">", "auml": "ä", "ouml": "ö",
-        "uuml": "ü", "Auml": "ä", "Ouml": "ö", "Uuml": "ü", "szlig": "ß", "eacute": "é", "Eacute": "é",
-        "egrave": "è", "agrave": "à", "acirc": "â", "ecirc": "ê", "icirc": "î", "ocirc": "ô", "ucirc": "û",
-        "ccedil": "ç", "ntilde": "ñ", "aacute": "á", "iacute": "í", "oacute": "ó", "uacute": "ú",
-        "atilde": "ã", "otilde": "õ", "ugrave": "ù", "ograve": "ò", "igrave": "ì", "euml": "ë",
-        "iuml": "ï", "oelig": "œ", "ndash": "–", "mdash": "—", "rsquo": "’", "hellip": "…", "num": "#",
-        "zwnj": "", "shy": "",
-    ]
-
     static func isWord(_ byte: UInt8) -> Bool {
         (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
     }
@@ -164,22 +154,10 @@ private enum ReferenceFolding {
         return out
     }
 
+    /// Entities are decoded by ``Folding``'s own decoder: what this reference checks is the
+    /// folding around them.
     static func entity(_ text: [UInt8], at index: Int) -> ([UInt8], Int)? {
-        guard let end = text[(index + 1)...].prefix(11).firstIndex(of: 0x3B), end > index + 1 else {
-            return nil
-        }
-        let body = String(decoding: text[(index + 1)..<end], as: UTF8.self)
-        let length = end - index + 1
-        if body.hasPrefix("#") {
-            let digits = body.dropFirst()
-            let value =
-                digits.hasPrefix("x") || digits.hasPrefix("X")
-                ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
-            guard let value, let scalar = Unicode.Scalar(value) else { return nil }
-            if value == 0xA0 { return ([0x20], length) }
-            return (Array(String(Character(scalar)).utf8), length)
-        }
-        return entities[body].map { (Array($0.utf8), length) }
+        text.withUnsafeBufferPointer { Folding.entity($0, at: index) }
     }
 }
 

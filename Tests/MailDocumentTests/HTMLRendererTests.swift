@@ -180,3 +180,11 @@ private func render(_ html: String) -> RenderedHTML {
     let cut = HTMLCost.cutOffset(deep, budget: 50_000)
     #expect(cut.map { deep[$0...].starts(with: Array("</a>".utf8)) } == true)
 }
+
+@Test func inputTooShortToPassTheBudgetIsNotScanned() {
+    // 30 bytes hold at most 10 tags: 10 × 11 steps at the very most.
+    let stray = Array(String(repeating: "</a>", count: 7).utf8) + [0x20, 0x20]
+    #expect(HTMLCost.cutOffset(stray, budget: 110) == nil)
+    #expect(
+        HTMLCost.cutOffset(Array((String(repeating: "<b>", count: 10) + "</a></a>").utf8), budget: 30) != nil)
+}

@@ -69,8 +69,9 @@ extension ExtractionContext {
             var value = String(found.value.prefix(60))
             // A shipper line on a carrier's notice goes on with the address: "NORTHWIND
             // OUTFITTERS, PORTLAND, OR, US" names the shop before the first comma.
-            if let comma = value.firstIndex(of: ","), !Text.trimmed(String(value[..<comma])).isEmpty {
-                value = Text.trimmed(String(value[..<comma]))
+            if let comma = value.firstIndex(of: ",") {
+                let name = Text.trimmed(String(value[..<comma]))
+                if !name.isEmpty { value = name }
             }
             // In a sentence ("Ihr Paket von Kaffeerösterei Bohnenglück wird heute zugestellt")
             // the name ends before the first word in lower case.

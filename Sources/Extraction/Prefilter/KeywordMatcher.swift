@@ -396,7 +396,7 @@ enum Folding {
     ]
 
     /// The entity at `index` (`&name;`, `&#NNN;`, `&#xHH;`) as UTF-8 and its length.
-    private static func entity(_ text: UnsafeBufferPointer<UInt8>, at index: Int) -> ([UInt8], Int)? {
+    static func entity(_ text: UnsafeBufferPointer<UInt8>, at index: Int) -> ([UInt8], Int)? {
         var end = index + 1
         while end < text.count, end - index <= 10, text[end] != 0x3B { end += 1 }
         guard end < text.count, text[end] == 0x3B, end > index + 1 else { return nil }

@@ -24,6 +24,11 @@ enum HTMLCost {
     /// The byte offset of the tag at which the estimated parser steps pass `budget`, or nil
     /// when the whole input stays within it.
     static func cutOffset(_ bytes: [UInt8], budget: Int) -> Int? {
+        // A tag takes at least three bytes and costs at most one step plus the depth, so input
+        // with n tags cannot cost more than n × (n + 1): short parts are not scanned at all.
+        let maxTags = bytes.count / 3
+        let (bound, overflow) = maxTags.multipliedReportingOverflow(by: maxTags + 1)
+        if !overflow && bound <= budget { return nil }
         var stack: [UInt64] = []
         var open: [UInt64: Int] = [:]
         var steps = 0

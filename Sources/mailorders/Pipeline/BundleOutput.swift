@@ -1,5 +1,6 @@
 import Extraction
 import Foundation
+import Mailbox
 import OrderStore
 import WalletOrder
 
@@ -67,13 +68,9 @@ struct BundleOutput {
     /// or a folder with `order.json` and only bundle files beside it (`manifest.json`,
     /// `signature`, images, hidden temporary files of an interrupted write), no sub-folders.
     static func isBundle(at url: URL) -> Bool {
-        func isSymbolicLink(_ path: String) -> Bool {
-            var status = stat()
-            return lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFLNK
-        }
         let fileManager = FileManager.default
         var isDirectory: ObjCBool = false
-        guard !isSymbolicLink(url.path),
+        guard !MessageSource.isSymbolicLink(url.path),
             fileManager.fileExists(atPath: url.path, isDirectory: &isDirectory)
         else { return false }
         if !isDirectory.boolValue {
@@ -91,7 +88,7 @@ struct BundleOutput {
             let child = url.appendingPathComponent(name)
             var childIsDirectory: ObjCBool = false
             _ = fileManager.fileExists(atPath: child.path, isDirectory: &childIsDirectory)
-            if childIsDirectory.boolValue || isSymbolicLink(child.path) { return false }
+            if childIsDirectory.boolValue || MessageSource.isSymbolicLink(child.path) { return false }
             if ["order.json", "manifest.json", "signature"].contains(name) || name.hasPrefix(".") {
                 continue
             }
