@@ -129,7 +129,6 @@ struct Scanner {
             paths: options.paths,
             excluding: [
                 options.outputDirectory.path, database, database + "-wal", database + "-shm",
-                database + "-journal",
             ])
         if progress.showsTotal { progress.total = source.estimatedTotal }
         var created = Set<Int64>()
