@@ -172,8 +172,8 @@ struct LanguageSet: Sendable {
                 var found = 0
                 for (lineIndex, line) in sample.enumerated() {
                     if let hits {
-                        found +=
-                            hits.matches(hits.index.sets[languageIndex], line: lineIndex, limit: 64).count
+                        guard hits.hasOccurrences(line: lineIndex) else { continue }
+                        found += hits.matchCount(hits.index.sets[languageIndex], line: lineIndex, limit: 64)
                     } else {
                         found += language.detectionSet.matches(in: line, limit: 64).count
                     }

@@ -12,19 +12,34 @@ extension ExtractionContext {
         origins: Set<TextOrigin> = [.subject, .preheader, .html, .plain]
     ) -> [Int: Double] {
         var best: [Int: (tag: Int, weight: Double)] = [:]
-        var counted: [TextOrigin: Int] = [:]
+        // Lines counted per origin (by ``TextOrigin/position``), and the origins read.
+        var counted = (0, 0, 0, 0)
+        var wanted = 0
+        for origin in origins { wanted |= 1 << origin.position }
         let hits = phraseHits.covers(set) ? phraseHits : nil
-        for (lineIndex, line) in text.lines.enumerated() where origins.contains(line.origin) {
+        for (lineIndex, line) in text.lines.enumerated() where wanted & (1 << line.origin.position) != 0 {
             if line.isBlank { continue }
-            let seen = counted[line.origin, default: 0]
+            let seen: Int
+            switch line.origin {
+            case .html: seen = counted.0
+            case .plain: seen = counted.1
+            case .subject: seen = counted.2
+            case .preheader: seen = counted.3
+            }
             if seen >= bodyLines { continue }
-            counted[line.origin] = seen + 1
+            switch line.origin {
+            case .html: counted.0 += 1
+            case .plain: counted.1 += 1
+            case .subject: counted.2 += 1
+            case .preheader: counted.3 += 1
+            }
             let weight: Double
             switch line.origin {
             case .subject: weight = 3
             case .preheader: weight = 2
             case .html, .plain: weight = seen < 2 ? 2 : 1
             }
+            if let hits, !hits.containsMatch(set, line: lineIndex) { continue }
             let matches =
                 hits?.matches(set, line: lineIndex, limit: 32) ?? set.matches(in: line.folded, limit: 32)
             for (index, _) in matches

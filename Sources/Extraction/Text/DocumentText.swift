@@ -38,8 +38,12 @@ struct TextLine: Sendable {
     let folded: [UInt8]
     /// UTF-8 offset of the line's first byte in the rendered text.
     let startOffset: Int
-    /// Part path and DOM path of the line, when the document says.
-    let location: String?
+    /// The rendered span the line starts in, when the document says.
+    let span: TextSpan?
+
+    /// Part path and DOM path of the line, when the document says (built when asked for:
+    /// most lines are never cited as evidence).
+    var location: String? { span.map { "\($0.partPath) \($0.location)" } }
 
     var text: String { String(decoding: bytes, as: UTF8.self) }
 
@@ -85,7 +89,7 @@ struct DocumentText: Sendable {
     init(document: MailDocument) {
         var lines: [TextLine] = []
         if let subject = document.subject {
-            lines += DocumentText.split(subject.replacingOccurrences(of: "\n", with: " "), origin: .subject)
+            lines += DocumentText.split(subject, origin: .subject, newlinesAsSpaces: true)
         }
         if let preheader = document.preheader {
             lines += DocumentText.split(preheader, origin: .preheader)
@@ -102,24 +106,37 @@ struct DocumentText: Sendable {
     /// At most this many bytes of each rendition are read: hostile input stays bounded.
     static let maximumBytes = 2_000_000
 
-    static func split(_ text: String, origin: TextOrigin, spans: [TextSpan] = []) -> [TextLine] {
+    /// The lines of a rendition.
+    /// - Parameters:
+    ///   - text: the rendition; at most ``maximumBytes`` of its UTF-8 bytes are read.
+    ///   - spans: where the rendition's byte ranges came from, in order.
+    ///   - newlinesAsSpaces: read every LF as a space, so that the text is one line (a
+    ///     subject whose folding left line ends in it).
+    static func split(
+        _ text: String, origin: TextOrigin, spans: [TextSpan] = [], newlinesAsSpaces: Bool = false
+    ) -> [TextLine] {
         var result: [TextLine] = []
-        let bytes = Array(text.utf8.prefix(maximumBytes))
+        var bytes =
+            text.utf8.withContiguousStorageIfAvailable { Array($0.prefix(maximumBytes)) }
+            ?? Array(text.utf8.prefix(maximumBytes))
+        if newlinesAsSpaces {
+            for index in bytes.indices where bytes[index] == 0x0A { bytes[index] = 0x20 }
+        }
         var start = 0
         var number = 0
         var spanIndex = 0
         func emit(_ end: Int) {
             var slice = Array(bytes[start..<end])
             if slice.last == 0x0D { slice.removeLast() }
-            var location: String?
+            var span: TextSpan?
             while spanIndex < spans.count && spans[spanIndex].range.upperBound <= start { spanIndex += 1 }
             if spanIndex < spans.count && spans[spanIndex].range.lowerBound < max(end, start + 1) {
-                location = "\(spans[spanIndex].partPath) \(spans[spanIndex].location)"
+                span = spans[spanIndex]
             }
             result.append(
                 TextLine(
                     origin: origin, number: number, bytes: slice, folded: Text.fold(slice),
-                    startOffset: start, location: location))
+                    startOffset: start, span: span))
             number += 1
         }
         for index in bytes.indices where bytes[index] == 0x0A {

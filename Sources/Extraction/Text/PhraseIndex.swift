@@ -29,6 +29,10 @@ struct PhraseIndex: Sendable {
     private let freeEntries: [Int32]
     /// One-byte phrases by their byte.
     private let singleByte: [Int32]
+    /// A bit for the hash of every three-byte prefix a phrase can start a match with (for a
+    /// two-byte phrase, its two bytes followed by any byte): a position whose next three bytes'
+    /// bit is clear starts no match of two bytes or more.
+    private let prefixBits: [UInt64]
 
     /// At most this many occurrences of one set are recorded per line; the callers ask for
     /// fewer (64 at most).
@@ -37,6 +41,14 @@ struct PhraseIndex: Sendable {
 
     @inline(__always) static func bucket(_ first: UInt8, _ second: UInt8) -> Int {
         (Int(first) &* 31 &+ Int(second) &* 131) & (bucketCount - 1)
+    }
+
+    /// Bits in ``prefixBits``.
+    static let prefixBitCount = 1 << 16
+
+    @inline(__always) static func prefixHash(_ first: UInt8, _ second: UInt8, _ third: UInt8) -> Int {
+        let key = UInt32(first) << 16 | UInt32(second) << 8 | UInt32(third)
+        return Int((key &* 2_654_435_761) >> 16) & (prefixBitCount - 1)
     }
 
     /// - Parameter sets: the sets, each with its position as ``PhraseSet/id`` (at most 64).
@@ -63,6 +75,11 @@ struct PhraseIndex: Sendable {
         var buckets = Array(repeating: [Int32](), count: Self.bucketCount)
         var single: [Int32] = []
         var singleByte = [Int32](repeating: -1, count: 256)
+        var prefixBits = [UInt64](repeating: 0, count: Self.prefixBitCount / 64)
+        func setPrefixBit(_ first: UInt8, _ second: UInt8, _ third: UInt8) {
+            let hash = Self.prefixHash(first, second, third)
+            prefixBits[hash >> 6] |= 1 << UInt64(hash & 63)
+        }
         for (index, folded) in order.enumerated() {
             offsets.append(pool.count)
             lengths.append(folded.count)
@@ -77,6 +94,11 @@ struct PhraseIndex: Sendable {
             setMasks.append(mask)
             if folded.count >= 2 {
                 buckets[Self.bucket(folded[0], folded[1])].append(Int32(index))
+                if folded.count >= 3 {
+                    setPrefixBit(folded[0], folded[1], folded[2])
+                } else {
+                    for third in UInt8.min...UInt8.max { setPrefixBit(folded[0], folded[1], third) }
+                }
             } else {
                 // Distinct phrases: at most one per byte.
                 singleByte[Int(folded[0])] = Int32(index)
@@ -107,6 +129,7 @@ struct PhraseIndex: Sendable {
         self.freeStarts = freeStarts
         self.freeEntries = freeEntries
         self.singleByte = singleByte
+        self.prefixBits = prefixBits
     }
 
     /// The index of a merged phrase in a set, or -1.
@@ -130,10 +153,14 @@ struct PhraseIndex: Sendable {
                             bucketEntries.withUnsafeBufferPointer { bucketEntries in
                                 freeStarts.withUnsafeBufferPointer { freeStarts in
                                     freeEntries.withUnsafeBufferPointer { freeEntries in
-                                        scan(
-                                            text, pool: pool, offsets: offsets, lengths: lengths,
-                                            buckets: (bucketStarts, bucketEntries, freeStarts, freeEntries),
-                                            phrases: &phrases, starts: &starts, counts: &counts)
+                                        prefixBits.withUnsafeBufferPointer { prefixBits in
+                                            scan(
+                                                text, pool: pool, offsets: offsets, lengths: lengths,
+                                                buckets: (
+                                                    bucketStarts, bucketEntries, freeStarts, freeEntries, prefixBits
+                                                ),
+                                                phrases: &phrases, starts: &starts, counts: &counts)
+                                        }
                                     }
                                 }
                             }
@@ -146,7 +173,8 @@ struct PhraseIndex: Sendable {
 
     private typealias Buckets = (
         starts: UnsafeBufferPointer<Int32>, entries: UnsafeBufferPointer<Int32>,
-        freeStarts: UnsafeBufferPointer<Int32>, freeEntries: UnsafeBufferPointer<Int32>
+        freeStarts: UnsafeBufferPointer<Int32>, freeEntries: UnsafeBufferPointer<Int32>,
+        prefixBits: UnsafeBufferPointer<UInt64>
     )
 
     private func scan(
@@ -161,6 +189,11 @@ struct PhraseIndex: Sendable {
         var position = 0
         while position < count {
             let first = text[position]
+            // A continuation byte of UTF-8 starts no phrase (every phrase is whole characters).
+            if first & 0xC0 == 0x80 {
+                position += 1
+                continue
+            }
             // Text.wordBefore(text, position), kept up to date byte by byte.
             let insideWord: Bool
             if let lead {
@@ -170,10 +203,14 @@ struct PhraseIndex: Sendable {
             }
             if position + 1 < count {
                 let bucket = Self.bucket(first, text[position + 1])
-                let (from, to) =
+                var (from, to) =
                     insideWord
                     ? (Int(buckets.freeStarts[bucket]), Int(buckets.freeStarts[bucket + 1]))
                     : (Int(buckets.starts[bucket]), Int(buckets.starts[bucket + 1]))
+                if from < to, position + 2 < count {
+                    let hash = Self.prefixHash(first, text[position + 1], text[position + 2])
+                    if buckets.prefixBits[hash >> 6] & (1 << UInt64(hash & 63)) == 0 { to = from }
+                }
                 let entries = insideWord ? buckets.freeEntries : buckets.entries
                 var slot = from
                 while slot < to {
@@ -199,7 +236,7 @@ struct PhraseIndex: Sendable {
                     single, at: position, end: position + 1, in: text, phrases: &phrases, starts: &starts,
                     counts: &counts)
             }
-            if first & 0xC0 != 0x80 { lead = first }
+            lead = first
             position += 1
         }
     }
@@ -280,6 +317,22 @@ final class PhraseHits: Sendable {
         }
         return PhraseSet.resolveOverlaps(found)
     }
+
+    /// How many matches `matches(set, line: line, limit: limit)` returns, without building
+    /// them when the line holds fewer than two occurrences of the set.
+    func matchCount(_ set: PhraseSet, line: Int, limit: Int) -> Int {
+        let bit: UInt64 = 1 << UInt64(set.id)
+        var found = 0
+        for slot in lineStarts[line]..<lineStarts[line + 1]
+        where index.setMasks[Int(phrases[slot])] & bit != 0 {
+            found += 1
+            if found > 1 { return matches(set, line: line, limit: limit).count }
+        }
+        return min(found, limit)
+    }
+
+    /// Whether the line holds an occurrence of any set's phrases.
+    func hasOccurrences(line: Int) -> Bool { lineStarts[line] < lineStarts[line + 1] }
 
     /// Whether the line holds any occurrence of the set's phrases.
     func containsMatch(_ set: PhraseSet, line: Int) -> Bool {
