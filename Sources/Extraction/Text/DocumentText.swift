@@ -77,8 +77,15 @@ struct TextLine: Sendable {
 
     /// The line as shown to a reader, cells joined by ` | `, cut to a readable length.
     var display: String {
-        let cellTexts = cells.map { Text.trimmed(string($0)) }.filter { !$0.isEmpty }
-        return Text.shortened(cellTexts.joined(separator: " | "), limit: 160)
+        var joined: [UInt8] = []
+        joined.reserveCapacity(bytes.count + 8)
+        for cell in cells {
+            let kept = Text.trimmedRange(bytes, cell)
+            guard !kept.isEmpty else { continue }
+            if !joined.isEmpty { joined += [0x20, 0x7C, 0x20] }
+            joined += bytes[kept]
+        }
+        return Text.shortened(String(decoding: joined, as: UTF8.self), limit: 160)
     }
 }
 
@@ -292,8 +299,47 @@ enum Text {
         }
     }
 
+    /// ``trimmed(_:)`` over UTF-8 bytes: the part of `range` left when the spaces
+    /// ``isSpace(_:)`` names are cut from both ends (the range holds whole characters).
+    static func trimmedRange(_ bytes: [UInt8], _ range: Range<Int>) -> Range<Int> {
+        var lower = range.lowerBound
+        var upper = range.upperBound
+        while lower < upper, let length = spaceLength(bytes, at: lower, end: upper) { lower += length }
+        while upper > lower {
+            // The character that ends at `upper`: back over continuation bytes to its lead byte.
+            var lead = upper - 1
+            while lead > lower && bytes[lead] & 0xC0 == 0x80 { lead -= 1 }
+            guard spaceLength(bytes, at: lead, end: upper) == upper - lead else { break }
+            upper = lead
+        }
+        return lower..<upper
+    }
+
+    /// The length in bytes of the space ``isSpace(_:)`` names that starts at `index`, or nil.
+    private static func spaceLength(_ bytes: [UInt8], at index: Int, end: Int) -> Int? {
+        let byte = bytes[index]
+        if byte < 0x80 { return (byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)) ? 1 : nil }
+        guard byte == 0xC2 || byte == 0xE2 || byte == 0xE3 || byte == 0xEF else { return nil }
+        guard index + 1 < end else { return nil }
+        let second = bytes[index + 1]
+        if byte == 0xC2 { return second == 0xA0 ? 2 : nil }
+        guard index + 2 < end else { return nil }
+        let third = bytes[index + 2]
+        switch (byte, second) {
+        // U+2000–U+200D, U+2028, U+2029
+        case (0xE2, 0x80): return (third >= 0x80 && third <= 0x8D) || third == 0xA8 || third == 0xA9 ? 3 : nil
+        // U+3000
+        case (0xE3, 0x80): return third == 0x80 ? 3 : nil
+        // U+FEFF
+        case (0xEF, 0xBB): return third == 0xBF ? 3 : nil
+        default: return nil
+        }
+    }
+
     static func trimmed(_ text: String) -> String {
         let scalars = text.unicodeScalars
+        // Nothing to cut: the same string, without building a new one.
+        if let first = scalars.first, let last = scalars.last, !isSpace(first), !isSpace(last) { return text }
         guard let first = scalars.firstIndex(where: { !isSpace($0) }),
             let last = scalars.lastIndex(where: { !isSpace($0) })
         else { return "" }
@@ -301,7 +347,9 @@ enum Text {
     }
 
     static func shortened(_ text: String, limit: Int) -> String {
-        text.count <= limit ? text : String(text.prefix(limit)) + "…"
+        // No more characters than UTF-8 bytes: a short text needs no counting.
+        if text.utf8.count <= limit { return text }
+        return text.count <= limit ? text : String(text.prefix(limit)) + "…"
     }
 
     /// Collapses runs of whitespace to one space.
