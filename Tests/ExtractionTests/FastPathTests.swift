@@ -150,6 +150,9 @@ import Testing
                         actual.map(\.0) == expected.map(\.0) && actual.map(\.1) == expected.map(\.1),
                         "set \(set.id) line \(String(decoding: line, as: UTF8.self).debugDescription)",
                         sourceLocation: sourceLocation)
+                    #expect(
+                        hits.matchCount(set, line: lineIndex, limit: limit) == expected.count,
+                        sourceLocation: sourceLocation)
                 }
                 #expect(hits.containsMatch(set, line: lineIndex) == set.containsMatch(in: line))
             }
@@ -197,6 +200,61 @@ import Testing
             let languageSet = Fixture.extractor.languageSet(for: text)
             Self.expectSameMatches(index: languageSet.index, lines: text.lines.map(\.folded))
         }
+    }
+
+    /// A line's display as it was built from Strings: each cell trimmed of spaces, empty
+    /// cells dropped, the rest joined by " | " and shortened.
+    static func referenceDisplay(_ line: TextLine) -> String {
+        let cellTexts = line.cells.map { cell -> String in
+            let scalars = line.string(cell).unicodeScalars
+            guard let first = scalars.firstIndex(where: { !Text.isSpace($0) }),
+                let last = scalars.lastIndex(where: { !Text.isSpace($0) })
+            else { return "" }
+            return String(scalars[first...last])
+        }
+        let joined = cellTexts.filter { !$0.isEmpty }.joined(separator: " | ")
+        return joined.count <= 160 ? joined : String(joined.prefix(160)) + "…"
+    }
+
+    @Test func lineDisplayAgreesWithStringTrimming() {
+        var generator = Generator(state: 11)
+        let pieces = [
+            " ", "\t", "\t\t", "\r", "\u{0B}", "\u{0C}", "\u{A0}", "\u{2000}", "\u{2007}", "\u{200A}",
+            "\u{200B}",
+            "\u{200D}", "\u{200E}", "\u{2028}", "\u{2029}", "\u{202F}", "\u{3000}", "\u{FEFF}", "\u{85}", "a",
+            "Order",
+            "#1234", "é", "e\u{301}", "注文", "주문", "€", "👍🏽", "\u{1F1EF}\u{1F1F5}", "|",
+            String(repeating: "x", count: 70),
+        ]
+        for _ in 0..<3000 {
+            let text = generator.text(pieces, count: 14)
+            for line in DocumentText.split(text, origin: .html) {
+                #expect(line.display == Self.referenceDisplay(line), "\(text.debugDescription)")
+            }
+            #expect(
+                Text.trimmed(text)
+                    == {
+                        let scalars = text.unicodeScalars
+                        guard let first = scalars.firstIndex(where: { !Text.isSpace($0) }),
+                            let last = scalars.lastIndex(where: { !Text.isSpace($0) })
+                        else { return "" }
+                        return String(scalars[first...last])
+                    }())
+        }
+        // A line cut inside a character keeps its repaired tail.
+        let cut = TextLine(
+            origin: .plain, number: 0, bytes: Array("total\t12 ".utf8) + [0xE2, 0x80], folded: [],
+            startOffset: 0, span: nil)
+        #expect(cut.display == Self.referenceDisplay(cut))
+        #expect(Text.shortened("ab", limit: 1) == "a…")
+        #expect(Text.shortened("é", limit: 1) == "é")
+    }
+
+    @Test func subjectLineEndsBecomeSpaces() {
+        let lines = DocumentText.split(
+            "Your order\n #12\r\n is on its way", origin: .subject, newlinesAsSpaces: true)
+        #expect(lines.count == 1)
+        #expect(lines.first?.text == "Your order  #12\r  is on its way")
     }
 
     @Test func scriptCountsAgreeWithDecoding() {

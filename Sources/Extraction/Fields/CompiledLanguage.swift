@@ -1,7 +1,10 @@
 import Foundation
 
 /// A language's rules with every phrase folded once, ready for matching.
-struct CompiledLanguage: Sendable {
+///
+/// A class: built once per ``Extractor`` and shared by every extraction, which would
+/// otherwise copy (and reference-count) its two dozen arrays each time it reads one.
+final class CompiledLanguage: Sendable {
     let rules: LanguageRules
     let orderNumber: [Phrase]
     let orderNumberWeak: [Phrase]
@@ -55,7 +58,8 @@ struct CompiledLanguage: Sendable {
 
 /// The languages an email is read in: the detected one first, English as a fallback, with
 /// the phrases of both merged into one ``PhraseSet`` per field (built once per language).
-struct LanguageSet: Sendable {
+/// A class, shared rather than copied, for the reason ``CompiledLanguage`` is one.
+final class LanguageSet: Sendable {
     let all: [CompiledLanguage]
     let orderNumber: PhraseSet
     let orderNumberWeak: PhraseSet

@@ -5,7 +5,8 @@
 /// every occurrence of every phrase is recorded (``PhraseHits``). What one set's
 /// ``PhraseSet/matches(in:limit:)`` would return for the line is then read from those
 /// occurrences: the same matches, in the same order, with the same limit and overlap rule.
-struct PhraseIndex: Sendable {
+/// (A class: its tables are built once per language set and shared, never copied.)
+final class PhraseIndex: Sendable {
     /// The sets, each at the position of its ``PhraseSet/id``.
     let sets: [PhraseSet]
     /// The merged phrases' bytes, back to back, longest phrase first.
@@ -157,7 +158,8 @@ struct PhraseIndex: Sendable {
                                             scan(
                                                 text, pool: pool, offsets: offsets, lengths: lengths,
                                                 buckets: (
-                                                    bucketStarts, bucketEntries, freeStarts, freeEntries, prefixBits
+                                                    bucketStarts, bucketEntries, freeStarts, freeEntries,
+                                                    prefixBits
                                                 ),
                                                 phrases: &phrases, starts: &starts, counts: &counts)
                                         }
