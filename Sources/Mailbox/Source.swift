@@ -143,6 +143,17 @@ public final class MessageSource: Sequence, IteratorProtocol {
         return lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFLNK
     }
 
+    /// Why a path that does not resolve to a file or folder cannot be read: the system's
+    /// reason from `stat(2)` (a loop of symbolic links is `ELOOP`, a link to nothing `ENOENT`,
+    /// a folder without search permission `EACCES`).
+    static func missingReason(_ path: String) -> String {
+        var status = stat()
+        guard stat(path, &status) != 0 else { return "not a readable file or directory" }
+        let code = errno
+        if code == ENOENT && isSymbolicLink(path) { return "symbolic link to a missing file" }
+        return String(cString: strerror(code)).lowercased()
+    }
+
     private func isExcluded(_ path: String) -> Bool {
         guard !excludedFiles.isEmpty, let identity = FileIdentity(path: path) else { return false }
         return excludedFiles.contains(identity)
@@ -153,7 +164,7 @@ public final class MessageSource: Sequence, IteratorProtocol {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             return .failure(
-                SourceProblem(origin: MessageOrigin(path: path), reason: "no such file or directory"))
+                SourceProblem(origin: MessageOrigin(path: path), reason: Self.missingReason(path)))
         }
         if isDirectory.boolValue {
             let children: [String]

@@ -207,7 +207,20 @@ func text(_ message: RawMessage) -> String { String(decoding: message.bytes, as:
     let path = try folder.write("ok.eml", "Subject: ok\n\n")
     let (messages, problems) = collect(MessageSource(paths: ["/nonexistent/x.eml", path]))
     #expect(problems.count == 1)
+    #expect(problems.first?.reason == "no such file or directory")
     #expect(messages.count == 1)
+}
+
+@Test func brokenSymbolicLinksSayWhy() throws {
+    let folder = try TemporaryFolder()
+    let loop = folder.url.appendingPathComponent("loop.eml").path
+    try FileManager.default.createSymbolicLink(atPath: loop, withDestinationPath: loop)
+    let dangling = folder.url.appendingPathComponent("dangling.eml").path
+    try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: "gone.eml")
+    let (messages, problems) = collect(MessageSource(paths: [loop, dangling]))
+    #expect(messages.isEmpty)
+    #expect(
+        problems.map(\.reason) == ["too many levels of symbolic links", "symbolic link to a missing file"])
 }
 
 @Test func parsingARawMessageNamesItsOriginOnFailure() throws {

@@ -43,6 +43,8 @@ import Testing
 
     @Test func textSaysWhenThereAreNoOrders() {
         #expect(renderOrders([], json: false) == "No orders.\n")
+        #expect(renderOrders([], json: false, unlinked: true) == "No unlinked shipments.\n")
+        #expect(renderOrders([], json: true, unlinked: true) == "[]\n")
         #expect(renderOrders([], json: true) == "[]\n")
     }
 

@@ -29,8 +29,9 @@ enum OrdersCommand: Subcommand {
         }
         do {
             let store = try SQLiteOrderStore(path: path)
-            let orders = arguments.has("unlinked") ? try store.unlinkedShipments() : try store.orders()
-            Console.out(renderOrders(orders, json: arguments.has("json")))
+            let unlinked = arguments.has("unlinked")
+            let orders = unlinked ? try store.unlinkedShipments() : try store.orders()
+            Console.out(renderOrders(orders, json: arguments.has("json"), unlinked: unlinked))
             return ExitCode.success
         } catch {
             Console.error("mailorders orders: \(error)")

@@ -15,13 +15,17 @@ import OrderStore
 ///   - json: JSON instead of text.
 ///   - origins: where each order's messages were found, by order id (`OrderStore.origins(orderID:)`);
 ///     listed as `messages` in JSON when given.
+///   - unlinked: the list is `--unlinked`'s (carrier shipments without an order); only the
+///     text said when it is empty changes.
 /// - Returns: the output, ending in a newline.
-func renderOrders(_ orders: [StoredOrder], json: Bool, origins: [Int64: [String]] = [:]) -> String {
-    json ? renderOrdersJSON(orders, origins: origins) : renderOrdersText(orders)
+func renderOrders(
+    _ orders: [StoredOrder], json: Bool, origins: [Int64: [String]] = [:], unlinked: Bool = false
+) -> String {
+    json ? renderOrdersJSON(orders, origins: origins) : renderOrdersText(orders, unlinked: unlinked)
 }
 
-private func renderOrdersText(_ orders: [StoredOrder]) -> String {
-    guard !orders.isEmpty else { return "No orders.\n" }
+private func renderOrdersText(_ orders: [StoredOrder], unlinked: Bool) -> String {
+    guard !orders.isEmpty else { return unlinked ? "No unlinked shipments.\n" : "No orders.\n" }
     var output = ""
     for order in orders {
         var merchant = order.merchantName ?? order.merchantDomain ?? ""
