@@ -166,6 +166,31 @@ final class MboxReader {
         return false
     }
 
+    /// How far into a file that starts neither with `From ` nor with a header field the first
+    /// separator is looked for (64 KiB): beyond it, the file is one message.
+    static let leadingJunkLimit = 64 << 10
+
+    /// The offset of the first separator line in `head`: a line that starts with `From `
+    /// after a line feed, holds a sender alone or a date with a time of day (RFC 4155 §2),
+    /// and is followed by a header field line. Nil when there is none.
+    static func firstSeparator(in head: ArraySlice<UInt8>) -> Int? {
+        var index = head.startIndex
+        while let lineFeed = head[index...].firstIndex(of: 0x0A) {
+            let start = lineFeed + 1
+            index = start
+            guard head[start...].starts(with: fromLine),
+                let separatorEnd = head[start...].firstIndex(of: 0x0A)
+            else { continue }
+            let line = head[start..<separatorEnd]
+            let words = line.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }).count
+            guard words <= 2 || containsTimeOfDay(line) else { continue }
+            if MessageSource.startsWithHeaderField(Array(head[(separatorEnd + 1)...].prefix(1000))) {
+                return start - head.startIndex
+            }
+        }
+        return nil
+    }
+
     /// Whether the bytes hold `d:dd`, as the date of a separator line does.
     static func containsTimeOfDay(_ line: ArraySlice<UInt8>) -> Bool {
         var index = line.startIndex

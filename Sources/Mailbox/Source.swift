@@ -58,7 +58,10 @@ public struct SourceProblem: Error, Sendable, Hashable, CustomStringConvertible 
 /// `-` for standard input) one at a time, in a stable order.
 ///
 /// - A regular file is an mbox when it starts with a `From ` line (mboxo, mboxrd with
-///   `>From ` unescaping, mboxcl2 with `Content-Length`), else one message.
+///   `>From ` unescaping, mboxcl2 with `Content-Length`), else one message. A file that
+///   starts neither with `From ` nor with a header field but holds a separator line
+///   followed by a header field in its first 64 KiB is an mbox with junk before it: the
+///   junk is reported as a ``SourceProblem`` at its byte offset and the mbox is read.
 /// - A directory is walked in name order: files anywhere below it, Maildir `cur/` and
 ///   `new/` (with flags read from names after `:2,`, `!2,` or `;2,`), nested Maildir++
 ///   folders; `tmp/` of a Maildir and hidden files are skipped.
@@ -226,11 +229,31 @@ public final class MessageSource: Sequence, IteratorProtocol {
             stream.fill(atLeast: 8)
             stream.drop(3)
         }
+        // Junk before an mbox's first separator (a stray line, a partial copy): the mbox is read
+        // from its first `From ` line and what came before is reported.
+        var leadingJunk: SourceProblem?
+        if !stream.buffer.starts(with: MboxReader.fromLine) {
+            stream.fill(atLeast: MboxReader.leadingJunkLimit)
+            if !MessageSource.startsWithHeaderField(stream.buffer),
+                let separator = MboxReader.firstSeparator(
+                    in: stream.buffer.prefix(MboxReader.leadingJunkLimit))
+            {
+                let skipped = stream.buffer[0..<separator]
+                if skipped.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) {
+                    leadingJunk = SourceProblem(
+                        origin: MessageOrigin(path: path, byteOffset: stream.bufferOffset),
+                        reason:
+                            "\(separator) bytes before the mbox's first From line are not a message: skipped")
+                }
+                stream.drop(separator)
+            }
+        }
         if stream.buffer.starts(with: MboxReader.fromLine) {
             stream.fill(atLeast: 4096)
             if stream.startsWithBareCR { stream.crAsLineFeed = true }
             let mbox = MboxReader(stream: stream, path: path, maxMessageBytes: maxMessageBytes)
             reader = mbox
+            if let leadingJunk { return .failure(leadingJunk) }
             return mbox.next()
         }
         // One message: read it whole, up to the limit.
@@ -275,6 +298,19 @@ public final class MessageSource: Sequence, IteratorProtocol {
         if control * 10 > head.count { return "binary data, not a message" }
         if nul && !startsLikeHeaderField(head) { return "binary data, not a message" }
         return nil
+    }
+
+    /// Whether the first line starts with a field name — printable ASCII but `:` — and `:`
+    /// (RFC 5322 §2.2): the bytes begin like a message.
+    static func startsWithHeaderField(_ bytes: [UInt8]) -> Bool {
+        var index = 0
+        while index < bytes.count, index < 1000 {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: ":") { return index > 0 }
+            if byte < 0x21 || byte > 0x7E { return false }
+            index += 1
+        }
+        return false
     }
 
     /// Whether some line of `head` (the first, or one after a line feed) starts with a

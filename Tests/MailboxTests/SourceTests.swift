@@ -160,6 +160,41 @@ func text(_ message: RawMessage) -> String { String(decoding: message.bytes, as:
     #expect(messages.first { $0.maildirFlags == "RS" } != nil)
 }
 
+@Test func junkBeforeTheFirstSeparatorIsReportedAndTheMboxStillRead() throws {
+    let folder = try TemporaryFolder()
+    let junk = "partial copy, not mail\n\u{1}\u{2} more\n"
+    let mbox =
+        junk + "From a@example.com Sat Nov 28 10:00:00 2026\nSubject: 1\n\nx\n\nFrom b\nSubject: 2\n\ny\n"
+    let path = try folder.write("junk.mbox", mbox)
+    let (messages, problems) = collect(MessageSource(paths: [path]))
+    #expect(messages.map(text) == ["Subject: 1\n\nx\n", "Subject: 2\n\ny\n"])
+    #expect(problems.count == 1)
+    #expect(problems.first?.origin.byteOffset == 0)
+    #expect(
+        problems.first?.reason
+            == "\(junk.utf8.count) bytes before the mbox's first From line are not a message: skipped")
+    // Byte offsets still count from the start of the file.
+    let separator = junk.utf8.count + "From a@example.com Sat Nov 28 10:00:00 2026\n".utf8.count
+    #expect(messages.first?.origin.byteOffset == separator)
+    #expect(messages.first?.origin.index == 1)
+
+    // Blank lines before the first separator are nothing to report.
+    let blank = try folder.write("blank.mbox", "\n\r\n\nFrom a\nSubject: 1\n\nx\n")
+    let (blankMessages, blankProblems) = collect(MessageSource(paths: [blank]))
+    #expect(blankProblems.isEmpty)
+    #expect(blankMessages.map(text) == ["Subject: 1\n\nx\n"])
+
+    // A message that starts with header fields stays one message, "From " lines and all.
+    let eml = try folder.write("one.eml", "Subject: quoted\n\nhello\nFrom me\nSubject: not a header\n")
+    let (emlMessages, emlProblems) = collect(MessageSource(paths: [eml]))
+    #expect(emlProblems.isEmpty)
+    #expect(emlMessages.count == 1)
+    // Text with a "From " line not followed by a header field is not an mbox either.
+    let note = try folder.write("note.txt", "notes\nFrom here on, nothing\nmore text\n")
+    let (noteMessages, _) = collect(MessageSource(paths: [note]))
+    #expect(noteMessages.count == 1)
+}
+
 @Test func maildirReadsCurAndNewSkipsTmpAndNestedFolders() throws {
     let folder = try TemporaryFolder()
     try folder.write("Mail/cur/1.a:2,FS", "Subject: a\n\n")
