@@ -272,7 +272,13 @@ struct BodyParser {
 
     /// Undoes the transfer encoding and charset of a text part, then `format=flowed`.
     mutating func decodeText(_ part: inout BodyPart) {
-        let decoded = TransferCoding.decode(part.rawBody, encoding: part.transferEncoding)
+        var ignored = 0
+        let decoded = TransferCoding.decode(part.rawBody, encoding: part.transferEncoding, ignored: &ignored)
+        if ignored > 0 {
+            warn(
+                part.path,
+                "base64 body is damaged: \(ignored) bytes outside the alphabet or cut short, skipped")
+        }
         let label = part.contentType.parameters["charset"]
         let result = Charsets.decode(decoded, label: label)
         if let warning = result.warning { warn(part.path, warning) }

@@ -68,7 +68,22 @@ enum Charsets {
             && !effective.hasPrefix("utf-32") && !effective.hasPrefix("iso-2022")
             && effective != "hz-gb-2312"
         if asciiCompatibleOnly && isASCII(array) {
-            return Decoded(text: String(decoding: array, as: UTF8.self), charset: effective)
+            // ASCII reads the same in every ASCII-compatible charset; an unknown label is still
+            // worth a word.
+            let unknown = !declared.isEmpty && !commonLabels.contains(effective) && !isKnown(declared)
+            return Decoded(
+                text: String(decoding: array, as: UTF8.self), charset: unknown ? "us-ascii" : effective,
+                warning: unknown ? "unknown charset \(declared): the text is ASCII, read as us-ascii" : nil)
+        }
+        // UTF-16 and UTF-32 text has NUL bytes beside every ASCII character: ASCII without
+        // them is mislabelled, and decoding it as declared would turn it into ideographs.
+        if (effective.hasPrefix("utf-16") || effective.hasPrefix("utf-32")) && !array.isEmpty
+            && isASCII(array) && !array.contains(0)
+        {
+            return Decoded(
+                text: String(decoding: array, as: UTF8.self), charset: "us-ascii",
+                warning:
+                    "charset \(declared) does not fit the bytes (ASCII without NUL bytes): read as us-ascii")
         }
         switch effective {
         case "utf-8", "us-ascii":
@@ -126,6 +141,14 @@ enum Charsets {
         let guess = detect(array, reason: "raw 8-bit header")
         return (guess.text, true)
     }
+
+    /// Labels (after ``superset(of:)``) known without asking ICU.
+    static let commonLabels: Set<String> = [
+        "utf-8", "us-ascii", "iso-8859-1", "iso-8859-2", "iso-8859-15", "windows-1250", "windows-1251",
+        "windows-1252", "windows-1253", "windows-1254", "windows-1257", "koi8-r", "shift_jis", "windows-31j",
+        "euc-jp", "windows-949", "gb18030", "big5-hkscs", "windows-874", "iso-2022-jp", "utf-16", "utf-16le",
+        "utf-16be",
+    ]
 
     /// Returns whether ICU (or our alias table) knows the label.
     static func isKnown(_ label: String) -> Bool {

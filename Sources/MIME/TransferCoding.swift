@@ -27,6 +27,16 @@ enum TransferCoding {
     /// alphabet; padding is optional, a trailing partial group is dropped, and text after
     /// `=` padding on the same line is ignored (a new line starts a new encoded run).
     static func decodeBase64(_ input: some Collection<UInt8>) -> [UInt8] {
+        var ignored = 0
+        return decodeBase64(input, ignored: &ignored)
+    }
+
+    /// ``decodeBase64(_:)`` that also counts what it ignored.
+    /// - Parameter ignored: set to the number of bytes outside the alphabet that are not white
+    ///   space or `=` padding, plus one when a trailing partial group (a lone character) was
+    ///   dropped: 0 for a well-formed body.
+    static func decodeBase64(_ input: some Collection<UInt8>, ignored: inout Int) -> [UInt8] {
+        var skipped = 0
         var output: [UInt8] = []
         output.reserveCapacity(input.count * 3 / 4 + 3)
         base64Table.withUnsafeBufferPointer { table in
@@ -42,6 +52,8 @@ enum TransferCoding {
                         accumulator = 0
                     } else if byte == 0x0A {
                         padded = false
+                    } else if byte != 0x20 && byte != 0x09 && byte != 0x0D {
+                        skipped += 1
                     }
                     return
                 }
@@ -59,7 +71,10 @@ enum TransferCoding {
             if handled == nil {
                 for byte in input { decodeByte(byte) }
             }
+            // One character left over (six bits) is not a byte: a group was cut short.
+            if bits == 6 { skipped += 1 }
         }
+        ignored = skipped
         return output
     }
 
@@ -168,8 +183,16 @@ enum TransferCoding {
     /// Undoes `encoding` on `body`. `x-uuencode` (not in RFC 2045, but common in old
     /// mail) is decoded too; other unknown encodings leave the body as it is.
     static func decode(_ body: ArraySlice<UInt8>, encoding: TransferEncoding) -> [UInt8] {
+        var ignored = 0
+        return decode(body, encoding: encoding, ignored: &ignored)
+    }
+
+    /// ``decode(_:encoding:)`` that also counts what base64 decoding ignored (see
+    /// ``decodeBase64(_:ignored:)``); 0 for the other encodings.
+    static func decode(_ body: ArraySlice<UInt8>, encoding: TransferEncoding, ignored: inout Int) -> [UInt8] {
+        ignored = 0
         switch encoding {
-        case .base64: return decodeBase64(body)
+        case .base64: return decodeBase64(body, ignored: &ignored)
         case .quotedPrintable: return decodeQuotedPrintable(body)
         case .unknown(let name) where isUUEncode(name): return decodeUUEncode(body) ?? Array(body)
         default: return Array(body)

@@ -82,6 +82,55 @@ import Testing
     #expect(TransferCoding.decodeBase64(Array("SGVs\r\nbG8g!!d29y\tbGQ=".utf8)) == Array("Hello world".utf8))
     #expect(TransferCoding.decodeBase64(Array("SGVsbG8".utf8)) == Array("Hello".utf8))
     #expect(TransferCoding.decodeBase64(Array("SGk= trailing junk".utf8)) == Array("Hi".utf8))
+    var ignored = -1
+    _ = TransferCoding.decodeBase64(Array("SGVs\r\nbG8g d29y\tbGQ=\n".utf8), ignored: &ignored)
+    #expect(ignored == 0)
+    _ = TransferCoding.decodeBase64(Array("SGVs\r\nbG8g!!d29ybGQ=".utf8), ignored: &ignored)
+    #expect(ignored == 2)
+    // "SGVsbG8" is 7 characters: 5 bytes and 2 bits left, nothing lost; 5 characters lose one.
+    _ = TransferCoding.decodeBase64(Array("SGVsbG8".utf8), ignored: &ignored)
+    #expect(ignored == 0)
+    _ = TransferCoding.decodeBase64(Array("SGVsb".utf8), ignored: &ignored)
+    #expect(ignored == 1)
+}
+
+@Test func damagedBase64TextIsReadWithAWarning() throws {
+    let message = try parse(
+        "Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: base64\n\nSGVsbG8gb3JkZXI*gMTIzNDU!!!\n"
+    )
+    #expect(message.root.text?.hasPrefix("Hello order") == true)
+    #expect(message.warnings.contains { $0.message.contains("base64 body is damaged: 4 bytes") })
+    let clean = try parse(
+        "Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: base64\n\nSGVsbG8gb3JkZXIgMTIzNDU=\n"
+    )
+    #expect(clean.root.text == "Hello order 12345")
+    #expect(clean.warnings.isEmpty)
+}
+
+@Test func asciiUnderAnUnknownOrWideCharsetIsReadWithAWarning() throws {
+    let klingon = try parse("Content-Type: text/plain; charset=x-klingon-9\n\nHello order 12345\n")
+    #expect(klingon.root.text == "Hello order 12345\n")
+    #expect(klingon.root.charset == "us-ascii")
+    #expect(
+        klingon.warnings.map(\.message) == [
+            "unknown charset x-klingon-9: the text is ASCII, read as us-ascii"
+        ])
+    for label in ["utf-16", "UTF-16LE", "utf-32"] {
+        let wide = try parse("Content-Type: text/plain; charset=\(label)\n\nHello order 12345\n")
+        #expect(wide.root.text == "Hello order 12345\n")
+        #expect(
+            wide.warnings.contains { $0.message.contains("does not fit the bytes (ASCII without NUL bytes)") }
+        )
+    }
+    // Real UTF-16 (NUL bytes beside ASCII) is decoded as declared, without a warning.
+    var utf16 = Array("Content-Type: text/plain; charset=utf-16le\n\n".utf8)
+    utf16 += Array("Hi 注文".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+    let real = try parse(utf16)
+    #expect(real.root.text == "Hi 注文")
+    #expect(real.warnings.isEmpty)
+    // A known label over ASCII: nothing to say.
+    let known = try parse("Content-Type: text/plain; charset=koi8-u\n\nHello\n")
+    #expect(known.warnings.isEmpty)
 }
 
 @Test func decodesQuotedPrintableLeniently() {
