@@ -126,6 +126,45 @@ import Testing
         #expect(compared > 5_000)
     }
 
+    /// A text without one of a format's required literal characters is not searched: the
+    /// expression finds nothing in such a text either.
+    @Test func dateFormatsSkipTextsWithoutTheirLiterals() {
+        var generator = Generator(state: 9)
+        var skipped = 0
+        var withLiterals = 0
+        for language in Fixture.extractor.languages {
+            let rules = language.rules
+            let names = rules.months.flatMap { $0 } + rules.weekdays.flatMap { $0 }
+            let pieces =
+                names + names.map { $0.uppercased() } + [
+                    " ", "\u{A0}", ",", ".", "/", "-", "–", "年", "月", "日", "년", "월", "일", "号", "1", "12",
+                    "31",
+                    "2026", "２０２６", "１２", "x", "é", "K", "\u{212A}", "ß", "İ", "de ", "ſ",
+                ]
+            for pattern in language.dates.patterns {
+                guard let expression = pattern.expression else { continue }
+                if !pattern.requiredScalars.isEmpty { withLiterals += 1 }
+                for _ in 0..<200 {
+                    let text = generator.text(pieces, count: 8) + "é"
+                    let nsText = text as NSString
+                    let expected = expression.matches(
+                        in: text, range: NSRange(location: 0, length: nsText.length)
+                    )
+                    .map { match in
+                        [match.range] + (0..<pattern.slots.count).map { match.range(at: $0 + 1) }
+                    }
+                    let actual = pattern.matches(in: text, nsText: nsText).map { [$0.0] + $0.1 }
+                    if pattern.requiredScalars.contains(where: { !text.unicodeScalars.contains($0) }) {
+                        skipped += 1
+                    }
+                    #expect(actual == expected, "\(rules.code) \(pattern.pattern) \(text.debugDescription)")
+                }
+            }
+        }
+        #expect(withLiterals > 20)
+        #expect(skipped > 1_000)
+    }
+
     @Test func everyDatePatternCompiles() {
         for language in Fixture.extractor.languages {
             for pattern in language.dates.patterns {

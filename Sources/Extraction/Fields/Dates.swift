@@ -92,6 +92,10 @@ struct DateFormatPattern: Sendable {
     /// The same format for ASCII text; nil when a name or literal could match ASCII text under
     /// Unicode case folding without being ASCII itself (then the expression reads all text).
     let ascii: ASCIIMatcher?
+    /// Literal characters of the format that every match holds as they are: single scalars
+    /// without case (`年`, `-`, `/`, `.`), which a case-insensitive expression matches only
+    /// by themselves. A text without one of them is not searched.
+    let requiredScalars: [Unicode.Scalar]
     private let compiled: LazyExpression
 
     /// The compiled expression, nil when it does not compile.
@@ -128,6 +132,7 @@ struct DateFormatPattern: Sendable {
         var slots: [Slot] = []
         var steps: [ASCIIMatcher.Step] = []
         var asciiPossible = true
+        var required: [Unicode.Scalar] = []
         var index = format.startIndex
         while index < format.endIndex {
             let character = format[index]
@@ -178,6 +183,14 @@ struct DateFormatPattern: Sendable {
                 steps.append(.optionalComma)
             default:
                 pattern += NSRegularExpression.escapedPattern(for: String(character))
+                let text = String(character)
+                if character.unicodeScalars.count == 1, let scalar = character.unicodeScalars.first,
+                    text.lowercased() == text, text.uppercased() == text,
+                    !scalar.properties.changesWhenCaseFolded,
+                    !required.contains(scalar)
+                {
+                    required.append(scalar)
+                }
                 if character.utf8.count == 1, let byte = character.utf8.first {
                     steps.append(.literal(KeywordScanner.lower(byte)))
                 } else if ASCIIMatcher.mayFoldToASCII(String(character)) {
@@ -192,6 +205,7 @@ struct DateFormatPattern: Sendable {
         self.pattern = pattern
         self.slots = slots
         self.ascii = asciiPossible ? ASCIIMatcher(steps: steps) : nil
+        self.requiredScalars = required
         self.compiled = LazyExpression(pattern: pattern, options: [.caseInsensitive])
     }
 
@@ -206,6 +220,7 @@ struct DateFormatPattern: Sendable {
                 )
             }
         }
+        for scalar in requiredScalars where !text.unicodeScalars.contains(scalar) { return [] }
         guard let expression else { return [] }
         return expression.matches(in: text, range: NSRange(location: 0, length: nsText.length)).map { match in
             (match.range, (0..<slots.count).map { match.range(at: $0 + 1) })
