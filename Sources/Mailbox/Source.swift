@@ -72,7 +72,8 @@ public struct SourceProblem: Error, Sendable, Hashable, CustomStringConvertible 
 /// naming its origin, and so are empty files and binary junk; the stream goes on.
 public final class MessageSource: Sequence, IteratorProtocol {
     private enum Input {
-        case path(String)
+        /// A path given by the caller, or (`insideTree`) one found by listing a folder.
+        case path(String, insideTree: Bool)
         case standardInput
     }
 
@@ -99,7 +100,7 @@ public final class MessageSource: Sequence, IteratorProtocol {
     ) {
         self.topLevelPaths = paths
         self.excludedFiles = Set(excluded.compactMap(FileIdentity.init(path:)))
-        self.pending = paths.reversed().map { $0 == "-" ? .standardInput : .path($0) }
+        self.pending = paths.reversed().map { $0 == "-" ? .standardInput : .path($0, insideTree: false) }
         self.maxMessageBytes = maxMessageBytes
     }
 
@@ -134,8 +135,8 @@ public final class MessageSource: Sequence, IteratorProtocol {
                 {
                     return result
                 }
-            case .path(let path):
-                if let result = visit(path) { return result }
+            case .path(let path, let insideTree):
+                if let result = visit(path, insideTree: insideTree) { return result }
             }
         }
     }
@@ -157,19 +158,21 @@ public final class MessageSource: Sequence, IteratorProtocol {
         return String(cString: strerror(code)).lowercased()
     }
 
-    private func isExcluded(_ path: String) -> Bool {
-        guard !excludedFiles.isEmpty, let identity = FileIdentity(path: path) else { return false }
-        return excludedFiles.contains(identity)
-    }
-
-    private func visit(_ path: String) -> Result<RawMessage, SourceProblem>? {
-        if isExcluded(path) { return nil }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+    /// Reads a file, or lists a folder into `pending`.
+    ///
+    /// One `stat(2)` (following links) tells whether the path exists, whether it is excluded,
+    /// and whether it is a folder, a regular file or something else.
+    /// - Parameter insideTree: the path was found by listing a folder: a symbolic link to a
+    ///   folder is then passed over, since links can loop.
+    private func visit(_ path: String, insideTree: Bool) -> Result<RawMessage, SourceProblem>? {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
             return .failure(
                 SourceProblem(origin: MessageOrigin(path: path), reason: Self.missingReason(path)))
         }
-        if isDirectory.boolValue {
+        if excludedFiles.contains(FileIdentity(status)) { return nil }
+        if (status.st_mode & S_IFMT) == S_IFDIR {
+            if insideTree && MessageSource.isSymbolicLink(path) { return nil }
             let children: [String]
             do {
                 children = try FileManager.default.contentsOfDirectory(atPath: path).sorted()
@@ -181,24 +184,30 @@ public final class MessageSource: Sequence, IteratorProtocol {
             var entries: [Input] = []
             for name in children {
                 let child = (path as NSString).appendingPathComponent(name)
+                // Any other name is read whether it is a file or a folder (told apart, and a link
+                // to a folder passed over, when it is visited): no stat(2) here for each message.
+                guard name.hasPrefix(".") || (isMaildir && name == "tmp") else {
+                    entries.append(.path(child, insideTree: true))
+                    continue
+                }
+                // Hidden files are not mail, hidden folders are (Maildir++ folders such as
+                // `.Sent`), a Maildir's `tmp/` folder is not.
                 var childIsDirectory: ObjCBool = false
                 _ = FileManager.default.fileExists(atPath: child, isDirectory: &childIsDirectory)
-                // A symbolic link to a folder is not followed inside a tree: links can loop.
                 if childIsDirectory.boolValue && MessageSource.isSymbolicLink(child) { continue }
                 if childIsDirectory.boolValue {
                     if isMaildir && name == "tmp" { continue }
                     if name == "." || name == ".." { continue }
-                    entries.append(.path(child))
+                    entries.append(.path(child, insideTree: true))
                 } else if !name.hasPrefix(".") {
-                    entries.append(.path(child))
+                    entries.append(.path(child, insideTree: true))
                 }
             }
             pending.append(contentsOf: entries.reversed())
             return nil
         }
         // FIFOs, sockets and devices are not mail files, and a FIFO would block the read.
-        var status = stat()
-        if stat(path, &status) == 0 && (status.st_mode & S_IFMT) != S_IFREG {
+        if (status.st_mode & S_IFMT) != S_IFREG {
             return .failure(SourceProblem(origin: MessageOrigin(path: path), reason: "not a regular file"))
         }
         let descriptor = Foundation.open(path, O_RDONLY | O_NONBLOCK)
@@ -340,7 +349,8 @@ public final class MessageSource: Sequence, IteratorProtocol {
     /// Maildir flags from a file name in `cur/` or `new/`: the letters after `:2,`
     /// (or `!2,`, or `;2,` where `:` is not allowed in file names).
     static func maildirFlags(_ path: String) -> String? {
-        let url = URL(fileURLWithPath: path)
+        // A file, not a folder: said, so that making the URL needs no stat(2).
+        let url = URL(fileURLWithPath: path, isDirectory: false)
         let folder = url.deletingLastPathComponent().lastPathComponent
         guard folder == "cur" || folder == "new" else { return nil }
         let name = url.lastPathComponent
@@ -478,6 +488,10 @@ struct FileIdentity: Hashable {
     init?(path: String) {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
+        self.init(status)
+    }
+
+    init(_ status: stat) {
         device = UInt64(status.st_dev)
         inode = UInt64(status.st_ino)
     }

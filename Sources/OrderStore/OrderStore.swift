@@ -154,11 +154,13 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
 /// fulfillment that is not cancelled is delivered, else `open`. A refund is recorded only.
 ///
 /// ## What another implementation (e.g. PostgreSQL over libpq, many workers) must keep
-/// - **One transaction per message.** Everything ``apply(_:)`` writes, including the message
-///   row itself, commits together or not at all; a crash leaves either the whole message or
-///   none of it. With concurrent writers use `SERIALIZABLE` (or take row locks with
-///   `SELECT … FOR UPDATE` on the orders and fulfillments read) and retry on serialization
-///   failures; absorbing a shipment-only record must lock both orders.
+/// - **Each message whole or not at all.** Everything ``apply(_:)`` writes, including the
+///   message row itself, commits together or not at all; a crash leaves either the whole
+///   message or none of it. Inside ``batch(_:)`` that holds per message through a savepoint of
+///   the batch's one transaction, and the batch commits whole or not at all. With concurrent
+///   writers use `SERIALIZABLE` (or take row locks with `SELECT … FOR UPDATE` on the orders and
+///   fulfillments read) and retry on serialization failures; absorbing a shipment-only record
+///   must lock both orders.
 /// - **Unique keys** (the idempotence and linking guarantees rest on them):
 ///   `messages(message_id)` where not null, `messages(content_hash)`,
 ///   `message_copies(content_hash)`, `orders(merchant_key, order_key)` where `order_key` is
@@ -181,13 +183,27 @@ public protocol OrderStore: AnyObject {
     /// - Throws: ``StoreError`` when the store cannot be read.
     func contains(messageID: String?, contentHash: String) throws -> Bool
 
-    /// Records one message and links what it says, in one transaction.
+    /// Records one message and links what it says, in one transaction (inside ``batch(_:)``,
+    /// in a savepoint of the batch's transaction).
     ///
     /// - Parameter message: the message and its extraction.
     /// - Returns: ``ApplyOutcome/alreadyApplied`` when the same Message-ID (else content hash) was
     ///   applied before, otherwise what changed.
     /// - Throws: ``StoreError``; nothing of the message is stored then.
     func apply(_ message: IngestedMessage) throws -> ApplyOutcome
+
+    /// Runs `body`, whose calls to this store are committed together, as one transaction, when it
+    /// returns; each ``apply(_:)`` inside it is still applied whole or not at all, and one that
+    /// throws is rolled back alone while the others of the batch commit.
+    ///
+    /// A process killed inside a batch loses the batch: its messages are not recorded and are
+    /// applied again when they are read again. An implementation may run `body` without a common
+    /// transaction (each call then commits on its own); only how much a crash loses changes.
+    /// - Parameter body: the work of the batch; it may call this store's methods.
+    /// - Returns: what `body` returned, once committed.
+    /// - Throws: ``StoreError``: the error `body` threw, after rolling back all it wrote; or why
+    ///   the batch could not begin or commit, and then nothing of it is stored.
+    func batch<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T
 
     /// Every order, shipment-only records included, by id.
     /// - Throws: ``StoreError`` when the store cannot be read.

@@ -301,3 +301,49 @@ func text(_ message: RawMessage) -> String { String(decoding: message.bytes, as:
     #expect(problems.isEmpty)
     #expect(messages.map(\.origin.byteOffset) == expected.compactMap { $0["beginOffset"] as? Int })
 }
+
+/// What is read, passed over or reported below a folder, whatever each entry is: links to
+/// files are read, links to folders inside the tree are not followed (links can loop), a
+/// broken link and a FIFO are reported, excluded files and folders are passed over by
+/// identity, a file named `tmp` is mail while a Maildir's `tmp/` folder is not.
+@Test func entriesOfATreeAreToldApartByWhatTheyAre() throws {
+    let folder = try TemporaryFolder()
+    let manager = FileManager.default
+    let mail = folder.url.appendingPathComponent("Mail")
+    try folder.write("Mail/cur/1.a:2,S", "Subject: a\n\n")
+    try folder.write("Mail/new/tmp", "Subject: named tmp\n\n")
+    try folder.write("Mail/tmp/2.b", "Subject: half written\n\n")
+    try folder.write("Mail/.Archive/cur/3.c:2,S", "Subject: archived\n\n")
+    try folder.write("Mail/.hidden", "Subject: hidden\n\n")
+    let outside = try folder.write("elsewhere/4.d", "Subject: linked file\n\n")
+    try folder.write("elsewhere/sub/5.e", "Subject: behind a folder link\n\n")
+    try manager.createSymbolicLink(atPath: mail.path + "/cur/4.d:2,S", withDestinationPath: outside)
+    try manager.createSymbolicLink(
+        atPath: mail.path + "/linked-folder", withDestinationPath: folder.url.path + "/elsewhere/sub")
+    try manager.createSymbolicLink(atPath: mail.path + "/loop", withDestinationPath: mail.path)
+    try manager.createSymbolicLink(atPath: mail.path + "/.hidden-loop", withDestinationPath: mail.path)
+    try manager.createSymbolicLink(atPath: mail.path + "/cur/broken", withDestinationPath: "/nonexistent/x")
+    #expect(mkfifo(mail.path + "/cur/fifo", 0o600) == 0)
+    try folder.write("Mail/out/order.json", "{}")
+    try folder.write("Mail/mailorders.sqlite", "SQLite format 3")
+
+    let source = MessageSource(
+        paths: [mail.path],
+        excluding: [folder.url.path + "/Mail/cur/../out", mail.path + "/mailorders.sqlite"])
+    let (messages, problems) = collect(source)
+    #expect(
+        messages.map(text).sorted() == [
+            "Subject: a\n\n", "Subject: archived\n\n", "Subject: linked file\n\n", "Subject: named tmp\n\n",
+        ])
+    #expect(messages.first { text($0) == "Subject: linked file\n\n" }?.maildirFlags == "S")
+    #expect(messages.first { text($0) == "Subject: named tmp\n\n" }?.maildirFlags == "")
+    #expect(
+        problems.map { "\(($0.origin.path as NSString).lastPathComponent): \($0.reason)" }.sorted() == [
+            "broken: no such file or directory", "fifo: not a regular file",
+        ])
+
+    // Given by the caller, a link to a folder is followed.
+    let link = folder.url.appendingPathComponent("link-to-sub").path
+    try manager.createSymbolicLink(atPath: link, withDestinationPath: folder.url.path + "/elsewhere/sub")
+    #expect(collect(MessageSource(paths: [link])).messages.map(text) == ["Subject: behind a folder link\n\n"])
+}

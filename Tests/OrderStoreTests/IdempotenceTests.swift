@@ -182,6 +182,7 @@ struct SeededGenerator: RandomNumberGenerator {
         let connection = db.store.connection
         #expect(try connection.first("PRAGMA journal_mode")?.text(0) == "wal")
         #expect(try connection.first("PRAGMA foreign_keys")?.int(0) == 1)
+        #expect(try connection.first("PRAGMA temp_store")?.int(0) == 2)  // MEMORY
         #expect(try connection.first("PRAGMA user_version")?.int(0) == SQLiteOrderStore.schemaVersion)
         #expect(try connection.first("PRAGMA foreign_key_check") == nil)
     }

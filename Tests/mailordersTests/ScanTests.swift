@@ -1,4 +1,5 @@
 import Foundation
+import OrderStore
 import Testing
 
 /// The main job, end to end, through the built binary.
@@ -130,6 +131,77 @@ import Testing
         #expect(listings[0].count == 3)
         #expect(listings[1] == listings[0])
         #expect(listings[2] == listings[0])
+    }
+
+    /// A byte-for-byte copy and a re-delivery (same Message-ID, another header) of a message,
+    /// in the same batch as the message itself (15 messages, one batch of 16 with `--jobs 1`):
+    /// already applied, listed with the order, and the orders are those of the mailbox without them.
+    @Test func duplicatesInTheSameBatchAsTheirOriginalAreAlreadyApplied() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let plain = folder.appendingPathComponent("orders-plain")
+        let reference = try CommandRunner.run(["scan", Self.example, "--out", plain.path, "--quiet"])
+        #expect(reference.status == 0, "\(reference.standardError)")
+        let expected = try orders(in: plain).map { "\($0["orderNumber"] ?? "") \($0["status"] ?? "")" }
+            .sorted()
+        #expect(expected.count == 3)
+
+        let maildir = folder.appendingPathComponent("Maildir/cur")
+        try FileManager.default.createDirectory(at: maildir, withIntermediateDirectories: true)
+        for sub in ["cur", "new"] {
+            for name in try FileManager.default.contentsOfDirectory(atPath: Self.example + "/" + sub) {
+                try FileManager.default.copyItem(
+                    atPath: Self.example + "/" + sub + "/" + name,
+                    toPath: maildir.appendingPathComponent(name).path)
+            }
+        }
+        // Northwind's confirmation (NW-48213) and its two duplicates are the first three messages
+        // read (the duplicates' names sort first).
+        let original = maildir.appendingPathComponent("1764400001.M1P4242.mailhost:2,S")
+        let bytes = try Data(contentsOf: original)
+        #expect(String(decoding: bytes, as: UTF8.self).contains("NW-48213"))
+        let copy = maildir.appendingPathComponent("1764400001.M1P4242.mailhost2:2,S")
+        try bytes.write(to: copy)
+        let redelivered = maildir.appendingPathComponent("1764400001.M1P4242.mailhost3:2,S")
+        try (Data("X-Redelivered: yes\r\n".utf8) + bytes).write(to: redelivered)
+
+        for jobs in ["1", "2"] {
+            let out = folder.appendingPathComponent("orders-\(jobs)")
+            let result = try CommandRunner.run(
+                [
+                    "scan", maildir.deletingLastPathComponent().path, "--out", out.path, "--json", "--quiet",
+                    "--jobs", jobs,
+                ])
+            #expect(result.status == 0, "\(result.standardError)")
+            let summary = try #require(
+                try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+            #expect(summary["messagesRead"] as? Int == 15, "jobs \(jobs)")
+            #expect(summary["alreadyApplied"] as? Int == 2, "jobs \(jobs)")
+            #expect(summary["ordersCreated"] as? Int == 3, "jobs \(jobs)")
+            #expect(summary["notOrders"] as? Int == 4, "jobs \(jobs)")
+            #expect((summary["skipped"] as? [Any])?.isEmpty == true, "jobs \(jobs)")
+            #expect(
+                try orders(in: out).map { "\($0["orderNumber"] ?? "") \($0["status"] ?? "")" }.sorted()
+                    == expected, "jobs \(jobs)")
+
+            let store = try SQLiteOrderStore(path: out.appendingPathComponent("mailorders.sqlite").path)
+            let northwind = try #require(try store.orders().first { $0.orderNumber == "NW-48213" })
+            let origins = try store.origins(orderID: northwind.id)
+            #expect(origins.contains(original.path) && origins.contains(copy.path))
+            #expect(origins.contains(redelivered.path))
+            #expect(try store.messageCount() == 13)
+            store.close()
+
+            let again = try CommandRunner.run(
+                [
+                    "scan", maildir.deletingLastPathComponent().path, "--out", out.path, "--json", "--quiet",
+                    "--jobs", jobs,
+                ])
+            let second = try #require(
+                try JSONSerialization.jsonObject(with: Data(again.standardOutput.utf8)) as? [String: Any])
+            #expect(second["alreadyApplied"] as? Int == 15, "jobs \(jobs)")
+            #expect(second["bundlesWritten"] as? Int == 0, "jobs \(jobs)")
+        }
     }
 
     @Test func skipsJunkAndEmptyFilesReportsThemAndExitsOne() throws {

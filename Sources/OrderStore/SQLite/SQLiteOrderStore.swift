@@ -1,20 +1,31 @@
+import CSQLite
 import Extraction
 import Foundation
 
 /// The embedded order store: one SQLite file (by default `<out>/mailorders.sqlite`).
 ///
-/// WAL journal, `foreign_keys=ON`, a busy timeout, schema migrations by `PRAGMA user_version`,
-/// every message applied in one `BEGIN IMMEDIATE … COMMIT` transaction and every value bound as
-/// a parameter. `synchronous=NORMAL`: a killed process loses nothing committed; a power cut may
+/// WAL journal, `foreign_keys=ON`, a busy timeout, temporary data in memory, schema migrations
+/// by `PRAGMA user_version`, and every value bound as a parameter. A message is applied in one `BEGIN IMMEDIATE … COMMIT`
+/// transaction of its own, or, inside ``batch(_:)``, in a `SAVEPOINT` of the batch's one
+/// transaction. `synchronous=NORMAL`: a killed process loses nothing committed; a power cut may
 /// lose the last transactions but never leaves one half-applied.
 ///
 /// Calls are serialized by a lock, so one instance may be shared; it is meant to be the one
-/// writer that applies results in order.
+/// writer that applies results in order. While a batch is open, calls from other threads wait
+/// until it ends.
 public final class SQLiteOrderStore: OrderStore, @unchecked Sendable {
-    private let lock = NSLock()
+    /// Recursive: the body of ``batch(_:)`` runs with the lock held and calls the store again.
+    private let lock = NSRecursiveLock()
     let connection: SQLiteConnection
-    /// Called at named points inside ``apply(_:)``'s transaction; crash tests use it.
+    /// Called at named points inside ``apply(_:)``'s transaction (or savepoint) and before a
+    /// batch commits; crash tests use it.
     var checkpoint: ((String) throws(StoreError) -> Void)?
+    /// Whether ``batch(_:)`` has its transaction open (guarded by `lock`).
+    private var batchIsOpen = false
+    /// Why the open batch's transaction is lost, once it is: SQLite rolls the whole transaction
+    /// back by itself on some errors (disk full, I/O error, out of memory). Writes then fail at
+    /// once instead of running outside any transaction, and the batch throws it.
+    private var batchFailure: StoreError?
 
     /// Opens (creating and migrating if needed) the store at `path`.
     ///
@@ -27,6 +38,10 @@ public final class SQLiteOrderStore: OrderStore, @unchecked Sendable {
         try connection.query("PRAGMA journal_mode = WAL")
         try connection.execute("PRAGMA synchronous = NORMAL")
         try connection.execute("PRAGMA foreign_keys = ON")
+        // Temporary data stays in memory: above all the journal of a message's savepoint inside
+        // a batch, which holds the pages that one message changes and is emptied when it is
+        // released, and which would otherwise go to a temporary file once past 64 KiB.
+        try connection.execute("PRAGMA temp_store = MEMORY")
         try migrate()
     }
 
@@ -75,6 +90,95 @@ public final class SQLiteOrderStore: OrderStore, @unchecked Sendable {
         }
     }
 
+    /// Runs `body` so that what it writes is stored whole or not at all: in a transaction of its
+    /// own, or inside an open batch in a savepoint that is rolled back alone when `body` throws.
+    private func atomically<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        guard batchIsOpen else { return try transaction(body) }
+        if let batchFailure { throw batchFailure }
+        guard connection.inTransaction else {
+            let lost = Self.lostBatchTransaction
+            batchFailure = lost
+            throw lost
+        }
+        try connection.execute("SAVEPOINT atomically")
+        do throws(StoreError) {
+            let result = try body()
+            try connection.execute("RELEASE atomically")
+            return result
+        } catch {
+            if connection.inTransaction {
+                do throws(StoreError) {
+                    try connection.execute("ROLLBACK TO atomically; RELEASE atomically")
+                } catch let rollbackError {
+                    batchFailure = rollbackError
+                }
+            } else {
+                batchFailure = error
+            }
+            throw error
+        }
+    }
+
+    /// The error of a batch whose transaction SQLite rolled back without telling us why.
+    private static let lostBatchTransaction = StoreError.sqlite(
+        code: SQLITE_ABORT, message: "the batch's transaction was rolled back", sql: "COMMIT")
+
+    /// Runs `body` as one batch: everything the store writes from inside it — each
+    /// ``apply(_:)``, each ``recordCopyIfKnown(origin:contentHash:)`` — is committed together,
+    /// in one transaction, when `body` returns.
+    ///
+    /// Each of those calls runs in a `SAVEPOINT` of the batch's transaction. When one throws,
+    /// what it wrote is rolled back (`ROLLBACK TO`, `RELEASE`) and only it: the others of the
+    /// batch still commit. Reads from inside `body` see what the batch wrote so far, so a
+    /// message applied twice in one batch is ``ApplyOutcome/alreadyApplied`` the second time,
+    /// exactly as with one transaction per message.
+    ///
+    /// ```swift
+    /// let outcomes = try store.batch { () throws(StoreError) in
+    ///     messages.map { message in Result { () throws(StoreError) in try store.apply(message) } }
+    /// }
+    /// ```
+    ///
+    /// Durability: batching saves one commit, with its writes to the WAL and its locking of the
+    /// shared-memory index, per message. The price is that a process killed inside a batch loses
+    /// the whole batch, not only the message in progress. Its messages are not recorded, so the
+    /// next scan reads and applies them again; nothing is ever half-applied, since a batch commits
+    /// whole or not at all and each message inside it is applied whole or not at all.
+    ///
+    /// A batch opened inside another one is a savepoint of the outer batch's transaction: when its
+    /// `body` throws, only what that `body` wrote is rolled back.
+    ///
+    /// The store's lock is held until the batch ends: calls from other threads wait.
+    /// - Parameter body: the work of the batch; it may call this store's methods.
+    /// - Returns: what `body` returned, once committed.
+    /// - Throws: ``StoreError``: the error `body` threw, after rolling back everything it wrote;
+    ///   or why the transaction could not begin or commit, or why SQLite abandoned it while `body`
+    ///   ran (disk full, I/O error). Then nothing of the batch is stored, whatever `body` returned
+    ///   for its calls; running the same calls again outside a batch applies them one by one.
+    public func batch<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        try locked { () throws(StoreError) -> T in
+            if batchIsOpen { return try atomically(body) }
+            try connection.execute("BEGIN IMMEDIATE")
+            batchIsOpen = true
+            batchFailure = nil
+            defer {
+                batchIsOpen = false
+                batchFailure = nil
+            }
+            do throws(StoreError) {
+                let result = try body()
+                if let batchFailure { throw batchFailure }
+                guard connection.inTransaction else { throw Self.lostBatchTransaction }
+                try checkpoint?("batch before commit")
+                try connection.execute("COMMIT")
+                return result
+            } catch {
+                if connection.inTransaction { try? connection.execute("ROLLBACK") }
+                throw error
+            }
+        }
+    }
+
     func locked<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
         lock.lock()
         defer { lock.unlock() }
@@ -117,7 +221,8 @@ public final class SQLiteOrderStore: OrderStore, @unchecked Sendable {
     ///
     /// For the scanner: calling this instead of ``contains(messageID:contentHash:)`` both skips a
     /// known message and remembers that it was also found at `origin` (a re-delivered duplicate),
-    /// so ``origins(orderID:)`` lists it. Writes only when the origin is new.
+    /// so ``origins(orderID:)`` lists it. Writes only when the origin is new (inside ``batch(_:)``,
+    /// in a savepoint of the batch's transaction).
     /// - Parameters:
     ///   - origin: where this copy was found.
     ///   - contentHash: SHA-256 of its raw bytes, lower-case hex.
@@ -129,7 +234,7 @@ public final class SQLiteOrderStore: OrderStore, @unchecked Sendable {
                 return false
             }
             if try isRecorded(known, origin: origin, contentHash: contentHash) { return true }
-            try transaction { () throws(StoreError) in
+            try atomically { () throws(StoreError) in
                 try recordCopy(of: known, origin: origin, contentHash: contentHash)
             }
             return true
@@ -154,7 +259,7 @@ public final class SQLiteOrderStore: OrderStore, @unchecked Sendable {
 
     public func apply(_ message: IngestedMessage) throws(StoreError) -> ApplyOutcome {
         try locked { () throws(StoreError) in
-            try transaction { () throws(StoreError) -> ApplyOutcome in
+            try atomically { () throws(StoreError) -> ApplyOutcome in
                 let messageID = Self.normalizedMessageID(message.messageID)
                 if let known = try knownSequence(messageID: messageID, contentHash: message.contentHash) {
                     // Another copy of a known message: remember its bytes and origin so the next scan

@@ -140,19 +140,15 @@ struct Scanner {
         // Processed on the worker threads while this thread reads the next batch and applies it.
         var inFlight: InFlightBatch?
 
+        // The batch's store work in one transaction, then its counting.
         func applyResults(of pending: InFlightBatch) {
-            for (processed, recheck) in zip(pending.wait(), pending.recheck) {
-                // A copy of a message that was not applied yet when this one was checked (in the
-                // batch ahead, or earlier in this batch): skipped now, once that one is applied.
-                if recheck,
-                    (try? store.recordCopyIfKnown(
-                        origin: processed.origin.description, contentHash: processed.contentHash)) == true
-                {
-                    summary.messagesRead += 1
-                    summary.alreadyApplied += 1
-                    continue
-                }
-                apply(processed, summary: &summary, created: &created)
+            let results = pending.wait()
+            let steps = inOneTransaction {
+                zip(results, pending.recheck).map { storeStep(for: $0, recheck: $1) }
+            }
+            for (processed, step) in zip(results, steps) {
+                count(processed, step, summary: &summary, created: &created)
+                if case .copyOfKnownMessage = step { continue }
                 if let extraction = processed.extraction, extraction.kind != .notAnOrder {
                     if extraction.orderNumber != nil { ordersSeen += 1 }
                     shipmentsSeen += extraction.shipments?.count ?? 0
@@ -166,13 +162,18 @@ struct Scanner {
         // the rest on the worker threads, and applies the batch before it meanwhile.
         func submit() {
             let hashes = MessagePipeline.contentHashes(of: batch, jobs: jobs)
+            let known = inOneTransaction {
+                zip(batch, hashes).map { raw, hash in
+                    (try? store.recordCopyIfKnown(origin: raw.origin.description, contentHash: hash)) == true
+                }
+            }
             // Hashes of messages not applied yet: those of the batch in flight, then this one's.
             var pendingHashes = Set(inFlight?.hashes ?? [])
             var messages: [RawMessage] = []
             var kept: [String] = []
             var recheck: [Bool] = []
-            for (raw, hash) in zip(batch, hashes) {
-                if (try? store.recordCopyIfKnown(origin: raw.origin.description, contentHash: hash)) == true {
+            for ((raw, hash), isKnown) in zip(zip(batch, hashes), known) {
+                if isKnown {
                     summary.messagesRead += 1
                     summary.alreadyApplied += 1
                     continue
@@ -287,19 +288,73 @@ struct Scanner {
         if failures == 0 { watermark.write(latest, mode: bundles.mode) }
     }
 
-    private func apply(_ processed: ProcessedMessage, summary: inout ScanSummary, created: inout Set<Int64>) {
+    /// What the store did with one processed message (or why it was not asked).
+    private enum StoreStep {
+        /// A copy of a message applied meanwhile, found by the recheck; recorded as a copy.
+        case copyOfKnownMessage
+        /// The message could not be read: nothing to apply.
+        case unreadable
+        /// Dated before `--since`: not applied.
+        case beforeSince
+        /// Applied, or why the store refused it (nothing of it is stored then).
+        case stored(Result<ApplyOutcome, StoreError>)
+    }
+
+    /// Runs `body`, whose store calls commit together (``SQLiteOrderStore/batch(_:)``): one
+    /// transaction per batch of messages instead of one per message. When the batch as a whole
+    /// cannot be committed, nothing of it is stored, and `body` runs again without a batch, so
+    /// that each message succeeds or fails on its own as it would in a transaction of its own.
+    private func inOneTransaction<T>(_ body: () -> T) -> T {
+        do {
+            return try store.batch { () throws(StoreError) in body() }
+        } catch {
+            return body()
+        }
+    }
+
+    /// The store's part of a processed message: the recheck for a copy of a message applied
+    /// meanwhile, then applying it. Counted afterwards by ``count(_:_:summary:created:)``.
+    /// - Parameter recheck: whether a copy of this message was pending (not applied yet) when
+    ///   the batch was checked, in the batch ahead or earlier in this batch.
+    private func storeStep(for processed: ProcessedMessage, recheck: Bool) -> StoreStep {
+        if recheck,
+            (try? store.recordCopyIfKnown(
+                origin: processed.origin.description, contentHash: processed.contentHash)) == true
+        {
+            return .copyOfKnownMessage
+        }
+        guard let extraction = processed.extraction else { return .unreadable }
+        if let since = options.since, let date = processed.date, date < since { return .beforeSince }
+        let message = IngestedMessage(
+            origin: processed.origin.description, messageID: processed.messageID,
+            contentHash: processed.contentHash, date: processed.date, extraction: extraction,
+            orderManagementURL: extraction.orderManagementURL)
+        return .stored(Result { () throws(StoreError) in try store.apply(message) })
+    }
+
+    /// Counts one message's ``StoreStep`` into the summary, and the orders it created.
+    private func count(
+        _ processed: ProcessedMessage, _ step: StoreStep, summary: inout ScanSummary,
+        created: inout Set<Int64>
+    ) {
         summary.messagesRead += 1
-        guard let extraction = processed.extraction else {
+        let outcome: Result<ApplyOutcome, StoreError>
+        switch step {
+        case .copyOfKnownMessage:
+            summary.alreadyApplied += 1
+            return
+        case .unreadable:
             summary.skipped.append(
                 (
                     processed.origin.description + " (byte \(processed.origin.byteOffset))",
                     processed.failure ?? "not read"
                 ))
             return
-        }
-        if let since = options.since, let date = processed.date, date < since {
+        case .beforeSince:
             summary.beforeSince += 1
             return
+        case .stored(let result):
+            outcome = result
         }
         if !processed.warnings.isEmpty {
             summary.repaired.append(
@@ -309,18 +364,13 @@ struct Scanner {
                         + (processed.warnings.count > 5 ? ["… \(processed.warnings.count - 5) more"] : [])
                 ))
         }
-        if extraction.kind == .notAnOrder { summary.notOrders += 1 }
-        let message = IngestedMessage(
-            origin: processed.origin.description, messageID: processed.messageID,
-            contentHash: processed.contentHash, date: processed.date, extraction: extraction,
-            orderManagementURL: extraction.orderManagementURL)
-        do {
-            if case .applied(let effects) = try store.apply(message) {
-                created.formUnion(effects.createdOrderIDs)
-            } else {
-                summary.alreadyApplied += 1
-            }
-        } catch {
+        if processed.extraction?.kind == .notAnOrder { summary.notOrders += 1 }
+        switch outcome {
+        case .success(.applied(let effects)):
+            created.formUnion(effects.createdOrderIDs)
+        case .success(.alreadyApplied):
+            summary.alreadyApplied += 1
+        case .failure(let error):
             summary.skipped.append((processed.origin.description, "not stored: \(error)"))
         }
     }
