@@ -96,17 +96,14 @@ struct TrackingSearch {
             guard target.utf8.count <= 4_096, let host else { continue }
             let penalty = link.isHidden ? 0.1 : 0
             var matchedCarrierPattern = false
-            let nsTarget = target as NSString
-            let whole = NSRange(location: 0, length: nsTarget.length)
             for patternIndex in compiled.urlPatterns(forHost: host) {
-                let (carrierIndex, _, regex) = compiled.urlPatterns[patternIndex]
-                for result in regex.matches(in: target, range: whole) {
-                    let range = result.range(withName: "number")
-                    guard range.location != NSNotFound else { continue }
+                let carrierIndex = compiled.urlPatterns[patternIndex].carrier
+                for number in compiled.urlNumbers(patternIndex, in: target) {
                     matchedCarrierPattern = true
+                    // Without a `%` there is nothing to decode.
                     let raw =
-                        nsTarget.substring(with: range).removingPercentEncoding
-                        ?? nsTarget.substring(with: range)
+                        number.utf8.contains(UInt8(ascii: "%"))
+                        ? (number.removingPercentEncoding ?? number) : number
                     for piece in raw.split(whereSeparator: { ",;|".contains($0) }) {
                         if let candidate = carrierLinkCandidate(
                             String(piece), carrierIndex: carrierIndex, link: link, penalty: penalty)
@@ -283,28 +280,34 @@ struct TrackingSearch {
 
     // MARK: Helpers
 
-    /// The lower-cased host of an absolute URL, `nil` without `scheme://`.
+    /// The lower-cased host of an absolute URL, `nil` without `scheme://`: the bytes after the
+    /// first `://` up to `/`, `?` or `#`, after the last `@` (user information) and before the
+    /// first `:` (port); ASCII letters lower-cased; `nil` when empty or longer than 253 bytes.
     static func host(of url: String) -> String? {
-        var utf8 = Substring(url).utf8
-        guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")),
-            utf8[colon...].starts(with: "://".utf8)
-        else { return nil }
-        utf8 = utf8[utf8.index(colon, offsetBy: 3)...]
-        var host: [UInt8] = []
-        for byte in utf8 {
-            switch byte {
-            case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"): break
-            case UInt8(ascii: "@"):
-                host.removeAll()  // user information
-                continue
-            default:
-                host.append(KeywordScanner.lower(byte))
-                continue
+        var url = url
+        return url.withUTF8 { bytes -> String? in
+            guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon + 2 < bytes.count,
+                bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/")
+            else { return nil }
+            var start = colon + 3
+            var end = start
+            while end < bytes.count {
+                let byte = bytes[end]
+                if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") {
+                    break
+                }
+                if byte == UInt8(ascii: "@") { start = end + 1 }
+                end += 1
             }
-            break
+            var stop = start
+            while stop < end, bytes[stop] != UInt8(ascii: ":") { stop += 1 }
+            let length = stop - start
+            guard length > 0, length <= 253 else { return nil }
+            return String(unsafeUninitializedCapacity: length) { buffer in
+                for offset in 0..<length { buffer[offset] = KeywordScanner.lower(bytes[start + offset]) }
+                return length
+            }
         }
-        if let port = host.firstIndex(of: UInt8(ascii: ":")) { host.removeSubrange(port...) }
-        return host.isEmpty || host.count > 253 ? nil : String(decoding: host, as: UTF8.self)
     }
 
     static func looksLikeTrackingLink(_ url: String) -> Bool {
