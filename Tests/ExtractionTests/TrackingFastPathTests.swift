@@ -228,4 +228,70 @@ import Testing
                     with: regex, on: [input, String(input.dropFirst()), input + "x"], whole: whole))
         }
     }
+
+    @Test func oneTextScanAgreesWithTheTwoScanners() {
+        let compiled = Self.compiled
+        var generator = Generator(state: 17)
+        let offset = compiled.textLabelTagOffset
+        for round in 0..<4_000 {
+            let text = Array(generator.text(Self.scannerPieces, count: round % 4 == 0 ? 60 : 10).utf8)
+            let both = compiled.textScanner.scan(text)
+            let mentions = both.filter { $0.tag < offset }
+            let labels = both.filter { $0.tag >= offset }.map {
+                KeywordScanner.Hit(tag: $0.tag - offset, start: $0.start, end: $0.end)
+            }
+            #expect(mentions == compiled.mentionScanner.scan(text))
+            #expect(labels == compiled.labelScanner.scan(text))
+        }
+    }
+
+    /// The placeholder test as it was written first.
+    static func referenceIsPlaceholder(_ bytes: [UInt8]) -> Bool {
+        let digits = bytes.filter(CheckDigit.isDigit)
+        guard digits.count >= 6 else { return false }
+        var counts = [Int](repeating: 0, count: 10)
+        for digit in digits { counts[Int(digit - UInt8(ascii: "0"))] += 1 }
+        if (counts.max() ?? 0) * 10 >= digits.count * 8 { return true }
+        let ascending = zip(digits, digits.dropFirst()).allSatisfy { $1 == ($0 == 57 ? 48 : $0 + 1) }
+        let descending = zip(digits, digits.dropFirst()).allSatisfy { $1 == ($0 == 48 ? 57 : $0 - 1) }
+        return ascending || descending
+    }
+
+    @Test func placeholderTestAgrees() {
+        var generator = Generator(state: 23)
+        let pieces = ["0", "1", "2", "3", "9", "8", "7", "123456", "0000", "Z", "1Z", "A", "9876543210", "5"]
+        var placeholders = 0
+        for round in 0..<30_000 {
+            let bytes = Array(generator.text(pieces, count: round % 2 == 0 ? 6 : 14).utf8)
+            let fast = TrackingSearch.isPlaceholder(bytes)
+            #expect(fast == Self.referenceIsPlaceholder(bytes), "\(String(decoding: bytes, as: UTF8.self))")
+            if fast { placeholders += 1 }
+        }
+        #expect(placeholders > 1_000)
+    }
+
+    @Test func linkNumberPiecesAgree() {
+        var generator = Generator(state: 29)
+        let pieces = [
+            ",", ";", "|", " ", "-", "\u{A0}", "1Z5R89390357567127", "abc", "ß", "é", ",\u{301}", "x", "12",
+            "%2C",
+            "ﬀ",
+        ]
+        for _ in 0..<20_000 {
+            let raw = generator.text(pieces, count: 8)
+            let reference = raw.split(whereSeparator: { ",;|".contains($0) }).map(String.init)
+            #expect(TrackingSearch.numberPieces(raw) == reference, "\(raw.debugDescription)")
+            #expect(
+                TrackingSearch.compactUppercased(raw) == CompiledCarriers.compact(raw).uppercased(),
+                "\(raw.debugDescription)")
+        }
+    }
+
+    @Test func utf8PrefixAgrees() {
+        for text in ["", "abc", "é", "日本語のテキスト", String(repeating: "x", count: 100)] {
+            for limit in [0, 1, 2, 3, 5, 200] {
+                #expect(TrackingSearch.utf8Prefix(text, limit) == Array(text.utf8.prefix(limit)))
+            }
+        }
+    }
 }

@@ -115,6 +115,11 @@ final class CompiledCarriers: @unchecked Sendable {
     let hostTable: HostTable
     let mentionScanner: KeywordScanner
     let labelScanner: KeywordScanner
+    /// Both in one, for one pass over a text: a hit's tag below ``textLabelTagOffset`` is a
+    /// mention's (the carrier index); otherwise it is a label's tag plus that offset. Each
+    /// kind's hits come out as its own scanner gives them.
+    let textScanner: KeywordScanner
+    let textLabelTagOffset: Int
     /// Label lengths by tag, for preferring the longer of two labels ending together.
     let labelLengths: [Int]
 
@@ -129,6 +134,7 @@ final class CompiledCarriers: @unchecked Sendable {
         var urlBytePatterns: [BytePattern?] = []
         var hosts: [(host: String, carrier: Int)] = []
         var mentions = KeywordScanner()
+        var both = KeywordScanner()
 
         for (carrierIndex, (rule, path)) in rules.enumerated() {
             if byID[rule.id] != nil {
@@ -148,6 +154,7 @@ final class CompiledCarriers: @unchecked Sendable {
                     ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) || $0 == UInt8(ascii: "&")
                 }
                 mentions.add(name, tag: carrierIndex, caseSensitive: isAcronym)
+                both.add(name, tag: carrierIndex, caseSensitive: isAcronym)
             }
             for domain in rule.senderDomains {
                 domains.append((domain, carrierIndex))
@@ -204,6 +211,7 @@ final class CompiledCarriers: @unchecked Sendable {
         func addLabel(_ text: String, _ kind: LabelKind) {
             let lowered = text.lowercased()
             labels.add(lowered, tag: labelLengths.count * 3 + kind.rawValue)
+            both.add(lowered, tag: rules.count + labelLengths.count * 3 + kind.rawValue)
             labelLengths.append(lowered.utf8.count)
         }
         for label in Set(TrackingLabels.tracking + extraTrackingLabels) where !label.isEmpty {
@@ -214,6 +222,9 @@ final class CompiledCarriers: @unchecked Sendable {
 
         mentions.seal()
         labels.seal()
+        both.seal()
+        self.textScanner = both
+        self.textLabelTagOffset = rules.count
         self.carriers = rules.map(\.0)
         self.formats = formats
         self.formatsByLength = byLength

@@ -36,6 +36,9 @@ struct KeywordScanner: Sendable {
     private var pairSlots: [Slot] = []
     /// Whether some phrase is one byte long: those scanners keep the first-byte scan.
     private var hasOneBytePhrase = false
+    /// Per byte: bit 0 when it is an ASCII letter or digit, bit 1 when some phrase that
+    /// needs no word boundary before it starts with it (only those are tried inside a word).
+    private var byteFlags: [UInt8] = Array(repeating: 0, count: 256)
 
     /// One entry as the pair buckets hold it.
     private struct Slot: Sendable {
@@ -90,6 +93,11 @@ struct KeywordScanner: Sendable {
         }
         bucketStarts[256] = bucketEntries.count
         hasOneBytePhrase = lengths.contains(1)
+        for byte in 0..<256 {
+            byteFlags[byte] =
+                (Self.isAlphanumeric(UInt8(byte)) ? 1 : 0)
+                | (bucketFree[byte] < bucketStarts[byte + 1] ? 2 : 0)
+        }
         var bound = Array(repeating: [Slot](), count: Self.pairBucketCount)
         var free = Array(repeating: [Slot](), count: Self.pairBucketCount)
         for byte in 0..<256 {
@@ -125,7 +133,9 @@ struct KeywordScanner: Sendable {
                 pairStarts.withUnsafeBufferPointer { starts in
                     pairFree.withUnsafeBufferPointer { free in
                         pairSlots.withUnsafeBufferPointer { slots in
-                            scanPairs(text, pool, starts, free, slots, into: &hits)
+                            byteFlags.withUnsafeBufferPointer { flags in
+                                scanPairs(text, pool, starts, free, slots, flags, into: &hits)
+                            }
                         }
                     }
                 }
@@ -137,16 +147,22 @@ struct KeywordScanner: Sendable {
     private func scanPairs(
         _ text: UnsafeBufferPointer<UInt8>, _ pool: UnsafeBufferPointer<UInt8>,
         _ starts: UnsafeBufferPointer<Int32>, _ free: UnsafeBufferPointer<Int32>,
-        _ slots: UnsafeBufferPointer<Slot>, into hits: inout [Hit]
+        _ slots: UnsafeBufferPointer<Slot>, _ flags: UnsafeBufferPointer<UInt8>, into hits: inout [Hit]
     ) {
         let count = text.count
         guard count >= 2 else { return }
         var insideWord = false
         for index in 0..<(count - 1) {
             let first = text[index]
+            let flag = flags[Int(first)]
+            // Inside a word, a byte no boundary-free phrase starts with starts nothing.
+            if insideWord, flag & 2 == 0 {
+                insideWord = flag & 1 != 0
+                continue
+            }
             let bucket = Self.pairBucket(first, Self.lower(text[index + 1]))
             var slot = Int(insideWord ? free[bucket] : starts[bucket])
-            insideWord = Self.isAlphanumeric(first)
+            insideWord = flag & 1 != 0
             let slotEnd = Int(starts[bucket + 1])
             while slot < slotEnd {
                 let entry = slots[slot]

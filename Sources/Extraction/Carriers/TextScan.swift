@@ -31,17 +31,31 @@ struct TextScan {
             originalOffsets = nil
         }
         let bytes = self.bytes
-        let allLabels = search.compiled.labelScanner.scan(bytes)
-        labelHits = allLabels.filter { $0.tag % 3 != LabelKind.example.rawValue }
-        labelStarts = labelHits.map(\.start)
-        exampleEnds = allLabels.filter { $0.tag % 3 == LabelKind.example.rawValue }.map(\.end).sorted()
+        // Labels and carrier mentions in one pass.
+        let offset = search.compiled.textLabelTagOffset
+        var labelHits: [KeywordScanner.Hit] = []
+        var exampleEnds: [Int] = []
         var mentions: [Int: [(start: Int, end: Int)]] = [:]
-        for hit in search.compiled.mentionScanner.scan(bytes) {
-            mentions[hit.tag, default: []].append((hit.start, hit.end))
+        for var hit in search.compiled.textScanner.scan(bytes) {
+            guard hit.tag >= offset else {
+                mentions[hit.tag, default: []].append((hit.start, hit.end))
+                continue
+            }
+            hit.tag -= offset
+            if hit.tag % 3 == LabelKind.example.rawValue {
+                exampleEnds.append(hit.end)
+            } else {
+                labelHits.append(hit)
+            }
         }
+        self.labelHits = labelHits
+        labelStarts = labelHits.map(\.start)
+        self.exampleEnds = exampleEnds.sorted()
         self.mentions = mentions
         var newlines: [Int] = []
-        for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") { newlines.append(index) }
+        bytes.withUnsafeBufferPointer { buffer in
+            for index in buffer.indices where buffer[index] == UInt8(ascii: "\n") { newlines.append(index) }
+        }
         self.newlines = newlines
         documentCarriers = search.linkCarriers.union(search.subjectCarriers).union(search.senderCarriers)
             .union(mentions.keys)
@@ -177,7 +191,9 @@ struct TextScan {
 
     /// Judges one window: formats, check digit, guards, context, score.
     private func evaluate(_ window: RunWindow) -> Accepted? {
-        let compactBytes = window.runs.flatMap { bytes[$0.start..<$0.end] }
+        var compactBytes: [UInt8] = []
+        compactBytes.reserveCapacity(window.end - window.start)
+        for run in window.runs { compactBytes += bytes[run.start..<run.end] }
         guard compactBytes.count >= 6, compactBytes.count <= TrackingFormat.longest,
             compactBytes.contains(where: CheckDigit.isDigit), !TrackingSearch.isPlaceholder(compactBytes)
         else { return nil }
