@@ -294,4 +294,31 @@ import Testing
             }
         }
     }
+
+    @Test func wordsLeftOutOfTheRunsChangeNothing() {
+        var generator = Generator(state: 31)
+        let pieces = [
+            " ", "  ", "-", "\n", ": ", "#", "+", "(", "e.g. ", "Tracking number ", "UPS ", "DHL ", "Order ",
+            "tel ",
+            "1Z5R89390357567127", "1Z 5R8 939 0357 567 127", "JD014600006281230109", "RR123456785DE",
+            "RR 123 456 785 DE",
+            "00340434161094042557", "123456789012", "1234", "5678", "9012", "AB", "C", "Word", "words",
+            "UPPERCASE",
+            "x9y8z7w6", "ABC123DEF", "\u{A0}", "１２３４", "é", "GM", "TBA", "123", "4567890", "abc1234567",
+        ]
+        var compared = 0
+        for round in 0..<3_000 {
+            let text = generator.text(pieces, count: round % 3 == 0 ? 40 : 12)
+            let search = TrackingSearch(
+                compiled: Self.compiled,
+                input: TrackingSearchInput(text: text, senderDomain: round % 2 == 0 ? "ups.com" : nil))
+            let scan = TextScan(search: search, bytes: Array(text.utf8), isSubject: round % 5 == 0)
+            let all = scan.allRuns()
+            #expect(scan.findRuns() == all.filter { $0.isNumberLike || ($0.hasDigit && $0.length >= 6) })
+            let fast = scan.candidates()
+            #expect(fast == scan.candidates(runs: all), "\(text.debugDescription)")
+            compared += fast.count
+        }
+        #expect(compared > 200)
+    }
 }

@@ -469,6 +469,13 @@ struct BytePattern: Sendable {
         return run(input, start: 0, pc: 0, wholeInput: true, state: &state)
     }
 
+    /// ``wholeMatch(_:)`` with buffers kept from an earlier match (of any pattern), so that
+    /// trying many patterns on one string allocates them once.
+    func wholeMatch(_ input: UnsafeBufferPointer<UInt8>, state: inout State) -> Outcome {
+        state.prepare(groupCount: groupCount)
+        return run(input, start: 0, pc: 0, wholeInput: true, state: &state)
+    }
+
     /// The leftmost match starting at `from` or later.
     /// - Parameters:
     ///   - input: printable ASCII bytes.
@@ -514,17 +521,27 @@ struct BytePattern: Sendable {
         return found
     }
 
-    private enum Frame {
+    fileprivate enum Frame {
         case branch(pc: Int, position: Int)
         case restore(slot: Int, value: Int)
     }
 
     /// Buffers and the step count of one search, reused across start positions.
-    private struct State {
-        var slots: [Int]
-        var stack: [Frame] = []
-        var steps = 0
-        init(groupCount: Int) { slots = [Int](repeating: -1, count: groupCount * 2) }
+    struct State {
+        fileprivate var slots: [Int]
+        fileprivate var stack: [Frame] = []
+        fileprivate var steps = 0
+        init(groupCount: Int = 0) { slots = [Int](repeating: -1, count: groupCount * 2) }
+
+        /// Ready for a new match of a pattern with `groupCount` groups.
+        mutating func prepare(groupCount: Int) {
+            if slots.count != groupCount * 2 {
+                slots.removeAll(keepingCapacity: true)
+                slots.append(contentsOf: repeatElement(-1, count: groupCount * 2))
+            }
+            stack.removeAll(keepingCapacity: true)
+            steps = 0
+        }
     }
 
     /// Backtracking from `pc` at `start`: the first way through the program, in ICU's order.

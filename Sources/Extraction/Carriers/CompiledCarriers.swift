@@ -300,11 +300,12 @@ final class CompiledCarriers: @unchecked Sendable {
         guard !indices.isEmpty else { return [] }
         let printable = BytePattern.isPrintableASCII(bytes)
         var results: [FormatMatch] = []
+        var state = BytePattern.State()
         for index in indices {
             let compiled = formats[index]
             if printable, let pattern = compiled.bytePattern {
                 let outcome = bytes.withUnsafeBufferPointer { buffer -> (FormatMatch?, decided: Bool) in
-                    switch pattern.wholeMatch(buffer) {
+                    switch pattern.wholeMatch(buffer, state: &state) {
                     case .noMatch: return (nil, true)
                     case .undecided: return (nil, false)
                     case .matched(let slots): return (formatMatch(index, slots: slots, bytes: buffer), true)
