@@ -14,6 +14,14 @@ struct CompiledFormat: @unchecked Sendable {
     let digitsOnly: Bool
     /// Characters every match starts with (`1Z`, `TBA`), empty when unknown.
     let literalPrefix: [UInt8]
+    /// The pattern for bytes, when it is in the supported subset and agrees with ``regex`` on
+    /// the format's examples and counterexamples; else `nil` (the expression is used).
+    let bytePattern: BytePattern?
+    /// The group numbers of `payload`, `check`, `country` and `tracking` in ``bytePattern``.
+    let payloadGroup: Int?
+    let checkGroup: Int?
+    let countryGroup: Int?
+    let trackingGroup: Int?
 
     init(carrierIndex: Int, format: TrackingFormat, regex: NSRegularExpression) {
         self.carrierIndex = carrierIndex
@@ -46,6 +54,16 @@ struct CompiledFormat: @unchecked Sendable {
             }
         }
         literalPrefix = prefix
+        var bytePattern = BytePattern(format.pattern)
+        let samples = (format.examples + format.counterexamples).map(CompiledCarriers.compact)
+        if let pattern = bytePattern, !pattern.agrees(with: regex, on: samples, whole: true) {
+            bytePattern = nil
+        }
+        self.bytePattern = bytePattern
+        payloadGroup = bytePattern?.groupNames["payload"]
+        checkGroup = bytePattern?.groupNames["check"]
+        countryGroup = bytePattern?.groupNames["country"]
+        trackingGroup = bytePattern?.groupNames["tracking"]
     }
 
     /// A cheap test before the pattern: digits-only formats need digits only, prefixes must match.
@@ -85,13 +103,23 @@ final class CompiledCarriers: @unchecked Sendable {
     let operatorByName: [String: (carrier: Int, country: String)]
     let senderDomains: [(domain: String, carrier: Int)]
     let urlPatterns: [(carrier: Int, host: String, regex: NSRegularExpression)]
+    /// The URL patterns for bytes, where supported and agreeing with the expression on the
+    /// carrier's tracking links built from its examples (``BytePattern``).
+    let urlBytePatterns: [BytePattern?]
     /// Hosts that belong to a carrier (URL pattern hosts and sender domains).
     let carrierHosts: [(host: String, carrier: Int)]
     let carriersByHost: [Substring: [Int]]
     let carriersBySenderDomain: [Substring: [Int]]
     let urlPatternsByHost: [Substring: [Int]]
+    /// The three host tables above, for byte look-ups.
+    let hostTable: HostTable
     let mentionScanner: KeywordScanner
     let labelScanner: KeywordScanner
+    /// Both in one, for one pass over a text: a hit's tag below ``textLabelTagOffset`` is a
+    /// mention's (the carrier index); otherwise it is a label's tag plus that offset. Each
+    /// kind's hits come out as its own scanner gives them.
+    let textScanner: KeywordScanner
+    let textLabelTagOffset: Int
     /// Label lengths by tag, for preferring the longer of two labels ending together.
     let labelLengths: [Int]
 
@@ -103,8 +131,10 @@ final class CompiledCarriers: @unchecked Sendable {
         var operatorByName: [String: (carrier: Int, country: String)] = [:]
         var domains: [(domain: String, carrier: Int)] = []
         var urlPatterns: [(carrier: Int, host: String, regex: NSRegularExpression)] = []
+        var urlBytePatterns: [BytePattern?] = []
         var hosts: [(host: String, carrier: Int)] = []
         var mentions = KeywordScanner()
+        var both = KeywordScanner()
 
         for (carrierIndex, (rule, path)) in rules.enumerated() {
             if byID[rule.id] != nil {
@@ -124,6 +154,7 @@ final class CompiledCarriers: @unchecked Sendable {
                     ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) || $0 == UInt8(ascii: "&")
                 }
                 mentions.add(name, tag: carrierIndex, caseSensitive: isAcronym)
+                both.add(name, tag: carrierIndex, caseSensitive: isAcronym)
             }
             for domain in rule.senderDomains {
                 domains.append((domain, carrierIndex))
@@ -137,6 +168,13 @@ final class CompiledCarriers: @unchecked Sendable {
                     throw RulesError(path: path, reason: "URL pattern '\(urlPattern.pattern)': \(error)")
                 }
                 urlPatterns.append((carrierIndex, urlPattern.host, regex))
+                var bytePattern = BytePattern(urlPattern.pattern)
+                if let pattern = bytePattern,
+                    !pattern.agrees(with: regex, on: Self.linkSamples(rule), whole: false)
+                {
+                    bytePattern = nil
+                }
+                urlBytePatterns.append(bytePattern)
                 hosts.append((urlPattern.host, carrierIndex))
             }
             for format in rule.formats {
@@ -173,6 +211,7 @@ final class CompiledCarriers: @unchecked Sendable {
         func addLabel(_ text: String, _ kind: LabelKind) {
             let lowered = text.lowercased()
             labels.add(lowered, tag: labelLengths.count * 3 + kind.rawValue)
+            both.add(lowered, tag: rules.count + labelLengths.count * 3 + kind.rawValue)
             labelLengths.append(lowered.utf8.count)
         }
         for label in Set(TrackingLabels.tracking + extraTrackingLabels) where !label.isEmpty {
@@ -183,6 +222,9 @@ final class CompiledCarriers: @unchecked Sendable {
 
         mentions.seal()
         labels.seal()
+        both.seal()
+        self.textScanner = both
+        self.textLabelTagOffset = rules.count
         self.carriers = rules.map(\.0)
         self.formats = formats
         self.formatsByLength = byLength
@@ -192,6 +234,7 @@ final class CompiledCarriers: @unchecked Sendable {
         self.operatorByName = operatorByName
         self.senderDomains = domains
         self.urlPatterns = urlPatterns
+        self.urlBytePatterns = urlBytePatterns
         self.carrierHosts = hosts
         var carriersByHost: [Substring: [Int]] = [:]
         for (host, carrier) in hosts { carriersByHost[Substring(host), default: []].append(carrier) }
@@ -206,6 +249,8 @@ final class CompiledCarriers: @unchecked Sendable {
             urlPatternsByHost[Substring(pattern.host), default: []].append(index)
         }
         self.urlPatternsByHost = urlPatternsByHost
+        self.hostTable = HostTable(
+            hosts: carriersByHost, senderDomains: carriersBySenderDomain, urlPatterns: urlPatternsByHost)
         self.mentionScanner = mentions
         self.labelScanner = labels
         self.labelLengths = labelLengths
@@ -253,51 +298,147 @@ final class CompiledCarriers: @unchecked Sendable {
             formats[$0].mayMatch(bytes, allDigits: allDigits) && include($0)
         }
         guard !indices.isEmpty else { return [] }
-        let nsNumber = number as NSString
-        let whole = NSRange(location: 0, length: nsNumber.length)
+        let printable = BytePattern.isPrintableASCII(bytes)
         var results: [FormatMatch] = []
+        var state = BytePattern.State()
         for index in indices {
             let compiled = formats[index]
-            guard let result = compiled.regex.firstMatch(in: number, options: [.anchored], range: whole)
-            else {
-                continue
-            }
-            var country: String?
-            if compiled.hasCountryGroup {
-                let range = result.range(withName: "country")
-                guard range.location != NSNotFound else { continue }
-                let code = nsNumber.substring(with: range).uppercased()
-                if let operators = carriers[compiled.carrierIndex].operators, operators[code] == nil {
-                    continue
+            if printable, let pattern = compiled.bytePattern {
+                let outcome = bytes.withUnsafeBufferPointer { buffer -> (FormatMatch?, decided: Bool) in
+                    switch pattern.wholeMatch(buffer, state: &state) {
+                    case .noMatch: return (nil, true)
+                    case .undecided: return (nil, false)
+                    case .matched(let slots): return (formatMatch(index, slots: slots, bytes: buffer), true)
+                    }
                 }
-                country = code
+                if let found = outcome.0 { results.append(found) }
+                if outcome.decided { continue }
             }
-            var valid: Bool?
-            if let algorithm = compiled.format.checkDigit {
-                let payloadRange = result.range(withName: "payload")
-                let checkRange = result.range(withName: "check")
-                guard payloadRange.location != NSNotFound, checkRange.location != NSNotFound else { continue }
-                valid = CheckDigit.isValid(
-                    nsNumber.substring(with: payloadRange), check: nsNumber.substring(with: checkRange),
-                    algorithm: algorithm)
-            }
-            var reported: String?
-            if compiled.hasTrackingGroup {
-                let range = result.range(withName: "tracking")
-                if range.location != NSNotFound { reported = nsNumber.substring(with: range) }
-            }
-            results.append(
-                FormatMatch(formatIndex: index, checkDigitValid: valid, country: country, reported: reported))
+            if let found = expressionMatch(index, number: number) { results.append(found) }
         }
         return results
     }
 
+    /// A byte pattern's whole match of `bytes` as a ``FormatMatch``, judged as
+    /// ``expressionMatch(_:number:)`` judges the expression's: `nil` when the country names no
+    /// operator of the carrier or a check-digit group is missing.
+    private func formatMatch(_ index: Int, slots: [Int], bytes: UnsafeBufferPointer<UInt8>) -> FormatMatch? {
+        let compiled = formats[index]
+        var country: String?
+        if compiled.hasCountryGroup {
+            guard let code = BytePattern.group(compiled.countryGroup, of: slots, in: bytes)?.uppercased()
+            else {
+                return nil
+            }
+            if let operators = carriers[compiled.carrierIndex].operators, operators[code] == nil {
+                return nil
+            }
+            country = code
+        }
+        var valid: Bool?
+        if let algorithm = compiled.format.checkDigit {
+            guard let payload = BytePattern.group(compiled.payloadGroup, of: slots, in: bytes),
+                let check = BytePattern.group(compiled.checkGroup, of: slots, in: bytes)
+            else { return nil }
+            valid = CheckDigit.isValid(payload, check: check, algorithm: algorithm)
+        }
+        var reported: String?
+        if compiled.hasTrackingGroup {
+            reported = BytePattern.group(compiled.trackingGroup, of: slots, in: bytes)
+        }
+        return FormatMatch(formatIndex: index, checkDigitValid: valid, country: country, reported: reported)
+    }
+
+    /// One format's `NSRegularExpression` match of a compact string, with its country and
+    /// check digit; `nil` when it does not fit.
+    private func expressionMatch(_ index: Int, number: String) -> FormatMatch? {
+        let nsNumber = number as NSString
+        let whole = NSRange(location: 0, length: nsNumber.length)
+        let compiled = formats[index]
+        guard let result = compiled.regex.firstMatch(in: number, options: [.anchored], range: whole) else {
+            return nil
+        }
+        var country: String?
+        if compiled.hasCountryGroup {
+            let range = result.range(withName: "country")
+            guard range.location != NSNotFound else { return nil }
+            let code = nsNumber.substring(with: range).uppercased()
+            if let operators = carriers[compiled.carrierIndex].operators, operators[code] == nil {
+                return nil
+            }
+            country = code
+        }
+        var valid: Bool?
+        if let algorithm = compiled.format.checkDigit {
+            let payloadRange = result.range(withName: "payload")
+            let checkRange = result.range(withName: "check")
+            guard payloadRange.location != NSNotFound, checkRange.location != NSNotFound else { return nil }
+            valid = CheckDigit.isValid(
+                nsNumber.substring(with: payloadRange), check: nsNumber.substring(with: checkRange),
+                algorithm: algorithm)
+        }
+        var reported: String?
+        if compiled.hasTrackingGroup {
+            let range = result.range(withName: "tracking")
+            if range.location != NSNotFound { reported = nsNumber.substring(with: range) }
+        }
+        return FormatMatch(formatIndex: index, checkDigitValid: valid, country: country, reported: reported)
+    }
+
+    /// The expression path alone, for every fitting format (the reference the byte patterns
+    /// are tested against).
+    func matchByExpressions(_ number: String) -> [FormatMatch] {
+        let length = number.utf8.count
+        guard length < formatsByLength.count else { return [] }
+        let bytes = Array(number.utf8)
+        let allDigits = bytes.allSatisfy(CheckDigit.isDigit)
+        return formatsByLength[length].filter { formats[$0].mayMatch(bytes, allDigits: allDigits) }.compactMap
+        {
+            expressionMatch($0, number: number)
+        }
+    }
+
+    /// The raw `number` group of every match of URL pattern `patternIndex` in a link target,
+    /// left to right, before percent decoding.
+    func urlNumbers(_ patternIndex: Int, in target: String) -> [String] {
+        var target = target
+        if let pattern = urlBytePatterns[patternIndex], let group = pattern.groupNames["number"] {
+            let found = target.withUTF8 { bytes -> [String]? in
+                guard BytePattern.isPrintableASCII(bytes), let matches = pattern.allMatches(bytes) else {
+                    return nil
+                }
+                return matches.compactMap { BytePattern.group(group, of: $0, in: bytes) }
+            }
+            if let found { return found }
+        }
+        return urlNumbersByExpression(patternIndex, in: target)
+    }
+
+    /// ``urlNumbers(_:in:)`` by the `NSRegularExpression` (the general path and the reference).
+    func urlNumbersByExpression(_ patternIndex: Int, in target: String) -> [String] {
+        let nsTarget = target as NSString
+        let whole = NSRange(location: 0, length: nsTarget.length)
+        return urlPatterns[patternIndex].regex.matches(in: target, range: whole).compactMap { result in
+            let range = result.range(withName: "number")
+            return range.location == NSNotFound ? nil : nsTarget.substring(with: range)
+        }
+    }
+
     /// Carriers sending from `domain` or a parent domain of it.
     func carriersForDomain(_ domain: String) -> [Int] {
-        let lowered = String(decoding: domain.utf8.map(KeywordScanner.lower), as: UTF8.self)
+        let lowered = domain.utf8.map(KeywordScanner.lower)
         guard !lowered.isEmpty else { return [] }
+        if let entries = hostTable.lookup(lowered) {
+            var found: [Int] = []
+            for entry in entries {
+                for carrier in hostTable.entries[entry].senderCarriers where !found.contains(carrier) {
+                    found.append(carrier)
+                }
+            }
+            return found
+        }
         var found: [Int] = []
-        for parent in Self.domainAndParents(lowered) {
+        for parent in Self.domainAndParents(String(decoding: lowered, as: UTF8.self)) {
             for carrier in carriersBySenderDomain[parent] ?? [] where !found.contains(carrier) {
                 found.append(carrier)
             }
@@ -307,6 +448,15 @@ final class CompiledCarriers: @unchecked Sendable {
 
     /// Carriers owning a link host (the host or a parent domain of it).
     func carriersForHost(_ host: String) -> [Int] {
+        if let entries = hostTable.lookup(Array(host.utf8)) {
+            var found: [Int] = []
+            for entry in entries {
+                for carrier in hostTable.entries[entry].hostCarriers where !found.contains(carrier) {
+                    found.append(carrier)
+                }
+            }
+            return found
+        }
         var found: [Int] = []
         for domain in Self.domainAndParents(host) {
             for carrier in carriersByHost[domain] ?? [] where !found.contains(carrier) {
@@ -318,7 +468,22 @@ final class CompiledCarriers: @unchecked Sendable {
 
     /// URL patterns for a link host (the host or a parent domain of it).
     func urlPatterns(forHost host: String) -> [Int] {
-        Self.domainAndParents(host).flatMap { urlPatternsByHost[$0] ?? [] }
+        if let entries = hostTable.lookup(Array(host.utf8)) {
+            return entries.flatMap { hostTable.entries[$0].urlPatterns }
+        }
+        return Self.domainAndParents(host).flatMap { urlPatternsByHost[$0] ?? [] }
+    }
+
+    /// ``carriersForHost(_:)`` and ``urlPatterns(forHost:)`` by their general path, the
+    /// reference ``HostTable`` is tested against.
+    func hostAnswersWithoutTable(_ host: String) -> (carriers: [Int], urlPatterns: [Int]) {
+        var found: [Int] = []
+        for domain in Self.domainAndParents(host) {
+            for carrier in carriersByHost[domain] ?? [] where !found.contains(carrier) {
+                found.append(carrier)
+            }
+        }
+        return (found, Self.domainAndParents(host).flatMap { urlPatternsByHost[$0] ?? [] })
     }
 
     /// `www.ups.com` → `www.ups.com`, `ups.com`, `com`.
@@ -339,6 +504,23 @@ final class CompiledCarriers: @unchecked Sendable {
         let country = id[id.index(after: dash)...].uppercased()
         guard let index = carrierByID[base], carriers[index].operators?[country] != nil else { return nil }
         return (index, country)
+    }
+
+    /// Tracking links of a carrier to check its URL patterns' byte forms on: its templates
+    /// with each example (and two at once, comma-separated) in place of `{number}`.
+    static func linkSamples(_ rule: CarrierRule) -> [String] {
+        let templates =
+            [rule.trackingURLTemplate].compactMap { $0 }
+            + (rule.operatorTrackingURLTemplates ?? [:]).values.sorted()
+        let examples = rule.formats.flatMap(\.examples).map(compact)
+        var samples: [String] = []
+        for template in templates {
+            for example in examples + [examples.prefix(2).joined(separator: ",")] {
+                let link = template.replacingOccurrences(of: "{number}", with: example)
+                samples += [link, link.uppercased(), link + "&x=1", link + "#top"]
+            }
+        }
+        return samples
     }
 
     static func nameKey(_ text: String) -> String {

@@ -25,6 +25,36 @@ struct KeywordScanner: Sendable {
     private var bucketStarts: [Int] = Array(repeating: 0, count: 257)
     private var bucketFree: [Int] = Array(repeating: 0, count: 256)
     private var bucketEntries: [Int] = []
+    /// The entries again, by a hash of their first byte and their lower-cased second byte
+    /// (``pairBucket(_:_:)``), so that a position tries only phrases that can start there.
+    /// Each bucket lists, per first byte, the entries in the order of the first-byte bucket
+    /// above (hits at one position come out in the same order); the entries that need a word
+    /// boundary before them come first, `pairFree[b]` marks where the others start. Slots
+    /// carry their entry's data (`Int32`) so the scan reads one array per slot.
+    private var pairStarts: [Int32] = []
+    private var pairFree: [Int32] = []
+    private var pairSlots: [Slot] = []
+    /// Whether some phrase is one byte long: those scanners keep the first-byte scan.
+    private var hasOneBytePhrase = false
+    /// Per byte: bit 0 when it is an ASCII letter or digit, bit 1 when some phrase that
+    /// needs no word boundary before it starts with it (only those are tried inside a word).
+    private var byteFlags: [UInt8] = Array(repeating: 0, count: 256)
+
+    /// One entry as the pair buckets hold it.
+    private struct Slot: Sendable {
+        var offset: Int32
+        var length: Int32
+        var tag: Int32
+        var caseSensitive: Bool
+        var boundaryEnd: Bool
+    }
+
+    static let pairBucketCount = 4096
+
+    /// The pair bucket of a first byte (as written) and a lower-cased second byte.
+    @inline(__always) static func pairBucket(_ first: UInt8, _ second: UInt8) -> Int {
+        (Int(first) &<< 4) ^ Int(second)
+    }
 
     /// Adds a phrase.
     /// - Parameters:
@@ -62,10 +92,106 @@ struct KeywordScanner: Sendable {
             bucketEntries += buckets[byte].filter { !boundaryStart[$0] }
         }
         bucketStarts[256] = bucketEntries.count
+        hasOneBytePhrase = lengths.contains(1)
+        for byte in 0..<256 {
+            byteFlags[byte] =
+                (Self.isAlphanumeric(UInt8(byte)) ? 1 : 0)
+                | (bucketFree[byte] < bucketStarts[byte + 1] ? 2 : 0)
+        }
+        var bound = Array(repeating: [Slot](), count: Self.pairBucketCount)
+        var free = Array(repeating: [Slot](), count: Self.pairBucketCount)
+        for byte in 0..<256 {
+            for slot in bucketStarts[byte]..<bucketStarts[byte + 1] {
+                let entry = bucketEntries[slot]
+                guard lengths[entry] >= 2 else { continue }
+                let item = Slot(
+                    offset: Int32(offsets[entry]), length: Int32(lengths[entry]), tag: Int32(tags[entry]),
+                    caseSensitive: caseSensitive[entry], boundaryEnd: boundaryEnd[entry])
+                let bucket = Self.pairBucket(UInt8(byte), Self.lower(pool[offsets[entry] + 1]))
+                if slot < bucketFree[byte] { bound[bucket].append(item) } else { free[bucket].append(item) }
+            }
+        }
+        pairStarts = []
+        pairFree = []
+        pairSlots = []
+        for bucket in 0..<Self.pairBucketCount {
+            pairStarts.append(Int32(pairSlots.count))
+            pairSlots += bound[bucket]
+            pairFree.append(Int32(pairSlots.count))
+            pairSlots += free[bucket]
+        }
+        pairStarts.append(Int32(pairSlots.count))
     }
 
-    /// Every occurrence, ordered by start.
+    /// Every occurrence, ordered by start; at one start, in the order the phrases were added
+    /// (those needing a word boundary before them first).
     func scan(_ text: [UInt8]) -> [Hit] {
+        if hasOneBytePhrase { return scanByFirstByte(text) }
+        var hits: [Hit] = []
+        text.withUnsafeBufferPointer { text in
+            pool.withUnsafeBufferPointer { pool in
+                pairStarts.withUnsafeBufferPointer { starts in
+                    pairFree.withUnsafeBufferPointer { free in
+                        pairSlots.withUnsafeBufferPointer { slots in
+                            byteFlags.withUnsafeBufferPointer { flags in
+                                scanPairs(text, pool, starts, free, slots, flags, into: &hits)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return hits
+    }
+
+    private func scanPairs(
+        _ text: UnsafeBufferPointer<UInt8>, _ pool: UnsafeBufferPointer<UInt8>,
+        _ starts: UnsafeBufferPointer<Int32>, _ free: UnsafeBufferPointer<Int32>,
+        _ slots: UnsafeBufferPointer<Slot>, _ flags: UnsafeBufferPointer<UInt8>, into hits: inout [Hit]
+    ) {
+        let count = text.count
+        guard count >= 2 else { return }
+        var insideWord = false
+        for index in 0..<(count - 1) {
+            let first = text[index]
+            let flag = flags[Int(first)]
+            // Inside a word, a byte no boundary-free phrase starts with starts nothing.
+            if insideWord, flag & 2 == 0 {
+                insideWord = flag & 1 != 0
+                continue
+            }
+            let bucket = Self.pairBucket(first, Self.lower(text[index + 1]))
+            var slot = Int(insideWord ? free[bucket] : starts[bucket])
+            insideWord = flag & 1 != 0
+            let slotEnd = Int(starts[bucket + 1])
+            while slot < slotEnd {
+                let entry = slots[slot]
+                slot += 1
+                let length = Int(entry.length)
+                guard index + length <= count else { continue }
+                let offset = Int(entry.offset)
+                var position = 0
+                if entry.caseSensitive {
+                    while position < length, text[index + position] == pool[offset + position] {
+                        position += 1
+                    }
+                } else {
+                    while position < length, Self.lower(text[index + position]) == pool[offset + position] {
+                        position += 1
+                    }
+                }
+                guard position >= length else { continue }
+                if entry.boundaryEnd, index + length < count, Self.isAlphanumeric(text[index + length]) {
+                    continue
+                }
+                hits.append(Hit(tag: Int(entry.tag), start: index, end: index + length))
+            }
+        }
+    }
+
+    /// ``scan(_:)`` by first-byte buckets alone: for scanners with one-byte phrases, and the
+    /// reference the pair buckets are tested against.
+    func scanByFirstByte(_ text: [UInt8]) -> [Hit] {
         var hits: [Hit] = []
         text.withUnsafeBufferPointer { text in
             pool.withUnsafeBufferPointer { pool in

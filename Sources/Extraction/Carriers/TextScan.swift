@@ -31,24 +31,38 @@ struct TextScan {
             originalOffsets = nil
         }
         let bytes = self.bytes
-        let allLabels = search.compiled.labelScanner.scan(bytes)
-        labelHits = allLabels.filter { $0.tag % 3 != LabelKind.example.rawValue }
-        labelStarts = labelHits.map(\.start)
-        exampleEnds = allLabels.filter { $0.tag % 3 == LabelKind.example.rawValue }.map(\.end).sorted()
+        // Labels and carrier mentions in one pass.
+        let offset = search.compiled.textLabelTagOffset
+        var labelHits: [KeywordScanner.Hit] = []
+        var exampleEnds: [Int] = []
         var mentions: [Int: [(start: Int, end: Int)]] = [:]
-        for hit in search.compiled.mentionScanner.scan(bytes) {
-            mentions[hit.tag, default: []].append((hit.start, hit.end))
+        for var hit in search.compiled.textScanner.scan(bytes) {
+            guard hit.tag >= offset else {
+                mentions[hit.tag, default: []].append((hit.start, hit.end))
+                continue
+            }
+            hit.tag -= offset
+            if hit.tag % 3 == LabelKind.example.rawValue {
+                exampleEnds.append(hit.end)
+            } else {
+                labelHits.append(hit)
+            }
         }
+        self.labelHits = labelHits
+        labelStarts = labelHits.map(\.start)
+        self.exampleEnds = exampleEnds.sorted()
         self.mentions = mentions
         var newlines: [Int] = []
-        for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") { newlines.append(index) }
+        bytes.withUnsafeBufferPointer { buffer in
+            for index in buffer.indices where buffer[index] == UInt8(ascii: "\n") { newlines.append(index) }
+        }
         self.newlines = newlines
         documentCarriers = search.linkCarriers.union(search.subjectCarriers).union(search.senderCarriers)
             .union(mentions.keys)
     }
 
     /// A run of ASCII letters and digits.
-    struct Run {
+    struct Run: Equatable {
         var start: Int
         var end: Int
         var hasDigit: Bool
@@ -65,8 +79,10 @@ struct TextScan {
         var candidate: TrackingCandidate
     }
 
-    func candidates() -> [TrackingCandidate] {
-        let runs = findRuns()
+    /// The accepted numbers of the text, best of overlapping ones, in text order.
+    /// - Parameter runs: the runs to chain and try, ``findRuns()`` by default.
+    func candidates(runs given: [Run]? = nil) -> [TrackingCandidate] {
+        let runs = given ?? findRuns()
         var accepted: [Accepted] = []
         var index = 0
         while index < runs.count {
@@ -109,7 +125,58 @@ struct TextScan {
         }
     }
 
-    private func findRuns() -> [Run] {
+    /// The runs of ASCII letters and digits that can take part in a number: number-like runs
+    /// (they may chain) and runs that can be a number alone (a digit, six bytes or more).
+    /// Other runs (words) are left out: a chain stops at them and they are never tried
+    /// alone, and with one left out its neighbours are too far apart to chain.
+    /// Runs longer than twice the longest format are glued to other letters (Hangul, kana,
+    /// accented Latin), part of a word, and left out too.
+    func findRuns() -> [Run] {
+        var runs: [Run] = []
+        bytes.withUnsafeBufferPointer { bytes in
+            Self.byteKinds.withUnsafeBufferPointer { kinds in
+                let count = bytes.count
+                var index = 0
+                while index < count {
+                    var kind = kinds[Int(bytes[index])]
+                    guard kind != 0 else {
+                        index += 1
+                        continue
+                    }
+                    let start = index
+                    var seen: UInt8 = 0
+                    repeat {
+                        seen |= kind
+                        index += 1
+                        kind = index < count ? kinds[Int(bytes[index])] : 0
+                    } while kind != 0
+                    let run = Run(
+                        start: start, end: index, hasDigit: seen & Self.digitKind != 0,
+                        hasLower: seen & Self.lowerKind != 0)
+                    guard run.length <= TrackingFormat.longest * 2 else { continue }
+                    if run.isNumberLike || (run.hasDigit && run.length >= 6) { runs.append(run) }
+                }
+            }
+        }
+        return runs
+    }
+
+    static let digitKind: UInt8 = 1
+    static let upperKind: UInt8 = 2
+    static let lowerKind: UInt8 = 4
+    /// Per byte: ``digitKind``, ``upperKind``, ``lowerKind`` or 0 (not an ASCII letter or digit).
+    static let byteKinds: [UInt8] = (0..<256).map { byte in
+        switch UInt8(byte) {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return digitKind
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): return upperKind
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): return lowerKind
+        default: return 0
+        }
+    }
+
+    /// Every run of ASCII letters and digits up to twice the longest format, as the search
+    /// first listed them (the reference ``findRuns()`` is tested against).
+    func allRuns() -> [Run] {
         var runs: [Run] = []
         var index = 0
         let count = bytes.count
@@ -126,7 +193,6 @@ struct TextScan {
                 index += 1
             }
             run.end = index
-            // A run glued to other letters (Hangul, kana, accented Latin) is part of a word.
             if run.length <= TrackingFormat.longest * 2 { runs.append(run) }
         }
         return runs
@@ -177,7 +243,9 @@ struct TextScan {
 
     /// Judges one window: formats, check digit, guards, context, score.
     private func evaluate(_ window: RunWindow) -> Accepted? {
-        let compactBytes = window.runs.flatMap { bytes[$0.start..<$0.end] }
+        var compactBytes: [UInt8] = []
+        compactBytes.reserveCapacity(window.end - window.start)
+        for run in window.runs { compactBytes += bytes[run.start..<run.end] }
         guard compactBytes.count >= 6, compactBytes.count <= TrackingFormat.longest,
             compactBytes.contains(where: CheckDigit.isDigit), !TrackingSearch.isPlaceholder(compactBytes)
         else { return nil }

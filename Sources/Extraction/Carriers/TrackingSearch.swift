@@ -66,7 +66,7 @@ struct TrackingSearch {
         }
         self.linkCarriers = linkCarriers
         self.linkHosts = linkHosts
-        let subjectBytes = Array((input.subject ?? "").utf8.prefix(Self.maximumSubjectBytes))
+        let subjectBytes = Self.utf8Prefix(input.subject ?? "", Self.maximumSubjectBytes)
         subjectCarriers = Set(compiled.mentionScanner.scan(subjectBytes).map(\.tag))
     }
 
@@ -78,13 +78,42 @@ struct TrackingSearch {
     func run() -> [TrackingCandidate] {
         var found: [TrackingCandidate] = []
         found += linkCandidates()
-        let textBytes = Array(input.text.utf8.prefix(Self.maximumTextBytes))
+        let textBytes = Self.utf8Prefix(input.text, Self.maximumTextBytes)
         found += TextScan(search: self, bytes: textBytes, isSubject: false).candidates()
         if let subject = input.subject {
-            let subjectBytes = Array(subject.utf8.prefix(Self.maximumSubjectBytes))
+            let subjectBytes = Self.utf8Prefix(subject, Self.maximumSubjectBytes)
             found += TextScan(search: self, bytes: subjectBytes, isSubject: true).candidates()
         }
         return Self.merge(found)
+    }
+
+    /// The first `limit` UTF-8 bytes of a text (as `Array(text.utf8.prefix(limit))`), copied
+    /// in one piece.
+    static func utf8Prefix(_ text: String, _ limit: Int) -> [UInt8] {
+        var text = text
+        return text.withUTF8 { Array(UnsafeBufferPointer(rebasing: $0.prefix(limit))) }
+    }
+
+    /// The numbers in a link's number field, separated by `,`, `;` or `|` (empty ones
+    /// dropped); read by bytes when the field is ASCII, by characters otherwise.
+    static func numberPieces(_ raw: String) -> [String] {
+        guard raw.utf8.allSatisfy({ $0 < 0x80 }) else {
+            return raw.split(whereSeparator: { ",;|".contains($0) }).map(String.init)
+        }
+        return raw.utf8.split(whereSeparator: {
+            $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: "|")
+        }).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// `CompiledCarriers.compact(raw).uppercased()`, by bytes for ASCII text.
+    static func compactUppercased(_ raw: String) -> String {
+        guard raw.utf8.allSatisfy({ $0 < 0x80 }) else { return CompiledCarriers.compact(raw).uppercased() }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(raw.utf8.count)
+        for byte in raw.utf8 where byte != UInt8(ascii: " ") && byte != UInt8(ascii: "-") {
+            bytes.append(byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte - 32 : byte)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     // MARK: Links
@@ -96,20 +125,17 @@ struct TrackingSearch {
             guard target.utf8.count <= 4_096, let host else { continue }
             let penalty = link.isHidden ? 0.1 : 0
             var matchedCarrierPattern = false
-            let nsTarget = target as NSString
-            let whole = NSRange(location: 0, length: nsTarget.length)
             for patternIndex in compiled.urlPatterns(forHost: host) {
-                let (carrierIndex, _, regex) = compiled.urlPatterns[patternIndex]
-                for result in regex.matches(in: target, range: whole) {
-                    let range = result.range(withName: "number")
-                    guard range.location != NSNotFound else { continue }
+                let carrierIndex = compiled.urlPatterns[patternIndex].carrier
+                for number in compiled.urlNumbers(patternIndex, in: target) {
                     matchedCarrierPattern = true
+                    // Without a `%` there is nothing to decode.
                     let raw =
-                        nsTarget.substring(with: range).removingPercentEncoding
-                        ?? nsTarget.substring(with: range)
-                    for piece in raw.split(whereSeparator: { ",;|".contains($0) }) {
+                        number.utf8.contains(UInt8(ascii: "%"))
+                        ? (number.removingPercentEncoding ?? number) : number
+                    for piece in Self.numberPieces(raw) {
                         if let candidate = carrierLinkCandidate(
-                            String(piece), carrierIndex: carrierIndex, link: link, penalty: penalty)
+                            piece, carrierIndex: carrierIndex, link: link, penalty: penalty)
                         {
                             found.append(candidate)
                         }
@@ -128,7 +154,7 @@ struct TrackingSearch {
     private func carrierLinkCandidate(_ raw: String, carrierIndex: Int, link: Link, penalty: Double)
         -> TrackingCandidate?
     {
-        let number = CompiledCarriers.compact(raw).uppercased()
+        let number = Self.compactUppercased(raw)
         let bytes = Array(number.utf8)
         guard bytes.count >= 6, bytes.count <= TrackingFormat.longest,
             bytes.allSatisfy(KeywordScanner.isAlphanumeric), bytes.contains(where: CheckDigit.isDigit),
@@ -247,10 +273,9 @@ struct TrackingSearch {
         var merged: [TrackingCandidate] = []
         for number in order {
             guard let group = byNumber[number] else { continue }
-            let sourceRank: [TrackingSource: Int] = [.link: 0, .labelledText: 1, .text: 2, .subject: 3]
             let sorted = group.sorted {
                 if $0.score != $1.score { return $0.score > $1.score }
-                return (sourceRank[$0.source] ?? 9) < (sourceRank[$1.source] ?? 9)
+                return sourceRank($0.source) < sourceRank($1.source)
             }
             guard var best = sorted.first else { continue }
             let agreeing = sorted.dropFirst().filter { $0.carrierID == best.carrierID }
@@ -281,30 +306,46 @@ struct TrackingSearch {
         }
     }
 
+    /// Link first, then labelled text, text, subject.
+    private static func sourceRank(_ source: TrackingSource) -> Int {
+        switch source {
+        case .link: return 0
+        case .labelledText: return 1
+        case .text: return 2
+        case .subject: return 3
+        }
+    }
+
     // MARK: Helpers
 
-    /// The lower-cased host of an absolute URL, `nil` without `scheme://`.
+    /// The lower-cased host of an absolute URL, `nil` without `scheme://`: the bytes after the
+    /// first `://` up to `/`, `?` or `#`, after the last `@` (user information) and before the
+    /// first `:` (port); ASCII letters lower-cased; `nil` when empty or longer than 253 bytes.
     static func host(of url: String) -> String? {
-        var utf8 = Substring(url).utf8
-        guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")),
-            utf8[colon...].starts(with: "://".utf8)
-        else { return nil }
-        utf8 = utf8[utf8.index(colon, offsetBy: 3)...]
-        var host: [UInt8] = []
-        for byte in utf8 {
-            switch byte {
-            case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"): break
-            case UInt8(ascii: "@"):
-                host.removeAll()  // user information
-                continue
-            default:
-                host.append(KeywordScanner.lower(byte))
-                continue
+        var url = url
+        return url.withUTF8 { bytes -> String? in
+            guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon + 2 < bytes.count,
+                bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/")
+            else { return nil }
+            var start = colon + 3
+            var end = start
+            while end < bytes.count {
+                let byte = bytes[end]
+                if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") {
+                    break
+                }
+                if byte == UInt8(ascii: "@") { start = end + 1 }
+                end += 1
             }
-            break
+            var stop = start
+            while stop < end, bytes[stop] != UInt8(ascii: ":") { stop += 1 }
+            let length = stop - start
+            guard length > 0, length <= 253 else { return nil }
+            return String(unsafeUninitializedCapacity: length) { buffer in
+                for offset in 0..<length { buffer[offset] = KeywordScanner.lower(bytes[start + offset]) }
+                return length
+            }
         }
-        if let port = host.firstIndex(of: UInt8(ascii: ":")) { host.removeSubrange(port...) }
-        return host.isEmpty || host.count > 253 ? nil : String(decoding: host, as: UTF8.self)
     }
 
     static func looksLikeTrackingLink(_ url: String) -> Bool {
@@ -383,15 +424,27 @@ struct TrackingSearch {
 
     /// Placeholder numbers: one digit nearly everywhere, or counting up or down (`1234567890`).
     static func isPlaceholder(_ bytes: [UInt8]) -> Bool {
-        let digits = bytes.filter(CheckDigit.isDigit)
-        guard digits.count >= 6 else { return false }
-        var counts = [Int](repeating: 0, count: 10)
-        for digit in digits { counts[Int(digit - UInt8(ascii: "0"))] += 1 }
-        // One digit nearly everywhere: 000000000000, 1Z0000000000000000.
-        if (counts.max() ?? 0) * 10 >= digits.count * 8 { return true }
-        // 123456789… or 987654321… as the whole digit part
-        let ascending = zip(digits, digits.dropFirst()).allSatisfy { $1 == ($0 == 57 ? 48 : $0 + 1) }
-        let descending = zip(digits, digits.dropFirst()).allSatisfy { $1 == ($0 == 48 ? 57 : $0 - 1) }
-        return ascending || descending
+        // The digits only, counted and compared with the previous digit, in one pass.
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 10) { tally in
+            tally.initialize(repeating: 0)
+            var digitCount = 0
+            var previous: UInt8 = 0
+            var ascending = true
+            var descending = true
+            for byte in bytes where CheckDigit.isDigit(byte) {
+                tally[Int(byte - UInt8(ascii: "0"))] += 1
+                if digitCount > 0 {
+                    if byte != (previous == 57 ? 48 : previous + 1) { ascending = false }
+                    if byte != (previous == 48 ? 57 : previous - 1) { descending = false }
+                }
+                previous = byte
+                digitCount += 1
+            }
+            guard digitCount >= 6 else { return false }
+            // One digit nearly everywhere: 000000000000, 1Z0000000000000000.
+            if (tally.max() ?? 0) * 10 >= digitCount * 8 { return true }
+            // 123456789… or 987654321… as the whole digit part
+            return ascending || descending
+        }
     }
 }

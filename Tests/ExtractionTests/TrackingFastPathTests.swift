@@ -1,0 +1,324 @@
+import Foundation
+import MailDocument
+import Testing
+
+@testable import Extraction
+
+/// The byte-level paths of the tracking search agree with the general code they stand in for.
+@Suite struct TrackingFastPathTests {
+    typealias Generator = FastPathTests.Generator
+
+    static var compiled: CompiledCarriers { CarrierTestSupport.catalog.compiled }
+
+    /// Hosts and sender domains of every carrier, with subdomains, look-alikes and odd forms.
+    static var hostSamples: [String] {
+        var hosts: [String] = []
+        for rule in CarrierTestSupport.catalog.carriers {
+            for domain in rule.senderDomains + rule.urlPatterns.map(\.host) {
+                hosts += [
+                    domain, "www.\(domain)", "mail.\(domain)", "x\(domain)", ".\(domain)", "\(domain).",
+                    "a..\(domain)", String(domain.dropFirst()), "\(domain).evil.example", "é.\(domain)",
+                    domain.uppercased(), "\u{301}.\(domain)",
+                ]
+            }
+        }
+        return hosts + ["", ".", "..", "com", "example.com", "localhost", "ups", "a.b.c.d.e"]
+    }
+
+    @Test func hostTableAgreesWithTheDictionaries() {
+        let compiled = Self.compiled
+        var answered = 0
+        for host in Self.hostSamples {
+            let reference = compiled.hostAnswersWithoutTable(host)
+            #expect(compiled.carriersForHost(host) == reference.carriers, "\(host)")
+            #expect(compiled.urlPatterns(forHost: host) == reference.urlPatterns, "\(host)")
+            var sender: [Int] = []
+            let lowered = String(decoding: host.utf8.map(KeywordScanner.lower), as: UTF8.self)
+            if !lowered.isEmpty {
+                for parent in CompiledCarriers.domainAndParents(lowered) {
+                    for carrier in compiled.carriersBySenderDomain[parent] ?? []
+                    where !sender.contains(carrier) {
+                        sender.append(carrier)
+                    }
+                }
+            }
+            #expect(compiled.carriersForDomain(host) == sender, "\(host)")
+            if compiled.hostTable.lookup(Array(host.utf8)) != nil { answered += 1 }
+        }
+        #expect(answered > Self.hostSamples.count / 2)
+        #expect(compiled.hostTable.isUsable)
+    }
+
+    /// The host reader as it was written first, by `Substring` and a byte array.
+    static func referenceHost(of url: String) -> String? {
+        var utf8 = Substring(url).utf8
+        guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")),
+            utf8[colon...].starts(with: "://".utf8)
+        else { return nil }
+        utf8 = utf8[utf8.index(colon, offsetBy: 3)...]
+        var host: [UInt8] = []
+        for byte in utf8 {
+            switch byte {
+            case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"): break
+            case UInt8(ascii: "@"):
+                host.removeAll()
+                continue
+            default:
+                host.append(KeywordScanner.lower(byte))
+                continue
+            }
+            break
+        }
+        if let port = host.firstIndex(of: UInt8(ascii: ":")) { host.removeSubrange(port...) }
+        return host.isEmpty || host.count > 253 ? nil : String(decoding: host, as: UTF8.self)
+    }
+
+    @Test func hostReaderAgrees() {
+        var generator = Generator(state: 11)
+        let pieces = [
+            "https", "http", ":", "//", "/", "?", "#", "@", "www.", "UPS", "ups.com", ".", "é", "\u{FF}",
+            ":8080",
+            "user:pw", "a", "-", String(repeating: "x", count: 120), "\u{301}",
+        ]
+        for round in 0..<20_000 {
+            let url = generator.text(pieces, count: round % 5 == 0 ? 16 : 6)
+            #expect(TrackingSearch.host(of: url) == Self.referenceHost(of: url), "\(url.debugDescription)")
+        }
+        let invalid = String(decoding: Array("https://a\u{FF}b.com/".utf8) + [0xC3], as: UTF8.self)
+        #expect(TrackingSearch.host(of: invalid) == Self.referenceHost(of: invalid))
+    }
+
+    static let scannerPieces = [
+        " ", "  ", "\n", "-", ".", ":", "#", "/", "tracking", "Tracking Number", "TRACKING", "no", "number",
+        "UPS", "ups", "Ups", "DHL", "dhl", "DPD", "GLS", "Royal Mail", "royal", "Colissimo", "suivi",
+        "order", "Order #", "e.g.", "z. b.", "Sendungsnummer", "sendungs-nr", "운송장번호", "운송장 번호", "お問い合わせ番号",
+        "追跡番号", "单号", "运单号码", "例：", "：", "ヤマト運輸", "佐川急便", "顺丰", "CJ대한통운", "é", "\u{A0}", "123",
+        "1Z", "x", "a", "Yamato", "La Poste", "Correos", "&", "track", "trace", "배송", "%E8%BF%BD",
+    ]
+
+    @Test func keywordPairBucketsAgreeWithFirstByteBuckets() {
+        let compiled = Self.compiled
+        var generator = Generator(state: 5)
+        var hits = 0
+        for round in 0..<6_000 {
+            let text = Array(generator.text(Self.scannerPieces, count: round % 4 == 0 ? 60 : 10).utf8)
+            for scanner in [compiled.mentionScanner, compiled.labelScanner] {
+                let fast = scanner.scan(text)
+                #expect(fast == scanner.scanByFirstByte(text), "\(String(decoding: text, as: UTF8.self))")
+                hits += fast.count
+            }
+        }
+        #expect(hits > 10_000)
+    }
+
+    @Test func keywordScannerWithOneBytePhrases() {
+        var scanner = KeywordScanner()
+        scanner.add("#", tag: 1)
+        scanner.add("no", tag: 2)
+        scanner.add("No", tag: 3, caseSensitive: true)
+        scanner.add("ab", tag: 4, wordBoundary: false)
+        scanner.seal()
+        let hits = scanner.scan(Array("No #1 nab No".utf8))
+        #expect(hits.map(\.tag) == [2, 3, 1, 4, 2, 3])
+        #expect(hits == scanner.scanByFirstByte(Array("No #1 nab No".utf8)))
+    }
+
+    /// A format match as text, for comparing the two paths.
+    static func describe(_ matches: [FormatMatch]) -> [String] {
+        matches.map {
+            "\($0.formatIndex) \(String(describing: $0.checkDigitValid)) \($0.country ?? "-") \($0.reported ?? "-")"
+        }
+    }
+
+    @Test func everyRulePatternHasAByteForm() {
+        let compiled = Self.compiled
+        for format in compiled.formats {
+            #expect(format.bytePattern != nil, "\(format.format.id): \(format.format.pattern)")
+        }
+        for (index, pattern) in compiled.urlPatterns.enumerated() {
+            #expect(compiled.urlBytePatterns[index] != nil, "\(pattern.host): \(pattern.regex.pattern)")
+        }
+    }
+
+    @Test func formatBytePatternsAgreeWithTheExpressions() {
+        let compiled = Self.compiled
+        var generator = Generator(state: 3)
+        let alphabets: [[Character]] = [
+            Array("0123456789"), Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"), Array("0123456789AZ"),
+            Array("01234567899999CEHLRUVJTSFGMNDXYZ"), Array("abcXYZ019 -#"),
+        ]
+        var samples: [String] = []
+        for format in compiled.formats {
+            for example in format.format.examples + format.format.counterexamples {
+                let compact = CompiledCarriers.compact(example)
+                samples.append(compact)
+                var characters = Array(compact)
+                for _ in 0..<20 where !characters.isEmpty {
+                    let position = Int(generator.next() % UInt64(characters.count))
+                    characters[position] = generator.pick(generator.pick(alphabets))
+                    samples.append(String(characters))
+                }
+                samples += [
+                    String(compact.dropFirst()), String(compact.dropLast()), compact + "0", "9" + compact,
+                ]
+            }
+        }
+        for _ in 0..<20_000 {
+            let alphabet = generator.pick(alphabets)
+            let length = 4 + Int(generator.next() % 37)
+            samples.append(String((0..<length).map { _ in generator.pick(alphabet) }))
+        }
+        samples += ["1Z", "", "é1234567890", "12345678901\n", "１２３４５６７８９０１２"]
+        var matched = 0
+        for sample in samples {
+            let fast = compiled.match(sample)
+            #expect(Self.describe(fast) == Self.describe(compiled.matchByExpressions(sample)), "\(sample)")
+            matched += fast.count
+        }
+        #expect(matched > 1_000)
+    }
+
+    @Test func urlBytePatternsAgreeWithTheExpressions() {
+        let compiled = Self.compiled
+        var generator = Generator(state: 9)
+        var pieces = [
+            "https://", "www.", "ups.com", "/", "?", "&", "=", "#", "%2C", ",", ";", "|", "%", "-",
+            "1Z5R89390357567127",
+            "123456789012", "TBA123456789012", "JD014600006281230109", "abc", "ABC", "track", "Track",
+            "details", "id",
+            "tracknum", "trackNums", "é", "%E8", " ", "\t",
+        ]
+        for rule in CarrierTestSupport.catalog.carriers {
+            for pattern in rule.urlPatterns {
+                // The literal words of each pattern, so that its matches are exercised.
+                pieces += pattern.pattern.split(whereSeparator: { "()|?:<>[]{}+*\\".contains($0) }).map(
+                    String.init)
+            }
+        }
+        var matched = 0
+        for round in 0..<6_000 {
+            let target = generator.text(pieces, count: round % 3 == 0 ? 30 : 10)
+            for index in compiled.urlPatterns.indices {
+                let fast = compiled.urlNumbers(index, in: target)
+                #expect(fast == compiled.urlNumbersByExpression(index, in: target), "\(index) \(target)")
+                matched += fast.count
+            }
+        }
+        #expect(matched > 1_000)
+    }
+
+    @Test func bytePatternSubset() throws {
+        for unsupported in [
+            "a*?", "a+?", "a++", "a{2}?", "^a", "a$", "\\w+", "[[a-z]]", "[a-z&&b]", "[a-]", "(?<n>a", "a)",
+            "[]a]",
+            "(?=a)+", "a**", "(?i:a)", "(?<=a)b", "x*", "a|", "é", "[{ab}]", "\\1", "(?=(a))b",
+        ] {
+            #expect(BytePattern(unsupported) == nil, "\(unsupported)")
+        }
+        for (pattern, input, whole) in [
+            ("(?:92)?(?<p>[0-9]{3})(?<c>[0-9])", "921234", true), ("[0-9]{2,4}[0-9]", "12345", true),
+            ("(?=[A-Z0-9]*[A-Z])[0-9]{2}[A-Z0-9]{3}[0-9]{2}", "12ABC34", true),
+            ("(?!00)[0-9]{3}", "001", true), ("(?i)[?&]id=(?<n>[0-9a-z%,\\-]+)", "x?ID=ab-1,2&id=9", false),
+            ("a|ab|abc", "abcd abc", false), ("(a|ab)(c|bcd)(?<d>d*)", "abcd", false),
+        ] {
+            let regex = try NSRegularExpression(pattern: whole ? "^(?:\(pattern))$" : pattern)
+            let compiled = try #require(BytePattern(pattern), "\(pattern)")
+            #expect(
+                compiled.agrees(
+                    with: regex, on: [input, String(input.dropFirst()), input + "x"], whole: whole))
+        }
+    }
+
+    @Test func oneTextScanAgreesWithTheTwoScanners() {
+        let compiled = Self.compiled
+        var generator = Generator(state: 17)
+        let offset = compiled.textLabelTagOffset
+        for round in 0..<4_000 {
+            let text = Array(generator.text(Self.scannerPieces, count: round % 4 == 0 ? 60 : 10).utf8)
+            let both = compiled.textScanner.scan(text)
+            let mentions = both.filter { $0.tag < offset }
+            let labels = both.filter { $0.tag >= offset }.map {
+                KeywordScanner.Hit(tag: $0.tag - offset, start: $0.start, end: $0.end)
+            }
+            #expect(mentions == compiled.mentionScanner.scan(text))
+            #expect(labels == compiled.labelScanner.scan(text))
+        }
+    }
+
+    /// The placeholder test as it was written first.
+    static func referenceIsPlaceholder(_ bytes: [UInt8]) -> Bool {
+        let digits = bytes.filter(CheckDigit.isDigit)
+        guard digits.count >= 6 else { return false }
+        var counts = [Int](repeating: 0, count: 10)
+        for digit in digits { counts[Int(digit - UInt8(ascii: "0"))] += 1 }
+        if (counts.max() ?? 0) * 10 >= digits.count * 8 { return true }
+        let ascending = zip(digits, digits.dropFirst()).allSatisfy { $1 == ($0 == 57 ? 48 : $0 + 1) }
+        let descending = zip(digits, digits.dropFirst()).allSatisfy { $1 == ($0 == 48 ? 57 : $0 - 1) }
+        return ascending || descending
+    }
+
+    @Test func placeholderTestAgrees() {
+        var generator = Generator(state: 23)
+        let pieces = ["0", "1", "2", "3", "9", "8", "7", "123456", "0000", "Z", "1Z", "A", "9876543210", "5"]
+        var placeholders = 0
+        for round in 0..<30_000 {
+            let bytes = Array(generator.text(pieces, count: round % 2 == 0 ? 6 : 14).utf8)
+            let fast = TrackingSearch.isPlaceholder(bytes)
+            #expect(fast == Self.referenceIsPlaceholder(bytes), "\(String(decoding: bytes, as: UTF8.self))")
+            if fast { placeholders += 1 }
+        }
+        #expect(placeholders > 1_000)
+    }
+
+    @Test func linkNumberPiecesAgree() {
+        var generator = Generator(state: 29)
+        let pieces = [
+            ",", ";", "|", " ", "-", "\u{A0}", "1Z5R89390357567127", "abc", "ß", "é", ",\u{301}", "x", "12",
+            "%2C",
+            "ﬀ",
+        ]
+        for _ in 0..<20_000 {
+            let raw = generator.text(pieces, count: 8)
+            let reference = raw.split(whereSeparator: { ",;|".contains($0) }).map(String.init)
+            #expect(TrackingSearch.numberPieces(raw) == reference, "\(raw.debugDescription)")
+            #expect(
+                TrackingSearch.compactUppercased(raw) == CompiledCarriers.compact(raw).uppercased(),
+                "\(raw.debugDescription)")
+        }
+    }
+
+    @Test func utf8PrefixAgrees() {
+        for text in ["", "abc", "é", "日本語のテキスト", String(repeating: "x", count: 100)] {
+            for limit in [0, 1, 2, 3, 5, 200] {
+                #expect(TrackingSearch.utf8Prefix(text, limit) == Array(text.utf8.prefix(limit)))
+            }
+        }
+    }
+
+    @Test func wordsLeftOutOfTheRunsChangeNothing() {
+        var generator = Generator(state: 31)
+        let pieces = [
+            " ", "  ", "-", "\n", ": ", "#", "+", "(", "e.g. ", "Tracking number ", "UPS ", "DHL ", "Order ",
+            "tel ",
+            "1Z5R89390357567127", "1Z 5R8 939 0357 567 127", "JD014600006281230109", "RR123456785DE",
+            "RR 123 456 785 DE",
+            "00340434161094042557", "123456789012", "1234", "5678", "9012", "AB", "C", "Word", "words",
+            "UPPERCASE",
+            "x9y8z7w6", "ABC123DEF", "\u{A0}", "１２３４", "é", "GM", "TBA", "123", "4567890", "abc1234567",
+        ]
+        var compared = 0
+        for round in 0..<3_000 {
+            let text = generator.text(pieces, count: round % 3 == 0 ? 40 : 12)
+            let search = TrackingSearch(
+                compiled: Self.compiled,
+                input: TrackingSearchInput(text: text, senderDomain: round % 2 == 0 ? "ups.com" : nil))
+            let scan = TextScan(search: search, bytes: Array(text.utf8), isSubject: round % 5 == 0)
+            let all = scan.allRuns()
+            #expect(scan.findRuns() == all.filter { $0.isNumberLike || ($0.hasDigit && $0.length >= 6) })
+            let fast = scan.candidates()
+            #expect(fast == scan.candidates(runs: all), "\(text.debugDescription)")
+            compared += fast.count
+        }
+        #expect(compared > 200)
+    }
+}
