@@ -79,6 +79,8 @@ public final class MessageSource: Sequence, IteratorProtocol {
 
     private var pending: [Input]
     private var reader: MboxReader?
+    /// The read buffer every file of this source is read through, one after another.
+    private let scratch = ReadScratch()
     private let maxMessageBytes: Int
     private let topLevelPaths: [String]
     /// Files and folders never read (a scan's own output folder and database inside the tree
@@ -223,7 +225,7 @@ public final class MessageSource: Sequence, IteratorProtocol {
     private func open(
         descriptor: Int32, path: String, flags: String?, closeWhenDone: Bool
     ) -> Result<RawMessage, SourceProblem>? {
-        let stream = ChunkedReader(descriptor: descriptor, closeWhenDone: closeWhenDone)
+        let stream = ChunkedReader(descriptor: descriptor, closeWhenDone: closeWhenDone, scratch: scratch)
         stream.fill(atLeast: 5)
         let origin = MessageOrigin(path: path)
         if stream.buffer.isEmpty {
@@ -383,6 +385,24 @@ public final class MessageSource: Sequence, IteratorProtocol {
 }
 
 /// A file descriptor read in chunks into a growing buffer.
+/// A read buffer reused by the readers of one ``MessageSource``, one file after another
+/// (never by two threads: a source is read by one).
+final class ReadScratch {
+    private var storage = UnsafeMutableRawBufferPointer.allocate(
+        byteCount: ChunkedReader.chunkSize, alignment: 16)
+
+    /// The buffer, grown to at least `count` bytes (its contents are not kept when it grows).
+    func bytes(atLeast count: Int) -> UnsafeMutableRawBufferPointer {
+        if storage.count < count {
+            storage.deallocate()
+            storage = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 16)
+        }
+        return storage
+    }
+
+    deinit { storage.deallocate() }
+}
+
 final class ChunkedReader {
     static let chunkSize = 1 << 20
     let descriptor: Int32
@@ -394,23 +414,23 @@ final class ChunkedReader {
     private(set) var atEnd = false
     private(set) var failed = false
     private var closed = false
-    private var scratch = UnsafeMutableRawBufferPointer.allocate(
-        byteCount: ChunkedReader.chunkSize, alignment: 16)
+    /// Where `read(2)` puts bytes before they are appended to ``buffer``: one per
+    /// ``MessageSource``, so that reading a Maildir does not map and unmap a fresh
+    /// megabyte (and take its page faults) for every file.
+    private let scratch: ReadScratch
 
-    init(descriptor: Int32, closeWhenDone: Bool) {
+    init(descriptor: Int32, closeWhenDone: Bool, scratch: ReadScratch = ReadScratch()) {
         self.descriptor = descriptor
         self.closeWhenDone = closeWhenDone
+        self.scratch = scratch
     }
 
     /// Reads until the buffer holds at least `count` bytes or the input ends.
     func fill(atLeast count: Int) {
         while buffer.count < count && !atEnd {
             let want = max(ChunkedReader.chunkSize, count - buffer.count)
-            if scratch.count < want {
-                scratch.deallocate()
-                scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: want, alignment: 16)
-            }
-            let got = Foundation.read(descriptor, scratch.baseAddress, want)
+            let bytes = scratch.bytes(atLeast: want)
+            let got = Foundation.read(descriptor, bytes.baseAddress, want)
             if got < 0 && errno == EINTR { continue }
             if got <= 0 {
                 atEnd = true
@@ -419,7 +439,7 @@ final class ChunkedReader {
                 return
             }
             let start = buffer.count
-            buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<got]))
+            buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[0..<got]))
             if crAsLineFeed { translateCarriageReturns(from: start) }
         }
     }
@@ -457,7 +477,6 @@ final class ChunkedReader {
 
     deinit {
         close()
-        scratch.deallocate()
     }
 }
 

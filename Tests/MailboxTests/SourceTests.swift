@@ -339,7 +339,7 @@ func text(_ message: RawMessage) -> String { String(decoding: message.bytes, as:
     #expect(messages.first { text($0) == "Subject: named tmp\n\n" }?.maildirFlags == "")
     #expect(
         problems.map { "\(($0.origin.path as NSString).lastPathComponent): \($0.reason)" }.sorted() == [
-            "broken: no such file or directory", "fifo: not a regular file",
+            "broken: symbolic link to a missing file", "fifo: not a regular file",
         ])
 
     // Given by the caller, a link to a folder is followed.

@@ -221,6 +221,34 @@ import Testing
         #expect(result.standardError.contains("orders: 3 new"))
     }
 
+    /// `--json` gives a skipped message's origin and byte offset as two fields, and counts
+    /// the messages read with repairs.
+    @Test func skippedMessagesCarryTheirByteOffsetInJSON() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let mbox = folder.appendingPathComponent("in.mbox")
+        let text =
+            "stray bytes\nFrom a\nSubject: one\n\nhello\n\nFrom b\nSubject: two\n"
+            + "Content-Type: text/plain; charset=x-klingon-9\n\nhi\n\nFrom c\nSubject: cut\n\nhal"
+        try Data(text.utf8).write(to: mbox)
+        let out = folder.appendingPathComponent("orders")
+        let result = try CommandRunner.run(["scan", mbox.path, "--out", out.path, "--json", "--quiet"])
+        #expect(result.status == 1, "\(result.standardError)")
+        let summary = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let skipped = try #require(summary["skipped"] as? [[String: Any]])
+        #expect(skipped.count == 2, "\(skipped)")
+        #expect(skipped.first?["origin"] as? String == mbox.path)
+        #expect(skipped.first?["byteOffset"] as? Int == 0)
+        #expect((skipped.first?["reason"] as? String)?.contains("before the mbox's first From line") == true)
+        #expect(skipped.last?["origin"] as? String == mbox.path + "#3")
+        let cutOffset = text.utf8.count - "Subject: cut\n\nhal".utf8.count
+        #expect(skipped.last?["byteOffset"] as? Int == cutOffset)
+        #expect(summary["repairedCount"] as? Int == 1)
+        let repaired = try #require(summary["repaired"] as? [[String: Any]])
+        #expect(repaired.first?["origin"] as? String == mbox.path + "#2")
+    }
+
     /// An output folder inside the mailbox (bundles, database, its -wal and -shm) is not read
     /// back as mail on the next run.
     @Test func anOutputFolderInsideTheMailboxIsNotReadAsMail() throws {

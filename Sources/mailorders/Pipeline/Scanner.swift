@@ -9,9 +9,24 @@ struct ScanSummary {
     var messagesRead = 0
     /// Messages applied in an earlier run (same Message-ID or same bytes).
     var alreadyApplied = 0
-    var skipped: [(origin: String, reason: String)] = []
-    /// Messages read with repairs or guesses (broken MIME, unknown charsets, limits hit).
+    /// What could not be read or stored: the origin (`path` or `path#index`), the byte offset
+    /// in the file when there is one, and why. All of them are kept: each is a message lost.
+    var skipped: [(origin: String, byteOffset: Int?, reason: String)] = []
+    /// Messages read with repairs or guesses (broken MIME, unknown charsets, limits hit): the
+    /// first ``repairedKept`` of them; ``repairedCount`` counts all.
     var repaired: [(origin: String, warnings: [String])] = []
+    var repairedCount = 0
+    /// How many repaired messages are listed: the list must not grow with the mailbox.
+    static let repairedKept = 10_000
+
+    mutating func skip(_ origin: String, byteOffset: Int? = nil, _ reason: String) {
+        skipped.append((origin, byteOffset, reason))
+    }
+
+    mutating func noteRepaired(_ origin: String, warnings: [String]) {
+        repairedCount += 1
+        if repaired.count < Self.repairedKept { repaired.append((origin, warnings)) }
+    }
     var notOrders = 0
     var beforeSince = 0
     var ordersCreated = 0
@@ -36,17 +51,20 @@ struct ScanSummary {
             "  bundles written: \(bundlesWritten) in \(outputDirectory)"
                 + (bundlesRemoved > 0 ? " (\(bundlesRemoved) outdated bundles removed)" : ""),
         ]
-        if !repaired.isEmpty {
+        if repairedCount > 0 {
             lines.append(
-                "Read with repairs (\(repaired.count)): what was broken was read as far as it could be:")
+                "Read with repairs (\(repairedCount)): what was broken was read as far as it could be:")
             for item in repaired.prefix(10) {
                 lines.append("  \(item.origin): \(item.warnings.first ?? "")")
             }
-            if repaired.count > 10 { lines.append("  … and \(repaired.count - 10) more (see --json)") }
+            if repairedCount > 10 { lines.append("  … and \(repairedCount - 10) more (see --json)") }
         }
         if !skipped.isEmpty {
             lines.append("Skipped \(skipped.count) message\(skipped.count == 1 ? "" : "s"):")
-            for item in skipped.prefix(50) { lines.append("  \(item.origin): \(item.reason)") }
+            for item in skipped.prefix(50) {
+                lines.append(
+                    "  \(item.origin)\(item.byteOffset.map { " (byte \($0))" } ?? ""): \(item.reason)")
+            }
             if skipped.count > 50 { lines.append("  … and \(skipped.count - 50) more (see --json)") }
         }
         return lines.joined(separator: "\n")
@@ -61,10 +79,13 @@ struct ScanSummary {
             "elapsedSeconds": (elapsed * 1000).rounded() / 1000,
             "outputDirectory": outputDirectory,
         ]
-        object["skipped"] = skipped.map { ["origin": $0.origin, "reason": $0.reason] }
-        object["repaired"] = repaired.prefix(10_000).map {
-            ["origin": $0.origin, "warnings": $0.warnings] as [String: Any]
+        object["skipped"] = skipped.map { item -> [String: Any] in
+            var entry: [String: Any] = ["origin": item.origin, "reason": item.reason]
+            if let byteOffset = item.byteOffset { entry["byteOffset"] = byteOffset }
+            return entry
         }
+        object["repaired"] = repaired.map { ["origin": $0.origin, "warnings": $0.warnings] as [String: Any] }
+        object["repairedCount"] = repairedCount
         let data =
             (try? JSONSerialization.data(
                 withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
@@ -193,18 +214,16 @@ struct Scanner {
             switch next {
             case .failure(let problem):
                 summary.messagesRead += 1
-                summary.skipped.append(
-                    (problem.origin.description + " (byte \(problem.origin.byteOffset))", problem.reason))
+                summary.skip(
+                    problem.origin.description, byteOffset: problem.origin.byteOffset, problem.reason)
             case .success(let raw):
                 // A message the source may have cut short (an mbox still being written) is not
                 // applied: applied once, its complete copy would be taken for a duplicate.
                 if !raw.warnings.isEmpty {
                     summary.messagesRead += 1
-                    summary.skipped.append(
-                        (
-                            raw.origin.description + " (byte \(raw.origin.byteOffset))",
-                            raw.warnings.joined(separator: "; ") + "; not applied, read again on the next run"
-                        ))
+                    summary.skip(
+                        raw.origin.description, byteOffset: raw.origin.byteOffset,
+                        raw.warnings.joined(separator: "; ") + "; not applied, read again on the next run")
                     continue
                 }
                 batch.append(raw)
@@ -247,7 +266,7 @@ struct Scanner {
             latest = try store.latestSequence()
             deleted = try store.deletedOrderIDs(after: since)
         } catch {
-            summary.skipped.append(("order store", "bundles not written: \(error)"))
+            summary.skip("order store", "bundles not written: \(error)")
             return
         }
         let createdNow = created.subtracting(deleted)
@@ -260,7 +279,7 @@ struct Scanner {
                 page = try store.orders(changedAfter: since, idAbove: lastID, limit: 256)
             } catch {
                 failures += 1
-                summary.skipped.append(("order store", "bundles not written: \(error)"))
+                summary.skip("order store", "bundles not written: \(error)")
                 break
             }
             guard let last = page.last else { break }
@@ -277,8 +296,8 @@ struct Scanner {
                     if order.orderNumber != nil { summary.shipmentsLinked += order.fulfillments.count }
                 } catch {
                     failures += 1
-                    summary.skipped.append(
-                        ("order \(order.orderNumber ?? "#\(order.id)")", "bundle not written: \(error)"))
+                    summary.skip(
+                        "order \(order.orderNumber ?? "#\(order.id)")", "bundle not written: \(error)")
                 }
             }
         }
@@ -344,11 +363,9 @@ struct Scanner {
             summary.alreadyApplied += 1
             return
         case .unreadable:
-            summary.skipped.append(
-                (
-                    processed.origin.description + " (byte \(processed.origin.byteOffset))",
-                    processed.failure ?? "not read"
-                ))
+            summary.skip(
+                processed.origin.description, byteOffset: processed.origin.byteOffset,
+                processed.failure ?? "not read")
             return
         case .beforeSince:
             summary.beforeSince += 1
@@ -357,12 +374,10 @@ struct Scanner {
             outcome = result
         }
         if !processed.warnings.isEmpty {
-            summary.repaired.append(
-                (
-                    processed.origin.description,
-                    processed.warnings.prefix(5).map(\.description)
-                        + (processed.warnings.count > 5 ? ["… \(processed.warnings.count - 5) more"] : [])
-                ))
+            summary.noteRepaired(
+                processed.origin.description,
+                warnings: processed.warnings.prefix(5).map(\.description)
+                    + (processed.warnings.count > 5 ? ["… \(processed.warnings.count - 5) more"] : []))
         }
         if processed.extraction?.kind == .notAnOrder { summary.notOrders += 1 }
         switch outcome {
@@ -371,7 +386,7 @@ struct Scanner {
         case .success(.alreadyApplied):
             summary.alreadyApplied += 1
         case .failure(let error):
-            summary.skipped.append((processed.origin.description, "not stored: \(error)"))
+            summary.skip(processed.origin.description, "not stored: \(error)")
         }
     }
 }
