@@ -57,6 +57,7 @@ import Testing
         #expect(fulfillment.shippedAt == november(21, 9))
         #expect(fulfillment.deliveredAt == november(24, 15))
         #expect(try db.store.unlinkedShipments().isEmpty)
+        #expect(try db.store.unlinkedShipmentCount() == 0)
     }
 
     @Test func carrierEmailBeforeMerchantShippingEmailIsAbsorbed() throws {
@@ -71,6 +72,7 @@ import Testing
         #expect(carrier.unlinkedShipments == 1)
         let unlinked = try db.store.unlinkedShipments()
         #expect(unlinked.count == 1)
+        #expect(try db.store.unlinkedShipmentCount() == 1)
         #expect(unlinked.first?.orderNumber == nil)
         #expect(unlinked.first?.merchantKey == "example outfitters")
         let recordID = try #require(unlinked.first?.id)
@@ -386,6 +388,7 @@ import Testing
                 [.outForDelivery], [.outForDelivery], [.onTheWay],
             ])
         #expect(try db.store.unlinkedShipments().count == 2)
+        #expect(try db.store.unlinkedShipmentCount() == 2)
         #expect(orders.map(\.messageCount) == [2, 2, 1])
     }
 

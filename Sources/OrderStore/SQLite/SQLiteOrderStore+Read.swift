@@ -56,6 +56,14 @@ extension SQLiteOrderStore {
         try locked { () throws(StoreError) in try loadOrders(where: "o.order_key IS NULL", []) }
     }
 
+    /// How many shipment-only records there are (``unlinkedShipments()`` without loading them).
+    /// - Throws: ``StoreError`` when the store cannot be read.
+    public func unlinkedShipmentCount() throws(StoreError) -> Int {
+        try locked { () throws(StoreError) in
+            Int(try connection.first("SELECT COUNT(*) FROM orders o WHERE o.order_key IS NULL")?.int(0) ?? 0)
+        }
+    }
+
     public func order(id: Int64) throws(StoreError) -> StoredOrder? {
         try locked { () throws(StoreError) in try loadOrders(where: "o.id = ?", [.integer(id)]).first }
     }

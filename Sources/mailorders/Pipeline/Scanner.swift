@@ -247,7 +247,7 @@ struct Scanner {
         progress.update(done: summary.messagesRead, orders: ordersSeen, shipments: shipmentsSeen, force: true)
         progress.finish()
         writeBundles(summary: &summary, created: created)
-        summary.unlinkedShipments = (try? store.unlinkedShipments().count) ?? 0
+        summary.unlinkedShipments = (try? store.unlinkedShipmentCount()) ?? 0
         summary.elapsed = Date().timeIntervalSince(start)
         return summary
     }
