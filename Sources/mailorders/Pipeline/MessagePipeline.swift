@@ -93,31 +93,39 @@ struct MessagePipeline: Sendable {
         map(batch.count, jobs: jobs) { sha256Hex(batch[$0].bytes) }
     }
 
-    /// `transform` of `0 ..< count` on up to `jobs` threads (each thread takes every `jobs`-th
-    /// index), in index order.
+    /// `transform` of `0 ..< count` on up to `jobs` threads, in index order.
+    ///
+    /// Each thread takes the next index nobody has taken yet, so a thread that drew a 150 KB
+    /// newsletter does not hold up the others while they sit idle on shorter messages.
     static func map<Value: Sendable>(
         _ count: Int, jobs: Int, _ transform: @Sendable (Int) -> Value
     ) -> [Value] {
         if jobs <= 1 || count <= 1 { return (0..<count).map(transform) }
         let results = ResultSlots<Value>(count: count)
-        let stride = max(1, jobs)
-        DispatchQueue.concurrentPerform(iterations: stride) { worker in
-            var index = worker
-            while index < count {
-                results.set(index, transform(index))
-                index += stride
-            }
+        DispatchQueue.concurrentPerform(iterations: min(jobs, count)) { _ in
+            while let index = results.claim() { results.set(index, transform(index)) }
         }
         return results.values()
     }
 }
 
-/// Slots written by concurrent workers, each slot by exactly one worker.
+/// Slots written by concurrent workers, each slot by exactly one worker: the one that
+/// claimed its index.
 private final class ResultSlots<Value>: @unchecked Sendable {
     private var storage: [Value?]
+    private var next = 0
     private let lock = NSLock()
 
     init(count: Int) { storage = Array(repeating: nil, count: count) }
+
+    /// The next index no worker has claimed, or nil when all are taken.
+    func claim() -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard next < storage.count else { return nil }
+        next += 1
+        return next - 1
+    }
 
     func set(_ index: Int, _ value: Value) {
         lock.lock()

@@ -97,7 +97,7 @@ struct ScanSummary {
 /// Reads sources, runs the pipeline on all cores, applies results in order through the one
 /// store writer, then writes the bundles of every order the run changed.
 ///
-/// Memory is bounded by one batch of messages (`jobs × 16` at most), not by the mailbox.
+/// Memory is bounded by a few batches of messages (`jobs × 32` each), not by the mailbox.
 struct Scanner {
     let options: ScanOptions
     let pipeline: MessagePipeline
@@ -156,7 +156,8 @@ struct Scanner {
         var ordersSeen = 0
         var shipmentsSeen = 0
         let jobs = max(1, options.jobs)
-        let batchSize = max(16, jobs * 16)
+        // Large enough that the wait for a batch's slowest message is small beside the batch.
+        let batchSize = max(16, jobs * 32)
         var batch: [RawMessage] = []
         // Processed on the worker threads while this thread reads the next batch and applies it.
         var inFlight: InFlightBatch?
