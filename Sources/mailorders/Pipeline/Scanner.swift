@@ -180,10 +180,11 @@ struct Scanner {
                 done: summary.messagesRead + batch.count, orders: ordersSeen, shipments: shipmentsSeen)
         }
 
-        // Hashes the batch on the worker threads, skips the messages the store knows, starts
-        // the rest on the worker threads, and applies the batch before it meanwhile.
+        // Hashes the batch on this thread while the batch in flight is processed, skips the
+        // messages the store knows, then starts the rest on the worker threads once they are
+        // free and applies the batch before it meanwhile.
         func submit() {
-            let hashes = MessagePipeline.contentHashes(of: batch, jobs: jobs)
+            let hashes = MessagePipeline.contentHashes(of: batch, jobs: 1)
             let known = inOneTransaction {
                 zip(batch, hashes).map { raw, hash in
                     (try? store.recordCopyIfKnown(origin: raw.origin.description, contentHash: hash)) == true
@@ -205,6 +206,7 @@ struct Scanner {
                 recheck.append(!pendingHashes.insert(hash).inserted)
             }
             batch.removeAll(keepingCapacity: true)
+            inFlight?.waitUntilDone()
             let previous = inFlight
             inFlight = InFlightBatch(
                 messages: messages, hashes: kept, recheck: recheck, pipeline: pipeline, jobs: jobs)
@@ -228,19 +230,12 @@ struct Scanner {
                     continue
                 }
                 batch.append(raw)
-                if batch.count >= batchSize {
-                    // The batch in flight is done first: hashing uses the same worker threads.
-                    inFlight?.waitUntilDone()
-                    submit()
-                }
+                if batch.count >= batchSize { submit() }
             }
             progress.update(
                 done: summary.messagesRead + batch.count, orders: ordersSeen, shipments: shipmentsSeen)
         }
-        if !batch.isEmpty {
-            inFlight?.waitUntilDone()
-            submit()
-        }
+        if !batch.isEmpty { submit() }
         if let last = inFlight {
             inFlight = nil
             applyResults(of: last)
