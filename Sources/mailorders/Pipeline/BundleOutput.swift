@@ -6,7 +6,7 @@ import WalletOrder
 
 /// Writes the Wallet order bundle of a stored order, and removes the bundles of orders that
 /// no longer exist (shipment-only records absorbed into an order).
-struct BundleOutput {
+struct BundleOutput: Sendable {
     let builder: OrderBuilder
     let writer: BundleWriter
     let directory: URL

@@ -280,14 +280,19 @@ struct Scanner {
             }
             guard let last = page.last else { break }
             lastID = last.id
-            for order in page {
+            // Each order's bundle is a folder (or file) of its own: written on all worker threads.
+            let bundles = self.bundles
+            let outcomes = MessagePipeline.map(page.count, jobs: max(1, options.jobs)) { index in
+                Result { try bundles.write(page[index]) }
+            }
+            for (order, outcome) in zip(page, outcomes) {
                 if createdNow.contains(order.id) {
                     summary.ordersCreated += 1
                 } else {
                     summary.ordersUpdated += 1
                 }
                 do {
-                    try bundles.write(order)
+                    _ = try outcome.get()
                     summary.bundlesWritten += 1
                     if order.orderNumber != nil { summary.shipmentsLinked += order.fulfillments.count }
                 } catch {
