@@ -1,0 +1,105 @@
+import Foundation
+
+/// A set of Unicode scalars to trim, with its ASCII members in a table: the same trimming as
+/// Foundation's `trimmingCharacters(in:)` without asking the character set about ASCII scalars.
+///
+/// Foundation trims UTF-16 code units, not characters: a scalar of the set is trimmed even
+/// when a combining mark follows it, and a scalar beyond U+FFFF (two surrogate code units,
+/// never members of the sets built here) never is.
+struct TrimSet: Sendable {
+    /// The set as Foundation knows it, asked about scalars outside ASCII.
+    let characterSet: CharacterSet
+    /// Bit `n` of word `n / 64`: whether ASCII scalar `n` is in the set.
+    private let ascii: (UInt64, UInt64)
+
+    /// The set, its ASCII members read from `characterSet` itself.
+    init(_ characterSet: CharacterSet) {
+        self.characterSet = characterSet
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        for value in 0..<128 where characterSet.contains(Unicode.Scalar(UInt8(value))) {
+            if value < 64 { low |= 1 << UInt64(value) } else { high |= 1 << UInt64(value - 64) }
+        }
+        ascii = (low, high)
+    }
+
+    /// Whether an ASCII byte (below 0x80) is in the set.
+    @inline(__always) func containsASCII(_ byte: UInt8) -> Bool {
+        byte < 64 ? ascii.0 & (1 << UInt64(byte)) != 0 : ascii.1 & (1 << UInt64(byte & 63)) != 0
+    }
+
+    /// Whether a scalar is trimmed: in the set, and one UTF-16 code unit.
+    @inline(__always) func contains(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII { return containsASCII(UInt8(scalar.value)) }
+        return scalar.value <= 0xFFFF && characterSet.contains(scalar)
+    }
+
+    /// `text.trimmingCharacters(in: characterSet)`: the text without the scalars of the set at
+    /// either end.
+    func trimming(_ text: String) -> String {
+        let utf8 = text.utf8
+        guard let first = utf8.first, let last = utf8.last else { return text }
+        // Most texts start and end with an ASCII scalar outside the set.
+        if first < 0x80 && last < 0x80 && !containsASCII(first) && !containsASCII(last) { return text }
+        let scalars = text.unicodeScalars
+        guard let start = scalars.firstIndex(where: { !contains($0) }),
+            let end = scalars.lastIndex(where: { !contains($0) })
+        else { return "" }
+        return String(scalars[start...end])
+    }
+
+    /// Whether every scalar of the text is trimmed (`trimming(text).isEmpty`).
+    func containsAll(_ text: some StringProtocol) -> Bool {
+        text.unicodeScalars.allSatisfy { contains($0) }
+    }
+}
+
+/// Byte-level tests on strings.
+enum FieldText {
+    /// Whether the text is all ASCII.
+    @inline(__always) static func isASCII(_ text: some StringProtocol) -> Bool {
+        text.utf8.allSatisfy { $0 < 0x80 }
+    }
+}
+
+extension FieldText {
+    /// Whether an ASCII byte is space to ``Text/trimmed(_:)`` (tab, line feed, vertical tab,
+    /// form feed, carriage return, space).
+    @inline(__always) static func isASCIISpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)
+    }
+
+    /// `Text.trimmed(String(decoding: bytes[range], as: UTF8.self))`, the range clamped to the
+    /// bytes as ``TextLine/string(_:)`` clamps it.
+    ///
+    /// ASCII bytes decode to themselves whatever surrounds them, so ASCII space at either end
+    /// is dropped byte by byte; when the bytes left start and end with ASCII, they are the
+    /// trimmed text. Otherwise ``Text/trimmed(_:)`` decides about the other scalars.
+    static func trimmedString(_ bytes: [UInt8], _ range: Range<Int>) -> String {
+        var lower = max(0, min(range.lowerBound, bytes.count))
+        var upper = max(lower, min(range.upperBound, bytes.count))
+        while lower < upper && isASCIISpace(bytes[lower]) { lower += 1 }
+        while upper > lower && isASCIISpace(bytes[upper - 1]) { upper -= 1 }
+        guard lower < upper else { return "" }
+        let text = String(decoding: bytes[lower..<upper], as: UTF8.self)
+        if bytes[lower] < 0x80 && bytes[upper - 1] < 0x80 { return text }
+        return Text.trimmed(text)
+    }
+
+    /// Whether `Text.trimmed(String(decoding: bytes[range], as: UTF8.self))` is empty, the
+    /// range clamped as in ``trimmedString(_:_:)``.
+    static func isBlank(_ bytes: [UInt8], _ range: Range<Int>) -> Bool {
+        let lower = max(0, min(range.lowerBound, bytes.count))
+        let upper = max(lower, min(range.upperBound, bytes.count))
+        var index = lower
+        while index < upper {
+            let byte = bytes[index]
+            if byte >= 0x80 {
+                return Text.trimmed(String(decoding: bytes[lower..<upper], as: UTF8.self)).isEmpty
+            }
+            if !isASCIISpace(byte) { return false }
+            index += 1
+        }
+        return true
+    }
+}
