@@ -104,3 +104,119 @@ import Testing
         }
     }
 }
+
+/// Order numbers read scalar by scalar.
+extension FieldFastPathTests {
+    /// Every range boundary of ``SimpleScalars`` and a few scalars inside, with scalars that
+    /// join others (marks, joiners, jamo, regional indicators) and themselves.
+    static let probeScalars: [UInt32] = [
+        0x09, 0x0A, 0x0D, 0x20, 0x41, 0x7E, 0xA0, 0xAC, 0xAD, 0xAE, 0xE9, 0x130, 0x24F, 0x300, 0x301, 0x34F,
+        0x200C, 0x200D, 0x2010, 0x2027, 0x2030, 0x205E, 0x20A0, 0x20AC, 0x20C0, 0x3000, 0x3029, 0x302A,
+        0x3030, 0x303F, 0x3041, 0x3096, 0x3099, 0x309A, 0x309B, 0x30FF, 0x3400, 0x4DBF, 0x4E00, 0x9FFF,
+        0xAC00,
+        0xAC01, 0xD7A3, 0x1100, 0x1161, 0x11A8, 0xFE0F, 0xFF01, 0xFF21, 0xFF65, 0xFF9E, 0xFFE0, 0xFFE6,
+        0x1F1E9, 0x1F642, 0x1F3FD, 0x0E33, 0x0600, 0x093F,
+    ]
+
+    @Test func simpleScalarsAreCharactersOfTheirOwn() {
+        let standalone = (0..<0x11_0000).compactMap(Unicode.Scalar.init).filter(SimpleScalars.isStandalone)
+        #expect(standalone.count > 39_000)
+        let probes = Self.probeScalars.compactMap(Unicode.Scalar.init).filter(SimpleScalars.isStandalone)
+        for scalar in standalone {
+            // The scalar after and before every probe, and after itself.
+            var text = String.UnicodeScalarView()
+            text.append(scalar)
+            for probe in probes {
+                text.append(scalar)
+                text.append(probe)
+            }
+            text.append(scalar)
+            #expect(String(text).count == text.count, "U+\(String(scalar.value, radix: 16))")
+            // What the order-number reader's filler test assumes.
+            let lowered = String(scalar).lowercased()
+            #expect(lowered.count == 1, "U+\(String(scalar.value, radix: 16))")
+            if !":：#".unicodeScalars.contains(scalar) {
+                #expect(!":：#".contains(lowered.first!), "U+\(String(scalar.value, radix: 16))")
+            }
+        }
+        // The joining scalars among the probes are not listed.
+        for value: UInt32 in [
+            0x0A, 0x0D, 0x300, 0x200D, 0x302A, 0x3099, 0x1100, 0x1161, 0x11A8, 0xFE0F, 0xFF9E,
+        ] {
+            #expect(!SimpleScalars.isStandalone(Unicode.Scalar(value)!))
+        }
+    }
+
+    @Test func standaloneScalarsAreNotCanonicallyEquivalent() {
+        var seen: [String: UInt32] = [:]
+        for value in 0..<UInt32(0x1_0000) {
+            guard let scalar = Unicode.Scalar(value), SimpleScalars.isStandalone(scalar) else { continue }
+            let decomposed = String(scalar).decomposedStringWithCanonicalMapping
+            #expect(seen[decomposed] == nil, "U+\(String(value, radix: 16))")
+            seen[decomposed] = value
+        }
+    }
+
+    static let orderValuePieces = [
+        " ", "  ", "\t", "\u{A0}", "#", ":", "(", "[", ")", "]", ",", ";", ".", "!", "-", "_", "/", "no.",
+        "is",
+        "Nr", "ist", "nº", "n°", "è", "É", "123", "4567", "2026", "11", "ABC", "x9", "2026-11-20", "12.99",
+        "555-123-4567", "é", "€", "１２３", "：", "＃", "（", "【", "】", "）", "，", "。", "、", "注文", "番号",
+        "주문", "번호", "\u{301}", "\r", "\r\n", "a@b.example", "\u{1}", "ü", "İ", "Ａ", "🙂", "👍🏽", "ｶﾞ",
+        "\u{11A8}",
+    ]
+
+    @Test func orderNumberScalarPathAgrees() {
+        var fillers = Set<String>()
+        for set in Fixture.extractor.languageSets.values { fillers.formUnion(set.fillers) }
+        var generator = Generator(state: 12)
+        var compared = 0
+        for round in 0..<30_000 {
+            let value = generator.text(Self.orderValuePieces, count: round % 3 == 0 ? 60 : 8)
+            for minimumLength in [4, 5] {
+                let slow = OrderNumberToken.extractCharacters(
+                    from: value, fillers: fillers, minimumLength: minimumLength)
+                if let fast = OrderNumberToken.extractScalars(
+                    from: value, fillers: fillers, minimumLength: minimumLength)
+                {
+                    compared += 1
+                    #expect(fast == slow, "\(value.debugDescription)")
+                }
+                #expect(
+                    OrderNumberToken.extract(from: value, fillers: fillers, minimumLength: minimumLength)
+                        == slow)
+            }
+        }
+        #expect(compared > 10_000)
+    }
+
+    @Test func orderNumberScalarPathReadsCJKLabels() {
+        let fillers: Set<String> = ["#", ":", "no", "no."]
+        #expect(
+            OrderNumberToken.extractScalars(from: "：A-123456 ご確認ください", fillers: fillers, minimumLength: 4)
+                == "A-123456")
+        #expect(
+            OrderNumberToken.extractScalars(from: "No. 2026112099（発送済）", fillers: fillers, minimumLength: 4)
+                == "2026112099")
+        #expect(
+            OrderNumberToken.extractScalars(from: "12345번", fillers: fillers, minimumLength: 4) == "12345")
+        #expect(
+            OrderNumberToken.extractScalars(from: "12345€", fillers: fillers, minimumLength: 4) == .some(nil))
+        #expect(
+            OrderNumberToken.extractScalars(from: "e\u{301}12345", fillers: fillers, minimumLength: 4) == nil)
+    }
+
+    @Test func plausibleTokensWithSignsAndSpacesAgree() {
+        var generator = Generator(state: 24)
+        let pieces = ["1", "12", "2026", "0", "-", ".", "/", "_", "+", " ", "A", "555", "1999", "2100", "x"]
+        for _ in 0..<20_000 {
+            let token = generator.text(pieces, count: 6)
+            for minimumLength in [1, 4, 5] {
+                #expect(
+                    OrderNumberToken.isPlausibleASCII(token, minimumLength: minimumLength)
+                        == OrderNumberToken.isPlausibleCharacters(token, minimumLength: minimumLength),
+                    "\(token)")
+            }
+        }
+    }
+}
