@@ -220,3 +220,186 @@ extension FieldFastPathTests {
         }
     }
 }
+
+/// Merchant names and domains.
+extension FieldFastPathTests {
+    static let brandPieces = [
+        " ", "  ", "\t", "\n", "\r\n", "\u{B}", "\u{C}", "\u{1C}", "\u{1}", "Shop", "north", "WIND", "Co.",
+        "Ltd",
+        " GmbH", " AG", " S.L.", " S.A", " SRL", " Srl", " B.V.", " K.K.", " Ltda.", " Inc.", ", Inc.",
+        " Inc",
+        " LLC", " Co., Ltd.", " Corp.", " All rights reserved", " All Rights Reserved",
+        " ALL RIGHTS RESERVED",
+        "reserved.", "Reserved.", ".", ",", ";", ":", "!", "|", "-", "@", "&", "'", "7", "2026", "(c)", "x",
+    ]
+
+    @Test func asciiBrandCleaningAgrees() {
+        var generator = Generator(state: 15)
+        for round in 0..<30_000 {
+            let raw = generator.text(Self.brandPieces, count: round % 4 == 0 ? 14 : 6)
+            for drop in [false, true] {
+                #expect(
+                    ExtractionContext.cleanBrandASCII(raw, dropLegalForm: drop)
+                        == ExtractionContext.cleanBrandCharacters(raw, dropLegalForm: drop),
+                    "\(raw.debugDescription)")
+            }
+        }
+    }
+
+    @Test func danglingWordsAgree() {
+        let dangling: Set<String> = [
+            "the", "from", "via", "at", "by", "of", "your", "von", "de", "du", "di", "da", "van", "&", "and",
+        ]
+        var generator = Generator(state: 16)
+        let pieces = ["the", "THE", "From", "x", "&", "and", "Ä", "İ", "d", "e", "a", "n", "v", "ı", "ﬀ"]
+        for _ in 0..<10_000 {
+            let word = generator.text(pieces, count: 3)
+            #expect(ExtractionContext.isDangling(word) == dangling.contains(word.lowercased()), "\(word)")
+        }
+    }
+
+    @Test func domainLabelsAgree() {
+        var generator = Generator(state: 17)
+        let pieces = ["fern", "hill", "-", ".", "Shop", "7", "é", "bücher", "xn--", "注文", "", "_", "\r\n"]
+        for _ in 0..<10_000 {
+            let domain = generator.text(pieces, count: 5)
+            let expected = String(
+                (domain.split(separator: ".").first ?? "").filter { $0.isLetter || $0.isNumber })
+            #expect(ExtractionContext.domainLabel(domain) == expected, "\(domain.debugDescription)")
+            let other = generator.text(pieces, count: 2)
+            #expect(ExtractionContext.contains(domain, other) == domain.contains(other), "\(domain) \(other)")
+        }
+    }
+
+    @Test func linkLabelPreTestNeverRejectsAMatch() {
+        var generator = Generator(state: 18)
+        let pieces = [
+            "https://", "http://", "www.", "Fern", "hill", "-", "Ceramics", ".example", ".co.uk", ".EXAMPLE",
+            "/",
+            "?", "#", "@", ":8080", "%2e", "é", "order", "=", "&", "xn--", "XN--bcher-kva", "shop.",
+            "user:pw@",
+        ]
+        var matched = 0
+        for _ in 0..<20_000 {
+            let url =
+                generator.pick(["https://", "http://", "HTTPS://", ""]) + generator.text(pieces, count: 7)
+            guard let host = URL(string: url)?.host?.lowercased(), let domain = RegistrableDomain.of(host)
+            else {
+                continue
+            }
+            let key = ExtractionContext.domainLabel(domain)
+            guard key.count >= 4 else { continue }
+            matched += 1
+            #expect(ExtractionContext.mayHaveLabel(url, key: Array(key.utf8)), "\(url)")
+        }
+        #expect(matched > 1_000)
+        #expect(!ExtractionContext.mayHaveLabel("https://other.example/fern", key: Array("fernhill".utf8)))
+    }
+
+    @Test func simpleAffixesAgreeWithTheStandardLibrary() {
+        var generator = Generator(state: 22)
+        let pieces = Self.mixedPieces + ["株式会社", "(주)", "㈜", "주식회사", "reserved.", " GmbH", "e", "\u{301}"]
+        for _ in 0..<20_000 {
+            let text = generator.text(pieces, count: 5)
+            let affix = generator.text(pieces, count: 2)
+            let simple = FieldText.isSimple(text)
+            #expect(
+                FieldText.hasSuffix(text, affix, simple: simple) == text.hasSuffix(affix), "\(text) \(affix)")
+            #expect(
+                FieldText.hasPrefix(text, affix, simple: simple) == text.hasPrefix(affix), "\(text) \(affix)")
+        }
+    }
+
+    /// ``ExtractionContext/cleanBrand(_:dropLegalForm:)`` as it was written with Foundation.
+    static func referenceCleanBrand(_ raw: String, dropLegalForm: Bool) -> String? {
+        var name = Text.collapsed(Text.trimmed(raw))
+        for honorific in ["様", "さま", "御中", "殿", "님", "귀하"] where name.hasSuffix(honorific) {
+            name = Text.trimmed(String(name.dropLast(honorific.count)))
+        }
+        if name.lowercased().hasSuffix("reserved.") { name.removeLast() }
+        for suffix in [" All rights reserved", " All Rights Reserved", " all rights reserved"]
+        where name.hasSuffix(suffix) {
+            name = String(name.dropLast(suffix.count))
+        }
+        var lowered = name.lowercased()
+        let forms =
+            ExtractionContext.foreignLegalForms + (dropLegalForm ? ExtractionContext.englishLegalForms : [])
+        for (suffix, loweredSuffix) in forms where lowered.hasSuffix(loweredSuffix) {
+            name = String(name.dropLast(suffix.count))
+            lowered = name.lowercased()
+        }
+        for prefix in ["株式会社", "(주)", "㈜", "주식회사"] where name.hasPrefix(prefix) {
+            name = String(name.dropFirst(prefix.count))
+        }
+        for suffix in ["株式会社", "(주)", "㈜", "주식회사"] where name.hasSuffix(suffix) {
+            name = String(name.dropLast(suffix.count))
+        }
+        name = Text.trimmed(name).trimmingCharacters(in: CharacterSet(charactersIn: ",;:!|-–·"))
+        if dropLegalForm { name = name.trimmingCharacters(in: CharacterSet(charactersIn: ".")) }
+        name = Text.trimmed(name)
+        guard !name.isEmpty, name.count <= 40, name.split(separator: " ").count <= 5, !name.contains("@"),
+            name.contains(where: { $0.isLetter })
+        else { return nil }
+        return name
+    }
+
+    @Test func brandCleaningAgreesWithTheReference() {
+        var generator = Generator(state: 23)
+        let pieces =
+            Self.brandPieces + Self.mixedPieces + [
+                "様", "さま", "御中", "殿", "님", "귀하", "株式会社", "(주)", "㈜", "주식회사", "Kaffeerösterei", "Ö", "ł",
+            ]
+        for round in 0..<20_000 {
+            let raw = generator.text(pieces, count: round % 4 == 0 ? 12 : 5)
+            for drop in [false, true] {
+                let expected = Self.referenceCleanBrand(raw, dropLegalForm: drop)
+                #expect(
+                    ExtractionContext.cleanBrandCharacters(raw, dropLegalForm: drop) == expected,
+                    "\(raw.debugDescription)")
+                if raw.utf8.allSatisfy({ $0 < 0x80 }) {
+                    #expect(
+                        ExtractionContext.cleanBrandASCII(raw, dropLegalForm: drop) == expected,
+                        "\(raw.debugDescription)")
+                }
+            }
+        }
+    }
+
+    @Test func merchantEntriesByDomainAgreeWithTheList() throws {
+        let json = """
+            {"merchants": [
+              {"domains": ["shop.example", "mail.shop.example"], "name": "Shop"},
+              {"domains": ["platform.example"], "platform": true},
+              {"domains": ["shop.example", "other.example"], "name": "Second"},
+              {"domains": ["Upper.Example", "deep.sub.other.example"], "name": "Deep"}
+            ]}
+            """
+        var rules = try JSONDecoder().decode(MerchantRules.self, from: Data(json.utf8))
+        func linear(_ domain: String) -> String? {
+            var candidate = domain.lowercased()
+            while true {
+                if let found = rules.merchants.first(where: { $0.domains.contains(candidate) }) {
+                    return found.name ?? "platform"
+                }
+                guard let dot = candidate.firstIndex(of: ".") else { return nil }
+                candidate = String(candidate[candidate.index(after: dot)...])
+                if !candidate.contains(".") { return nil }
+            }
+        }
+        let domains = [
+            "shop.example", "SHOP.example", "a.b.shop.example", "mail.shop.example", "other.example",
+            "x.deep.sub.other.example", "upper.example", "Upper.Example", "platform.example", "nope.example",
+            "example", "",
+        ]
+        for domain in domains {
+            #expect(
+                rules.entry(forDomain: domain).map { $0.name ?? "platform" } == linear(domain), "\(domain)")
+        }
+        rules.merchants[0].domains = ["elsewhere.example"]
+        rules.merchants.append(.init(domains: ["nope.example"], name: "Late"))
+        for domain in domains {
+            #expect(
+                rules.entry(forDomain: domain).map { $0.name ?? "platform" } == linear(domain), "\(domain)")
+        }
+    }
+}

@@ -131,3 +131,28 @@ extension FieldText {
         return true
     }
 }
+
+extension FieldText {
+    /// Whether every scalar of the text is ``SimpleScalars/isStandalone(_:)``: then its
+    /// characters are its scalars, and no two of them are canonically equivalent.
+    @inline(__always) static func isSimple(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy(SimpleScalars.isStandalone)
+    }
+
+    /// `text.hasSuffix(suffix)`; byte by byte when both are ``isSimple(_:)`` (characters then
+    /// compare as their scalars do).
+    /// - Parameter simple: whether `text` is ``isSimple(_:)``, known to the caller.
+    static func hasSuffix(_ text: String, _ suffix: String, simple: Bool) -> Bool {
+        guard simple && isSimple(suffix) else { return text.hasSuffix(suffix) }
+        let count = suffix.utf8.count
+        guard count <= text.utf8.count else { return false }
+        return text.utf8.suffix(count).elementsEqual(suffix.utf8)
+    }
+
+    /// `text.hasPrefix(prefix)`; byte by byte when both are ``isSimple(_:)``.
+    /// - Parameter simple: whether `text` is ``isSimple(_:)``, known to the caller.
+    static func hasPrefix(_ text: String, _ prefix: String, simple: Bool) -> Bool {
+        guard simple && isSimple(prefix) else { return text.hasPrefix(prefix) }
+        return text.utf8.starts(with: prefix.utf8)
+    }
+}
