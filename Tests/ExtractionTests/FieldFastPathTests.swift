@@ -403,3 +403,61 @@ extension FieldFastPathTests {
         }
     }
 }
+
+/// Order-management links and amounts.
+extension FieldFastPathTests {
+    @Test func currencyPreTestNeverHidesAnAmount() {
+        let pieces = [
+            " ", "12", ".99", ",50", "1,299", "$", "US$", "USD", "usd", "EUR", "Eur", "EU", "R", "€", "£",
+            "¥",
+            "￥", "₩", "원", "円", "元", "₹", "zł", "Fr.", "Fr", "fr.", "руб", "MXN", "Total", "X", "AB", "-",
+            "CHF",
+            "\u{A0}", "GBPX", "aJPY",
+        ]
+        var generator = Generator(state: 19)
+        var withAmount = 0
+        for _ in 0..<5_000 {
+            let text = generator.text(pieces, count: 6)
+            let expected = Money.expressionAmounts(in: text)
+            if !expected.isEmpty { withAmount += 1 }
+            let found = Money.amounts(in: text)
+            #expect(found.map(\.0) == expected.map(\.0), "\(text.debugDescription)")
+            #expect(found.map(\.1) == expected.map(\.1), "\(text.debugDescription)")
+        }
+        #expect(withAmount > 500)
+    }
+
+    @Test func orderLinkPhrasesAgreeWithFoundationInAnyScript() {
+        let phrases = Fixture.extractor.orderLinkPhrases
+        #expect(phrases.contains { $0.simpleBytes != nil && $0.bytes == nil })
+        var generator = Generator(state: 20)
+        let pieces =
+            phrases.map(\.text) + [
+                " ", "→", "›", "»", "é", "e\u{301}", "\u{301}", "注文", "주문", "상세", "보기", "\u{200B}", "🙂", "ｶﾞ",
+                "\u{1100}\u{1161}", "\u{A0}",
+            ]
+        for _ in 0..<5_000 {
+            let anchor = generator.text(pieces, count: 4)
+            let expected = phrases.contains { anchor.contains($0.text) }
+            #expect(
+                ExtractionContext.containsAny(phrases, in: anchor) == expected, "\(anchor.debugDescription)")
+        }
+    }
+
+    @Test func webPrefixAgreesWithTheURLTest() {
+        var generator = Generator(state: 21)
+        let pieces = [
+            "https://", "http://", "HTTPS://", "Http://", "htt", "p", "s", ":", "/", "\u{301}", "é",
+            "shop.example",
+            "/order?id=1", "\r\n", "x", "İ", "K", "\u{212A}",
+        ]
+        for _ in 0..<10_000 {
+            let text = generator.text(pieces, count: 5)
+            let expected = ExtractionContext.isWebURL(text)
+            let split = ExtractionContext.hasWebPrefix(text) && URLComponents(string: text)?.host != nil
+            #expect(split == expected, "\(text.debugDescription)")
+        }
+        let long = "https://shop.example/" + String(repeating: "é", count: 1_100)
+        #expect(ExtractionContext.hasWebPrefix(long) == (long.count <= 2_048))
+    }
+}
