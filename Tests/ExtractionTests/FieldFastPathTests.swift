@@ -461,3 +461,20 @@ extension FieldFastPathTests {
         #expect(ExtractionContext.hasWebPrefix(long) == (long.count <= 2_048))
     }
 }
+
+/// Name keys and parent domains.
+extension FieldFastPathTests {
+    @Test func nameKeysAgree() {
+        var generator = Generator(state: 25)
+        let pieces = [
+            "Fern", "hill", " ", "-", "&", "Co.", "7", "\r\n", "\t", "é", "Ö", "İ", "주문", "注文", "１２", "Ａ",
+            "🙂",
+            "\u{301}", "_",
+        ]
+        for _ in 0..<10_000 {
+            let name = generator.text(pieces, count: 5)
+            let expected = String(name.lowercased().filter { $0.isLetter || $0.isNumber })
+            #expect(ExtractionContext.nameKey(name) == expected, "\(name.debugDescription)")
+        }
+    }
+}

@@ -315,7 +315,7 @@ extension ExtractionContext {
     /// The shop's own domain when the sender's domain does not carry the shop's name but a
     /// link's does ("Fernhill Ceramics" sending through a platform, linking fernhillceramics.example).
     func linkedDomain(named name: String, sender: String?) -> String? {
-        let key = String(name.lowercased().filter { $0.isLetter || $0.isNumber })
+        let key = Self.nameKey(name)
         guard key.count >= 4 else { return nil }
         let label = Self.domainLabel
         if let sender {
@@ -333,6 +333,16 @@ extension ExtractionContext {
             if label(domain) == key { return domain }
         }
         return nil
+    }
+
+    /// A name's letters and digits, lower-cased ("Fernhill Ceramics" → "fernhillceramics"):
+    /// byte by byte for an ASCII name (whose letters and digits are A–Z, a–z and 0–9).
+    static func nameKey(_ name: String) -> String {
+        guard FieldText.isASCII(name) else {
+            return String(name.lowercased().filter { $0.isLetter || $0.isNumber })
+        }
+        let bytes = name.utf8.filter(KeywordScanner.isAlphanumeric).map(KeywordScanner.lower)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The letters and digits of a domain's first label ("fern-hill.example" → "fernhill").

@@ -52,7 +52,11 @@ public struct MerchantRules: Sendable, Decodable {
             if let position = firstEntry[candidate] { return merchants[position] }
             guard let dot = candidate.firstIndex(of: ".") else { return nil }
             candidate = String(candidate[candidate.index(after: dot)...])
-            if !candidate.contains(".") { return nil }
+            // A dot in ASCII is one character: no need to ask Foundation.
+            let hasDot =
+                candidate.utf8.allSatisfy { $0 < 0x80 }
+                ? candidate.utf8.contains(UInt8(ascii: ".")) : candidate.contains(".")
+            if !hasDot { return nil }
         }
     }
 }

@@ -64,12 +64,15 @@ enum LabelledValues {
         let hits = hits.flatMap { $0.covers(labels) ? $0 : nil }
         var result: [LabelledValue] = []
         let lines = text.lines
-        let read = TextOrigin.allCases.map { origins.contains($0) }
+        // The renditions to read by position (read from the set without hashing each origin).
+        var read = [Bool](repeating: false, count: TextOrigin.allCases.count)
+        for origin in origins { read[origin.position] = true }
         for lineIndex in lines.indices {
+            guard read[lines[lineIndex].origin.position] else { continue }
             // Most lines hold none of the labels.
             if let hits, !hits.containsMatch(labels, line: lineIndex) { continue }
             let line = lines[lineIndex]
-            guard read[line.origin.position], !line.folded.isEmpty else { continue }
+            guard !line.folded.isEmpty else { continue }
             let matches =
                 hits?.matches(labels, line: lineIndex, limit: 16)
                 ?? labels.matches(in: line.folded, limit: 16)
