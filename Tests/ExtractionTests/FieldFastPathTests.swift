@@ -190,6 +190,22 @@ extension FieldFastPathTests {
         #expect(compared > 10_000)
     }
 
+    @Test func fillerFoldingAgreesWithTheCharacterPath() {
+        var generator = Generator(state: 26)
+        let pieces = [
+            "n", "N", "º", "°", ".", "É", "è", "İ", "Ǆ", "ǅ", "ẞ", "ß", "Ａ", "ａ", "주", "문", "注", ":", "：",
+            "#", "＃",
+            "no", "NR", "İst", "Ω", "ﬀ",
+        ]
+        for _ in 0..<20_000 {
+            let word = generator.text(pieces, count: 4)
+            let scalars = Array(word.unicodeScalars)
+            guard scalars.allSatisfy(SimpleScalars.isStandalone) else { continue }
+            let expected = word.lowercased().filter { !":：#".contains($0) }
+            #expect(OrderNumberToken.foldedFiller(scalars[...]) == expected, "\(word.debugDescription)")
+        }
+    }
+
     @Test func orderNumberScalarPathReadsCJKLabels() {
         let fillers: Set<String> = ["#", ":", "no", "no."]
         #expect(

@@ -79,7 +79,7 @@ enum OrderNumberToken {
         }
         guard let chosen else { return .some(nil) }
         var start = chosen.lowerBound
-        while start < chosen.upperBound, "#＃:：(（[【".unicodeScalars.contains(scalars[start]) { start += 1 }
+        while start < chosen.upperBound, isOpening(scalars[start]) { start += 1 }
         var tokenEnd = start
         while tokenEnd < chosen.upperBound, scalars[tokenEnd].isASCII,
             isTokenByte(UInt8(scalars[tokenEnd].value))
@@ -89,7 +89,7 @@ enum OrderNumberToken {
         // A token glued to something else (a price, an email address, CJK text) is not a number we trust.
         if tokenEnd < chosen.upperBound {
             let next = scalars[tokenEnd]
-            if !")）]】,，;。.、!".unicodeScalars.contains(next) && !isCJK(next) { return .some(nil) }
+            if !isClosing(next) && !isCJK(next) { return .some(nil) }
         }
         while tokenEnd > start, ".-_/".unicodeScalars.contains(scalars[tokenEnd - 1]) { tokenEnd -= 1 }
         let token = String(decoding: scalars[start..<tokenEnd].map { UInt8($0.value) }, as: UTF8.self)
@@ -98,18 +98,40 @@ enum OrderNumberToken {
 
     /// A word as the character path compares it with the fillers: lower-cased, without `:`,
     /// `：` and `#`.
-    private static func foldedFiller(_ word: ArraySlice<Unicode.Scalar>) -> String {
-        if word.allSatisfy(\.isASCII) {
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(word.count)
-            for scalar in word where scalar != ":" && scalar != "#" {
+    ///
+    /// The scalars are dropped before lower-casing: each standalone scalar lower-cases to one
+    /// character on its own (the standard library maps scalar by scalar), and only these
+    /// three are those characters.
+    static func foldedFiller(_ word: ArraySlice<Unicode.Scalar>) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(word.count * 3)
+        var ascii = true
+        for scalar in word where scalar != ":" && scalar != "：" && scalar != "#" {
+            if scalar.isASCII {
                 bytes.append(KeywordScanner.lower(UInt8(scalar.value)))
+            } else {
+                ascii = false
+                UTF8.encode(scalar) { bytes.append($0) }
             }
-            return String(decoding: bytes, as: UTF8.self)
         }
-        var text = String.UnicodeScalarView()
-        text.append(contentsOf: word)
-        return String(text).lowercased().filter { !":：#".contains($0) }
+        let text = String(decoding: bytes, as: UTF8.self)
+        return ascii ? text : text.lowercased()
+    }
+
+    /// Whether a scalar is one of `#＃:：(（[【`, dropped before an order number.
+    @inline(__always) private static func isOpening(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "#", "＃", ":", "：", "(", "（", "[", "【": true
+        default: false
+        }
+    }
+
+    /// Whether a scalar is one of `)）]】,，;。.、!`, which may follow an order number.
+    @inline(__always) private static func isClosing(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case ")", "）", "]", "】", ",", "，", ";", "。", ".", "、", "!": true
+        default: false
+        }
     }
 
     /// ``isCJK(_:)`` for a character of one scalar.
