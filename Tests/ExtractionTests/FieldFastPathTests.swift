@@ -480,6 +480,22 @@ extension FieldFastPathTests {
 
 /// Name keys and parent domains.
 extension FieldFastPathTests {
+    @Test func commasAndWordsAgree() {
+        var generator = Generator(state: 27)
+        let pieces = [
+            " ", "  ", ",", ", ", "\t", "\r\n", "Shop", "OR", "é", "\u{301}", "주문", "🙂", "\u{A0}", "x",
+            "\u{3000}",
+        ]
+        for _ in 0..<10_000 {
+            let text = generator.text(pieces, count: 6)
+            let expected = text.firstIndex(of: ",").map { String(text[..<$0]) }
+            #expect(ExtractionContext.firstComma(in: text).map { String(text[..<$0]) } == expected, "\(text)")
+            #expect(
+                ExtractionContext.spaceSeparatedWords(text) == text.split(separator: " ").map(String.init),
+                "\(text.debugDescription)")
+        }
+    }
+
     @Test func nameKeysAgree() {
         var generator = Generator(state: 25)
         let pieces = [

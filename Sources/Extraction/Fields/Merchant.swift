@@ -69,7 +69,7 @@ extension ExtractionContext {
             var value = String(found.value.prefix(60))
             // A shipper line on a carrier's notice goes on with the address: "NORTHWIND
             // OUTFITTERS, PORTLAND, OR, US" names the shop before the first comma.
-            if let comma = value.firstIndex(of: ",") {
+            if let comma = Self.firstComma(in: value) {
                 let name = Text.trimmed(String(value[..<comma]))
                 if !name.isEmpty { value = name }
             }
@@ -110,7 +110,7 @@ extension ExtractionContext {
             folded = Text.fold(Array(name.utf8))
         }
         // Separators and words left dangling once noise is gone.
-        var words = name.split(separator: " ").map(String.init)
+        var words = Self.spaceSeparatedWords(name)
         while let first = words.first, Self.isDangling(first) || Self.nameSeparators.containsAll(first) {
             words.removeFirst()
         }
@@ -119,6 +119,20 @@ extension ExtractionContext {
         }
         name = Self.nameSeparators.trimming(words.joined(separator: " "))
         return cleanBrand(name)
+    }
+
+    /// `text.firstIndex(of: ",")`, found among the UTF-8 bytes when the text is ASCII (where
+    /// a comma is always a character of its own).
+    static func firstComma(in text: String) -> String.Index? {
+        if FieldText.isASCII(text) { return text.utf8.firstIndex(of: UInt8(ascii: ",")) }
+        return text.firstIndex(of: ",")
+    }
+
+    /// `text.split(separator: " ").map(String.init)`, split at space bytes when the text is
+    /// ASCII (where a space is always a character of its own).
+    static func spaceSeparatedWords(_ text: String) -> [String] {
+        guard FieldText.isASCII(text) else { return text.split(separator: " ").map(String.init) }
+        return text.utf8.split(separator: 0x20).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Quotes around a display name.
