@@ -69,7 +69,7 @@ extension ExtractionContext {
             var value = String(found.value.prefix(60))
             // A shipper line on a carrier's notice goes on with the address: "NORTHWIND
             // OUTFITTERS, PORTLAND, OR, US" names the shop before the first comma.
-            if let comma = value.firstIndex(of: ",") {
+            if let comma = Self.firstComma(in: value) {
                 let name = Text.trimmed(String(value[..<comma]))
                 if !name.isEmpty { value = name }
             }
@@ -94,8 +94,8 @@ extension ExtractionContext {
 
     /// A sender display name without "no-reply", "orders", "customer service", "team" and the like.
     func cleanDisplayName(_ displayName: String) -> String? {
-        var name = Text.trimmed(displayName.trimmingCharacters(in: CharacterSet(charactersIn: "\"'")))
-        if name.contains("@") { return nil }
+        var name = Text.trimmed(Self.quotes.trimming(displayName))
+        if FieldText.isASCII(name) ? name.utf8.contains(UInt8(ascii: "@")) : name.contains("@") { return nil }
         // The folded name, folded again only when a phrase changed the name.
         var folded = Text.fold(Array(name.utf8))
         for phrase in languages.senderNoise.phrases {
@@ -110,54 +110,88 @@ extension ExtractionContext {
             folded = Text.fold(Array(name.utf8))
         }
         // Separators and words left dangling once noise is gone.
-        let separators = CharacterSet(charactersIn: "|-–—:·•,/()[]<>").union(.whitespaces)
-        var words = name.split(separator: " ").map(String.init)
-        let dangling: Set<String> = [
-            "the", "from", "via", "at", "by", "of", "your", "von", "de", "du", "di", "da", "van", "&", "and",
-        ]
-        while let first = words.first,
-            dangling.contains(first.lowercased()) || first.trimmingCharacters(in: separators).isEmpty
-        {
+        var words = Self.spaceSeparatedWords(name)
+        while let first = words.first, Self.isDangling(first) || Self.nameSeparators.containsAll(first) {
             words.removeFirst()
         }
-        while let last = words.last,
-            dangling.contains(last.lowercased()) || last.trimmingCharacters(in: separators).isEmpty
-        {
+        while let last = words.last, Self.isDangling(last) || Self.nameSeparators.containsAll(last) {
             words.removeLast()
         }
-        name = words.joined(separator: " ").trimmingCharacters(in: separators)
+        name = Self.nameSeparators.trimming(words.joined(separator: " "))
         return cleanBrand(name)
+    }
+
+    /// `text.firstIndex(of: ",")`, found among the UTF-8 bytes when the text is ASCII (where
+    /// a comma is always a character of its own).
+    static func firstComma(in text: String) -> String.Index? {
+        if FieldText.isASCII(text) { return text.utf8.firstIndex(of: UInt8(ascii: ",")) }
+        return text.firstIndex(of: ",")
+    }
+
+    /// `text.split(separator: " ").map(String.init)`, split at space bytes when the text is
+    /// ASCII (where a space is always a character of its own).
+    static func spaceSeparatedWords(_ text: String) -> [String] {
+        guard FieldText.isASCII(text) else { return text.split(separator: " ").map(String.init) }
+        return text.utf8.split(separator: 0x20).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Quotes around a display name.
+    static let quotes = TrimSet(CharacterSet(charactersIn: "\"'"))
+    /// Separators around the words of a display name.
+    static let nameSeparators = TrimSet(CharacterSet(charactersIn: "|-–—:·•,/()[]<>").union(.whitespaces))
+    /// Words left dangling at either end of a display name once noise is gone, lower-cased.
+    static let danglingWords: Set<String> = [
+        "the", "from", "via", "at", "by", "of", "your", "von", "de", "du", "di", "da", "van", "&", "and",
+    ]
+
+    /// Whether a word of a display name is one of ``danglingWords`` in any case.
+    static func isDangling(_ word: String) -> Bool {
+        // Lower-casing keeps an ASCII word's length, and no dangling word is longer than 4 bytes.
+        if word.utf8.count > 4 && FieldText.isASCII(word) { return false }
+        return danglingWords.contains(word.lowercased())
     }
 
     /// A brand name as printed, or nil when it cannot be one: empty, too long, an address,
     /// or a line item's title (never a product name).
     func cleanBrand(_ raw: String, dropLegalForm: Bool = false) -> String? {
+        if FieldText.isASCII(raw) { return Self.cleanBrandASCII(raw, dropLegalForm: dropLegalForm) }
+        return Self.cleanBrandCharacters(raw, dropLegalForm: dropLegalForm)
+    }
+
+    /// ``cleanBrand(_:dropLegalForm:)`` for any text, character by character.
+    static func cleanBrandCharacters(_ raw: String, dropLegalForm: Bool = false) -> String? {
         var name = Text.collapsed(Text.trimmed(raw))
+        // A simple name stays simple as characters are cut from it: its affixes compare as bytes.
+        let simple = FieldText.isSimple(name)
         // Honorifics after a name in Japanese and Korean address lines.
-        for honorific in ["様", "さま", "御中", "殿", "님", "귀하"] where name.hasSuffix(honorific) {
+        for honorific in ["様", "さま", "御中", "殿", "님", "귀하"]
+        where FieldText.hasSuffix(name, honorific, simple: simple) {
             name = Text.trimmed(String(name.dropLast(honorific.count)))
         }
-        if name.lowercased().hasSuffix("reserved.") { name.removeLast() }
+        let folded = name.lowercased()
+        if FieldText.hasSuffix(folded, "reserved.", simple: FieldText.isSimple(folded)) { name.removeLast() }
         for suffix in [" All rights reserved", " All Rights Reserved", " all rights reserved"]
-        where name.hasSuffix(suffix) {
+        where FieldText.hasSuffix(name, suffix, simple: simple) {
             name = String(name.dropLast(suffix.count))
         }
         // Legal forms other than the English ones are not part of how a shop is named;
         // the English ones ("Co.", "Ltd") are kept unless the name comes from a copyright line.
         var lowered = name.lowercased()
-        for (suffix, loweredSuffix) in Self.foreignLegalForms + (dropLegalForm ? Self.englishLegalForms : [])
-        where lowered.hasSuffix(loweredSuffix) {
+        var loweredIsSimple = FieldText.isSimple(lowered)
+        for (suffix, loweredSuffix) in foreignLegalForms + (dropLegalForm ? englishLegalForms : [])
+        where FieldText.hasSuffix(lowered, loweredSuffix, simple: loweredIsSimple) {
             name = String(name.dropLast(suffix.count))
             lowered = name.lowercased()
+            loweredIsSimple = FieldText.isSimple(lowered)
         }
-        for prefix in ["株式会社", "(주)", "㈜", "주식회사"] where name.hasPrefix(prefix) {
+        for prefix in ["株式会社", "(주)", "㈜", "주식회사"] where FieldText.hasPrefix(name, prefix, simple: simple) {
             name = String(name.dropFirst(prefix.count))
         }
-        for suffix in ["株式会社", "(주)", "㈜", "주식회사"] where name.hasSuffix(suffix) {
+        for suffix in ["株式会社", "(주)", "㈜", "주식회사"] where FieldText.hasSuffix(name, suffix, simple: simple) {
             name = String(name.dropLast(suffix.count))
         }
-        name = Text.trimmed(name).trimmingCharacters(in: CharacterSet(charactersIn: ",;:!|-–·"))
-        if dropLegalForm { name = name.trimmingCharacters(in: CharacterSet(charactersIn: ".")) }
+        name = brandPunctuation.trimming(Text.trimmed(name))
+        if dropLegalForm { name = brandPoints.trimming(name) }
         name = Text.trimmed(name)
 
         guard !name.isEmpty, name.count <= 40, name.split(separator: " ").count <= 5, !name.contains("@"),
@@ -165,6 +199,74 @@ extension ExtractionContext {
         else { return nil }
         return name
     }
+
+    /// Punctuation trimmed from either end of a brand name.
+    static let brandPunctuation = TrimSet(CharacterSet(charactersIn: ",;:!|-–·"))
+    /// Points trimmed from a brand name in a copyright line.
+    static let brandPoints = TrimSet(CharacterSet(charactersIn: "."))
+
+    /// ``cleanBrand(_:dropLegalForm:)`` for ASCII text, byte by byte.
+    ///
+    /// In ASCII text every byte is a character (a carriage return and line feed are one, but
+    /// white space is collapsed first), the honorifics and the Japanese and Korean legal forms
+    /// (none of them ASCII) never match, and lower-casing changes A–Z only.
+    static func cleanBrandASCII(_ raw: String, dropLegalForm: Bool = false) -> String? {
+        // White space collapsed to single spaces, none at either end.
+        var name: [UInt8] = []
+        name.reserveCapacity(raw.utf8.count)
+        for byte in raw.utf8 {
+            if FieldText.isASCIISpace(byte) {
+                if let last = name.last, last != 0x20 { name.append(0x20) }
+            } else {
+                name.append(byte)
+            }
+        }
+        if name.last == 0x20 { name.removeLast() }
+        func hasSuffix(_ suffix: [UInt8], folding: Bool) -> Bool {
+            guard suffix.count <= name.count else { return false }
+            let start = name.count - suffix.count
+            for offset in 0..<suffix.count {
+                let byte = name[start + offset]
+                if (folding ? KeywordScanner.lower(byte) : byte) != suffix[offset] { return false }
+            }
+            return true
+        }
+        if hasSuffix(Array("reserved.".utf8), folding: true) { name.removeLast() }
+        for suffix in allRightsReservedBytes where hasSuffix(suffix, folding: false) {
+            name.removeLast(suffix.count)
+        }
+        for suffix in foreignLegalFormBytes + (dropLegalForm ? englishLegalFormBytes : [])
+        where hasSuffix(suffix, folding: true) {
+            name.removeLast(suffix.count)
+        }
+        func trim(_ isTrimmed: (UInt8) -> Bool) {
+            var end = name.count
+            while end > 0 && isTrimmed(name[end - 1]) { end -= 1 }
+            name.removeLast(name.count - end)
+            var start = 0
+            while start < name.count && isTrimmed(name[start]) { start += 1 }
+            name.removeFirst(start)
+        }
+        trim(FieldText.isASCIISpace)
+        trim { brandPunctuation.containsASCII($0) }
+        if dropLegalForm { trim { brandPoints.containsASCII($0) } }
+        trim(FieldText.isASCIISpace)
+        let words = name.split(separator: 0x20, omittingEmptySubsequences: true).count
+        guard !name.isEmpty, name.count <= 40, words <= 5, !name.contains(UInt8(ascii: "@")),
+            name.contains(where: { ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z") })
+        else { return nil }
+        return String(decoding: name, as: UTF8.self)
+    }
+
+    /// The "All rights reserved" endings dropped from a brand name, as bytes.
+    static let allRightsReservedBytes = [
+        " All rights reserved", " All Rights Reserved", " all rights reserved",
+    ]
+    .map { Array($0.utf8) }
+    /// ``foreignLegalForms`` lower-cased, as bytes.
+    static let foreignLegalFormBytes = foreignLegalForms.map { Array($0.1.utf8) }
+    /// ``englishLegalForms`` lower-cased, as bytes.
+    static let englishLegalFormBytes = englishLegalForms.map { Array($0.1.utf8) }
 
     /// Legal forms dropped from a brand name, with their lower-cased forms.
     static let foreignLegalForms = [
@@ -227,21 +329,86 @@ extension ExtractionContext {
     /// The shop's own domain when the sender's domain does not carry the shop's name but a
     /// link's does ("Fernhill Ceramics" sending through a platform, linking fernhillceramics.example).
     func linkedDomain(named name: String, sender: String?) -> String? {
-        let key = String(name.lowercased().filter { $0.isLetter || $0.isNumber })
+        let key = Self.nameKey(name)
         guard key.count >= 4 else { return nil }
-        func label(_ domain: String) -> String {
-            String((domain.split(separator: ".").first ?? "").filter { $0.isLetter || $0.isNumber })
+        let label = Self.domainLabel
+        if let sender {
+            let senderLabel = label(sender)
+            if Self.contains(senderLabel, key) || Self.contains(key, senderLabel) { return nil }
         }
-        if let sender, label(sender).contains(key) || key.contains(label(sender)) { return nil }
         // The shop's own address in Reply-To ("Fernhill Ceramics <hello@fernhillceramics.example>").
         if let reply = document.replyTo?.registrableDomain, label(reply) == key { return reply }
+        let keyBytes = Array(key.utf8)
         for link in document.links.prefix(200) where !link.isHidden {
-            guard let host = URL(string: link.target)?.host?.lowercased(),
+            guard Self.mayHaveLabel(link.target, key: keyBytes),
+                let host = URL(string: link.target)?.host?.lowercased(),
                 let domain = RegistrableDomain.of(host)
             else { continue }
             if label(domain) == key { return domain }
         }
         return nil
+    }
+
+    /// A name's letters and digits, lower-cased ("Fernhill Ceramics" → "fernhillceramics"):
+    /// byte by byte for an ASCII name (whose letters and digits are A–Z, a–z and 0–9).
+    static func nameKey(_ name: String) -> String {
+        guard FieldText.isASCII(name) else {
+            return String(name.lowercased().filter { $0.isLetter || $0.isNumber })
+        }
+        let bytes = name.utf8.filter(KeywordScanner.isAlphanumeric).map(KeywordScanner.lower)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The letters and digits of a domain's first label ("fern-hill.example" → "fernhill").
+    static func domainLabel(_ domain: String) -> String {
+        var domain = domain
+        let ascii: String? = domain.withUTF8 { bytes in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            // The first label that is not empty, as `split(separator:)` gives it.
+            let label = bytes.drop { $0 == UInt8(ascii: ".") }.prefix { $0 != UInt8(ascii: ".") }
+                .filter(KeywordScanner.isAlphanumeric)
+            return String(decoding: label, as: UTF8.self)
+        }
+        if let ascii { return ascii }
+        return String((domain.split(separator: ".").first ?? "").filter { $0.isLetter || $0.isNumber })
+    }
+
+    /// `text.contains(other)`, byte by byte when both are ASCII without carriage returns (each
+    /// byte then one character) and `other` is not empty.
+    static func contains(_ text: String, _ other: String) -> Bool {
+        func isPlain(_ string: String) -> Bool { string.utf8.allSatisfy { $0 < 0x80 && $0 != 0x0D } }
+        if !other.isEmpty && isPlain(text) && isPlain(other) {
+            return Text.containsBytes(Array(other.utf8), in: Array(text.utf8))
+        }
+        return text.contains(other)
+    }
+
+    /// A quick test before parsing a link in ``linkedDomain(named:sender:)``: whether the
+    /// link's registrable domain may have `key` (lower-case letters and digits, UTF-8) for the
+    /// letters and digits of its first label.
+    ///
+    /// The host of an ASCII URL without percent escapes or punycode (`xn--`) is part of its
+    /// text, and the registrable domain part of the host; so the key is then part of the
+    /// URL's letters and digits, lower-cased. A key that is not ASCII is never the label of
+    /// such a host. Any other URL may match.
+    static func mayHaveLabel(_ url: String, key: [UInt8]) -> Bool {
+        var url = url
+        return url.withUTF8 { bytes in
+            var letters: [UInt8] = []
+            letters.reserveCapacity(bytes.count)
+            for byte in bytes {
+                if byte >= 0x80 || byte == UInt8(ascii: "%") { return true }
+                if KeywordScanner.isAlphanumeric(byte) {
+                    letters.append(KeywordScanner.lower(byte))
+                } else if byte == UInt8(ascii: "-"), letters.count >= 2, letters[letters.count - 1] == 0x6E,
+                    letters[letters.count - 2] == 0x78
+                {
+                    // "xn-": perhaps punycode.
+                    return true
+                }
+            }
+            return Text.containsBytes(key, in: letters)
+        }
     }
 
     /// The shop's own domain when a platform sends for it and names the shop's address in

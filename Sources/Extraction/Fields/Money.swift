@@ -35,6 +35,14 @@ enum Money {
     /// Every amount with a currency in the text, in order.
     /// - Parameter defaultCurrency: what `¥` and `$` mean in the email's language (e.g. `CNY`).
     static func amounts(in text: String, defaultCurrency: String? = nil) -> [(MonetaryAmount, NSRange)] {
+        guard mayNameCurrency(text) else { return [] }
+        return expressionAmounts(in: text, defaultCurrency: defaultCurrency)
+    }
+
+    /// ``amounts(in:defaultCurrency:)`` without the test for a currency first.
+    static func expressionAmounts(in text: String, defaultCurrency: String? = nil) -> [(
+        MonetaryAmount, NSRange
+    )] {
         guard let expression, text.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 }) else { return [] }
         let nsText = text as NSString
         var result: [(MonetaryAmount, NSRange)] = []
@@ -54,6 +62,26 @@ enum Money {
             result.append((MonetaryAmount(amount: amount, currency: currency), match.range))
         }
         return result
+    }
+
+    /// Whether the text may hold a currency the expression reads: false when it is ASCII
+    /// without `$`, without `Fr.` and without three capital letters in a row (every code is
+    /// three capitals; every other symbol has `$` or a scalar outside ASCII).
+    static func mayNameCurrency(_ text: String) -> Bool {
+        var capitals = 0
+        var previous: (UInt8, UInt8) = (0, 0)
+        for byte in text.utf8 {
+            if byte >= 0x80 || byte == UInt8(ascii: "$") { return true }
+            if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") {
+                capitals += 1
+                if capitals == 3 { return true }
+            } else {
+                capitals = 0
+            }
+            if byte == UInt8(ascii: "."), previous == (UInt8(ascii: "F"), UInt8(ascii: "r")) { return true }
+            previous = (previous.1, byte)
+        }
+        return false
     }
 
     /// The first amount in the text.

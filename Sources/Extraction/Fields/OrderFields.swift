@@ -42,7 +42,7 @@ extension ExtractionContext {
         let fillers = languages.fillers
         let notOrder = languages.phrases(\.notOrderNumber)
         let strong = LabelledValues.find(
-            languages.phrases(\.orderNumber), in: text, origins: [.html, .plain, .subject, .preheader],
+            languages.phrases(\.orderNumber), in: text, origins: Self.allOrigins,
             hits: phraseHits)
         for found in strong where !isNegated(found, by: notOrder) {
             guard let number = OrderNumberToken.extract(from: found.value, fillers: fillers, minimumLength: 4)
@@ -55,7 +55,7 @@ extension ExtractionContext {
                 origin: found.line.origin, offset: found.offset, location: found.line.location)
         }
         let weak = LabelledValues.find(
-            languages.phrases(\.orderNumberWeak), in: text, origins: [.html, .plain, .subject, .preheader],
+            languages.phrases(\.orderNumberWeak), in: text, origins: Self.allOrigins,
             following: false, hits: phraseHits)
         for found in weak where !isNegated(found, by: notOrder) {
             guard let number = OrderNumberToken.extract(from: found.value, fillers: fillers, minimumLength: 5)
@@ -68,6 +68,9 @@ extension ExtractionContext {
         }
         return candidates
     }
+
+    /// Every rendition and the subject, where order numbers are looked for.
+    static let allOrigins: Set<TextOrigin> = [.html, .plain, .subject, .preheader]
 
     /// Whether a label is part of a label for another number ("Invoice order number", "Coupon code").
     func isNegated(_ found: LabelledValue, by phrases: PhraseSet) -> Bool {

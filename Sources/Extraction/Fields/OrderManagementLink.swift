@@ -35,18 +35,21 @@ extension ExtractionContext {
         let phrases = extractor.orderLinkPhrases
         let domainBytes = Array(merchantDomain.utf8)
         var best: (url: String, score: Double, text: String)?
+        let checkOrderNumber = orderNumber.map { $0.count >= 4 } ?? false
         for link in document.links where !link.isHidden {
             let target = link.target
-            guard Self.mayBeOnDomain(target, domain: domainBytes), Self.isWebURL(target),
-                let host = URLComponents(string: target)?.host?.lowercased(),
+            guard Self.mayBeOnDomain(target, domain: domainBytes), Self.hasWebPrefix(target),
+                let components = URLComponents(string: target),
+                let host = components.host?.lowercased(),
                 host == merchantDomain || host.hasSuffix("." + merchantDomain)
             else { continue }
-            let anchor = link.text.lowercased().trimmingCharacters(in: .whitespacesAndNewlines)
+            let anchor = Self.whitespaceAndNewlines.trimming(link.text.lowercased())
             var score = 0.0
-            if !anchor.isEmpty && anchor.count <= 60 && Self.containsAny(phrases, in: anchor) {
+            if !anchor.isEmpty && Self.count(of: anchor, atMost: 60) && Self.containsAny(phrases, in: anchor)
+            {
                 score += 0.6
             }
-            if let orderNumber, orderNumber.count >= 4, target.contains(orderNumber) { score += 0.35 }
+            if checkOrderNumber, let orderNumber, Self.contains(target, orderNumber) { score += 0.35 }
             guard score > 0, score > (best?.score ?? 0) else { continue }
             best = (target, score, link.text)
         }
@@ -60,17 +63,25 @@ extension ExtractionContext {
 
     /// Whether the text contains one of the phrases, as Foundation's `contains` says. In ASCII
     /// text an ASCII phrase is found byte by byte (for such text the same), and a phrase whose
-    /// canonical decomposition is not ASCII is never found.
+    /// canonical decomposition is not ASCII is never found. In text made of
+    /// ``SimpleScalars`` (each scalar a character, no two of them canonically equivalent), a
+    /// phrase made of them is found byte by byte too.
     static func containsAny(_ phrases: [LinkPhrase], in text: String) -> Bool {
-        var text = text
-        let bytes: [UInt8]? = text.withUTF8 { $0.allSatisfy { $0 < 0x80 } ? Array($0) : nil }
+        let isASCII = text.utf8.allSatisfy { $0 < 0x80 }
+        let bytes: [UInt8]? =
+            isASCII || text.unicodeScalars.allSatisfy(SimpleScalars.isStandalone) ? Array(text.utf8) : nil
         for phrase in phrases {
             if let bytes {
-                if let needle = phrase.bytes {
+                if isASCII {
+                    if let needle = phrase.bytes {
+                        if Text.containsBytes(needle, in: bytes) { return true }
+                        continue
+                    }
+                    if !phrase.mayOccurInASCII { continue }
+                } else if let needle = phrase.simpleBytes {
                     if Text.containsBytes(needle, in: bytes) { return true }
                     continue
                 }
-                if !phrase.mayOccurInASCII { continue }
             }
             if text.contains(phrase.text) { return true }
         }
@@ -108,6 +119,43 @@ extension ExtractionContext {
         return (lower.hasPrefix("https://") || lower.hasPrefix("http://")) && text.count <= 2_048
             && URLComponents(string: text)?.host != nil
     }
+
+    /// ``isWebURL(_:)`` but for the host test: an `https://` or `http://` start in any case,
+    /// and at most 2,048 characters.
+    ///
+    /// When the text starts with ASCII, the start is compared byte by byte, ignoring case
+    /// (lower-casing maps no other scalar to these letters, `:` or `/`), provided the byte
+    /// after it is ASCII too (a combining mark would join the last `/`).
+    static func hasWebPrefix(_ text: String) -> Bool {
+        let utf8 = text.utf8
+        guard utf8.count > 8 else { return isWebPrefixSlow(text) }
+        var index = utf8.startIndex
+        var head: [UInt8] = []
+        for _ in 0..<9 {
+            head.append(utf8[index])
+            index = utf8.index(after: index)
+        }
+        guard head.allSatisfy({ $0 < 0x80 }) else { return isWebPrefixSlow(text) }
+        let lowered = head.map(KeywordScanner.lower)
+        let prefixed =
+            lowered.starts(with: Array("https://".utf8)) || lowered.starts(with: Array("http://".utf8))
+        return prefixed && count(of: text, atMost: 2_048)
+    }
+
+    /// ``hasWebPrefix(_:)`` as ``isWebURL(_:)`` says it.
+    private static func isWebPrefixSlow(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        return (lower.hasPrefix("https://") || lower.hasPrefix("http://")) && text.count <= 2_048
+    }
+
+    /// `text.count <= limit`, without counting characters when the UTF-8 length (never less
+    /// than the number of characters) is within the limit.
+    static func count(of text: String, atMost limit: Int) -> Bool {
+        text.utf8.count <= limit || text.count <= limit
+    }
+
+    /// White space and line ends trimmed from a link's text.
+    static let whitespaceAndNewlines = TrimSet(.whitespacesAndNewlines)
 }
 
 /// An order-link phrase, lower-cased, prepared for ``ExtractionContext/containsAny(_:in:)``.
@@ -118,11 +166,16 @@ struct LinkPhrase: Sendable {
     /// Whether the phrase can occur in ASCII text: false when its canonical decomposition is
     /// not ASCII.
     let mayOccurInASCII: Bool
+    /// The phrase's bytes when it is not empty and made of ``SimpleScalars`` only.
+    let simpleBytes: [UInt8]?
 
     init(_ text: String) {
         self.text = text
         let ascii = text.utf8.allSatisfy { $0 < 0x80 }
         bytes = ascii && !text.isEmpty ? Array(text.utf8) : nil
+        simpleBytes =
+            !text.isEmpty && text.unicodeScalars.allSatisfy(SimpleScalars.isStandalone)
+            ? Array(text.utf8) : nil
         mayOccurInASCII = ascii || text.decomposedStringWithCanonicalMapping.utf8.allSatisfy { $0 < 0x80 }
     }
 }

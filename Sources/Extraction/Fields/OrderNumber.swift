@@ -20,7 +20,124 @@ enum OrderNumberToken {
         if let fast = extractASCII(from: value, fillers: fillers, minimumLength: minimumLength) {
             return fast
         }
+        if let scalars = extractScalars(from: value, fillers: fillers, minimumLength: minimumLength) {
+            return scalars
+        }
         return extractCharacters(from: value, fillers: fillers, minimumLength: minimumLength)
+    }
+
+    /// ``extract(from:fillers:minimumLength:)`` over Unicode scalars, for a value whose first
+    /// 121 scalars are all ``SimpleScalars/isStandalone(_:)``: then every scalar there is one
+    /// `Character`, so the 120-character prefix is the first 120 scalars and splitting,
+    /// trimming and testing scalars is the same as doing so with characters.
+    ///
+    /// Words that are not ASCII are lower-cased as the character path does (`lowercased()`),
+    /// so fillers compare the same.
+    /// - Returns: nil when another scalar comes first (the character path decides); else the outcome.
+    static func extractScalars(from value: String, fillers: Set<String>, minimumLength: Int) -> String?? {
+        var scalars: [Unicode.Scalar] = []
+        scalars.reserveCapacity(min(value.utf8.count, 121))
+        for scalar in value.unicodeScalars {
+            guard SimpleScalars.isStandalone(scalar) else { return nil }
+            if scalars.count == 120 { break }
+            scalars.append(scalar)
+        }
+        func isSeparator(_ scalar: Unicode.Scalar) -> Bool {
+            scalar == " " || scalar == "\u{00A0}" || scalar == "\t"
+        }
+        // The word starting at or after `from`.
+        func word(from: Int) -> Range<Int>? {
+            var index = from
+            while index < scalars.count && isSeparator(scalars[index]) { index += 1 }
+            guard index < scalars.count else { return nil }
+            let start = index
+            while index < scalars.count && !isSeparator(scalars[index]) { index += 1 }
+            return start..<index
+        }
+        // The longest filler in bytes: a word with more characters than that is none.
+        var longestFiller: Int?
+        func isFiller(_ word: ArraySlice<Unicode.Scalar>) -> Bool {
+            // Each scalar here lower-cases to one character (other than `:`, `：`, `#`), and a
+            // filler has no more characters than bytes.
+            var kept = 0
+            for scalar in word where scalar != ":" && scalar != "：" && scalar != "#" { kept += 1 }
+            let longest = longestFiller ?? fillers.reduce(0) { max($0, $1.utf8.count) }
+            longestFiller = longest
+            return kept <= longest && fillers.contains(foldedFiller(word))
+        }
+        var next = 0
+        var skipped = 0
+        var chosen: Range<Int>?
+        while let found = word(from: next) {
+            if skipped < 3 && isFiller(scalars[found]) {
+                skipped += 1
+                next = found.upperBound
+                continue
+            }
+            chosen = found
+            break
+        }
+        guard let chosen else { return .some(nil) }
+        var start = chosen.lowerBound
+        while start < chosen.upperBound, isOpening(scalars[start]) { start += 1 }
+        var tokenEnd = start
+        while tokenEnd < chosen.upperBound, scalars[tokenEnd].isASCII,
+            isTokenByte(UInt8(scalars[tokenEnd].value))
+        {
+            tokenEnd += 1
+        }
+        // A token glued to something else (a price, an email address, CJK text) is not a number we trust.
+        if tokenEnd < chosen.upperBound {
+            let next = scalars[tokenEnd]
+            if !isClosing(next) && !isCJK(next) { return .some(nil) }
+        }
+        while tokenEnd > start, ".-_/".unicodeScalars.contains(scalars[tokenEnd - 1]) { tokenEnd -= 1 }
+        let token = String(decoding: scalars[start..<tokenEnd].map { UInt8($0.value) }, as: UTF8.self)
+        return .some(isPlausible(token, minimumLength: minimumLength) ? token : nil)
+    }
+
+    /// A word as the character path compares it with the fillers: lower-cased, without `:`,
+    /// `：` and `#`.
+    ///
+    /// The scalars are dropped before lower-casing: each standalone scalar lower-cases to one
+    /// character on its own (the standard library maps scalar by scalar), and only these
+    /// three are those characters.
+    static func foldedFiller(_ word: ArraySlice<Unicode.Scalar>) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(word.count * 3)
+        var ascii = true
+        for scalar in word where scalar != ":" && scalar != "：" && scalar != "#" {
+            if scalar.isASCII {
+                bytes.append(KeywordScanner.lower(UInt8(scalar.value)))
+            } else {
+                ascii = false
+                UTF8.encode(scalar) { bytes.append($0) }
+            }
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        return ascii ? text : text.lowercased()
+    }
+
+    /// Whether a scalar is one of `#＃:：(（[【`, dropped before an order number.
+    @inline(__always) private static func isOpening(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "#", "＃", ":", "：", "(", "（", "[", "【": true
+        default: false
+        }
+    }
+
+    /// Whether a scalar is one of `)）]】,，;。.、!`, which may follow an order number.
+    @inline(__always) private static func isClosing(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case ")", "）", "]", "】", ",", "，", ";", "。", ".", "、", "!": true
+        default: false
+        }
+    }
+
+    /// ``isCJK(_:)`` for a character of one scalar.
+    static func isCJK(_ scalar: Unicode.Scalar) -> Bool {
+        (0x3000...0x9FFF).contains(scalar.value) || (0xAC00...0xD7A3).contains(scalar.value)
+            || (0xFF00...0xFFEF).contains(scalar.value)
     }
 
     /// ``extract(from:fillers:minimumLength:)`` over the value's leading ASCII bytes, when
@@ -142,18 +259,29 @@ enum OrderNumberToken {
     /// ``isPlausible(_:minimumLength:)`` over the bytes of an ASCII token without a carriage
     /// return (each byte one character; ASCII digits are its only numbers); nil for another token.
     static func isPlausibleASCII(_ token: String, minimumLength: Int) -> Bool? {
-        let bytes = Array(token.utf8)
-        guard bytes.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) else { return nil }
         func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
         func isSeparator(_ byte: UInt8) -> Bool {
             byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "/")
         }
-        guard bytes.count >= minimumLength, bytes.count <= 40 else { return false }
-        let digits = bytes.filter(isDigit).count
-        guard digits >= 3 || (digits >= 1 && bytes.count >= 6) else { return false }
-        if let first = bytes.first, isSeparator(first) { return false }
+        var digits = 0
+        var allDigits = true
+        for byte in token.utf8 {
+            guard byte < 0x80 && byte != 0x0D else { return nil }
+            if isDigit(byte) {
+                digits += 1
+            } else if !isSeparator(byte) {
+                allDigits = false
+            }
+        }
+        let count = token.utf8.count
+        guard count >= minimumLength, count <= 40 else { return false }
+        guard digits >= 3 || (digits >= 1 && count >= 6) else { return false }
+        if let first = token.utf8.first, isSeparator(first) { return false }
+        // With another byte than digits and separators, the token is no date, phone number or
+        // price, and no year (`Int` reads at most a sign before digits; "+999" is no year).
+        if !allDigits { return true }
+        let bytes = Array(token.utf8)
         let groups = bytes.split(whereSeparator: isSeparator).map { String(decoding: $0, as: UTF8.self) }
-        let allDigits = bytes.allSatisfy { isDigit($0) || isSeparator($0) }
         if allDigits
             && looksLikeDate(groups, separators: String(decoding: bytes.filter(isSeparator), as: UTF8.self))
         {

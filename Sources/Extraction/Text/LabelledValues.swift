@@ -64,10 +64,15 @@ enum LabelledValues {
         let hits = hits.flatMap { $0.covers(labels) ? $0 : nil }
         var result: [LabelledValue] = []
         let lines = text.lines
-        let read = TextOrigin.allCases.map { origins.contains($0) }
+        // The renditions to read by position (read from the set without hashing each origin).
+        var read = [Bool](repeating: false, count: TextOrigin.allCases.count)
+        for origin in origins { read[origin.position] = true }
         for lineIndex in lines.indices {
+            guard read[lines[lineIndex].origin.position] else { continue }
+            // Most lines hold none of the labels.
+            if let hits, !hits.containsMatch(labels, line: lineIndex) { continue }
             let line = lines[lineIndex]
-            guard read[line.origin.position], !line.folded.isEmpty else { continue }
+            guard !line.folded.isEmpty else { continue }
             let matches =
                 hits?.matches(labels, line: lineIndex, limit: 16)
                 ?? labels.matches(in: line.folded, limit: 16)
@@ -87,42 +92,42 @@ enum LabelledValues {
         label: Phrase, range: Range<Int>, lineIndex: Int, lines: [TextLine], following: Bool
     ) -> LabelledValue? {
         let line = lines[lineIndex]
+        let bytes = line.bytes
         let cell = line.cell(around: range.lowerBound)
-        let prefix = Text.trimmed(line.string(cell.lowerBound..<range.lowerBound))
-        let opensCell = prefix.unicodeScalars.allSatisfy {
-            CharacterSet.punctuationCharacters.contains($0) || CharacterSet.symbols.contains($0)
-        }
-        let valueStart = skipSeparators(line.bytes, from: range.upperBound, end: cell.upperBound)
+        let (opensCell, prefixLength) = labelPrefix(bytes, cell.lowerBound..<range.lowerBound)
+        let valueStart = skipSeparators(bytes, from: range.upperBound, end: cell.upperBound)
         let offset = line.startOffset + range.lowerBound
         if valueStart < cell.upperBound {
-            let value = Text.trimmed(line.string(valueStart..<cell.upperBound))
+            let value = FieldText.trimmedString(bytes, valueStart..<cell.upperBound)
             return LabelledValue(
                 label: label.text, value: value, placement: .sameCell, line: line, labelOpensCell: opensCell,
                 offset: offset, labelLine: line, labelLineIndex: lineIndex)
         }
         // The label ends its cell: the value is in the next cell, or on the next line.
-        guard following, prefix.utf8.count <= 24 else { return nil }
+        guard following, prefixLength <= 24 else { return nil }
         let cells = line.cells
         if let next = cells.first(where: {
-            $0.lowerBound > cell.lowerBound && !Text.trimmed(line.string($0)).isEmpty
+            $0.lowerBound > cell.lowerBound && !FieldText.isBlank(bytes, $0)
         }) {
             return LabelledValue(
-                label: label.text, value: Text.trimmed(line.string(next)), placement: .nextCell, line: line,
+                label: label.text, value: FieldText.trimmedString(bytes, next), placement: .nextCell,
+                line: line,
                 labelOpensCell: opensCell, offset: offset, labelLine: line, labelLineIndex: lineIndex)
         }
         // Only a label that is its whole line (a heading) reaches down to the next line.
-        guard cells.count == 1 || cells.allSatisfy({ $0 == cell || Text.trimmed(line.string($0)).isEmpty })
+        guard cells.count == 1 || cells.allSatisfy({ $0 == cell || FieldText.isBlank(bytes, $0) })
         else { return nil }
         var nextIndex = lineIndex + 1
         while nextIndex < lines.count && nextIndex <= lineIndex + 2 && lines[nextIndex].origin == line.origin
         {
             let next = lines[nextIndex]
             if !next.isBlank {
-                guard let first = next.cells.first(where: { !Text.trimmed(next.string($0)).isEmpty }) else {
+                guard let first = next.cells.first(where: { !FieldText.isBlank(next.bytes, $0) }) else {
                     return nil
                 }
                 return LabelledValue(
-                    label: label.text, value: Text.trimmed(next.string(first)), placement: .nextLine,
+                    label: label.text, value: FieldText.trimmedString(next.bytes, first),
+                    placement: .nextLine,
                     line: next,
                     labelOpensCell: opensCell, offset: offset,
                     labelLine: line, labelLineIndex: lineIndex)
@@ -132,7 +137,74 @@ enum LabelledValues {
         return nil
     }
 
+    /// What stands before a label in its cell: whether it is only punctuation and symbols
+    /// (after ``Text/trimmed(_:)``), and the UTF-8 length of that trimmed text.
+    static func labelPrefix(_ bytes: [UInt8], _ range: Range<Int>) -> (opensCell: Bool, length: Int) {
+        var lower = max(0, min(range.lowerBound, bytes.count))
+        var upper = max(lower, min(range.upperBound, bytes.count))
+        while lower < upper && FieldText.isASCIISpace(bytes[lower]) { lower += 1 }
+        while upper > lower && FieldText.isASCIISpace(bytes[upper - 1]) { upper -= 1 }
+        var ascii = true
+        var opens = true
+        for index in lower..<upper {
+            let byte = bytes[index]
+            if byte >= 0x80 {
+                ascii = false
+                break
+            }
+            if opens && !punctuationOrSymbol.containsASCII(byte) { opens = false }
+        }
+        if ascii { return (opens, upper - lower) }
+        let prefix = Text.trimmed(String(decoding: bytes[lower..<upper], as: UTF8.self))
+        let opensCell = prefix.unicodeScalars.allSatisfy {
+            CharacterSet.punctuationCharacters.contains($0) || CharacterSet.symbols.contains($0)
+        }
+        return (opensCell, prefix.utf8.count)
+    }
+
+    /// Punctuation and symbols (Foundation's sets), for ASCII bytes.
+    static let punctuationOrSymbol = TrimSet(CharacterSet.punctuationCharacters.union(.symbols))
+
+    /// The position after the separators (``separators``, ``wideSeparators``) that start at
+    /// `start`, reading no further than `end`.
     static func skipSeparators(_ bytes: [UInt8], from start: Int, end: Int) -> Int {
+        var index = start
+        while index < end {
+            switch bytes[index] {
+            // Space, tab, `:`, `#`, `-`, `|`, `=`, `>`, `.`, `]`.
+            case 0x20, 0x09, 0x3A, 0x23, 0x2D, 0x7C, 0x3D, 0x3E, 0x2E, 0x5D:
+                index += 1
+                continue
+            // U+00A0 no-break space.
+            case 0xC2 where index + 2 <= end && bytes[index + 1] == 0xA0:
+                index += 2
+                continue
+            // U+2013 and U+2014, dashes.
+            case 0xE2
+            where index + 3 <= end && bytes[index + 1] == 0x80
+                && (bytes[index + 2] == 0x93 || bytes[index + 2] == 0x94):
+                index += 3
+                continue
+            // U+3011 black lenticular bracket.
+            case 0xE3 where index + 3 <= end && bytes[index + 1] == 0x80 && bytes[index + 2] == 0x91:
+                index += 3
+                continue
+            // U+FF1A and U+FF03, full-width colon and number sign.
+            case 0xEF
+            where index + 3 <= end && bytes[index + 1] == 0xBC
+                && (bytes[index + 2] == 0x9A || bytes[index + 2] == 0x83):
+                index += 3
+                continue
+            default:
+                break
+            }
+            break
+        }
+        return index
+    }
+
+    /// ``skipSeparators(_:from:end:)`` as the sets say it, for tests.
+    static func skipSeparatorsBySets(_ bytes: [UInt8], from start: Int, end: Int) -> Int {
         var index = start
         outer: while index < end {
             if separators.contains(bytes[index]) {

@@ -1,0 +1,158 @@
+import Foundation
+
+/// Scalars that are always a `Character` of their own.
+///
+/// A scalar listed here never joins the scalar before or after it into one grapheme cluster
+/// when that scalar is listed too (Unicode's grapheme cluster rules GB3–GB13: none of them is
+/// a carriage return, a line feed, an extending or spacing mark, a joiner, a prepended
+/// mark, a Hangul jamo or a regional indicator). So in text made only of these scalars,
+/// characters and scalars are the same.
+enum SimpleScalars {
+    /// Whether a scalar is one of: printable ASCII and tab; Latin-1 letters and signs
+    /// (U+00A0–U+024F without the soft hyphen); general punctuation (U+2010–U+2027,
+    /// U+2030–U+205E); currency signs (U+20A0–U+20C0); CJK symbols (U+3000–U+3029,
+    /// U+3030–U+303F); hiragana and katakana without the combining sound marks; CJK
+    /// ideographs (U+3400–U+4DBF, U+4E00–U+9FFF); Hangul syllables (U+AC00–U+D7A3);
+    /// full-width forms (U+FF01–U+FF65, U+FFE0–U+FFE6).
+    @inline(__always) static func isStandalone(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        if value < 0x80 { return (value >= 0x20 && value < 0x7F) || value == 0x09 }
+        switch value {
+        case 0xA0...0xAC, 0xAE...0x24F: return true
+        case 0x2010...0x2027, 0x2030...0x205E, 0x20A0...0x20C0: return true
+        case 0x3000...0x3029, 0x3030...0x303F, 0x3041...0x3096, 0x309B...0x30FF: return true
+        case 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xAC00...0xD7A3: return true
+        case 0xFF01...0xFF65, 0xFFE0...0xFFE6: return true
+        default: return false
+        }
+    }
+}
+
+/// A set of Unicode scalars to trim, with its ASCII members in a table: the same trimming as
+/// Foundation's `trimmingCharacters(in:)` without asking the character set about ASCII scalars.
+///
+/// Foundation trims UTF-16 code units, not characters: a scalar of the set is trimmed even
+/// when a combining mark follows it, and a scalar beyond U+FFFF (two surrogate code units,
+/// never members of the sets built here) never is.
+struct TrimSet: Sendable {
+    /// The set as Foundation knows it, asked about scalars outside ASCII.
+    let characterSet: CharacterSet
+    /// Bit `n` of word `n / 64`: whether ASCII scalar `n` is in the set.
+    private let ascii: (UInt64, UInt64)
+
+    /// The set, its ASCII members read from `characterSet` itself.
+    init(_ characterSet: CharacterSet) {
+        self.characterSet = characterSet
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        for value in 0..<128 where characterSet.contains(Unicode.Scalar(UInt8(value))) {
+            if value < 64 { low |= 1 << UInt64(value) } else { high |= 1 << UInt64(value - 64) }
+        }
+        ascii = (low, high)
+    }
+
+    /// Whether an ASCII byte (below 0x80) is in the set.
+    @inline(__always) func containsASCII(_ byte: UInt8) -> Bool {
+        byte < 64 ? ascii.0 & (1 << UInt64(byte)) != 0 : ascii.1 & (1 << UInt64(byte & 63)) != 0
+    }
+
+    /// Whether a scalar is trimmed: in the set, and one UTF-16 code unit.
+    @inline(__always) func contains(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII { return containsASCII(UInt8(scalar.value)) }
+        return scalar.value <= 0xFFFF && characterSet.contains(scalar)
+    }
+
+    /// `text.trimmingCharacters(in: characterSet)`: the text without the scalars of the set at
+    /// either end.
+    func trimming(_ text: String) -> String {
+        let utf8 = text.utf8
+        guard let first = utf8.first, let last = utf8.last else { return text }
+        // Most texts start and end with an ASCII scalar outside the set.
+        if first < 0x80 && last < 0x80 && !containsASCII(first) && !containsASCII(last) { return text }
+        let scalars = text.unicodeScalars
+        guard let start = scalars.firstIndex(where: { !contains($0) }),
+            let end = scalars.lastIndex(where: { !contains($0) })
+        else { return "" }
+        return String(scalars[start...end])
+    }
+
+    /// Whether every scalar of the text is trimmed (`trimming(text).isEmpty`).
+    func containsAll(_ text: some StringProtocol) -> Bool {
+        text.unicodeScalars.allSatisfy { contains($0) }
+    }
+}
+
+/// Byte-level tests on strings.
+enum FieldText {
+    /// Whether the text is all ASCII.
+    @inline(__always) static func isASCII(_ text: some StringProtocol) -> Bool {
+        text.utf8.allSatisfy { $0 < 0x80 }
+    }
+}
+
+extension FieldText {
+    /// Whether an ASCII byte is space to ``Text/trimmed(_:)`` (tab, line feed, vertical tab,
+    /// form feed, carriage return, space).
+    @inline(__always) static func isASCIISpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)
+    }
+
+    /// `Text.trimmed(String(decoding: bytes[range], as: UTF8.self))`, the range clamped to the
+    /// bytes as ``TextLine/string(_:)`` clamps it.
+    ///
+    /// ASCII bytes decode to themselves whatever surrounds them, so ASCII space at either end
+    /// is dropped byte by byte; when the bytes left start and end with ASCII, they are the
+    /// trimmed text. Otherwise ``Text/trimmed(_:)`` decides about the other scalars.
+    static func trimmedString(_ bytes: [UInt8], _ range: Range<Int>) -> String {
+        var lower = max(0, min(range.lowerBound, bytes.count))
+        var upper = max(lower, min(range.upperBound, bytes.count))
+        while lower < upper && isASCIISpace(bytes[lower]) { lower += 1 }
+        while upper > lower && isASCIISpace(bytes[upper - 1]) { upper -= 1 }
+        guard lower < upper else { return "" }
+        let text = String(decoding: bytes[lower..<upper], as: UTF8.self)
+        if bytes[lower] < 0x80 && bytes[upper - 1] < 0x80 { return text }
+        return Text.trimmed(text)
+    }
+
+    /// Whether `Text.trimmed(String(decoding: bytes[range], as: UTF8.self))` is empty, the
+    /// range clamped as in ``trimmedString(_:_:)``.
+    static func isBlank(_ bytes: [UInt8], _ range: Range<Int>) -> Bool {
+        let lower = max(0, min(range.lowerBound, bytes.count))
+        let upper = max(lower, min(range.upperBound, bytes.count))
+        var index = lower
+        while index < upper {
+            let byte = bytes[index]
+            if byte >= 0x80 {
+                return Text.trimmed(String(decoding: bytes[lower..<upper], as: UTF8.self)).isEmpty
+            }
+            if !isASCIISpace(byte) { return false }
+            index += 1
+        }
+        return true
+    }
+}
+
+extension FieldText {
+    /// Whether every scalar of the text is ``SimpleScalars/isStandalone(_:)``: then its
+    /// characters are its scalars, and no two of them are canonically equivalent.
+    @inline(__always) static func isSimple(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy(SimpleScalars.isStandalone)
+    }
+
+    /// `text.hasSuffix(suffix)`; byte by byte when both are ``isSimple(_:)`` (characters then
+    /// compare as their scalars do).
+    /// - Parameter simple: whether `text` is ``isSimple(_:)``, known to the caller.
+    static func hasSuffix(_ text: String, _ suffix: String, simple: Bool) -> Bool {
+        guard simple && isSimple(suffix) else { return text.hasSuffix(suffix) }
+        let count = suffix.utf8.count
+        guard count <= text.utf8.count else { return false }
+        return text.utf8.suffix(count).elementsEqual(suffix.utf8)
+    }
+
+    /// `text.hasPrefix(prefix)`; byte by byte when both are ``isSimple(_:)``.
+    /// - Parameter simple: whether `text` is ``isSimple(_:)``, known to the caller.
+    static func hasPrefix(_ text: String, _ prefix: String, simple: Bool) -> Bool {
+        guard simple && isSimple(prefix) else { return text.hasPrefix(prefix) }
+        return text.utf8.starts(with: prefix.utf8)
+    }
+}
