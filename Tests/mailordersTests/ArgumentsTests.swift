@@ -36,7 +36,7 @@ private let spec = CommandSpec(
     }
 }
 
-@Test func rejectsMissingValuesValuesOnFlagsAndBadNumbers() {
+@Test func rejectsMissingValuesValuesOnFlagsAndBadNumbers() throws {
     #expect(throws: UsageError.self) { try ParsedArguments.parse(["--out"], for: spec) }
     #expect(throws: UsageError.self) { try ParsedArguments.parse(["--quiet=yes"], for: spec) }
     #expect(throws: UsageError.self) {
@@ -46,6 +46,10 @@ private let spec = CommandSpec(
     // `--out ''` would write into the current folder.
     #expect(throws: UsageError.self) { try ParsedArguments.parse(["--out", ""], for: spec) }
     #expect(throws: UsageError.self) { try ParsedArguments.parse(["--out="], for: spec) }
+    // A forgotten value does not take the next option as the value.
+    #expect(throws: UsageError.self) { try ParsedArguments.parse(["--out", "--quiet"], for: spec) }
+    #expect(try ParsedArguments.parse(["--out=--quiet"], for: spec).value("out") == "--quiet")
+    #expect(try ParsedArguments.parse(["--out", "-"], for: spec).value("out") == "-")
 }
 
 @Test func recognisesHelpAnywhere() throws {

@@ -54,6 +54,30 @@ import Testing
         #expect(inspected.standardOutput.contains("\\u{1B}[2J"))
     }
 
+    /// C1 controls and bidirectional overrides from an email: escaped on the terminal, and
+    /// JSON output stays valid JSON with the same text.
+    @Test func jsonOutputEscapesC1ControlsTheJSONWay() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("c1.eml")
+        let email =
+            "From: =?utf-8?Q?Shop=C2=9B31m_=E2=80=AEevil?= <a@shop.example>\r\n"
+            + "Subject: Order 12345\r\nDate: Sun, 29 Nov 2026 10:00:00 +0000\r\n\r\nHello\r\n"
+        try Data(email.utf8).write(to: path)
+        let extracted = try CommandRunner.run(["extract", path.path])
+        #expect(!extracted.standardOutput.unicodeScalars.contains { $0.value == 0x9B || $0.value == 0x202E })
+        let line = try #require(extracted.standardOutput.split(separator: "\n").first)
+        let extraction = try JSONSerialization.jsonObject(with: Data(line.utf8))
+        #expect(extraction is [String: Any])
+        let inspected = try CommandRunner.run(["inspect", "--json", path.path])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(inspected.standardOutput.utf8)) as? [String: Any])
+        #expect(!object.isEmpty)
+        let text = try CommandRunner.run(["inspect", path.path])
+        #expect(text.standardOutput.contains("\\u{9B}31m"))
+        #expect(text.standardOutput.contains("\\u{202E}evil"))
+    }
+
     /// One NUL byte near the start of an order email does not make it binary junk.
     @Test func aStrayNULByteDoesNotLoseTheMessage() throws {
         let folder = try CommandRunner.temporaryFolder()

@@ -124,6 +124,14 @@ struct ParsedArguments: Sendable, Equatable {
                 value = inlineValue
             } else if index < arguments.count {
                 value = arguments[index]
+                // `--out --quiet`: the value was forgotten, and the next option is not one
+                // (a value that really starts with `--` is given as `--out=--name`).
+                if value.hasPrefix("--") && value.count > 2 {
+                    throw UsageError(
+                        message:
+                            "--\(name) needs a value (\(option.valueName ?? "VALUE")), not the option \(value);"
+                            + " write --\(name)=\(value) if that is the value")
+                }
                 index += 1
             } else {
                 throw UsageError(message: "--\(name) needs a value (\(option.valueName ?? "VALUE"))")

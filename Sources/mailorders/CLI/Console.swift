@@ -22,26 +22,32 @@ enum ExitCode {
 ///
 /// Text printed here often comes from email (names, subjects, file names), so control
 /// characters a terminal would act on — ESC sequences, BEL, the C1 controls of ISO 6429 —
-/// are shown as `\u{1B}` instead of being written raw; tab, line feed and carriage return
-/// pass through.
+/// and the bidirectional overrides that reorder what a reader sees (U+202A–U+202E,
+/// U+2066–U+2069) are shown as `\u{1B}` instead of being written raw; tab, line feed and
+/// carriage return pass through. JSON output gets JSON's own escape (`\u001b`), so that it
+/// stays valid JSON (RFC 8259 §7) and safe on a terminal.
 enum Console {
-    static func out(_ text: String) {
-        FileHandle.standardOutput.write(Data(neutralized(text).utf8))
+    /// Writes `text` to standard output.
+    /// - Parameter json: `text` is JSON: escapes are JSON escapes (they can only fall inside
+    ///   strings, since JSON's own syntax is ASCII).
+    static func out(_ text: String, json: Bool = false) {
+        FileHandle.standardOutput.write(Data(neutralized(text, json: json).utf8))
     }
 
-    static func line(_ text: String) { out(text + "\n") }
+    static func line(_ text: String, json: Bool = false) { out(text + "\n", json: json) }
 
     static func error(_ text: String) {
         FileHandle.standardError.write(Data((neutralized(text) + "\n").utf8))
     }
 
-    /// `text` with every C0 control but tab, line feed and carriage return, DEL and every C1
-    /// control (U+0080–U+009F) written as `\u{XX}`.
-    static func neutralized(_ text: String) -> String {
+    /// `text` with every C0 control but tab, line feed and carriage return, DEL, every C1
+    /// control (U+0080–U+009F) and the bidirectional embeddings, overrides and isolates
+    /// written as `\u{XX}` (for JSON: `\u00xx`).
+    static func neutralized(_ text: String, json: Bool = false) -> String {
         func isControl(_ scalar: Unicode.Scalar) -> Bool {
             switch scalar.value {
             case 0x09, 0x0A, 0x0D: false
-            case 0x00...0x1F, 0x7F...0x9F: true
+            case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: true
             default: false
             }
         }
@@ -49,8 +55,10 @@ enum Console {
         var result = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             if isControl(scalar) {
-                result.append(
-                    contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+                let hex = String(scalar.value, radix: 16, uppercase: !json)
+                let escape =
+                    json ? "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex : "\\u{\(hex)}"
+                result.append(contentsOf: escape.unicodeScalars)
             } else {
                 result.append(scalar)
             }

@@ -90,7 +90,7 @@ enum CheckCommand: Subcommand {
                 return ExitCode.fatal
             }
         } else {
-            Console.out(output.hasSuffix("\n") ? output : output + "\n")
+            Console.out(output.hasSuffix("\n") ? output : output + "\n", json: format == .json)
         }
         if loop.skipped > 0 { return ExitCode.fatal }
         return CheckOutput.hasErrors(reports, crossFindings: crossFindings)

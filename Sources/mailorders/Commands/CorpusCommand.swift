@@ -50,7 +50,7 @@ enum CorpusCommand: Subcommand {
             return ExitCode.fatal
         }
         if arguments.has("json") {
-            Console.out(runner.jsonReport())
+            Console.out(runner.jsonReport(), json: true)
         } else {
             Console.out(runner.textReport())
         }

@@ -49,7 +49,7 @@ enum ExtractCommand: Subcommand {
                 Console.error("mailorders extract: warning: \(processed.origin): \(warning)")
             }
             if arguments.has("no-evidence") { extraction.evidence = nil }
-            Console.line(extractionJSONLine(extraction))
+            Console.line(extractionJSONLine(extraction), json: true)
         }
         return loop.skipped == 0 ? ExitCode.success : ExitCode.partial
     }

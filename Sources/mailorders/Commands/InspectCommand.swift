@@ -38,7 +38,8 @@ enum InspectCommand: Subcommand {
         loop.forEachMessage { raw, message in
             guard documentViews else {
                 Console.out(
-                    inspectMessage(message, origin: raw.origin.description, json: arguments.has("json")))
+                    inspectMessage(message, origin: raw.origin.description, json: arguments.has("json")),
+                    json: arguments.has("json"))
                 return
             }
             let document = MailDocument(message: message)

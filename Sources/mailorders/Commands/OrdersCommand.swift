@@ -31,7 +31,9 @@ enum OrdersCommand: Subcommand {
             let store = try SQLiteOrderStore(path: path)
             let unlinked = arguments.has("unlinked")
             let orders = unlinked ? try store.unlinkedShipments() : try store.orders()
-            Console.out(renderOrders(orders, json: arguments.has("json"), unlinked: unlinked))
+            Console.out(
+                renderOrders(orders, json: arguments.has("json"), unlinked: unlinked),
+                json: arguments.has("json"))
             return ExitCode.success
         } catch {
             Console.error("mailorders orders: \(error)")

@@ -62,7 +62,7 @@ enum ScanCommand: Subcommand {
             var scanner = try Scanner(options: options)
             let summary = scanner.run()
             if options.json {
-                Console.out(summary.json())
+                Console.out(summary.json(), json: true)
             }
             if !options.quiet {
                 Console.error(summary.text())

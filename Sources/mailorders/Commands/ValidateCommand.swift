@@ -22,7 +22,7 @@ enum ValidateCommand: Subcommand {
         }
         let validator = BundleValidator()
         let reports = arguments.positionals.map { validator.validate(at: URL(fileURLWithPath: $0)) }
-        Console.out(renderValidation(reports, json: arguments.has("json")))
+        Console.out(renderValidation(reports, json: arguments.has("json")), json: arguments.has("json"))
         return validationExitStatus(reports)
     }
 }
