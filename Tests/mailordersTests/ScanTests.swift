@@ -249,6 +249,24 @@ import Testing
         #expect(repaired.first?["origin"] as? String == mbox.path + "#2")
     }
 
+    /// The mailbox itself, or a folder that holds it, cannot be the output folder: everything
+    /// would be left out of the reading.
+    @Test func theMailboxCannotBeTheOutputFolder() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let maildir = folder.appendingPathComponent("Maildir")
+        try FileManager.default.copyItem(atPath: Self.example, toPath: maildir.path)
+        for out in [maildir.path, maildir.path + "/", folder.path, maildir.path + "/cur/.."] {
+            let result = try CommandRunner.run(["scan", maildir.path, "--out", out, "--quiet"])
+            #expect(result.status == 2, "\(out)")
+            #expect(result.standardError.contains("is the mailbox"), "\(result.standardError)")
+        }
+        let inside = try CommandRunner.run([
+            "scan", maildir.path, "--out", maildir.path + "/orders", "--quiet",
+        ])
+        #expect(inside.status == 0, "\(inside.standardError)")
+    }
+
     /// An output folder inside the mailbox (bundles, database, its -wal and -shm) is not read
     /// back as mail on the next run.
     @Test func anOutputFolderInsideTheMailboxIsNotReadAsMail() throws {

@@ -130,6 +130,17 @@ struct Scanner {
         guard FileManager.default.isWritableFile(atPath: options.outputDirectory.path) else {
             throw ScanSetupError("the output folder \(options.outputDirectory.path) (--out) is not writable")
         }
+        // An output folder inside the mailbox is left out of the reading; one that is the
+        // mailbox, or holds it, would leave out everything.
+        let output = Scanner.resolvedPath(options.outputDirectory.path)
+        for path in options.paths where path != "-" {
+            let input = Scanner.resolvedPath(path)
+            if input == output || input.hasPrefix(output.hasSuffix("/") ? output : output + "/") {
+                throw ScanSetupError(
+                    "the output folder \(options.outputDirectory.path) (--out) is the mailbox \(path) or holds it;"
+                        + " choose a folder outside the mailbox (or inside it)")
+            }
+        }
         let rules = try MessagePipeline.loadRules(from: options.rulesDirectory)
         pipeline = MessagePipeline(rules: rules, prefilter: options.prefilter)
         store = try SQLiteOrderStore(path: options.databasePath)
@@ -452,5 +463,17 @@ private final class InFlightBatch: @unchecked Sendable {
     func wait() -> [ProcessedMessage] {
         group.wait()
         return results
+    }
+}
+
+extension Scanner {
+    /// `path` absolute, with `.`, `..` and symbolic links resolved (`realpath(3)`); the
+    /// standardized path when it cannot be resolved.
+    static func resolvedPath(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else {
+            return URL(fileURLWithPath: path).standardizedFileURL.path
+        }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 }
