@@ -166,10 +166,6 @@ final class MboxReader {
         return false
     }
 
-    /// How far into a file that starts neither with `From ` nor with a header field the first
-    /// separator is looked for (64 KiB): beyond it, the file is one message.
-    static let leadingJunkLimit = 64 << 10
-
     /// The offset of the first separator line in `head`: a line that starts with `From `
     /// after a line feed, holds a sender alone or a date with a time of day (RFC 4155 §2),
     /// and is followed by a header field line. Nil when there is none.

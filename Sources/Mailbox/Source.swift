@@ -60,8 +60,8 @@ public struct SourceProblem: Error, Sendable, Hashable, CustomStringConvertible 
 /// - A regular file is an mbox when it starts with a `From ` line (mboxo, mboxrd with
 ///   `>From ` unescaping, mboxcl2 with `Content-Length`), else one message. A file that
 ///   starts neither with `From ` nor with a header field but holds a separator line
-///   followed by a header field in its first 64 KiB is an mbox with junk before it: the
-///   junk is reported as a ``SourceProblem`` at its byte offset and the mbox is read.
+///   followed by a header field (within the message size limit) is an mbox with junk before
+///   it: the junk is reported as a ``SourceProblem`` at its byte offset and the mbox is read.
 /// - A directory is walked in name order: files anywhere below it, Maildir `cur/` and
 ///   `new/` (with flags read from names after `:2,`, `!2,` or `;2,`), nested Maildir++
 ///   folders; `tmp/` of a Maildir and hidden files are skipped.
@@ -244,11 +244,14 @@ public final class MessageSource: Sequence, IteratorProtocol {
         // from its first `From ` line and what came before is reported.
         var leadingJunk: SourceProblem?
         if !stream.buffer.starts(with: MboxReader.fromLine) {
-            stream.fill(atLeast: MboxReader.leadingJunkLimit)
-            if !MessageSource.startsWithHeaderField(stream.buffer),
-                let separator = MboxReader.firstSeparator(
-                    in: stream.buffer.prefix(MboxReader.leadingJunkLimit))
-            {
+            stream.fill(atLeast: 4096)
+            let isJunk = !MessageSource.startsWithHeaderField(stream.buffer)
+            // Not a message's start either: read on (as a single message would be read, up to
+            // the message limit) and look for a separator anywhere in that.
+            while isJunk && !stream.atEnd && stream.buffer.count <= maxMessageBytes {
+                stream.fill(atLeast: stream.buffer.count + ChunkedReader.chunkSize)
+            }
+            if isJunk, let separator = MboxReader.firstSeparator(in: stream.buffer[...]) {
                 let skipped = stream.buffer[0..<separator]
                 if skipped.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) {
                     leadingJunk = SourceProblem(

@@ -178,6 +178,17 @@ func text(_ message: RawMessage) -> String { String(decoding: message.bytes, as:
     #expect(messages.first?.origin.byteOffset == separator)
     #expect(messages.first?.origin.index == 1)
 
+    // However long the junk, in text or binary, short of the message size limit.
+    for junkByte: UInt8 in [0x61, 0x00] {
+        var big = [UInt8](repeating: junkByte, count: 200_000)
+        big[99_999] = 0x0A
+        big += Array("\nFrom a\nSubject: far\n\nx\n".utf8)
+        let far = try folder.write("far-\(junkByte).mbox", bytes: big)
+        let (farMessages, farProblems) = collect(MessageSource(paths: [far]))
+        #expect(farMessages.map(text) == ["Subject: far\n\nx\n"])
+        #expect(farProblems.first?.reason.hasPrefix("200001 bytes before") == true, "\(farProblems)")
+    }
+
     // Blank lines before the first separator are nothing to report.
     let blank = try folder.write("blank.mbox", "\n\r\n\nFrom a\nSubject: 1\n\nx\n")
     let (blankMessages, blankProblems) = collect(MessageSource(paths: [blank]))
