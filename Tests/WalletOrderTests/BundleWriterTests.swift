@@ -185,6 +185,26 @@ import Testing
         #expect(BundleValidator().validate(at: url).passed)
     }
 
+    /// A writer killed between writing a temporary file and renaming it leaves `.NAME.UUID.tmp`:
+    /// the next write removes it once it is old, never a fresh one a concurrent writer may own.
+    @Test func abandonedTemporaryFilesAreRemovedOnTheNextWrite() throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let writer = BundleWriter(outputDirectory: out, zip: false, signing: nil)
+        let url = try writer.write(fullOrder(), images: fullOrderImages)
+        let old = url.appendingPathComponent(".order.json.0F2E5C1A-0000-4000-8000-000000000000.tmp")
+        let fresh = url.appendingPathComponent(".manifest.json.1A2B3C4D-0000-4000-8000-000000000000.tmp")
+        try Data("{".utf8).write(to: old)
+        try Data("{".utf8).write(to: fresh)
+        let longAgo = Date().addingTimeInterval(-2 * BundleWriter.abandonedTemporaryAge)
+        try FileManager.default.setAttributes([.modificationDate: longAgo], ofItemAtPath: old.path)
+        _ = try writer.write(fullOrder(), images: fullOrderImages)
+        #expect(!FileManager.default.fileExists(atPath: old.path))
+        #expect(FileManager.default.fileExists(atPath: fresh.path))
+        try FileManager.default.removeItem(at: fresh)
+        #expect(BundleValidator().validate(at: url).passed)
+    }
+
     @Test func refusesToWriteThroughASymbolicLinkedBundleFolder() throws {
         let out = try temporaryFolder()
         let elsewhere = try temporaryFolder()

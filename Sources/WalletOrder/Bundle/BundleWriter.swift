@@ -226,14 +226,25 @@ public struct BundleWriter: Sendable {
         }
     }
 
-    /// Removes regular files an earlier version left (an old image, a signature no longer made).
+    /// How old a temporary file of ``writeAtomically(_:to:)`` must be before it is taken for
+    /// the leftover of a killed writer and removed (a concurrent writer's is seconds old).
+    static let abandonedTemporaryAge: TimeInterval = 3600
+
+    /// Removes regular files an earlier version left (an old image, a signature no longer
+    /// made), and temporary files (`.NAME.UUID.tmp`) a writer killed before its rename left
+    /// behind, once they are ``abandonedTemporaryAge`` old.
     private func removeStaleFiles(in folder: URL, keeping: Set<String>) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
-        for name in names where !keeping.contains(name) && !name.hasPrefix(".") {
+        for name in names where !keeping.contains(name) {
             let url = folder.appendingPathComponent(name)
-            let type =
-                (try? FileManager.default.attributesOfItem(atPath: url.path))?[.type] as? FileAttributeType
-            if type == .typeRegular { try? FileManager.default.removeItem(at: url) }
+            let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+            guard attributes?[.type] as? FileAttributeType == .typeRegular else { continue }
+            if name.hasPrefix(".") {
+                guard name.hasSuffix(".tmp"), let modified = attributes?[.modificationDate] as? Date,
+                    Date().timeIntervalSince(modified) > Self.abandonedTemporaryAge
+                else { continue }
+            }
+            try? FileManager.default.removeItem(at: url)
         }
     }
 
