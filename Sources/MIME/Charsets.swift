@@ -109,6 +109,15 @@ enum Charsets {
                         ? "\(converted.substitutions) bytes could not be decoded as iso-2022-jp" : nil)
             }
             return detect(array, reason: "bytes are not iso-2022-jp")
+        case "utf-16" where array.count >= 2 && !hasUTF16ByteOrderMark(array) && looksLittleEndian(array):
+            // RFC 2781 §4.3 makes UTF-16 without a byte order mark big-endian, but Windows
+            // software writes it little-endian; the NUL halves of ASCII characters tell which.
+            guard let converted = convert(array, icuName: "utf-16le") else {
+                return detect(array, reason: "bytes are not utf-16")
+            }
+            return Decoded(
+                text: converted.text, charset: "utf-16le",
+                warning: "utf-16 without a byte order mark is little-endian here: read as utf-16le")
         default:
             guard let converted = convert(array, icuName: effective) else {
                 return detect(array, reason: "unknown charset \(declared)")
@@ -140,6 +149,21 @@ enum Charsets {
         if let text = validUTF8(array) { return (text, false) }
         let guess = detect(array, reason: "raw 8-bit header")
         return (guess.text, true)
+    }
+
+    static func hasUTF16ByteOrderMark(_ bytes: [UInt8]) -> Bool {
+        bytes.count >= 2 && ((bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE))
+    }
+
+    /// Whether UTF-16 text has more NUL bytes in odd positions than in even ones: the high
+    /// bytes of Latin characters come second, as in little-endian order.
+    static func looksLittleEndian(_ bytes: [UInt8]) -> Bool {
+        var even = 0
+        var odd = 0
+        for index in bytes.indices where bytes[index] == 0 {
+            if index & 1 == 0 { even += 1 } else { odd += 1 }
+        }
+        return odd > even
     }
 
     /// Labels (after ``superset(of:)``) known without asking ICU.

@@ -128,6 +128,16 @@ import Testing
     let real = try parse(utf16)
     #expect(real.root.text == "Hi 注文")
     #expect(real.warnings.isEmpty)
+    // UTF-16 without a byte order mark: big-endian as RFC 2781 says, little-endian when
+    // the NUL bytes say so (with a warning).
+    for (bytes, warned) in [
+        (Array("Hi 注文".utf16).flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }, false),
+        (Array("Hi 注文".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }, true),
+    ] {
+        let noMark = try parse(Array("Content-Type: text/plain; charset=utf-16\n\n".utf8) + bytes)
+        #expect(noMark.root.text == "Hi 注文")
+        #expect(noMark.warnings.contains { $0.message.contains("little-endian") } == warned)
+    }
     // A known label over ASCII: nothing to say.
     let known = try parse("Content-Type: text/plain; charset=koi8-u\n\nHello\n")
     #expect(known.warnings.isEmpty)
