@@ -88,6 +88,25 @@ import Testing
         #expect(summary["bundlesWritten"] as? Int == 0)
         let after = try orders(in: out)
         #expect(after.count == before.count)
+
+        // Re-delivered copies (same Message-ID, one more Received field): already applied,
+        // and not counted again as "not about orders".
+        let copies = folder.appendingPathComponent("copies/cur")
+        try FileManager.default.createDirectory(at: copies, withIntermediateDirectories: true)
+        let originals = URL(fileURLWithPath: Self.example).appendingPathComponent("cur")
+        for name in try FileManager.default.contentsOfDirectory(atPath: originals.path) {
+            let bytes = try Data(contentsOf: originals.appendingPathComponent(name))
+            try
+                (Data("Received: from relay.example by mx.example; Mon, 30 Nov 2026 09:00:00 +0000\r\n".utf8)
+                + bytes)
+                .write(to: copies.appendingPathComponent(name))
+        }
+        let third = try CommandRunner.run(
+            ["scan", copies.deletingLastPathComponent().path, "--out", out.path, "--json", "--quiet"])
+        let thirdSummary = try #require(
+            try JSONSerialization.jsonObject(with: Data(third.standardOutput.utf8)) as? [String: Any])
+        #expect((thirdSummary["alreadyApplied"] as? Int ?? 0) > 0)
+        #expect(thirdSummary["notOrders"] as? Int == 0)
     }
 
     @Test func copiesInEveryBatchCountAsAlreadyAppliedWithAnyNumberOfJobs() throws {

@@ -391,9 +391,10 @@ struct Scanner {
                 warnings: processed.warnings.prefix(5).map(\.description)
                     + (processed.warnings.count > 5 ? ["… \(processed.warnings.count - 5) more"] : []))
         }
-        if processed.extraction?.kind == .notAnOrder { summary.notOrders += 1 }
         switch outcome {
         case .success(.applied(let effects)):
+            // Each message is counted once: as not about orders only when it was new.
+            if processed.extraction?.kind == .notAnOrder { summary.notOrders += 1 }
             created.formUnion(effects.createdOrderIDs)
         case .success(.alreadyApplied):
             summary.alreadyApplied += 1
