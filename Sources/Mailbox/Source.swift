@@ -153,6 +153,11 @@ public final class MessageSource: Sequence, IteratorProtocol {
     /// reason from `stat(2)` (a loop of symbolic links is `ELOOP`, a link to nothing `ENOENT`,
     /// a folder without search permission `EACCES`).
     static func missingReason(_ path: String) -> String {
+        // A name listed from a folder that is not UTF-8 comes back with U+FFFD in it, and no
+        // longer names the file.
+        if path.unicodeScalars.contains("\u{FFFD}") {
+            return "file name is not valid UTF-8: cannot be opened by that name"
+        }
         var status = stat()
         guard stat(path, &status) != 0 else { return "not a readable file or directory" }
         let code = errno
