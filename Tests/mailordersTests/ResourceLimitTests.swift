@@ -130,6 +130,35 @@ import Testing
         _ = try Self.scanGoesOn(maildir, in: folder, read: 2)
     }
 
+    /// HTML cut by the document stage (a tag with 40,000 attributes; 1 MB of small elements)
+    /// is listed under "read with repairs" by `scan` and printed by `extract`.
+    @Test func htmlCutAtItsLimitsIsReportedByScanAndExtract() throws {
+        let attributes = (0..<40_000).map { "a\($0)=\"x\"" }.joined(separator: " ")
+        // An order subject, so the prefilter lets the messages through to the document stage.
+        let header = Self.header.replacingOccurrences(
+            of: "Subject: limits", with: "Subject: Your order 12345")
+        let manyAttributes =
+            header + "Content-Type: text/html\n\n<p>before</p><div \(attributes)>hi</div>\n"
+        let manyElements =
+            header + "Content-Type: text/html\n\n<p>before</p>"
+            + String(repeating: "<b>x</b>", count: 160_000) + "\n"
+        let (folder, maildir) = try Self.maildir([
+            "attributes": Array(manyAttributes.utf8), "elements": Array(manyElements.utf8),
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let summary = try Self.scanGoesOn(maildir, in: folder, read: 3)
+        let repaired = try #require(summary["repaired"] as? [[String: Any]])
+        let text = repaired.map { String(describing: $0) }.joined(separator: "\n")
+        #expect(text.contains("attributes") && text.contains("would cost the parser"), "\(text)")
+        #expect(text.contains("more than 150000 elements"), "\(text)")
+        let extract = try CommandRunner.run([
+            "extract", maildir.appendingPathComponent("new/attributes").path,
+        ])
+        #expect(extract.status == 0)
+        #expect(
+            extract.standardError.contains("warning") && extract.standardError.contains("HTML cut at byte"))
+    }
+
     /// The document stage's warnings for a message, one per line.
     static func documentWarnings(_ bytes: [UInt8]) throws -> String {
         let document = MailDocument(message: try Message(bytes: bytes))

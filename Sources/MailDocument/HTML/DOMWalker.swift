@@ -82,6 +82,8 @@ struct DOMWalker {
     private var topLevelItems: [JSONValue] = []
     private var itemCount = 0
     private var warnings: [DocumentWarning] = []
+    /// The kinds of content (links, images, …) whose limit was hit, each warned about once.
+    private var limitsHit: Set<String> = []
 
     init(partPath: String, options: HTMLRenderer.Options, capacity: Int) {
         self.partPath = partPath
@@ -123,6 +125,13 @@ struct DOMWalker {
                 node = parent
             }
         }
+    }
+
+    /// Warns, once per kind, that more than `limit` of `kind` were found and the rest dropped.
+    private mutating func limitHit(_ kind: String, _ limit: Int) {
+        guard limitsHit.insert(kind).inserted else { return }
+        warnings.append(
+            DocumentWarning(partPath: partPath, message: "more than \(limit) \(kind); rest ignored"))
     }
 
     func finish() -> RenderedHTML {
@@ -207,7 +216,9 @@ struct DOMWalker {
             if kind.contains(.image) { image(attributes) }
             if kind.contains(.anchor), let href = attributes.href {
                 let hrefString = DOMWalker.trimmedString(href)
-                if !hrefString.isEmpty, links.count + linkStack.count < options.maxLinks {
+                if !hrefString.isEmpty, links.count + linkStack.count >= options.maxLinks {
+                    limitHit("links", options.maxLinks)
+                } else if !hrefString.isEmpty {
                     let sink = currentSink()
                     linkStack.append(
                         LinkBuilder(href: hrefString, inHidden: inHidden, start: sink.bytes.count))
@@ -415,7 +426,8 @@ struct DOMWalker {
         if let alt, !alt.isEmpty, !linkStack.isEmpty, linkStack[linkStack.count - 1].imageAlt == nil {
             linkStack[linkStack.count - 1].imageAlt = alt
         }
-        guard images.count < options.maxImages, !source.isEmpty || alt?.isEmpty == false else { return }
+        guard !source.isEmpty || alt?.isEmpty == false else { return }
+        guard images.count < options.maxImages else { return limitHit("images", options.maxImages) }
         let sink = currentSink()
         images.append(
             ImageReference(
@@ -431,10 +443,7 @@ struct DOMWalker {
         let typeString = String(cString: type).lowercased()
         guard typeString.contains("ld+json") else { return }
         guard jsonLD.count < options.maxJSONLDBlocks else {
-            if jsonLD.count == options.maxJSONLDBlocks {
-                warnings.append(
-                    DocumentWarning(partPath: partPath, message: "too many JSON-LD blocks; rest ignored"))
-            }
+            limitHit("JSON-LD blocks", options.maxJSONLDBlocks)
             return
         }
         var bytes: [UInt8] = []
@@ -460,7 +469,9 @@ struct DOMWalker {
     ) {
         let names = attributes.itemprop.map { DOMWalker.tokens(String(cString: $0)) } ?? []
         if attributes.itemscope {
-            guard itemCount < options.maxMicrodataItems else { return }
+            guard itemCount < options.maxMicrodataItems else {
+                return limitHit("microdata items", options.maxMicrodataItems)
+            }
             itemCount += 1
             let types = attributes.itemtype.map { DOMWalker.tokens(String(cString: $0)) } ?? []
             items.append(ItemBuilder(types: types, propertyNames: items.isEmpty ? [] : names))

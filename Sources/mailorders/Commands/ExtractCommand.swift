@@ -45,7 +45,7 @@ enum ExtractCommand: Subcommand {
                 )
                 return
             }
-            for warning in processed.warnings {
+            for warning in processed.warningDescriptions {
                 Console.error("mailorders extract: warning: \(processed.origin): \(warning)")
             }
             if arguments.has("no-evidence") { extraction.evidence = nil }

@@ -20,6 +20,17 @@ struct ProcessedMessage: Sendable {
     var failure: String?
     /// What the MIME parser repaired or guessed.
     var warnings: [MIMEWarning] = []
+    /// What the document stage cut, refused or repaired (HTML over a size or work limit,
+    /// links, images or JSON-LD blocks over their limits, unreadable JSON-LD or `.order`
+    /// attachments), forwarded originals included; empty when the prefilter left the
+    /// message out.
+    var documentWarnings: [DocumentWarning] = []
+
+    /// ``warnings`` then ``documentWarnings``, one line each: what `scan` lists under
+    /// "read with repairs" and `extract` prints on standard error.
+    var warningDescriptions: [String] {
+        warnings.map(\.description) + documentWarnings.map(\.description)
+    }
 }
 
 /// The stateless part of the pipeline: MIME → MailDocument → Extraction for one message.
@@ -71,6 +82,12 @@ struct MessagePipeline: Sendable {
             return result
         }
         let document = MailDocument(message: message)
+        result.documentWarnings = document.warnings
+        var original = document.forwardedOriginal
+        while let next = original {
+            result.documentWarnings += next.warnings
+            original = next.forwardedOriginal
+        }
         var extraction = extractor.extract(document)
         extraction.source = raw.origin.description
         if extraction.messageID == nil { extraction.messageID = message.messageID }

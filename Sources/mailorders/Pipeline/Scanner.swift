@@ -385,11 +385,11 @@ struct Scanner {
         case .stored(let result):
             outcome = result
         }
-        if !processed.warnings.isEmpty {
+        let warnings = processed.warningDescriptions
+        if !warnings.isEmpty {
             summary.noteRepaired(
                 processed.origin.description,
-                warnings: processed.warnings.prefix(5).map(\.description)
-                    + (processed.warnings.count > 5 ? ["… \(processed.warnings.count - 5) more"] : []))
+                warnings: warnings.prefix(5) + (warnings.count > 5 ? ["… \(warnings.count - 5) more"] : []))
         }
         switch outcome {
         case .success(.applied(let effects)):
