@@ -35,17 +35,22 @@ enum SimpleScalars {
 /// when a combining mark follows it, and a scalar beyond U+FFFF (two surrogate code units,
 /// never members of the sets built here) never is.
 struct TrimSet: Sendable {
-    /// The set as Foundation knows it, asked about scalars outside ASCII.
-    let characterSet: CharacterSet
+    /// Bit `n % 8` of byte `n / 8`: whether scalar `n` of the Basic Multilingual Plane is in
+    /// the set (Foundation's `bitmapRepresentation`, plane 0). Read once when the set is made:
+    /// a `CharacterSet` itself is not asked from several threads at once, which Foundation on
+    /// Linux does not survive (its lazily built internal tables race).
+    private let plane0: [UInt8]
     /// Bit `n` of word `n / 64`: whether ASCII scalar `n` is in the set.
     private let ascii: (UInt64, UInt64)
 
-    /// The set, its ASCII members read from `characterSet` itself.
+    /// The set, its members read from `characterSet`'s bitmap.
     init(_ characterSet: CharacterSet) {
-        self.characterSet = characterSet
+        var bitmap = [UInt8](characterSet.bitmapRepresentation.prefix(8192))
+        if bitmap.count < 8192 { bitmap += [UInt8](repeating: 0, count: 8192 - bitmap.count) }
+        plane0 = bitmap
         var low: UInt64 = 0
         var high: UInt64 = 0
-        for value in 0..<128 where characterSet.contains(Unicode.Scalar(UInt8(value))) {
+        for value in 0..<128 where bitmap[value >> 3] & (1 << UInt8(value & 7)) != 0 {
             if value < 64 { low |= 1 << UInt64(value) } else { high |= 1 << UInt64(value - 64) }
         }
         ascii = (low, high)
@@ -59,7 +64,8 @@ struct TrimSet: Sendable {
     /// Whether a scalar is trimmed: in the set, and one UTF-16 code unit.
     @inline(__always) func contains(_ scalar: Unicode.Scalar) -> Bool {
         if scalar.isASCII { return containsASCII(UInt8(scalar.value)) }
-        return scalar.value <= 0xFFFF && characterSet.contains(scalar)
+        let value = Int(scalar.value)
+        return value <= 0xFFFF && plane0[value >> 3] & (1 << UInt8(value & 7)) != 0
     }
 
     /// `text.trimmingCharacters(in: characterSet)`: the text without the scalars of the set at

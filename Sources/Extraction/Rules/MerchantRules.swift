@@ -2,12 +2,7 @@ import Foundation
 
 /// Merchant overrides by sender domain (`rules/merchants.json5`).
 public struct MerchantRules: Sendable, Decodable {
-    public var merchants: [Entry] {
-        didSet { firstEntry = Self.firstEntries(merchants) }
-    }
-    /// For every domain of the entries, the position in ``merchants`` of the first entry that
-    /// lists it (what ``entry(forDomain:)`` looks up, without reading every entry).
-    private var firstEntry: [String: Int]
+    public var merchants: [Entry]
 
     /// One merchant, or one platform that sends for many shops.
     public struct Entry: Sendable, Decodable {
@@ -21,35 +16,13 @@ public struct MerchantRules: Sendable, Decodable {
         public var platform: Bool?
     }
 
-    public init(merchants: [Entry] = []) {
-        self.merchants = merchants
-        firstEntry = Self.firstEntries(merchants)
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case merchants
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        merchants = try container.decode([Entry].self, forKey: .merchants)
-        firstEntry = Self.firstEntries(merchants)
-    }
-
-    /// Each domain listed by the entries, with the position of the first entry listing it.
-    private static func firstEntries(_ merchants: [Entry]) -> [String: Int] {
-        var result: [String: Int] = [:]
-        for (position, entry) in merchants.enumerated() {
-            for domain in entry.domains where result[domain] == nil { result[domain] = position }
-        }
-        return result
-    }
+    public init(merchants: [Entry] = []) { self.merchants = merchants }
 
     /// The entry for a sender domain (exact or parent domain), most specific first.
     public func entry(forDomain domain: String) -> Entry? {
         var candidate = domain.lowercased()
         while true {
-            if let position = firstEntry[candidate] { return merchants[position] }
+            if let found = merchants.first(where: { $0.domains.contains(candidate) }) { return found }
             guard let dot = candidate.firstIndex(of: ".") else { return nil }
             candidate = String(candidate[candidate.index(after: dot)...])
             // A dot in ASCII is one character: no need to ask Foundation.
