@@ -7,22 +7,8 @@ import Testing
 /// The byte-level paths of the field finders (merchant, order number, labelled values) agree
 /// with the Foundation and character-level code they stand in for.
 @Suite struct FieldFastPathTests {
-    /// A deterministic generator (SplitMix64), so a failure reproduces.
-    struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var value = state
-            value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-            return value ^ (value >> 31)
-        }
-        mutating func pick<T>(_ items: [T]) -> T { items[Int(next() % UInt64(items.count))] }
-        /// Text made of up to `count` of the given pieces.
-        mutating func text(_ pieces: [String], count: Int) -> String {
-            (0..<Int(next() % UInt64(count + 1))).map { _ in pick(pieces) }.joined()
-        }
-    }
+    /// The deterministic generator the other fast-path tests use.
+    typealias Generator = FastPathTests.Generator
 
     /// Pieces of text in several scripts, with the characters that make scalars and
     /// characters differ (combining marks, emoji sequences, CR LF).
