@@ -32,26 +32,34 @@ import Testing
     ]
 
     @Test func orderNumberFastPathAgrees() {
-        let fillers = Fixture.extractor.languageSets["en"]?.fillers ?? []
-        var generator = Generator(state: 1)
+        Self.expectOrderNumberPathAgrees(
+            OrderNumberToken.extractASCII, pieces: Self.orderValuePieces,
+            fillers: Fixture.extractor.languageSets["en"]?.fillers ?? [], seed: 1, rounds: 20_000)
+    }
+
+    /// A fast path of `OrderNumberToken.extract` (nil when it does not apply) gives what the
+    /// character path gives, and `extract` as a whole does too, over generated values.
+    static func expectOrderNumberPathAgrees(
+        _ fastPath: (String, Set<String>, Int) -> String??, pieces: [String], fillers: Set<String>,
+        seed: UInt64, rounds: Int, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        var generator = Generator(state: seed)
         var compared = 0
-        for round in 0..<20_000 {
-            let value = generator.text(Self.orderValuePieces, count: round % 3 == 0 ? 60 : 8)
+        for round in 0..<rounds {
+            let value = generator.text(pieces, count: round % 3 == 0 ? 60 : 8)
             for minimumLength in [4, 5] {
                 let slow = OrderNumberToken.extractCharacters(
                     from: value, fillers: fillers, minimumLength: minimumLength)
-                if let fast = OrderNumberToken.extractASCII(
-                    from: value, fillers: fillers, minimumLength: minimumLength)
-                {
+                if let fast = fastPath(value, fillers, minimumLength) {
                     compared += 1
-                    #expect(fast == slow, "\(value.debugDescription)")
+                    #expect(fast == slow, "\(value.debugDescription)", sourceLocation: sourceLocation)
                 }
                 #expect(
                     OrderNumberToken.extract(from: value, fillers: fillers, minimumLength: minimumLength)
-                        == slow)
+                        == slow, sourceLocation: sourceLocation)
             }
         }
-        #expect(compared > 10_000)
+        #expect(compared > 10_000, sourceLocation: sourceLocation)
     }
 
     @Test func orderLinkPhraseTestAgreesWithFoundation() {

@@ -155,25 +155,9 @@ extension FieldFastPathTests {
     @Test func orderNumberScalarPathAgrees() {
         var fillers = Set<String>()
         for set in Fixture.extractor.languageSets.values { fillers.formUnion(set.fillers) }
-        var generator = Generator(state: 12)
-        var compared = 0
-        for round in 0..<30_000 {
-            let value = generator.text(Self.orderValuePieces, count: round % 3 == 0 ? 60 : 8)
-            for minimumLength in [4, 5] {
-                let slow = OrderNumberToken.extractCharacters(
-                    from: value, fillers: fillers, minimumLength: minimumLength)
-                if let fast = OrderNumberToken.extractScalars(
-                    from: value, fillers: fillers, minimumLength: minimumLength)
-                {
-                    compared += 1
-                    #expect(fast == slow, "\(value.debugDescription)")
-                }
-                #expect(
-                    OrderNumberToken.extract(from: value, fillers: fillers, minimumLength: minimumLength)
-                        == slow)
-            }
-        }
-        #expect(compared > 10_000)
+        FastPathTests.expectOrderNumberPathAgrees(
+            OrderNumberToken.extractScalars, pieces: Self.orderValuePieces, fillers: fillers, seed: 12,
+            rounds: 30_000)
     }
 
     @Test func fillerFoldingAgreesWithTheCharacterPath() {
