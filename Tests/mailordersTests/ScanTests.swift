@@ -6,6 +6,12 @@ import Testing
 @Suite(.serialized) struct ScanTests {
     static let example = CommandRunner.repository.appendingPathComponent("examples/Maildir").path
 
+    /// The summary object `scan … --json` printed.
+    func scanSummary(of result: CommandRunner.Output) throws -> [String: Any] {
+        try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+    }
+
     func orders(in out: URL) throws -> [[String: Any]] {
         let result = try CommandRunner.run(["orders", "--out", out.path, "--json"])
         #expect(result.status == 0, "\(result.standardError)")
@@ -20,8 +26,7 @@ import Testing
         let out = folder.appendingPathComponent("orders")
         let result = try CommandRunner.run(["scan", Self.example, "--out", out.path, "--json", "--quiet"])
         #expect(result.status == 0, "\(result.standardError)")
-        let summary = try #require(
-            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let summary = try scanSummary(of: result)
         #expect(summary["messagesRead"] as? Int == 13)
         #expect(summary["ordersCreated"] as? Int == 3)
         #expect(summary["notOrders"] as? Int == 4)
@@ -81,8 +86,7 @@ import Testing
         let before = try orders(in: out)
         let second = try CommandRunner.run(["scan", Self.example, "--out", out.path, "--json", "--quiet"])
         #expect(second.status == 0)
-        let summary = try #require(
-            try JSONSerialization.jsonObject(with: Data(second.standardOutput.utf8)) as? [String: Any])
+        let summary = try scanSummary(of: second)
         #expect(summary["alreadyApplied"] as? Int == 13)
         #expect(summary["ordersCreated"] as? Int == 0)
         #expect(summary["bundlesWritten"] as? Int == 0)
@@ -103,8 +107,7 @@ import Testing
         }
         let third = try CommandRunner.run(
             ["scan", copies.deletingLastPathComponent().path, "--out", out.path, "--json", "--quiet"])
-        let thirdSummary = try #require(
-            try JSONSerialization.jsonObject(with: Data(third.standardOutput.utf8)) as? [String: Any])
+        let thirdSummary = try scanSummary(of: third)
         #expect((thirdSummary["alreadyApplied"] as? Int ?? 0) > 0)
         #expect(thirdSummary["notOrders"] as? Int == 0)
     }
@@ -138,8 +141,7 @@ import Testing
                     "--jobs", jobs,
                 ])
             #expect(result.status == 0, "\(result.standardError)")
-            let summary = try #require(
-                try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+            let summary = try scanSummary(of: result)
             #expect(summary["messagesRead"] as? Int == 65)
             #expect(summary["alreadyApplied"] as? Int == 52, "jobs \(jobs)")
             #expect(summary["ordersCreated"] as? Int == 3)
@@ -192,8 +194,7 @@ import Testing
                     "--jobs", jobs,
                 ])
             #expect(result.status == 0, "\(result.standardError)")
-            let summary = try #require(
-                try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+            let summary = try scanSummary(of: result)
             #expect(summary["messagesRead"] as? Int == 15, "jobs \(jobs)")
             #expect(summary["alreadyApplied"] as? Int == 2, "jobs \(jobs)")
             #expect(summary["ordersCreated"] as? Int == 3, "jobs \(jobs)")
@@ -216,8 +217,7 @@ import Testing
                     "scan", maildir.deletingLastPathComponent().path, "--out", out.path, "--json", "--quiet",
                     "--jobs", jobs,
                 ])
-            let second = try #require(
-                try JSONSerialization.jsonObject(with: Data(again.standardOutput.utf8)) as? [String: Any])
+            let second = try scanSummary(of: again)
             #expect(second["alreadyApplied"] as? Int == 15, "jobs \(jobs)")
             #expect(second["bundlesWritten"] as? Int == 0, "jobs \(jobs)")
         }
@@ -253,8 +253,7 @@ import Testing
         let out = folder.appendingPathComponent("orders")
         let result = try CommandRunner.run(["scan", mbox.path, "--out", out.path, "--json", "--quiet"])
         #expect(result.status == 1, "\(result.standardError)")
-        let summary = try #require(
-            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let summary = try scanSummary(of: result)
         let skipped = try #require(summary["skipped"] as? [[String: Any]])
         #expect(skipped.count == 2, "\(skipped)")
         #expect(skipped.first?["origin"] as? String == mbox.path)
@@ -297,8 +296,7 @@ import Testing
         for _ in 0..<2 {
             let result = try CommandRunner.run(["scan", maildir.path, "--out", out.path, "--json", "--quiet"])
             #expect(result.status == 0, "\(result.standardError)")
-            let summary = try #require(
-                try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+            let summary = try scanSummary(of: result)
             #expect(summary["messagesRead"] as? Int == 13)
             #expect((summary["skipped"] as? [Any])?.isEmpty == true)
         }
@@ -327,8 +325,7 @@ import Testing
             "scan", Self.example, "--out", out.path, "--zip", "--json", "--quiet",
         ])
         #expect(second.status == 0, "\(second.standardError)")
-        let summary = try #require(
-            try JSONSerialization.jsonObject(with: Data(second.standardOutput.utf8)) as? [String: Any])
+        let summary = try scanSummary(of: second)
         #expect(summary["bundlesRemoved"] as? Int == 3)
         let names = try manager.contentsOfDirectory(atPath: out.path)
         #expect(names.filter { $0.hasSuffix(".order") }.count == 3)
