@@ -340,22 +340,28 @@ enum TextNormalizer {
             return memchr(base, 0x0D, buffer.count) != nil
         }
         guard hasCarriageReturn else { return text }
-        // One pass over unsafe buffers: output never outgrows input (CRLF → LF, CR → LF).
+        // Runs between carriage returns are found with memchr and copied with memcpy; output
+        // never outgrows input (CRLF → LF, CR → LF).
         return text.withUTF8 { input in
             String(unsafeUninitializedCapacity: input.count) { output in
+                guard let source = input.baseAddress, let target = output.baseAddress else { return 0 }
+                let count = input.count
                 var write = 0
                 var read = 0
-                let count = input.count
                 while read < count {
-                    let byte = input[read]
-                    read += 1
-                    if byte == 0x0D {
-                        output[write] = 0x0A
-                        if read < count && input[read] == 0x0A { read += 1 }
-                    } else {
-                        output[write] = byte
+                    let found = memchr(source + read, 0x0D, count - read)
+                    let runEnd =
+                        found.map { source.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? count
+                    let length = runEnd - read
+                    if length > 0 {
+                        (target + write).update(from: source + read, count: length)
+                        write += length
                     }
+                    guard runEnd < count else { break }
+                    target[write] = 0x0A
                     write += 1
+                    read = runEnd + 1
+                    if read < count && source[read] == 0x0A { read += 1 }
                 }
                 return write
             }
