@@ -185,6 +185,53 @@ import Testing
         #expect(BundleValidator().validate(at: url).passed)
     }
 
+    /// Files are written whole, without temporary files left beside them, and flushed by one
+    /// `synchronize()` for the whole output folder.
+    @Test func writesWholeFilesAndSynchronizesOnce() throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let writer = BundleWriter(outputDirectory: out, zip: false, signing: nil)
+        let big = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let url = try writer.write(fullOrder(), images: ["logo.png": big])
+        try writer.synchronize()
+        let names = try FileManager.default.contentsOfDirectory(atPath: url.path)
+        #expect(!names.contains { $0.hasSuffix(".tmp") })
+        #expect(try Data(contentsOf: url.appendingPathComponent("logo.png")) == big)
+        let order = try Order.decode(Data(contentsOf: url.appendingPathComponent("order.json")))
+        #expect(order.orderNumber == fullOrder().orderNumber)
+        let zipped = BundleWriter(outputDirectory: out, zip: true, signing: nil)
+        let archive = try zipped.write(fullOrder())
+        try zipped.synchronize()
+        #expect(try Zip.entries(of: Data(contentsOf: archive)).map(\.name).contains("order.json"))
+    }
+
+    @Test func synchronizeReportsAFolderThatIsGone() throws {
+        let out = try temporaryFolder()
+        try FileManager.default.removeItem(at: out)
+        #expect(throws: BundleError.self) {
+            try BundleWriter(outputDirectory: out, zip: false, signing: nil).synchronize()
+        }
+    }
+
+    /// A rename the file system refuses (a folder holds the zip's name): the write fails with
+    /// the system's reason and leaves no temporary file behind.
+    @Test func aRefusedWriteLeavesNoTemporaryFile() throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let writer = BundleWriter(outputDirectory: out, zip: true, signing: nil)
+        let blocker = out.appendingPathComponent(BundleWriter.bundleName(for: fullOrder()) + ".order")
+        try FileManager.default.createDirectory(at: blocker, withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: blocker.appendingPathComponent("kept"))
+        #expect {
+            try writer.write(fullOrder())
+        } throws: { error in
+            guard case .io(_, let reason) = error as? BundleError else { return false }
+            return reason.hasPrefix("cannot replace: ")
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: out.path)
+        #expect(names == [blocker.lastPathComponent])
+    }
+
     /// A writer killed between writing a temporary file and renaming it leaves `.NAME.UUID.tmp`:
     /// the next write removes it once it is old, never a fresh one a concurrent writer may own.
     @Test func abandonedTemporaryFilesAreRemovedOnTheNextWrite() throws {

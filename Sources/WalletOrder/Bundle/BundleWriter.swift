@@ -1,3 +1,4 @@
+import CFileSystem
 import Foundation
 
 /// Writes an order as a Wallet order package: a folder `order.json` + `manifest.json`
@@ -7,6 +8,10 @@ import Foundation
 /// Every file is written to a temporary file in its destination folder, then renamed over
 /// the old one, so a reader never sees a half-written file. Writing the same order again
 /// updates its bundle in place.
+///
+/// Files are not flushed to the disk one by one (two `fsync(2)`s per bundle cost more than
+/// the rest of writing it): after a run of writes, ``synchronize()`` flushes them all at
+/// once, and a caller records the writes as done only after it returns.
 public struct BundleWriter: Sendable {
     /// The folder that holds every bundle.
     public var outputDirectory: URL
@@ -248,20 +253,66 @@ public struct BundleWriter: Sendable {
         }
     }
 
-    /// Writes `data` to a temporary file beside `url`, then renames it over `url` (POSIX
-    /// `rename(2)` replaces atomically within one file system).
+    /// Flushes everything written to the output folder's file system to its device, once for
+    /// any number of ``write(_:images:)`` calls before it (Linux `syncfs(2)`).
+    ///
+    /// Until it returns, a crash or power cut may leave a bundle file renamed into place but
+    /// empty or short; a caller that records its writes as done (as `scan` moves its watermark)
+    /// does so after this call, so that a run after a crash writes those bundles again.
+    ///
+    /// - Throws: ``BundleError/io(path:reason:)`` when the output folder cannot be opened or the
+    ///   device reports a write error.
+    public func synchronize() throws(BundleError) {
+        let descriptor = open(outputDirectory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw .io(path: outputDirectory.path, reason: "cannot open: \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        if mailorders_syncfs(descriptor) != 0 {
+            throw .io(
+                path: outputDirectory.path,
+                reason: "cannot flush to disk: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Writes `data` to a new temporary file beside `url` (`.NAME.UUID.tmp`, created
+    /// exclusively, mode 0644 before the umask), then renames it over `url` (POSIX `rename(2)`
+    /// replaces atomically within one file system). Not flushed: see ``synchronize()``.
     static func writeAtomically(_ data: Data, to url: URL) throws(BundleError) {
         let folder = url.deletingLastPathComponent()
         let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
-        do {
-            try data.write(to: temporary, options: [.withoutOverwriting])
-        } catch {
-            throw .io(path: url.path, reason: "cannot write: \(error.localizedDescription)")
+        if let reason = WalletOrder.write(data, toNewFile: temporary.path) {
+            unlink(temporary.path)
+            throw .io(path: url.path, reason: "cannot write: \(reason)")
         }
         if rename(temporary.path, url.path) != 0 {
             let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temporary)
+            unlink(temporary.path)
             throw .io(path: url.path, reason: "cannot replace: \(reason)")
         }
     }
+
+}
+
+/// Creates `path` (failing if it exists) and writes all of `data` to it.
+/// - Returns: `nil`, or the system's reason for the failure.
+private func write(_ data: Data, toNewFile path: String) -> String? {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { return String(cString: strerror(errno)) }
+    var failure: String?
+    data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+        guard let base = bytes.baseAddress else { return }
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(descriptor, base + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                failure = String(cString: strerror(errno))
+                return
+            }
+            offset += written
+        }
+    }
+    if close(descriptor) != 0 && failure == nil { failure = String(cString: strerror(errno)) }
+    return failure
 }

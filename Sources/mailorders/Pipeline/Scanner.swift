@@ -316,7 +316,16 @@ struct Scanner {
         if !deleted.isEmpty || modeChanged, let all = try? store.orders() {
             summary.bundlesRemoved = bundles.removeStaleBundles(keeping: all)
         }
-        if failures == 0 { watermark.write(latest, mode: bundles.mode) }
+        // The watermark moves only once the bundles are on the disk: after a crash before
+        // this point the next run writes them again.
+        if failures == 0 {
+            do {
+                try bundles.writer.synchronize()
+                watermark.write(latest, mode: bundles.mode)
+            } catch {
+                summary.skip("order bundles", "\(error)")
+            }
+        }
     }
 
     /// What the store did with one processed message (or why it was not asked).
