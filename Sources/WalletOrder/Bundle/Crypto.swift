@@ -6,7 +6,10 @@ import Foundation
 /// - Parameter bytes: the bytes, e.g. a raw message.
 /// - Returns: 64 lower-case hex digits.
 public func sha256Hex(_ bytes: [UInt8]) -> String {
-    Crypto.sha256Hex(Data(bytes))
+    // Hashed where the array keeps them: a copy into `Data` would cost as much as the hash.
+    var digest = [UInt8](repeating: 0, count: 32)
+    bytes.withUnsafeBufferPointer { buffer in _ = SHA256(buffer.baseAddress, buffer.count, &digest) }
+    return Crypto.hex(digest)
 }
 
 /// SHA-256 and PKCS #7 through OpenSSL's libcrypto.
