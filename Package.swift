@@ -25,12 +25,12 @@ let package = Package(
                 .linkedLibrary("icui18n"), .linkedLibrary("icuuc"), .linkedLibrary("icudata"),
             ]
         ),
-        .target(name: "CFileSystem"),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CPSL", pkgConfig: "libpsl", providers: [.apt(["libpsl-dev"])]),
+        .systemLibrary(name: "CSystem"),
 
         // The pipeline, left to right.
         .target(name: "MIME", dependencies: ["CCharset"]),
@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "MailDocument", dependencies: ["MIME", "CLibXML2", "CPSL", "CZlib"]),
         .target(name: "Extraction", dependencies: ["MailDocument"]),
         .target(name: "OrderStore", dependencies: ["Extraction", "CSQLite"]),
-        .target(name: "WalletOrder", dependencies: ["OrderStore", "CZlib", "CCrypto", "CFileSystem"]),
+        .target(name: "WalletOrder", dependencies: ["OrderStore", "CZlib", "CCrypto", "CSystem"]),
         .target(name: "MerchantCheck", dependencies: ["MIME", "MailDocument", "Extraction", "WalletOrder"]),
         .executableTarget(
             name: "mailorders",

@@ -1,4 +1,4 @@
-import CFileSystem
+import CSystem
 import Foundation
 
 /// Writes an order as a Wallet order package: a folder `order.json` + `manifest.json`
@@ -268,7 +268,12 @@ public struct BundleWriter: Sendable {
             throw .io(path: outputDirectory.path, reason: "cannot open: \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
-        if mailorders_syncfs(descriptor) != 0 {
+        #if os(Linux)
+            let flushed = syncfs(descriptor) == 0
+        #else
+            let flushed = fsync(descriptor) == 0
+        #endif
+        if !flushed {
             throw .io(
                 path: outputDirectory.path,
                 reason: "cannot flush to disk: \(String(cString: strerror(errno)))")
