@@ -30,9 +30,45 @@ import Testing
     }
 
     @Test func foldAgreesWithTheByteByByteFold() {
-        for text in Self.texts(count: 3000, seed: 1) {
+        // Long texts too, so that the sixteen-byte blocks meet every piece at every lane.
+        var long = Self.texts(count: 400, seed: 3).map { text in (0..<12).flatMap { _ in text } }
+        let words = "Your ORDER Has Shipped from Köln via DHL Express Tracking Number 1Z999AA10123456784"
+        for cut in 0..<40 {
+            let clean = Array(String(repeating: words + " ", count: 6).utf8.dropFirst(cut))
+            long += [clean, clean.map { $0 == 0x20 && cut % 3 == 0 ? 0x0A : $0 }, clean + Array("  x".utf8)]
+        }
+        for text in Self.texts(count: 3000, seed: 1) + long {
             for html in [false, true] {
                 #expect(Folding.fold(text, html: html) == ReferenceFolding.fold(text, html: html))
+            }
+        }
+    }
+
+    /// The eight-byte tricks against byte-by-byte answers: every ASCII byte in every lane, beside
+    /// pseudo-random ASCII neighbours.
+    @Test func wordTricksAgreeWithBytes() {
+        var state: UInt64 = 11
+        for byte in UInt8(0)..<0x80 {
+            for lane in 0..<8 {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                var lanes = (0..<8).map { UInt8(truncatingIfNeeded: (state >> UInt64(8 * $0)) & 0x7F) }
+                lanes[lane] = byte
+                let word = lanes.enumerated().reduce(UInt64(0)) {
+                    $0 | UInt64($1.element) << UInt64(8 * $1.offset)
+                }
+                for probe: UInt8 in [0x20, 0x26, 0x3C] {
+                    let mask = lanes.enumerated().reduce(UInt64(0)) {
+                        $0 | ($1.element == probe ? UInt64(0x80) << UInt64(8 * $1.offset) : 0)
+                    }
+                    #expect(SWAR.equalMask(word, probe) == mask)
+                }
+                #expect(SWAR.hasLess(word, 0x20) == lanes.contains { $0 < 0x20 })
+                let lowered = lanes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+                #expect(
+                    SWAR.lowercased(word)
+                        == lowered.enumerated().reduce(UInt64(0)) {
+                            $0 | UInt64($1.element) << UInt64(8 * $1.offset)
+                        })
             }
         }
     }

@@ -32,7 +32,9 @@ struct KeywordMatcher: Sendable {
     /// or more (words 0 ..< 1024), then one bit per pair of bytes (`a << 8 | b`) that is a whole
     /// two-byte keyword (words 1024 ..< 2048): 16 KiB that stay in the first-level cache, so
     /// most text positions cost one hash and one bit test instead of two loads from the
-    /// 256 KiB `pairStart`.
+    /// 256 KiB `pairStart`. Then the second look: one bit per three-byte key of a keyword of
+    /// exactly three bytes (words 2048 ..< 3072), one per ``key(_:_:_:_:)`` of the first four
+    /// bytes of a longer keyword (words 3072 ..< 4096).
     private let keyBits: [UInt64]
     /// ``keyBits`` of the keywords that
     /// need no word boundary before them, for positions inside an ASCII word: nearly empty, as
@@ -97,7 +99,21 @@ struct KeywordMatcher: Sendable {
                 if !keyword.boundaryBefore { innerBits[key >> 6] |= 1 << UInt64(key & 63) }
             }
         }
-        self.keyBits = keyBits + shortBits
+        // A second look before a slot is searched: bits of keywords exactly three bytes long (by
+        // their three-byte key), and of the first four bytes of longer ones.
+        var exactThreeBits = [UInt64](repeating: 0, count: 1024)
+        var fourBits = [UInt64](repeating: 0, count: 1024)
+        for keyword in keywords where keyword.bytes.count >= 3 {
+            let bytes = keyword.bytes
+            if bytes.count == 3 {
+                let key = Self.key(bytes[0], bytes[1], bytes[2])
+                exactThreeBits[key >> 6] |= 1 << UInt64(key & 63)
+            } else {
+                let key = Self.key(bytes[0], bytes[1], bytes[2], bytes[3])
+                fourBits[key >> 6] |= 1 << UInt64(key & 63)
+            }
+        }
+        self.keyBits = keyBits + shortBits + exactThreeBits + fourBits
         self.innerBits = innerBits
     }
 
@@ -106,6 +122,12 @@ struct KeywordMatcher: Sendable {
     private static func key(_ a: UInt8, _ b: UInt8, _ c: UInt8?) -> Int {
         guard let c else { return (Int(a) << 8 | Int(b)) ^ 0x5A5A }
         return (Int(a) &* 0x9E5 ^ Int(b) &* 0x3B ^ Int(c) &* 0x1F1F) & 0xFFFF
+    }
+
+    /// The ``keyBits`` bit (words 3072 ..< 4096) of a keyword's first four bytes.
+    @inline(__always)
+    private static func key(_ a: UInt8, _ b: UInt8, _ c: UInt8, _ d: UInt8) -> Int {
+        (Int(a) &* 0x2F1 ^ Int(b) &* 0x97 ^ Int(c) &* 0x1D3B ^ Int(d) &* 0x4F5) & 0xFFFF
     }
 
     private static func key(of bytes: [UInt8]) -> Int {
@@ -170,6 +192,12 @@ struct KeywordMatcher: Sendable {
         // found by the two-byte test at the same position).
         while position &+ 2 < count {
             let a = folded[position]
+            // No keyword starts with a space (they are trimmed): a third of the positions.
+            if a == 0x20 {
+                previousIsWord = false
+                position &+= 1
+                continue
+            }
             let isWord = Folding.isWordByte(a)
             if previousIsWord && isWord {
                 // Inside an ASCII word nothing starts: a keyword that may start after a letter
@@ -182,11 +210,19 @@ struct KeywordMatcher: Sendable {
             // After an ASCII letter or digit only keywords without a word boundary before them.
             let bits = previousIsWord ? innerBits : keyBits
             previousIsWord = isWord
-            let slotKey = key(a, b, folded[position &+ 2])
-            if bits[slotKey >> 6] & (1 << UInt64(slotKey & 63)) != 0,
-                let found = matchSlot(slotKey, at: position, in: folded, tables)
-            {
-                return found
+            let c = folded[position &+ 2]
+            let slotKey = key(a, b, c)
+            let slotBit: UInt64 = 1 << UInt64(slotKey & 63)
+            if bits[slotKey >> 6] & slotBit != 0 {
+                // Most slots that pass hold only longer keywords: their first four bytes decide.
+                var worthSearching = true
+                if position &+ 3 < count, keyBits[2048 &+ (slotKey >> 6)] & slotBit == 0 {
+                    let fourKey = key(a, b, c, folded[position &+ 3])
+                    worthSearching = keyBits[3072 &+ (fourKey >> 6)] & (1 << UInt64(fourKey & 63)) != 0
+                }
+                if worthSearching, let found = matchSlot(slotKey, at: position, in: folded, tables) {
+                    return found
+                }
             }
             if hasShort {
                 let pair = Int(a) << 8 | Int(b)
@@ -266,6 +302,33 @@ private func numberFollows(_ text: UnsafeBufferPointer<UInt8>, at index: Int) ->
     return length >= 4 && digits > 0
 }
 
+/// Bit tricks on eight bytes held in a `UInt64` (Hacker's Delight §6-1; the lanes are the bytes).
+enum SWAR {
+    static let ones: UInt64 = 0x0101_0101_0101_0101
+    static let high: UInt64 = 0x8080_8080_8080_8080
+
+    /// The high bit of every lane equal to `byte`, exact when every lane is ASCII.
+    @inline(__always)
+    static func equalMask(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+        let t = word ^ (UInt64(byte) &* ones)
+        return ~(((t & ~high) &+ ~high) | t) & high
+    }
+
+    /// Whether a lane is below `bound` (at most 128), exact when every lane is ASCII.
+    @inline(__always)
+    static func hasLess(_ word: UInt64, _ bound: UInt8) -> Bool {
+        (word &- UInt64(bound) &* ones) & ~word & high != 0
+    }
+
+    /// `A`–`Z` lanes turned into `a`–`z`; every lane must be ASCII.
+    @inline(__always)
+    static func lowercased(_ word: UInt64) -> UInt64 {
+        let atLeastA = word &+ UInt64(0x80 - 0x41) &* ones
+        let aboveZ = word &+ UInt64(0x80 - 0x5B) &* ones
+        return word | ((atLeastA & ~aboveZ & high) >> 2)
+    }
+}
+
 /// The folding the prefilter matches in: lower-case ASCII and Latin-1 letters, one space for
 /// every run of white space (and, in HTML, for every tag), common HTML entities decoded.
 enum Folding {
@@ -299,6 +362,7 @@ enum Folding {
         guard let base = text.baseAddress, count > 0 else { return [] }
         return [UInt8](unsafeUninitializedCapacity: count + 8) { out, initialized in
             var length = 0
+            guard let target = out.baseAddress else { return }
             byteClass.withUnsafeBufferPointer { classes in
                 var lastWasSpace = false
                 var index = 0
@@ -310,6 +374,26 @@ enum Folding {
                     }
                 }
                 while index < count {
+                    // Eight bytes at a time while a block of ASCII needs nothing but lower-casing:
+                    // no control byte, no `<` or `&`, no two spaces in a row (bit tricks on a
+                    // 64-bit word; the lanes are the bytes, lowest first).
+                    while index &+ 8 <= count {
+                        let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                        let spaces = SWAR.equalMask(word, 0x20)
+                        if word & SWAR.high != 0 || SWAR.hasLess(word, 0x20)
+                            || SWAR.equalMask(word, 0x3C) != 0
+                            || SWAR.equalMask(word, 0x26) != 0 || spaces & (spaces << 8) != 0
+                            || (lastWasSpace && spaces & 0x80 != 0)
+                        {
+                            break
+                        }
+                        UnsafeMutableRawPointer(target + length).storeBytes(
+                            of: SWAR.lowercased(word), as: UInt64.self)
+                        length &+= 8
+                        index &+= 8
+                        lastWasSpace = word >> 56 == 0x20
+                    }
+                    guard index < count else { break }
                     let byte = text[index]
                     let kind = classes[Int(byte)]
                     if kind <= 1 {
