@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "Mailbox", dependencies: ["MIME"]),
         .target(name: "MailDocument", dependencies: ["MIME", "CLibXML2", "CPSL", "CZlib"]),
         .target(name: "Extraction", dependencies: ["MailDocument"]),
-        .target(name: "OrderStore", dependencies: ["Extraction", "CSQLite"]),
+        .target(name: "OrderStore", dependencies: ["Extraction", "CSQLite", "CCrypto"]),
         .target(name: "WalletOrder", dependencies: ["OrderStore", "CZlib", "CCrypto", "CSystem"]),
         .target(name: "MerchantCheck", dependencies: ["MIME", "MailDocument", "Extraction", "WalletOrder"]),
         .executableTarget(

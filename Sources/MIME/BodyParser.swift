@@ -157,7 +157,9 @@ struct BodyParser {
             let inner: [UInt8]
             switch transferEncoding {
             case .base64, .quotedPrintable:
-                inner = TransferCoding.decode(bytes[body], encoding: transferEncoding)
+                var repairs = Base64Repairs()
+                inner = TransferCoding.decode(bytes[body], encoding: transferEncoding, repairs: &repairs)
+                for warning in repairs.warnings { warn(path, warning) }
             default: inner = Array(bytes[body])
             }
             if inner.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
@@ -272,13 +274,9 @@ struct BodyParser {
 
     /// Undoes the transfer encoding and charset of a text part, then `format=flowed`.
     mutating func decodeText(_ part: inout BodyPart) {
-        var ignored = 0
-        let decoded = TransferCoding.decode(part.rawBody, encoding: part.transferEncoding, ignored: &ignored)
-        if ignored > 0 {
-            warn(
-                part.path,
-                "base64 body is damaged: \(ignored) bytes outside the alphabet or cut short, skipped")
-        }
+        var repairs = Base64Repairs()
+        let decoded = TransferCoding.decode(part.rawBody, encoding: part.transferEncoding, repairs: &repairs)
+        for warning in repairs.warnings { warn(part.path, warning) }
         let label = part.contentType.parameters["charset"]
         let result = Charsets.decode(decoded, label: label)
         if let warning = result.warning { warn(part.path, warning) }

@@ -82,11 +82,27 @@ public struct MailAddress: Sendable, Hashable, Codable {
         self.group = group
     }
 
-    /// The domain of the addr-spec, lower-cased, or `nil` when there is no `@`.
+    /// The domain of the addr-spec, lower-cased; `nil` when there is no `@`, nothing after it,
+    /// or when it holds a control character (C0 such as ESC, DEL, C1) or white space, which no
+    /// domain holds (RFC 5322 §3.4.1 `dot-atom`, RFC 1035 §2.3.1): such an addr-spec names no
+    /// host, so it gives no sender domain.
     public var domain: String? {
         guard let at = address.lastIndex(of: "@") else { return nil }
         let domain = address[address.index(after: at)...]
-        return domain.isEmpty ? nil : domain.lowercased()
+        guard !domain.isEmpty, MailAddress.isDomainText(domain) else { return nil }
+        return domain.lowercased()
+    }
+
+    /// Whether `text` may be a domain as far as its characters go: no control character
+    /// (Unicode general category Cc: U+0000–U+001F, U+007F–U+009F) and no white space.
+    /// - Parameter text: a domain, e.g. the part of an addr-spec after `@`.
+    /// - Returns: `false` when any such character is in `text`.
+    public static func isDomainText(_ text: some StringProtocol) -> Bool {
+        // Printable ASCII, as nearly every domain is: nothing more to look at.
+        if text.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) { return true }
+        return !text.unicodeScalars.contains { scalar in
+            scalar.properties.generalCategory == .control || scalar.properties.isWhitespace
+        }
     }
 }
 

@@ -24,45 +24,90 @@ enum TransferCoding {
     }()
 
     /// Decodes base64 (RFC 2045 §6.8), skipping whitespace and any byte outside the
-    /// alphabet; padding is optional, a trailing partial group is dropped, and text after
-    /// `=` padding on the same line is ignored (a new line starts a new encoded run).
+    /// alphabet; padding is optional and a trailing partial group is dropped. `=` padding inside
+    /// the data ends one encoded run and the next run is decoded on its own (see
+    /// ``decodeBase64(_:repairs:)``).
     static func decodeBase64(_ input: some Collection<UInt8>) -> [UInt8] {
-        var ignored = 0
-        return decodeBase64(input, ignored: &ignored)
+        var repairs = Base64Repairs()
+        return decodeBase64(input, repairs: &repairs)
     }
 
     /// ``decodeBase64(_:)`` that also counts what it ignored.
-    /// - Parameter ignored: set to the number of bytes outside the alphabet that are not white
-    ///   space or `=` padding, plus one when a trailing partial group (a lone character) was
-    ///   dropped: 0 for a well-formed body.
+    /// - Parameter ignored: set to ``Base64Repairs/ignored``: 0 for a well-formed body.
     static func decodeBase64(_ input: some Collection<UInt8>, ignored: inout Int) -> [UInt8] {
+        var repairs = Base64Repairs()
+        let output = decodeBase64(input, repairs: &repairs)
+        ignored = repairs.ignored
+        return output
+    }
+
+    /// ``decodeBase64(_:)`` that also reports what it repaired.
+    ///
+    /// `=` padding marks the end of the data (RFC 2045 §6.8), but some encoders encode a body in
+    /// chunks and concatenate the results, so padding also turns up inside the data
+    /// (`SGk=SGk=`). Decoding straight through would shift every later byte by the padding's
+    /// missing bits and garble the rest. Instead the padding ends the run: its bytes are kept
+    /// and a run that follows — right after the padding, or on a later line — is decoded on
+    /// its own and appended (counted in ``Base64Repairs/runsAfterPadding``). Text after the
+    /// padding and white space on the same line (`SGk= trailing text`) is not base64 data:
+    /// it is skipped and counted in ``Base64Repairs/ignored``.
+    /// - Parameters:
+    ///   - input: the encoded body.
+    ///   - repairs: set to what was skipped and how many runs began after padding.
+    /// - Returns: the decoded bytes.
+    static func decodeBase64(_ input: some Collection<UInt8>, repairs: inout Base64Repairs) -> [UInt8] {
         var skipped = 0
+        var runs = 0
         var output: [UInt8] = []
         output.reserveCapacity(input.count * 3 / 4 + 3)
         base64Table.withUnsafeBufferPointer { table in
             var accumulator: UInt32 = 0
             var bits = 0
+            // After `=` padding: the run ended.
             var padded = false
+            // Still on the line of that padding.
+            var paddingLine = false
+            // Padding then white space on its line: the rest of the line is not data.
+            var trailing = false
             let decodeByte = { (byte: UInt8) in
                 let value = table[Int(byte)]
-                if value == 0xFF {
-                    if byte == UInt8(ascii: "=") {
-                        padded = true
-                        bits = 0
-                        accumulator = 0
-                    } else if byte == 0x0A {
+                if value != 0xFF {
+                    if padded {
+                        if trailing {
+                            skipped += 1
+                            return
+                        }
+                        // A run encoded on its own: right after the padding or on a later line.
                         padded = false
-                    } else if byte != 0x20 && byte != 0x09 && byte != 0x0D {
-                        skipped += 1
+                        runs += 1
+                    }
+                    accumulator = (accumulator << 6) | UInt32(value)
+                    bits += 6
+                    if bits >= 8 {
+                        bits -= 8
+                        output.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
                     }
                     return
                 }
-                if padded { return }
-                accumulator = (accumulator << 6) | UInt32(value)
-                bits += 6
-                if bits >= 8 {
-                    bits -= 8
-                    output.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+                switch byte {
+                case UInt8(ascii: "="):
+                    if trailing {
+                        skipped += 1
+                    } else {
+                        // One character (six bits) before the padding is not a byte.
+                        if !padded && bits == 6 { skipped += 1 }
+                        padded = true
+                        paddingLine = true
+                        bits = 0
+                        accumulator = 0
+                    }
+                case 0x0A:
+                    paddingLine = false
+                    trailing = false
+                case 0x20, 0x09, 0x0D:
+                    if padded && paddingLine { trailing = true }
+                default:
+                    skipped += 1
                 }
             }
             let handled: Void? = input.withContiguousStorageIfAvailable { buffer in
@@ -74,7 +119,7 @@ enum TransferCoding {
             // One character left over (six bits) is not a byte: a group was cut short.
             if bits == 6 { skipped += 1 }
         }
-        ignored = skipped
+        repairs = Base64Repairs(ignored: skipped, runsAfterPadding: runs)
         return output
     }
 
@@ -190,9 +235,20 @@ enum TransferCoding {
     /// ``decode(_:encoding:)`` that also counts what base64 decoding ignored (see
     /// ``decodeBase64(_:ignored:)``); 0 for the other encodings.
     static func decode(_ body: ArraySlice<UInt8>, encoding: TransferEncoding, ignored: inout Int) -> [UInt8] {
-        ignored = 0
+        var repairs = Base64Repairs()
+        let output = decode(body, encoding: encoding, repairs: &repairs)
+        ignored = repairs.ignored
+        return output
+    }
+
+    /// ``decode(_:encoding:)`` that also reports what base64 decoding repaired (see
+    /// ``decodeBase64(_:repairs:)``); nothing for the other encodings.
+    static func decode(_ body: ArraySlice<UInt8>, encoding: TransferEncoding, repairs: inout Base64Repairs)
+        -> [UInt8]
+    {
+        repairs = Base64Repairs()
         switch encoding {
-        case .base64: return decodeBase64(body, ignored: &ignored)
+        case .base64: return decodeBase64(body, repairs: &repairs)
         case .quotedPrintable: return decodeQuotedPrintable(body)
         case .unknown(let name) where isUUEncode(name): return decodeUUEncode(body) ?? Array(body)
         default: return Array(body)
@@ -251,6 +307,33 @@ enum TransferCoding {
         case "base64", "base-64": return .base64
         default: return .unknown(token)
         }
+    }
+}
+
+/// What base64 decoding repaired in one body (RFC 2045 §6.8), for the part's warnings.
+struct Base64Repairs: Equatable {
+    /// Bytes skipped: outside the alphabet and not white space or `=` padding, or on a line after
+    /// its padding and white space; plus one for each group cut short to one character (six
+    /// bits, not a byte). 0 for a well-formed body.
+    var ignored = 0
+    /// Encoded runs that began after `=` padding inside the data (chunks encoded separately and
+    /// concatenated), each decoded on its own. 0 for a well-formed body.
+    var runsAfterPadding = 0
+
+    /// Warnings for the part, one line each: empty when nothing was repaired.
+    var warnings: [String] {
+        var lines: [String] = []
+        if ignored > 0 {
+            lines.append(
+                "base64 body is damaged: \(ignored) bytes outside the alphabet, after the end of the data"
+                    + " or cut short, skipped")
+        }
+        if runsAfterPadding > 0 {
+            lines.append(
+                "base64 body has `=` padding inside the data (RFC 2045 §6.8): \(runsAfterPadding + 1)"
+                    + " separately encoded runs, each decoded and joined")
+        }
+        return lines
     }
 }
 

@@ -76,6 +76,14 @@ final class MboxReader {
         let origin = MessageOrigin(
             path: path, byteOffset: stream.bufferOffset + messageStart, index: index,
             isInMultiMessageFile: true)
+        // A separator right after a separator: no message between them (the next call reads
+        // the second one's).
+        if startsWithFrom(at: messageStart) {
+            position = messageStart
+            return .failure(
+                SourceProblem(
+                    origin: origin, reason: "From line followed directly by another From line: no message"))
+        }
 
         if let (end, next) = contentLengthFrame(messageStart: messageStart) {
             let bytes = Array(stream.buffer[messageStart..<end])
@@ -97,7 +105,9 @@ final class MboxReader {
                 return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
             }
             if let lineFeed = found {
-                if startsWithFrom(at: lineFeed + 1) && separatorIsFollowedByHeader(at: lineFeed + 1) {
+                if startsWithFrom(at: lineFeed + 1)
+                    && isSeparator(at: lineFeed + 1, afterBlankLine: endsBlankLine(at: lineFeed))
+                {
                     end = lineFeed + 1
                     break
                 }
@@ -140,22 +150,69 @@ final class MboxReader {
         if !slice.contains(where: { $0 != 0x0A && $0 != 0x0D && $0 != 0x20 && $0 != 0x09 }) {
             return .failure(SourceProblem(origin: origin, reason: "empty message after a From line"))
         }
+        // What follows a separator must begin like a message; binary data or text with no
+        // header field is reported, not read (nor left glued to the message before).
+        let head = slice.prefix(1024)
+        if MessageSource.looksBinary(head) {
+            return .failure(
+                SourceProblem(
+                    origin: origin,
+                    reason: "binary data after the From line, not a message: \(slice.count) bytes skipped"))
+        }
+        if !MessageSource.startsLikeHeaderField(head) {
+            return .failure(
+                SourceProblem(
+                    origin: origin,
+                    reason:
+                        "no header section after the From line, not a message: \(slice.count) bytes skipped"))
+        }
         return .success(RawMessage(origin: origin, bytes: MboxReader.unescape(slice), warnings: warnings))
     }
 
-    /// Whether the line after the `From ` line at `offset` is a header field: an
-    /// unescaped `From Russia with love` in a body is followed by text, a real separator
-    /// by the next message's header (or nothing, at the end).
-    private func separatorIsFollowedByHeader(at offset: Int) -> Bool {
+    /// Whether the line that ends with the line feed at `lineFeed` is blank (LF or CRLF alone),
+    /// as the line before a separator is.
+    private func endsBlankLine(at lineFeed: Int) -> Bool {
+        let buffer = stream.buffer
+        guard lineFeed >= 1 else { return false }
+        if buffer[lineFeed - 1] == 0x0A { return true }
+        return lineFeed >= 2 && buffer[lineFeed - 1] == 0x0D && buffer[lineFeed - 2] == 0x0A
+    }
+
+    /// Whether the `From ` line at `offset`, inside what is read as a message, is a separator.
+    ///
+    /// An unescaped `From Russia with love` in a body is followed by text, a real separator by
+    /// the next message's header (or nothing, at the end). A separator that is followed by
+    /// something else — another From line, nothing but white space up to the end, binary data,
+    /// text that is not a header section — still ends the message before it when its shape
+    /// leaves no doubt (RFC 4155 §2: a sender and a date, ``isDatedSeparator(_:)``), or when it
+    /// follows a blank line, as separators do, and what comes next cannot be body text (another
+    /// From line, white space to the end, binary data). ``next()`` then reports what follows it.
+    /// - Parameters:
+    ///   - offset: where the `From ` line starts in the buffer.
+    ///   - afterBlankLine: whether the line before it is blank.
+    private func isSeparator(at offset: Int, afterBlankLine: Bool) -> Bool {
         guard let separatorEnd = lineFeed(from: offset) else { return true }
         let start = separatorEnd + 1
-        stream.fill(atLeast: start + 80)
+        stream.fill(atLeast: start + 1024)
         let buffer = stream.buffer
         // `From sender` alone, or with a date holding a time of day (RFC 4155 §2).
         let line = buffer[offset..<separatorEnd]
         let words = line.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }).count
         if words > 2 && !MboxReader.containsTimeOfDay(line) { return false }
         if start >= buffer.count { return true }
+        if startsWithFieldName(buffer, at: start) { return true }
+        if MboxReader.isDatedSeparator(line) { return true }
+        guard afterBlankLine else { return false }
+        let after = buffer[start..<min(buffer.count, start + 1024)]
+        if after.starts(with: MboxReader.fromLine) { return true }
+        let isWhiteSpace = { (byte: UInt8) in byte == 0x0A || byte == 0x0D || byte == 0x20 || byte == 0x09 }
+        if stream.atEnd && after.endIndex == buffer.count && after.allSatisfy(isWhiteSpace) { return true }
+        return MessageSource.looksBinary(after)
+    }
+
+    /// Whether a header field name (printable ASCII but `:`, within 80 bytes) and `:` start
+    /// at `start`.
+    private func startsWithFieldName(_ buffer: [UInt8], at start: Int) -> Bool {
         var index = start
         while index < buffer.count && index - start < 80 {
             let byte = buffer[index]
@@ -164,6 +221,32 @@ final class MboxReader {
             index += 1
         }
         return false
+    }
+
+    /// Whether the line is an RFC 4155 separator with its date: `From`, an optional sender,
+    /// then an asctime date — day of the week, month, day, `hh:mm[:ss]` — and a four-digit
+    /// year after it, e.g. `From sender@example.com Thu Nov 19 21:05:00 2026`.
+    static func isDatedSeparator(_ line: ArraySlice<UInt8>) -> Bool {
+        let words = line.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }).map {
+            String(decoding: $0, as: UTF8.self)
+        }
+        guard words.first == "From" else { return false }
+        let weekdays: Set<String> = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+        let months: Set<String> = [
+            "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+        ]
+        guard
+            let day = (1...2).first(where: { $0 < words.count && weekdays.contains(words[$0].lowercased()) }),
+            day + 3 < words.count, months.contains(words[day + 1].lowercased())
+        else { return false }
+        let isDigit = { (character: Character) in character >= "0" && character <= "9" }
+        let date = words[day + 2]
+        guard (1...2).contains(date.count), date.allSatisfy(isDigit) else { return false }
+        let time = words[day + 3].split(separator: ":", omittingEmptySubsequences: false)
+        guard (2...3).contains(time.count),
+            time.allSatisfy({ (1...2).contains($0.count) && $0.allSatisfy(isDigit) })
+        else { return false }
+        return words[(day + 4)...].contains { $0.count == 4 && $0.allSatisfy(isDigit) }
     }
 
     /// The offset of the first separator line in `head`: a line that starts with `From `

@@ -62,6 +62,10 @@ public struct SourceProblem: Error, Sendable, Hashable, CustomStringConvertible 
 ///   starts neither with `From ` nor with a header field but holds a separator line
 ///   followed by a header field (within the message size limit) is an mbox with junk before
 ///   it: the junk is reported as a ``SourceProblem`` at its byte offset and the mbox is read.
+///   Inside an mbox, a separator followed by another separator, by nothing but white space to
+///   the end, or by bytes that are not a header section (binary data, text with no header
+///   field) is reported as a ``SourceProblem`` at the offset after it, and the message before
+///   it ends there.
 /// - A directory is walked in name order: files anywhere below it, Maildir `cur/` and
 ///   `new/` (with flags read from names after `:2,`, `!2,` or `;2,`), nested Maildir++
 ///   folders; `tmp/` of a Maildir and hidden files are skipped.
@@ -307,16 +311,21 @@ public final class MessageSource: Sequence, IteratorProtocol {
         if !bytes.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) {
             return "empty file"
         }
-        let head = bytes.prefix(1024)
+        if looksBinary(bytes.prefix(1024)) { return "binary data, not a message" }
+        return nil
+    }
+
+    /// Whether `head` (the first bytes, up to 1,024) is binary data rather than text: more than
+    /// one control byte in ten, or a NUL byte and no line that starts like a header field.
+    static func looksBinary(_ head: ArraySlice<UInt8>) -> Bool {
         var control = 0
         var nul = false
         for byte in head where byte < 0x20 {
             if byte == 0 { nul = true }
             if byte != 0x09 && byte != 0x0A && byte != 0x0D && byte != 0x0C && byte != 0x1B { control += 1 }
         }
-        if control * 10 > head.count { return "binary data, not a message" }
-        if nul && !startsLikeHeaderField(head) { return "binary data, not a message" }
-        return nil
+        if control * 10 > head.count { return true }
+        return nul && !startsLikeHeaderField(head)
     }
 
     /// Whether the first line starts with a field name — printable ASCII but `:` — and `:`

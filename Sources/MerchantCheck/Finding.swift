@@ -59,9 +59,10 @@ public struct FindingCode: Sendable, Hashable {
     /// - Parameters:
     ///   - message: one line saying what is wrong in this email.
     ///   - evidence: the text the finding is about.
+    ///   - fix: how to fix it in this email, when more precise than the code's ``fix``.
     /// - Returns: the finding.
-    public func finding(_ message: String, evidence: String? = nil) -> Finding {
-        Finding(code: code, severity: severity, message: message, fix: fix, evidence: evidence)
+    public func finding(_ message: String, evidence: String? = nil, fix: String? = nil) -> Finding {
+        Finding(code: code, severity: severity, message: message, fix: fix ?? self.fix, evidence: evidence)
     }
 
     public static let merchantNotFound = FindingCode(
@@ -128,8 +129,25 @@ public struct FindingCode: Sendable, Hashable {
             + "unescaped quotes.")
     public static let kindUnexpected = FindingCode(
         code: "MO601", severity: .error, title: "Not the kind of email expected",
-        fix: "Use words readers recognise for this kind, e.g. \"Your order has shipped\" in the subject "
-            + "and a heading; see the kinds in rules/languages.")
+        fix: "Use words readers recognise for the kind given with --expect in the subject and a heading "
+            + "(e.g. \"Your order has shipped\" for a shipping confirmation); see the kinds in rules/languages."
+    )
+
+    /// The fix of ``kindUnexpected`` for an email expected to be of kind `expected`: the
+    /// words that make it read as that kind (the English ones of `rules/languages/en.json5`).
+    /// - Parameter expected: the kind given with `--expect`.
+    /// - Returns: one line.
+    public static func kindUnexpectedFix(expected: ExpectedKind) -> String {
+        let examples: String
+        switch expected {
+        case .confirmation: examples = "\"Thank you for your order\" or \"Order confirmation\""
+        case .shipping: examples = "\"Your order has shipped\" or \"Shipping confirmation\""
+        case .delivery: examples = "\"Your package was delivered\" or \"Out for delivery\""
+        }
+        let kind = expected.emailKind.rawValue
+        return "Use words readers recognise for \(MerchantEmailChecker.describe(expected.emailKind)), e.g. "
+            + "\(examples) in the subject and a heading; see `\(kind)` in rules/languages."
+    }
     public static let notAnOrder = FindingCode(
         code: "MO602", severity: .warning, title: "Not read as an order email",
         fix: "Say what the email is about in the subject and a heading (\"Order confirmation\", "

@@ -72,7 +72,7 @@ public struct MerchantEmailChecker: Sendable {
             findings.append(
                 FindingCode.kindUnexpected.finding(
                     "Expected \(Self.describe(expect.emailKind)), but the email reads as \(Self.describe(kind)).",
-                    evidence: document.subject))
+                    evidence: document.subject, fix: FindingCode.kindUnexpectedFix(expected: expect)))
         } else if expect == nil, kind == .notAnOrder {
             findings.append(
                 FindingCode.notAnOrder.finding(

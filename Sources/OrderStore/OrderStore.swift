@@ -1,3 +1,4 @@
+import CCrypto
 import Extraction
 import Foundation
 
@@ -5,10 +6,13 @@ import Foundation
 public struct IngestedMessage: Sendable, Hashable {
     /// Where the message came from, e.g. `inbox.mbox#3` or a Maildir file path.
     public var origin: String
-    /// The `Message-ID` header, angle brackets optional; `nil` when the message has none.
+    /// The `Message-ID` header field (RFC 5322 §3.6.4), angle brackets optional; `nil` when the
+    /// message has none. Not an identity on its own: broken senders reuse one for different
+    /// emails (see ``OrderStore`` for what identifies a message).
     public var messageID: String?
-    /// SHA-256 of the message's raw bytes, lower-case hex: the identity of a message without a
-    /// Message-ID, and the cheap key ``OrderStore/contains(messageID:contentHash:)`` checks.
+    /// SHA-256 of the message's raw bytes, lower-case hex (64 characters): the identity of a
+    /// message without a Message-ID, and the cheap key ``OrderStore/contains(contentHash:)``
+    /// checks before the message is parsed.
     public var contentHash: String
     /// The `Date` header: the event time that orders status changes.
     public var date: Date?
@@ -30,9 +34,51 @@ public struct IngestedMessage: Sendable, Hashable {
     }
 }
 
+extension IngestedMessage {
+    /// SHA-256, lower-case hex (64 characters), of what applying the message would record: its
+    /// extraction (kind, merchant, order number and date, shipments, line items, total, further
+    /// orders, order management link), its Date header field and ``orderManagementURL``.
+    ///
+    /// Left out: ``origin``, ``contentHash``, the Message-ID and the extraction's `source` and
+    /// `evidence`, which say where the message was found and why a value was chosen, not what
+    /// the message says. So a re-delivered copy (header fields such as `Received`,
+    /// `Delivered-To` or `X-…` added in transport, other line endings) has the digest of the
+    /// original, while an email that says something else (another order number, a tracking
+    /// number the other lacks — as the complete copy of a message that was first read cut
+    /// short) has another one. Together with the Message-ID it is the message's identity in
+    /// the store (see ``OrderStore``).
+    ///
+    /// The digest is of canonical JSON (keys sorted, the Date as Unix seconds); it changes when
+    /// the extraction does, e.g. after the rules change.
+    public var factsDigest: String {
+        var facts = extraction
+        facts.source = nil
+        facts.messageID = nil
+        facts.evidence = nil
+        let canonical = CanonicalFacts(
+            extraction: facts, date: date.map { String($0.timeIntervalSince1970) },
+            orderManagementURL: orderManagementURL)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Only strings and integers are encoded, so encoding cannot fail; were it to, the bytes'
+        // hash keeps the message distinct from any other (it is applied, never lost).
+        let data = (try? encoder.encode(canonical)) ?? Data("bytes \(contentHash)".utf8)
+        return SHA256Digest.hex(of: data)
+    }
+}
+
+/// What ``IngestedMessage/factsDigest`` hashes.
+private struct CanonicalFacts: Encodable {
+    var extraction: ExtractionResult
+    var date: String?
+    var orderManagementURL: String?
+}
+
 /// What applying one message did.
 public enum ApplyOutcome: Sendable, Hashable {
-    /// The message (same Message-ID, else same content hash) was applied before: nothing changed.
+    /// The message was applied before, so nothing changed: a message with the same bytes (the
+    /// same content hash), or one with the same Message-ID that says the same (the same
+    /// ``IngestedMessage/factsDigest``). The copy's origin and content hash are remembered.
     case alreadyApplied
     /// The message was recorded, with what it changed.
     case applied(ApplyEffects)
@@ -133,6 +179,26 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
 
 /// Where orders live: idempotent ingestion of extraction results, linking, and status.
 ///
+/// ## What identifies a message
+/// A message is applied once. It counts as applied before (``ApplyOutcome/alreadyApplied``,
+/// recorded as a copy of the first) when
+/// - a message with the same raw bytes was applied or recorded as a copy (the same
+///   ``IngestedMessage/contentHash``): a re-scan of the same mailbox, a byte-identical
+///   duplicate; this is checked before parsing, by ``contains(contentHash:)``; or
+/// - a message with the same Message-ID and the same ``IngestedMessage/factsDigest`` was: a
+///   re-delivered copy whose transport header fields (`Received`, `Delivered-To`, `X-…`)
+///   differ, the same email in another folder.
+///
+/// A message with a known Message-ID that says something else is applied as a message of its
+/// own, and its facts reach the order: senders that reuse one Message-ID for different emails,
+/// or the complete copy of a message first read cut short (at a line end, from an mbox still
+/// being written), whose rest holds a tracking number. The Message-ID alone is not trusted
+/// because it is the sender's claim; the digest of what was extracted is used rather than a
+/// hash of the body section because two emails can differ only in a header field that is
+/// extracted (a Subject carrying the order number over a template body), and because a copy
+/// re-encoded in transport (8bit to quoted-printable) still says the same. A message without a
+/// Message-ID is known only by its bytes.
+///
 /// Linking rules (issue "Order store and linking"):
 /// 1. Same merchant key and same order number (see ``OrderKeys``) → the same order; the same
 ///    number at two merchants is two orders.
@@ -162,7 +228,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
 ///   fulfillments read) and retry on serialization failures; absorbing a shipment-only record
 ///   must lock both orders.
 /// - **Unique keys** (the idempotence and linking guarantees rest on them):
-///   `messages(message_id)` where not null, `messages(content_hash)`,
+///   `messages(message_id, facts_digest)` where `message_id` is not null (the Message-ID alone
+///   is not unique), `messages(content_hash)`,
 ///   `message_copies(content_hash)`, `orders(merchant_key, order_key)` where `order_key` is
 ///   not null, and `fulfillments(normalized_tracking_number)` where not null. Insert with
 ///   `ON CONFLICT` and re-read, never check-then-insert without the constraint.
@@ -172,23 +239,32 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
 /// - Foreign keys from fulfillments and contributions to orders and messages; values always
 ///   bound as parameters.
 public protocol OrderStore: AnyObject {
-    /// Whether a message is known: by Message-ID when given, or by the hash of its raw bytes.
+    /// Whether a message with these raw bytes was applied or recorded as a copy.
     ///
-    /// Cheap, for skipping known messages before parsing (pass `messageID: nil` when the
-    /// message was not parsed yet).
-    /// - Parameters:
-    ///   - messageID: the Message-ID header, when known.
-    ///   - contentHash: SHA-256 of the raw bytes, lower-case hex.
-    /// - Returns: `true` when applying the message would change nothing.
+    /// Cheap (one look-up of an index), for skipping known messages before they are parsed. A
+    /// message that is not known by its bytes may still be a copy: ``contains(_:)`` and
+    /// ``apply(_:)`` also compare the Message-ID and what the message says.
+    /// - Parameter contentHash: SHA-256 of the raw bytes, lower-case hex.
+    /// - Returns: `true` when applying a message with these bytes would change nothing.
     /// - Throws: ``StoreError`` when the store cannot be read.
-    func contains(messageID: String?, contentHash: String) throws -> Bool
+    func contains(contentHash: String) throws -> Bool
+
+    /// Whether the message was applied before, by the identity ``apply(_:)`` uses: its content
+    /// hash, or its Message-ID together with its ``IngestedMessage/factsDigest``.
+    /// - Parameter message: the message and its extraction.
+    /// - Returns: `true` when ``apply(_:)`` would return ``ApplyOutcome/alreadyApplied``.
+    /// - Throws: ``StoreError`` when the store cannot be read.
+    func contains(_ message: IngestedMessage) throws -> Bool
 
     /// Records one message and links what it says, in one transaction (inside ``batch(_:)``,
     /// in a savepoint of the batch's transaction).
     ///
     /// - Parameter message: the message and its extraction.
-    /// - Returns: ``ApplyOutcome/alreadyApplied`` when the same Message-ID (else content hash) was
-    ///   applied before, otherwise what changed.
+    /// - Returns: ``ApplyOutcome/alreadyApplied`` when a message with the same content hash, or
+    ///   with the same Message-ID and the same ``IngestedMessage/factsDigest``, was applied
+    ///   before (see "What identifies a message" above); the copy's origin is then recorded.
+    ///   Otherwise what changed: a message with a known Message-ID that says something else is
+    ///   applied as a message of its own.
     /// - Throws: ``StoreError``; nothing of the message is stored then.
     func apply(_ message: IngestedMessage) throws -> ApplyOutcome
 
@@ -243,4 +319,23 @@ public protocol OrderStore: AnyObject {
     /// How many messages are recorded (orders or not).
     /// - Throws: ``StoreError`` when the store cannot be read.
     func messageCount() throws -> Int
+}
+
+/// SHA-256 (FIPS 180-4) through OpenSSL's libcrypto.
+enum SHA256Digest {
+    /// The SHA-256 of `data` as lower-case hex: 64 characters.
+    static func hex(of data: Data) -> String {
+        var digest = [UInt8](repeating: 0, count: 32)
+        data.withUnsafeBytes { raw in
+            _ = SHA256(raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count, &digest)
+        }
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(64)
+        for byte in digest {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
 }

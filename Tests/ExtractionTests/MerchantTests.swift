@@ -34,6 +34,20 @@ import Testing
         #expect(merchant(from: "ship-confirm@mail.amazon.co.uk")?.name == "Amazon")
     }
 
+    /// A sender domain with an ESC (or another control character) in it is not the merchant's
+    /// domain, nor its name.
+    @Test(arguments: ["\u{1B}", "\u{1B}[2J", "\u{7F}", "\u{9B}", "\u{0}"])
+    func senderDomainWithAControlCharacterIsNotTheMerchantsDomain(_ control: String) {
+        let named = merchant(from: "orders@shop\(control).example", name: "Example Outfitters")
+        #expect(named?.name == "Example Outfitters")
+        #expect(named?.domain == nil)
+        let unnamed = merchant(from: "orders@shop\(control).example")
+        #expect(unnamed?.domain == nil)
+        #expect(unnamed?.name?.unicodeScalars.contains { $0.properties.generalCategory == .control } != true)
+        // The same sender without the control character.
+        #expect(merchant(from: "orders@shop.example")?.domain == "shop.example")
+    }
+
     @Test func displayNameIsCleaned() {
         #expect(merchant(name: "Example Outfitters Orders")?.name == "Example Outfitters")
         #expect(merchant(name: "no-reply | Acme Co")?.name == "Acme Co")

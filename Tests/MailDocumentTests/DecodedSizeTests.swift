@@ -16,6 +16,9 @@ private func part(_ body: [UInt8], encoding: TransferEncoding) -> BodyPart {
         "", "QQ==", "QUI=", "QUJD", "QUJDRA", "QUJDRA=", "QUJD\r\nREVG\r\n", "QQ==QUJD", "QQ==\nQUJD",
         "QQ== junk\r\nQUJD", "a-b_c+d/", "!!!QUJD???", "Q\tU J\rD", "=\n=\n==",
         "QUJDREVGR0hJSktM\n" + "x=y\nz",
+        // Padding inside the data: separately encoded chunks, text after the end of the data.
+        "SGk=SGVsbG8=", "QUJDR=QUJD", "QQ===QUJD", "QQ==@QUJD", "SGk= junk\nSGk=", "QQ==\n= QUJD",
+        "QQ==\r\n\tQUJD", "QQ==\r\nQUJD",
     ]
     for sample in samples {
         let body = Array(sample.utf8)

@@ -332,6 +332,51 @@ import Testing
         #expect(!Fixtures.codes(fixed).contains("MO601"))
     }
 
+    /// The fix names the words of the kind given with `--expect`, not always those of a
+    /// shipping confirmation.
+    @Test func unexpectedKindFixNamesTheExpectedKindsWords() throws {
+        func fix(expect: ExpectedKind, shipping: Bool) throws -> String {
+            let report =
+                shipping
+                ? checker.check(
+                    document: Fixtures.shipping(), extraction: Fixtures.shippingExtraction(), expect: expect)
+                : checker.check(
+                    document: Fixtures.confirmation(), extraction: Fixtures.confirmationExtraction(),
+                    expect: expect)
+            return try #require(report.findings.first { $0.code == "MO601" }?.fix)
+        }
+        let delivery = try fix(expect: .delivery, shipping: true)
+        #expect(delivery.contains("a delivery update"))
+        #expect(delivery.contains("\"Your package was delivered\""))
+        #expect(delivery.contains("`deliveryUpdate`"))
+        #expect(!delivery.contains("shipped"))
+        let confirmation = try fix(expect: .confirmation, shipping: true)
+        #expect(confirmation.contains("an order confirmation"))
+        #expect(confirmation.contains("\"Thank you for your order\""))
+        #expect(!confirmation.contains("shipped"))
+        let shipping = try fix(expect: .shipping, shipping: false)
+        #expect(shipping.contains("a shipping confirmation"))
+        #expect(shipping.contains("\"Your order has shipped\""))
+        #expect(shipping == FindingCode.kindUnexpectedFix(expected: .shipping))
+    }
+
+    /// Every example in a fix is a phrase the English rules read as that kind.
+    @Test func unexpectedKindFixExamplesAreKindPhrasesOfTheRules() throws {
+        let rules = try Rules.load(from: EndToEndTests.repository.appendingPathComponent("rules"))
+        let english = try #require(rules.languages.first { $0.code == "en" })
+        for expected in ExpectedKind.allCases {
+            let fix = FindingCode.kindUnexpectedFix(expected: expected)
+            let examples = fix.split(separator: "\"").enumerated().filter { $0.offset % 2 == 1 }.map {
+                $0.element.lowercased()
+            }
+            #expect(examples.count == 2, "\(fix)")
+            let phrases = english.kinds[expected.emailKind.rawValue] ?? []
+            for example in examples {
+                #expect(phrases.contains { example.contains($0) }, "\(expected): \(example)")
+            }
+        }
+    }
+
     @Test func notAnOrderWithoutExpectationIsMO602() {
         let broken = checker.check(
             document: MailDocument(

@@ -82,7 +82,7 @@ import Testing
                     "\(context)")
                 #expect(try db.store.messageCount() == survivors.count, "\(context)")
                 #expect(
-                    try db.store.contains(messageID: nil, contentHash: thread[failing].contentHash)
+                    try db.store.contains(contentHash: thread[failing].contentHash)
                         == !failure.thrown, "\(context)")
                 #expect(try db.store.orders() == Self.ordersAfterApplying(survivors), "\(context)")
                 #expect(try db.store.connection.first("PRAGMA integrity_check")?.text(0) == "ok")
@@ -146,7 +146,7 @@ import Testing
         #expect((try? oneByOne[1].get()) == nil)
         #expect((try? oneByOne[2].get())?.effects != nil)
         #expect(try db.store.messageCount() == 3)
-        #expect(try !db.store.contains(messageID: nil, contentHash: huge.contentHash))
+        #expect(try !db.store.contains(contentHash: huge.contentHash))
         #expect(try db.store.orders() == Self.ordersAfterApplying(Array(thread.prefix(3))))
         #expect(try db.store.connection.first("PRAGMA integrity_check")?.text(0) == "ok")
     }
@@ -236,7 +236,7 @@ import Testing
             #expect(try restarted.orders() == before, "crash at \(point)")
             try restarted.batch { () throws(StoreError) in
                 for message in thread
-                where try !restarted.contains(messageID: nil, contentHash: message.contentHash) {
+                where try !restarted.contains(contentHash: message.contentHash) {
                     _ = try restarted.apply(message)
                 }
             }
@@ -325,7 +325,7 @@ import Testing
         done.wait()
         #expect(failures.all.isEmpty)
         #expect(try store.messageCount() == 1)
-        #expect(try store.contains(messageID: nil, contentHash: other.contentHash))
-        #expect(try !store.contains(messageID: nil, contentHash: thread[0].contentHash))
+        #expect(try store.contains(contentHash: other.contentHash))
+        #expect(try !store.contains(contentHash: thread[0].contentHash))
     }
 }

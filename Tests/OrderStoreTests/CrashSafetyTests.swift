@@ -80,7 +80,7 @@ import Testing
         #expect(throws: StoreError.badValue("injected failure")) { try db.store.apply(thread[2]) }
         db.store.checkpoint = nil
         #expect(try db.store.orders() == before)
-        #expect(try !db.store.contains(messageID: nil, contentHash: thread[2].contentHash))
+        #expect(try !db.store.contains(contentHash: thread[2].contentHash))
         #expect(try db.store.apply(thread[2]).effects != nil)
         #expect(try db.store.orders().first?.fulfillments.count == 1)
     }

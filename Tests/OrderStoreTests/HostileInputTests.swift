@@ -31,7 +31,7 @@ import Testing
             orderManagementURL: "https://example.com/\(text)")
         #expect(try db.store.apply(hostile).effects != nil)
         #expect(try db.store.apply(hostile) == .alreadyApplied)
-        #expect(try db.store.contains(messageID: nil, contentHash: "hash-\(text)"))
+        #expect(try db.store.contains(contentHash: "hash-\(text)"))
 
         let order = try #require(try db.store.orders().first)
         #expect(order.merchantName == (text.isEmpty ? "" : text))

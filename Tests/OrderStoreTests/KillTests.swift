@@ -116,8 +116,7 @@ import Testing
                 #expect(
                     try store.orders() == statesAt[survivor.count], "killed after \(survivor.count) messages")
                 var applied = 0
-                for message in all where try !store.contains(messageID: nil, contentHash: message.contentHash)
-                {
+                for message in all where try !store.contains(contentHash: message.contentHash) {
                     if try store.apply(message) != .alreadyApplied { applied += 1 }
                 }
                 #expect(applied == all.count - survivor.count)

@@ -23,6 +23,16 @@ import Testing
             try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         #expect(object["hasErrors"] as? Bool == true)
         #expect(result.standardOutput.contains("MO601"))
+        // The fix is about the kind expected: a delivery update, not a shipping confirmation.
+        let reports = try #require(object["reports"] as? [[String: Any]])
+        let findings = try #require(reports.first?["findings"] as? [[String: Any]])
+        let fix = try #require(findings.first { $0["code"] as? String == "MO601" }?["fix"] as? String)
+        #expect(fix.contains("a delivery update"))
+        #expect(fix.contains("Your package was delivered"))
+        #expect(!fix.contains("shipped"))
+        let text = try CommandRunner.run(["check", Self.shipped, "--expect", "confirmation"])
+        #expect(text.standardOutput.contains("Thank you for your order"))
+        #expect(!text.standardOutput.contains("e.g. \"Your order has shipped\""))
     }
 
     @Test func writesASelfContainedHTMLReport() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import MIME
 import MailDocument
 
 extension ExtractionContext {
@@ -6,9 +7,12 @@ extension ExtractionContext {
     /// `merchants.json5` by sender domain, the sender's display name cleaned, brand phrases in
     /// the body ("Thank you for shopping at …", "© 2026 …", a logo's alt text), the
     /// registrable domain. In a carrier's email, the shipper when named, else none.
+    ///
+    /// A sender domain holding a control character (an ESC, DEL, a C1 control) or white space
+    /// names no host (RFC 5322 §3.4.1): it is not taken, and the merchant gets no domain from it.
     mutating func findMerchant(kind: EmailKind) -> MerchantInfo? {
-        let senderDomain = document.sender?.domain
-        let registrable = document.sender?.registrableDomain ?? senderDomain
+        let senderDomain = document.sender?.domain.flatMap(Self.hostDomain)
+        let registrable = document.sender?.registrableDomain.flatMap(Self.hostDomain) ?? senderDomain
         if let carrierSender {
             _ = carrierSender
             guard let shipper = findShipper() else { return nil }
@@ -59,6 +63,12 @@ extension ExtractionContext {
             return MerchantInfo(name: domain, domain: domain)
         }
         return nil
+    }
+
+    /// `domain`, or `nil` when it holds a control character or white space
+    /// (``MailAddress/isDomainText(_:)``).
+    static func hostDomain(_ domain: String) -> String? {
+        MailAddress.isDomainText(domain) ? domain : nil
     }
 
     /// The shipper named in a carrier's email ("Shipped from", "보내는분", "ご依頼主").

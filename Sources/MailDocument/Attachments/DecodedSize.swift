@@ -20,8 +20,9 @@ enum DecodedSize {
 
     /// The number of bytes the MIME base64 decoder (RFC 2045 §6.8) writes for `input`: bytes
     /// outside the alphabet (standard or URL-safe) are skipped, each alphabet byte adds six
-    /// bits and every full eight bits make a byte, `=` drops the bits of the partial group
-    /// and ignores the rest of its line, a line feed starts a new run.
+    /// bits and every full eight bits make a byte, `=` drops the bits of the partial group and
+    /// ends the run; the next run starts at the next alphabet byte, unless white space comes
+    /// first on the padding's line, which makes the rest of that line ignored.
     static func base64Count(_ input: ArraySlice<UInt8>) -> Int {
         input.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return 0 }
@@ -42,10 +43,25 @@ enum DecodedSize {
                     count += bits / 8
                     bits %= 8
                     guard runEnd < end else { break }
-                    // `=`: the partial group is dropped and the rest of the line ignored.
+                    // `=`: the partial group is dropped. The next run starts at the next
+                    // alphabet byte, or on the next line when white space comes first.
                     bits = 0
-                    guard let newline = memchr(base + runEnd, 0x0A, end - runEnd) else { break }
-                    index = base.distance(to: newline.assumingMemoryBound(to: UInt8.self)) + 1
+                    var next = runEnd + 1
+                    while next < end {
+                        let byte = base[next]
+                        if table[Int(byte)] == 1 || byte == 0x0A { break }
+                        if byte == 0x20 || byte == 0x09 || byte == 0x0D {
+                            // Text after the end of the data: the rest of the line is ignored.
+                            guard let newline = memchr(base + next, 0x0A, end - next) else {
+                                next = end
+                                break
+                            }
+                            next = base.distance(to: newline.assumingMemoryBound(to: UInt8.self))
+                            break
+                        }
+                        next += 1
+                    }
+                    index = next
                 }
                 return count
             }

@@ -1,4 +1,5 @@
 import CPSL
+import MIME
 
 /// Registrable domains (eTLD+1) from the public suffix list, through libpsl.
 ///
@@ -20,9 +21,11 @@ public enum RegistrableDomain {
     ///
     /// - Parameter domain: A host name, any case, with or without a trailing dot.
     /// - Returns: The registrable domain (`shop.example.co.uk` → `example.co.uk`), or `nil`
-    ///   for a public suffix itself, an IP literal, or an empty name.
+    ///   for a public suffix itself, an IP literal, an empty name, or a name holding a control
+    ///   character (ESC, DEL, C1) or white space inside it (see ``MailAddress/isDomainText(_:)``).
     public static func of(_ domain: String) -> String? {
         var host = domain.trimmingSpaces().lowercased()
+        guard MailAddress.isDomainText(host) else { return nil }
         while host.hasSuffix(".") { host.removeLast() }
         if host.hasPrefix("[") || host.isEmpty || host.utf8.count > 253 { return nil }
         if host.allSatisfy({ $0.isNumber || $0 == "." }) { return nil }

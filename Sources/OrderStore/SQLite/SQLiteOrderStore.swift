@@ -196,30 +196,45 @@ public final class SQLiteOrderStore: OrderStore, @unchecked Sendable {
         return text.isEmpty ? nil : text
     }
 
-    public func contains(messageID: String?, contentHash: String) throws(StoreError) -> Bool {
+    public func contains(contentHash: String) throws(StoreError) -> Bool {
+        try locked { () throws(StoreError) in try knownSequence(contentHash: contentHash) != nil }
+    }
+
+    public func contains(_ message: IngestedMessage) throws(StoreError) -> Bool {
         try locked { () throws(StoreError) in
-            try knownSequence(messageID: Self.normalizedMessageID(messageID), contentHash: contentHash) != nil
+            try knownSequence(
+                contentHash: message.contentHash, messageID: Self.normalizedMessageID(message.messageID),
+                factsDigest: message.factsDigest) != nil
         }
     }
 
-    private func knownSequence(messageID: String?, contentHash: String) throws(StoreError) -> Int64? {
-        if let messageID,
-            let row = try connection.first(
-                "SELECT sequence FROM messages WHERE message_id = ?", [.text(messageID)])
-        {
-            return row.int(0)
-        }
-        let row = try connection.first(
+    /// The sequence of the message applied with these bytes, or of which they were recorded as
+    /// a copy.
+    private func knownSequence(contentHash: String) throws(StoreError) -> Int64? {
+        try connection.first(
             """
             SELECT sequence FROM messages WHERE content_hash = ?1
             UNION ALL SELECT sequence FROM message_copies WHERE content_hash = ?1 LIMIT 1
-            """, [.text(contentHash)])
-        return row?.int(0)
+            """, [.text(contentHash)])?.int(0)
+    }
+
+    /// The sequence of the message this one is a copy of: the same bytes, else the same
+    /// Message-ID and the same facts digest (see ``OrderStore``). A message recorded before
+    /// digests were (schema version 1, `facts_digest` NULL) matches only by its bytes.
+    private func knownSequence(contentHash: String, messageID: String?, factsDigest: String)
+        throws(StoreError)
+        -> Int64?
+    {
+        if let known = try knownSequence(contentHash: contentHash) { return known }
+        guard let messageID else { return nil }
+        return try connection.first(
+            "SELECT sequence FROM messages WHERE message_id = ? AND facts_digest = ?",
+            [.text(messageID), .text(factsDigest)])?.int(0)
     }
 
     /// Records `origin` as a copy of the message with these bytes, when there is one.
     ///
-    /// For the scanner: calling this instead of ``contains(messageID:contentHash:)`` both skips a
+    /// For the scanner: calling this instead of ``contains(contentHash:)`` both skips a
     /// known message and remembers that it was also found at `origin` (a re-delivered duplicate),
     /// so ``origins(orderID:)`` lists it. Writes only when the origin is new (inside ``batch(_:)``,
     /// in a savepoint of the batch's transaction).
@@ -230,7 +245,7 @@ public final class SQLiteOrderStore: OrderStore, @unchecked Sendable {
     /// - Throws: ``StoreError`` when the store cannot be read or written.
     public func recordCopyIfKnown(origin: String, contentHash: String) throws(StoreError) -> Bool {
         try locked { () throws(StoreError) in
-            guard let known = try knownSequence(messageID: nil, contentHash: contentHash) else {
+            guard let known = try knownSequence(contentHash: contentHash) else {
                 return false
             }
             if try isRecorded(known, origin: origin, contentHash: contentHash) { return true }
@@ -261,20 +276,25 @@ public final class SQLiteOrderStore: OrderStore, @unchecked Sendable {
         try locked { () throws(StoreError) in
             try atomically { () throws(StoreError) -> ApplyOutcome in
                 let messageID = Self.normalizedMessageID(message.messageID)
-                if let known = try knownSequence(messageID: messageID, contentHash: message.contentHash) {
+                let factsDigest = message.factsDigest
+                if let known = try knownSequence(
+                    contentHash: message.contentHash, messageID: messageID, factsDigest: factsDigest)
+                {
                     // Another copy of a known message: remember its bytes and origin so the next scan
                     // skips it early and the order lists it.
                     try recordCopy(of: known, origin: message.origin, contentHash: message.contentHash)
                     return .alreadyApplied
                 }
+                // A message of its own, even when its Message-ID is known: it says something else.
                 try connection.query(
                     """
-                    INSERT INTO messages (origin, message_id, content_hash, kind, sent_at, applied_at)
-                    VALUES (?, ?, ?, ?, ?, ?)
+                    INSERT INTO messages (origin, message_id, content_hash, kind, sent_at, applied_at, facts_digest)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
                     """,
                     [
                         .text(message.origin), SQLValue(messageID), .text(message.contentHash),
                         .text(message.extraction.kind.rawValue), SQLValue(message.date), SQLValue(Date()),
+                        .text(factsDigest),
                     ])
                 let sequence = connection.lastInsertRowID
                 try checkpoint?("message recorded")

@@ -1,7 +1,9 @@
 /// The SQLite schema, one migration per `PRAGMA user_version` step.
 enum Schema {
     /// Migration `n` takes the database from version `n` to `n + 1`.
-    static let migrations: [String] = [version1]
+    /// Migrations are never edited once released: a store written by an earlier version runs
+    /// the ones after its `user_version`, in order, in one transaction.
+    static let migrations: [String] = [version1, version2]
 
     static var currentVersion: Int64 { Int64(migrations.count) }
 
@@ -93,5 +95,19 @@ enum Schema {
             merged_into INTEGER NOT NULL,
             sequence INTEGER NOT NULL REFERENCES messages(sequence)
         );
+        """
+
+    /// A message's identity becomes its Message-ID together with the digest of what it says
+    /// (``IngestedMessage/factsDigest``), so different emails that reuse one Message-ID are each
+    /// applied. The Message-ID alone is no longer unique.
+    ///
+    /// Messages recorded before this version have no digest (`NULL`): a later message with
+    /// their Message-ID and other bytes is applied as a message of its own, once (its digest is
+    /// recorded then); a copy with the same bytes is still known by its content hash.
+    static let version2 = """
+        ALTER TABLE messages ADD COLUMN facts_digest TEXT;
+        DROP INDEX messages_by_message_id;
+        CREATE UNIQUE INDEX messages_by_identity ON messages(message_id, facts_digest)
+            WHERE message_id IS NOT NULL;
         """
 }

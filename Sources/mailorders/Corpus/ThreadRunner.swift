@@ -94,22 +94,25 @@ extension CorpusRunner {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = try SQLiteOrderStore(path: folder.appendingPathComponent("thread.sqlite").path)
-        // A re-delivery (same Message-ID, else same bytes) changes nothing but is listed
-        // with the orders of the message it repeats.
+        // A re-delivery (the same bytes, or the same Message-ID saying the same: the store's
+        // identity, see OrderStore) changes nothing but is listed with the orders of the
+        // message it repeats; another email reusing a Message-ID is a message of its own.
         var firstFileForKey: [String: String] = [:]
         var repeats: [String: [String]] = [:]
         for (file, processed) in messages {
             guard let extraction = processed.extraction else { continue }
-            let key = processed.messageID ?? processed.contentHash
-            let outcome = try store.apply(
-                IngestedMessage(
-                    origin: file, messageID: processed.messageID, contentHash: processed.contentHash,
-                    date: processed.date, extraction: extraction,
-                    orderManagementURL: extraction.orderManagementURL))
-            if case .alreadyApplied = outcome, let first = firstFileForKey[key] {
+            let message = IngestedMessage(
+                origin: file, messageID: processed.messageID, contentHash: processed.contentHash,
+                date: processed.date, extraction: extraction,
+                orderManagementURL: extraction.orderManagementURL)
+            var keys = [processed.contentHash]
+            if let messageID = processed.messageID { keys.append(messageID + "\u{0}" + message.factsDigest) }
+            let outcome = try store.apply(message)
+            let first = keys.lazy.compactMap { firstFileForKey[$0] }.first
+            if case .alreadyApplied = outcome, let first {
                 repeats[first, default: []].append(file)
-            } else if firstFileForKey[key] == nil {
-                firstFileForKey[key] = file
+            } else {
+                for key in keys where firstFileForKey[key] == nil { firstFileForKey[key] = file }
             }
         }
         func files(of order: StoredOrder) throws -> [Any] {

@@ -7,7 +7,7 @@ import WalletOrder
 /// What one scan did, for the closing summary.
 struct ScanSummary {
     var messagesRead = 0
-    /// Messages applied in an earlier run (same Message-ID or same bytes).
+    /// Copies of messages applied before: the same bytes, or the same Message-ID saying the same.
     var alreadyApplied = 0
     /// What could not be read or stored: the origin (`path` or `path#index`), the byte offset
     /// in the file when there is one, and why. All of them are kept: each is a message lost.
@@ -42,7 +42,8 @@ struct ScanSummary {
         var lines = [
             "Read \(messagesRead) message\(messagesRead == 1 ? "" : "s") in \(formatDuration(elapsed))"
                 + (alreadyApplied > 0
-                    ? " (\(alreadyApplied) already applied: the same Message-ID or bytes as a message read before)"
+                    ? " (\(alreadyApplied) already applied: the same bytes, or the same Message-ID and content,"
+                        + " as a message read before)"
                     : "") + ".",
             "  orders: \(ordersCreated) new, \(ordersUpdated) updated; shipments linked: \(shipmentsLinked)",
             "  not about orders: \(notOrders)"

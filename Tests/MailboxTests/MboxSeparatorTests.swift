@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+
+@testable import Mailbox
+
+/// A `From ` separator that is not followed by a message is reported (file, byte offset,
+/// reason), never glued onto the message before it.
+@Suite struct MboxSeparatorTests {
+    static let dated = "Mon Jan  1 00:00:00 2024"
+
+    /// The byte offset just after the first occurrence of `line` + LF in `mbox`.
+    func offset(after line: String, in mbox: [UInt8]) throws -> Int {
+        let needle = Array((line + "\n").utf8)
+        let start = try #require(
+            (0...(mbox.count - needle.count)).first { mbox[$0..<($0 + needle.count)].elementsEqual(needle) })
+        return start + needle.count
+    }
+
+    func read(_ bytes: [UInt8]) throws -> (messages: [RawMessage], problems: [SourceProblem], path: String) {
+        let folder = try TemporaryFolder()
+        let path = try folder.write("inbox.mbox", bytes: bytes)
+        let (messages, problems) = collect(MessageSource(paths: [path]))
+        return (messages, problems, path)
+    }
+
+    @Test(arguments: ["From b@example.com \(dated)", "From b"])
+    func separatorFollowedByAnotherSeparatorIsAnEmptyMessage(_ separator: String) throws {
+        let mbox = Array(
+            ("From a@example.com \(Self.dated)\nSubject: 1\n\nfirst\n\n" + separator + "\n"
+                + "From c@example.com \(Self.dated)\nSubject: 3\n\nthird\n").utf8)
+        let (messages, problems, path) = try read(mbox)
+        #expect(messages.map(text) == ["Subject: 1\n\nfirst\n", "Subject: 3\n\nthird\n"])
+        #expect(messages.map(\.origin.index) == [1, 3])
+        let problem = try #require(problems.first)
+        #expect(problems.count == 1)
+        #expect(problem.origin.path == path)
+        #expect(problem.origin.index == 2)
+        #expect(problem.origin.byteOffset == (try offset(after: separator, in: mbox)))
+        #expect(problem.reason.contains("followed directly by another From line"))
+    }
+
+    @Test(arguments: ["From b@example.com \(dated)", "From b"])
+    func separatorFollowedByNothingButTheEndIsAnEmptyMessage(_ separator: String) throws {
+        for ending in ["\n", "\n\n", "\r\n\r\n", "\n \n\t\n"] {
+            let mbox = Array(
+                ("From a@example.com \(Self.dated)\nSubject: 1\n\nfirst\n\n" + separator + ending).utf8)
+            let (messages, problems, _) = try read(mbox)
+            #expect(messages.map(text) == ["Subject: 1\n\nfirst\n"], "\(ending.debugDescription)")
+            #expect(problems.map(\.origin.index) == [2], "\(ending.debugDescription)")
+            #expect(problems.first?.reason == "empty message after a From line", "\(ending.debugDescription)")
+        }
+    }
+
+    @Test(arguments: ["From b@example.com \(dated)", "From b"])
+    func separatorFollowedByBinaryDataIsReportedAndSkipped(_ separator: String) throws {
+        var binary: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        for index in 0..<600 { binary.append(UInt8((index * 7919) & 0xFF)) }
+        // No line feed followed by `From ` inside the junk.
+        binary = binary.map { $0 == 0x0A ? 0x00 : $0 }
+        let mbox =
+            Array(("From a@example.com \(Self.dated)\nSubject: 1\n\nfirst\n\n" + separator + "\n").utf8)
+            + binary
+            + Array("\n\nFrom c@example.com \(Self.dated)\nSubject: 3\n\nthird\n".utf8)
+        let (messages, problems, path) = try read(mbox)
+        #expect(messages.map(text) == ["Subject: 1\n\nfirst\n", "Subject: 3\n\nthird\n"])
+        let problem = try #require(problems.first)
+        #expect(problems.count == 1)
+        #expect(problem.origin.path == path)
+        #expect(problem.origin.index == 2)
+        #expect(problem.origin.byteOffset == (try offset(after: separator, in: mbox)))
+        #expect(problem.reason.hasPrefix("binary data after the From line, not a message"))
+    }
+
+    @Test func datedSeparatorFollowedByTextThatIsNotAHeaderSectionIsReported() throws {
+        let separator = "From b@example.com \(Self.dated)"
+        let mbox = Array(
+            ("From a@example.com \(Self.dated)\nSubject: 1\n\nfirst\n\n" + separator
+                + "\nthis line is not a header field\nnor is this one\n\n"
+                + "From c@example.com \(Self.dated)\nSubject: 3\n\nthird\n").utf8)
+        let (messages, problems, _) = try read(mbox)
+        #expect(messages.map(text) == ["Subject: 1\n\nfirst\n", "Subject: 3\n\nthird\n"])
+        let problem = try #require(problems.first)
+        #expect(problem.origin.index == 2)
+        #expect(problem.origin.byteOffset == (try offset(after: separator, in: mbox)))
+        #expect(problem.reason.hasPrefix("no header section after the From line, not a message"))
+    }
+
+    @Test func fromLinesInABodyStillDoNotSplitIt() throws {
+        let body = [
+            "Hello,", "From me", "and the rest of us.", "", "From 10:00 to 12:00 we are closed.", "see you",
+            "",
+            "From here", "", "on we go.", "", "From Russia with love", "",
+        ].joined(separator: "\n")
+        let mbox = Array(
+            ("From a@example.com \(Self.dated)\nSubject: 1\n\n" + body + "\n\n"
+                + "From c@example.com \(Self.dated)\nSubject: 2\n\nsecond\n").utf8)
+        let (messages, problems, _) = try read(mbox)
+        #expect(problems.isEmpty)
+        #expect(messages.map(text) == ["Subject: 1\n\n" + body + "\n", "Subject: 2\n\nsecond\n"])
+    }
+
+    @Test func datedSeparatorShape() {
+        let yes = [
+            "From sender@example.com Thu Nov 19 21:05:00 2026", "From a Mon Jan  1 00:00:00 2024",
+            "From MAILER-DAEMON Fri Jul  8 12:08:34 2011 +0000", "From  Sat Nov 28 10:00 2026",
+        ]
+        let no = [
+            "From 10:00 to 12:00 we are closed", "From me", "From Russia with love",
+            "From a Mon Jan 1 2024", "From a Thu Nov 19 21:05:00", "From a Thu Never 19 21:05:00 2026",
+        ]
+        for line in yes { #expect(MboxReader.isDatedSeparator(Array(line.utf8)[...]), "\(line)") }
+        for line in no { #expect(!MboxReader.isDatedSeparator(Array(line.utf8)[...]), "\(line)") }
+    }
+}
