@@ -44,6 +44,7 @@ let package = Package(
             name: "mailorders",
             dependencies: [
                 "MIME", "Mailbox", "MailDocument", "Extraction", "OrderStore", "WalletOrder", "MerchantCheck",
+                "CSystem",
             ]
         ),
 
