@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+
+@testable import mailorders
+
+/// `scan --json`'s summary object: every field, skipped entries with and without a byte
+/// offset, and long lists kept whole.
+@Suite struct ScanSummaryTests {
+    @Test func jsonHoldsEveryFieldAndEverySkippedEntry() throws {
+        var summary = ScanSummary()
+        summary.messagesRead = 50_003
+        summary.notOrders = 2
+        summary.ordersCreated = 1
+        summary.elapsed = 1.23456
+        summary.outputDirectory = "/tmp/out/orders"
+        for index in 0..<50_000 {
+            summary.skip(
+                "box.mbox#\(index)", byteOffset: index * 7, "From line followed directly by another From line"
+            )
+        }
+        summary.skip("cur/junk", "binary data, not a message")
+        summary.noteRepaired("cur/a", warnings: ["1: unknown charset \"x-foo\": read as windows-1252"])
+        let text = summary.json()
+        #expect(text.hasSuffix("}\n"))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(object["messagesRead"] as? Int == 50_003)
+        #expect(object["ordersCreated"] as? Int == 1)
+        #expect(object["elapsedSeconds"] as? Double == 1.235)
+        #expect(object["outputDirectory"] as? String == "/tmp/out/orders")
+        #expect(text.contains("\"/tmp/out/orders\""))  // slashes are not escaped
+        let skipped = try #require(object["skipped"] as? [[String: Any]])
+        #expect(skipped.count == 50_001)
+        #expect(skipped[49_999]["byteOffset"] as? Int == 49_999 * 7)
+        #expect(skipped[50_000]["byteOffset"] == nil)
+        #expect(skipped[50_000]["reason"] as? String == "binary data, not a message")
+        let repaired = try #require(object["repaired"] as? [[String: Any]])
+        #expect(
+            repaired.first?["warnings"] as? [String] == ["1: unknown charset \"x-foo\": read as windows-1252"]
+        )
+        #expect(object["repairedCount"] as? Int == 1)
+        let keys = Set(object.keys)
+        #expect(
+            keys == [
+                "alreadyApplied", "beforeSince", "bundlesRemoved", "bundlesWritten", "elapsedSeconds",
+                "messagesRead",
+                "notOrders", "ordersCreated", "ordersUpdated", "outputDirectory", "repaired", "repairedCount",
+                "shipmentsLinked", "skipped", "unlinkedShipments",
+            ])
+    }
+}
