@@ -23,7 +23,7 @@ import Testing
                 }
             }
             let bundles = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-            #expect(bundles.count == 1)
+            #expect(bundles.filter { $0 != BundleWriter.stagingFolderName }.count == 1)
         }
         #expect(failures.withLock { $0 } == 0)
     }
@@ -102,7 +102,7 @@ import Testing
             }
         }
         let entries = try FileManager.default.contentsOfDirectory(atPath: out.path)
-        #expect(entries.count == hostile.count * 2)
+        #expect(entries.filter { $0 != BundleWriter.stagingFolderName }.count == hostile.count * 2)
         #expect(
             !FileManager.default.fileExists(
                 atPath: out.deletingLastPathComponent().appendingPathComponent("etc").path))
@@ -147,9 +147,11 @@ import Testing
             #expect(BundleValidator().validate(at: first).passed)
         }
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: out.path).filter {
-            $0.hasPrefix(".")
+            $0.hasPrefix(".") && $0 != BundleWriter.stagingFolderName
         }
         #expect(leftovers.isEmpty)
+        let staged = out.appendingPathComponent(BundleWriter.stagingFolderName)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: staged.path).isEmpty)
     }
 
     @Test func unchangedRerunLeavesTheBundleUntouchedEvenWithSubMillisecondDates() throws {
@@ -228,8 +230,51 @@ import Testing
             guard case .io(_, let reason) = error as? BundleError else { return false }
             return reason.hasPrefix("cannot replace: ")
         }
-        let names = try FileManager.default.contentsOfDirectory(atPath: out.path)
-        #expect(names == [blocker.lastPathComponent])
+        let names = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+        #expect(names == [BundleWriter.stagingFolderName, blocker.lastPathComponent].sorted())
+        let staging = out.appendingPathComponent(BundleWriter.stagingFolderName)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: staging.path).isEmpty)
+    }
+
+    /// A writer killed between writing and renaming leaves its temporary file in the staging
+    /// folder, outside every bundle; it is removed once it is an hour old, and a younger one
+    /// (perhaps a concurrent writer's) is left alone.
+    @Test func temporaryFilesStayOutOfBundlesAndAbandonedOnesAreRemoved() throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let writer = BundleWriter(outputDirectory: out, zip: false, signing: nil)
+        let url = try writer.write(fullOrder())
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: url.path).sorted() == [
+                "manifest.json", "order.json",
+            ])
+        let staging = out.appendingPathComponent(BundleWriter.stagingFolderName)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: staging.path).isEmpty)
+        let old = staging.appendingPathComponent("order.json.0F2E5C1A-0000-4000-8000-000000000000.tmp")
+        let fresh = staging.appendingPathComponent("manifest.json.1A2B3C4D-0000-4000-8000-000000000000.tmp")
+        try Data("{".utf8).write(to: old)
+        try Data("{".utf8).write(to: fresh)
+        let longAgo = Date().addingTimeInterval(-2 * BundleWriter.abandonedTemporaryAge)
+        try FileManager.default.setAttributes([.modificationDate: longAgo], ofItemAtPath: old.path)
+        #expect(writer.removeAbandonedTemporaryFiles() == 1)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: staging.path) == [fresh.lastPathComponent])
+    }
+
+    /// A symbolic link where the staging folder should be is not followed.
+    @Test func aLinkedStagingFolderIsRefused() throws {
+        let out = try temporaryFolder()
+        let elsewhere = try temporaryFolder()
+        defer {
+            try? FileManager.default.removeItem(at: out)
+            try? FileManager.default.removeItem(at: elsewhere)
+        }
+        try FileManager.default.createSymbolicLink(
+            at: out.appendingPathComponent(BundleWriter.stagingFolderName), withDestinationURL: elsewhere)
+        #expect(throws: BundleError.self) {
+            try BundleWriter(outputDirectory: out, zip: true, signing: nil).write(fullOrder())
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).isEmpty)
     }
 
     /// A writer killed between writing a temporary file and renaming it leaves `.NAME.UUID.tmp`:

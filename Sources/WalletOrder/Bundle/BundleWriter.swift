@@ -5,8 +5,9 @@ import Foundation
 /// (+ images, + `signature`), or the same files zipped as a `.order` file (Wallet Orders,
 /// "Building a distributable order package"; `shared/wallet-orders.md` §2.1).
 ///
-/// Every file is written to a temporary file in its destination folder, then renamed over
-/// the old one, so a reader never sees a half-written file. Writing the same order again
+/// Every file is written to a temporary file in the output folder's staging folder
+/// (``stagingFolderName``), then renamed over the old one, so a reader never sees a
+/// half-written file and a killed writer never leaves one inside a bundle. Writing the same order again
 /// updates its bundle in place.
 ///
 /// Files are not flushed to the disk one by one (two `fsync(2)`s per bundle cost more than
@@ -95,11 +96,11 @@ public struct BundleWriter: Sendable {
 
         if zip {
             let archive = Zip.archive(files.map { Zip.Entry(name: $0.0, data: $0.1) })
-            try BundleWriter.writeAtomically(archive, to: destination)
+            try writeAtomically(archive, to: destination)
         } else {
             try prepareFolder(destination)
             for (fileName, data) in files {
-                try BundleWriter.writeAtomically(data, to: destination.appendingPathComponent(fileName))
+                try writeAtomically(data, to: destination.appendingPathComponent(fileName))
             }
             removeStaleFiles(in: destination, keeping: Set(files.map(\.0)))
         }
@@ -235,9 +236,14 @@ public struct BundleWriter: Sendable {
     /// the leftover of a killed writer and removed (a concurrent writer's is seconds old).
     static let abandonedTemporaryAge: TimeInterval = 3600
 
+    /// The hidden folder in the output folder where files are written before they are renamed
+    /// into their bundle: a writer killed mid-write leaves its temporary file there, never
+    /// inside a bundle (where it would be a file the manifest does not list).
+    public static let stagingFolderName = ".mailorders-staging"
+
     /// Removes regular files an earlier version left (an old image, a signature no longer
-    /// made), and temporary files (`.NAME.UUID.tmp`) a writer killed before its rename left
-    /// behind, once they are ``abandonedTemporaryAge`` old.
+    /// made), and temporary files (`.NAME.UUID.tmp`) that writers before the staging folder
+    /// left behind when killed before their rename, once they are ``abandonedTemporaryAge`` old.
     private func removeStaleFiles(in folder: URL, keeping: Set<String>) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
         for name in names where !keeping.contains(name) {
@@ -251,6 +257,26 @@ public struct BundleWriter: Sendable {
             }
             try? FileManager.default.removeItem(at: url)
         }
+    }
+
+    /// Removes the temporary files killed writers left in the staging folder, once they are
+    /// ``abandonedTemporaryAge`` old (younger ones may belong to a writer still running).
+    /// - Returns: how many files were removed.
+    @discardableResult
+    public func removeAbandonedTemporaryFiles() -> Int {
+        let staging = outputDirectory.appendingPathComponent(Self.stagingFolderName)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: staging.path) else { return 0 }
+        var removed = 0
+        for name in names where name.hasSuffix(".tmp") {
+            let url = staging.appendingPathComponent(name)
+            let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+            guard attributes?[.type] as? FileAttributeType == .typeRegular,
+                let modified = attributes?[.modificationDate] as? Date,
+                Date().timeIntervalSince(modified) > Self.abandonedTemporaryAge
+            else { continue }
+            if (try? FileManager.default.removeItem(at: url)) != nil { removed += 1 }
+        }
+        return removed
     }
 
     /// Flushes everything written to the output folder's file system to its device, once for
@@ -280,12 +306,14 @@ public struct BundleWriter: Sendable {
         }
     }
 
-    /// Writes `data` to a new temporary file beside `url` (`.NAME.UUID.tmp`, created
+    /// Writes `data` to a new temporary file in the staging folder (`NAME.UUID.tmp`, created
     /// exclusively, mode 0644 before the umask), then renames it over `url` (POSIX `rename(2)`
-    /// replaces atomically within one file system). Not flushed: see ``synchronize()``.
-    static func writeAtomically(_ data: Data, to url: URL) throws(BundleError) {
-        let folder = url.deletingLastPathComponent()
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+    /// replaces atomically within one file system, and the staging folder is in the output
+    /// folder). Not flushed: see ``synchronize()``.
+    func writeAtomically(_ data: Data, to url: URL) throws(BundleError) {
+        let staging = outputDirectory.appendingPathComponent(Self.stagingFolderName)
+        try prepareFolder(staging)
+        let temporary = staging.appendingPathComponent("\(url.lastPathComponent).\(UUID().uuidString).tmp")
         if let reason = WalletOrder.write(data, toNewFile: temporary.path) {
             unlink(temporary.path)
             throw .io(path: url.path, reason: "cannot write: \(reason)")
@@ -296,7 +324,6 @@ public struct BundleWriter: Sendable {
             throw .io(path: url.path, reason: "cannot replace: \(reason)")
         }
     }
-
 }
 
 /// Creates `path` (failing if it exists) and writes all of `data` to it.

@@ -290,6 +290,7 @@ struct Scanner {
             summary.skip("order store", "bundles not written: \(error)")
             return
         }
+        bundles.writer.removeAbandonedTemporaryFiles()
         let createdNow = created.subtracting(deleted)
         var failures = 0
         // Page by page, so memory does not grow with the number of orders changed.
