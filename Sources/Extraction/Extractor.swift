@@ -118,7 +118,11 @@ struct ExtractionContext {
             result.evidence = evidence.isEmpty ? nil : evidence
             return result
         }
-        result.merchant = findMerchant(kind: kind)
+        result.merchant = findMerchant(kind: kind).map { merchant in
+            var merchant = merchant
+            merchant.name = merchant.name.flatMap(Self.displaySafeName)
+            return merchant
+        }
         // A number the carrier search reads as a tracking number is not the order number.
         let trackingNumbers = Set(tracking.map { $0.trackingNumber.uppercased() })
         let ranked = Scoring.rank(orderNumbers).filter {

@@ -48,6 +48,20 @@ import Testing
         #expect(merchant(from: "orders@shop.example")?.domain == "shop.example")
     }
 
+    /// Bidirectional overrides and isolates would reorder what a reader of the order sees, and
+    /// control characters would act on a terminal: neither reaches the merchant's name.
+    @Test func bidirectionalControlsAndControlCharactersLeaveTheName() {
+        #expect(merchant(name: "Gum\u{202E}evil\u{202C} Shop")?.name == "Gumevil Shop")
+        #expect(merchant(name: "Nut\u{202E}SHOP\u{200F}\u{1B}[2J")?.name == "NutSHOP [2J")
+        #expect(merchant(name: "\u{2067}Tiny\u{9B}\u{9B}Tea\u{2069}")?.name == "Tiny Tea")
+        #expect(ExtractionContext.displaySafeName("Plain Name") == "Plain Name")
+        #expect(ExtractionContext.displaySafeName(" \u{1B} ") == nil)
+        #expect(ExtractionContext.displaySafeName("\u{202E}") == nil)
+        #expect(ExtractionContext.displaySafeName("쿠팡\u{200E}") == "쿠팡")
+        // Joiners belong to the text (emoji sequences, scripts that need them) and stay.
+        #expect(ExtractionContext.displaySafeName("Café\u{200D}☕") == "Café\u{200D}☕")
+    }
+
     @Test func displayNameIsCleaned() {
         #expect(merchant(name: "Example Outfitters Orders")?.name == "Example Outfitters")
         #expect(merchant(name: "no-reply | Acme Co")?.name == "Acme Co")

@@ -65,6 +65,34 @@ extension ExtractionContext {
         return nil
     }
 
+    /// `name` as it may be shown and written into an order: C0 and C1 controls and DEL (a run
+    /// of them turned into one space), and the bidirectional marks, embeddings, overrides and
+    /// isolates that reorder the text around them (U+061C, U+200E, U+200F, U+202A–U+202E,
+    /// U+2066–U+2069; Unicode UAX #9 §2) dropped; runs of spaces collapsed and both ends
+    /// trimmed. `nil` when nothing is left.
+    static func displaySafeName(_ name: String) -> String? {
+        if name.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }), name.first != " ", name.last != " ",
+            !name.contains("  ")
+        {
+            return name.isEmpty ? nil : name
+        }
+        var scalars = String.UnicodeScalarView()
+        var pendingSpace = false
+        for scalar in name.unicodeScalars {
+            switch scalar.value {
+            case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
+                continue
+            case 0x00...0x20, 0x7F...0x9F:
+                pendingSpace = !scalars.isEmpty
+            default:
+                if pendingSpace { scalars.append(" ") }
+                pendingSpace = false
+                scalars.append(scalar)
+            }
+        }
+        return scalars.isEmpty ? nil : String(scalars)
+    }
+
     /// `domain`, or `nil` when it holds a control character or white space
     /// (``MailAddress/isDomainText(_:)``).
     static func hostDomain(_ domain: String) -> String? {
