@@ -44,7 +44,7 @@ import Testing
                 "alreadyApplied", "beforeSince", "bundlesRemoved", "bundlesWritten", "elapsedSeconds",
                 "messagesRead",
                 "notOrders", "ordersCreated", "ordersUpdated", "outputDirectory", "repaired", "repairedCount",
-                "shipmentsLinked", "skipped", "unlinkedShipments",
+                "shipmentsLinked", "skipped", "unlinkedShipments", "withoutOrderNumber",
             ])
     }
 }

@@ -346,6 +346,36 @@ import Testing
         #expect(result.standardOutput.contains("\"ordersCreated\":1"))
     }
 
+    /// A confirmation in which no order number (nor a tracking number) is found is counted, so
+    /// that every message read shows up somewhere in the summary.
+    @Test func aConfirmationWithoutAnOrderNumberIsCounted() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let message = """
+            From: Elm Store <orders@elmstore.example>
+            To: jordan@mail.example
+            Subject: Thank you for your order
+            Date: Thu, 19 Nov 2026 10:00:00 +0000
+            Message-ID: <no-number@elmstore.example>
+            Content-Type: text/plain; charset=utf-8
+
+            Thank you for your order! We have received it and will let you know when it ships.
+
+            """
+        let out = folder.appendingPathComponent("orders")
+        let result = try CommandRunner.run(
+            ["scan", "-", "--out", out.path, "--json", "--quiet"], standardInput: Data(message.utf8))
+        #expect(result.status == 0, "\(result.standardError)")
+        let summary = try scanSummary(of: result)
+        #expect(summary["withoutOrderNumber"] as? Int == 1)
+        #expect(summary["notOrders"] as? Int == 0)
+        let text = try CommandRunner.run(
+            ["scan", "-", "--out", folder.appendingPathComponent("again").path],
+            standardInput: Data(message.utf8))
+        #expect(
+            text.standardError.contains("about an order, but no order number or tracking number found: 1"))
+    }
+
     @Test func usageErrorsExitSixtyFourWithASuggestion() throws {
         let typo = try CommandRunner.run(["scan", Self.example, "--ouput", "x"])
         #expect(typo.status == 64)

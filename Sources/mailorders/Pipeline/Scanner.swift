@@ -28,6 +28,9 @@ struct ScanSummary {
         if repaired.count < Self.repairedKept { repaired.append((origin, warnings)) }
     }
     var notOrders = 0
+    /// New messages about an order in which neither an order number nor a tracking number was
+    /// found: recorded, but nothing to link them by.
+    var withoutOrderNumber = 0
     var beforeSince = 0
     var ordersCreated = 0
     var ordersUpdated = 0
@@ -48,6 +51,13 @@ struct ScanSummary {
             "  orders: \(ordersCreated) new, \(ordersUpdated) updated; shipments linked: \(shipmentsLinked)",
             "  not about orders: \(notOrders)"
                 + (beforeSince > 0 ? "; before --since: \(beforeSince)" : ""),
+        ]
+        if withoutOrderNumber > 0 {
+            lines.append(
+                "  about an order, but no order number or tracking number found: \(withoutOrderNumber)"
+                    + " (see `mailorders check FILE`)")
+        }
+        lines += [
             "  carrier emails still unlinked: \(unlinkedShipments)",
             "  bundles written: \(bundlesWritten) in \(outputDirectory)"
                 + (bundlesRemoved > 0 ? " (\(bundlesRemoved) outdated bundles removed)" : ""),
@@ -84,7 +94,8 @@ struct ScanSummary {
             var warnings: [String]
         }
         struct Object: Encodable {
-            var messagesRead, alreadyApplied, notOrders, beforeSince, ordersCreated, ordersUpdated: Int
+            var messagesRead, alreadyApplied, notOrders, withoutOrderNumber, beforeSince: Int
+            var ordersCreated, ordersUpdated: Int
             var shipmentsLinked, unlinkedShipments, bundlesWritten, bundlesRemoved: Int
             var elapsedSeconds: Double
             var outputDirectory: String
@@ -94,7 +105,8 @@ struct ScanSummary {
         }
         let object = Object(
             messagesRead: messagesRead, alreadyApplied: alreadyApplied, notOrders: notOrders,
-            beforeSince: beforeSince, ordersCreated: ordersCreated, ordersUpdated: ordersUpdated,
+            withoutOrderNumber: withoutOrderNumber, beforeSince: beforeSince, ordersCreated: ordersCreated,
+            ordersUpdated: ordersUpdated,
             shipmentsLinked: shipmentsLinked, unlinkedShipments: unlinkedShipments,
             bundlesWritten: bundlesWritten, bundlesRemoved: bundlesRemoved,
             elapsedSeconds: (elapsed * 1000).rounded() / 1000, outputDirectory: outputDirectory,
@@ -418,7 +430,15 @@ struct Scanner {
         switch outcome {
         case .success(.applied(let effects)):
             // Each message is counted once: as not about orders only when it was new.
-            if processed.extraction?.kind == .notAnOrder { summary.notOrders += 1 }
+            if let extraction = processed.extraction {
+                if extraction.kind == .notAnOrder {
+                    summary.notOrders += 1
+                } else if extraction.orderNumber == nil, extraction.additionalOrders?.isEmpty ?? true,
+                    !(extraction.shipments ?? []).contains(where: { $0.trackingNumber != nil })
+                {
+                    summary.withoutOrderNumber += 1
+                }
+            }
             created.formUnion(effects.createdOrderIDs)
         case .success(.alreadyApplied):
             summary.alreadyApplied += 1
