@@ -325,6 +325,11 @@ struct ASCIIMatcher: Sendable {
     /// the text is not printable ASCII.
     func matches(in bytes: UnsafeBufferPointer<UInt8>) -> [Match]? {
         guard Self.reads(bytes) else { return nil }
+        return readMatches(in: bytes)
+    }
+
+    /// ``matches(in:)`` for a text already known to be one the matcher ``reads(_:)``.
+    func readMatches(in bytes: UnsafeBufferPointer<UInt8>) -> [Match] {
         var found: [Match] = []
         var start = 0
         var groups: [Range<Int>] = []
@@ -479,6 +484,67 @@ struct DateReader: Sendable {
     func dates(in text: String, reference: CivilDate?) -> [(CivilDate, NSRange)] {
         // Every format has a day in digits.
         guard text.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 }) else { return [] }
+        var text = text
+        if let found = text.withUTF8({ asciiDates(in: $0, reference: reference) }) { return found }
+        return expressionDates(in: text, reference: reference)
+    }
+
+    /// ``dates(in:reference:)`` for printable ASCII text when every format has an
+    /// ``ASCIIMatcher``: the same dates, with slot values read from the bytes (in ASCII text a
+    /// UTF-16 offset is a byte offset); nil for other text.
+    func asciiDates(in bytes: UnsafeBufferPointer<UInt8>, reference: CivilDate?) -> [(CivilDate, NSRange)]? {
+        guard ASCIIMatcher.reads(bytes) else { return nil }
+        for pattern in patterns where pattern.ascii == nil { return nil }
+        var found: [(CivilDate, NSRange)] = []
+        for pattern in patterns {
+            guard let ascii = pattern.ascii else { continue }
+            for match in ascii.readMatches(in: bytes) {
+                let matchRange = NSRange(location: match.range.lowerBound, length: match.range.count)
+                if found.contains(where: { NSIntersectionRange($0.1, matchRange).length > 0 }) { continue }
+                var year: Int?
+                var month: Int?
+                var day: Int?
+                for (slotIndex, slot) in pattern.slots.enumerated() where slotIndex < match.groups.count {
+                    let range = match.groups[slotIndex]
+                    switch slot {
+                    case .year: year = Self.number(bytes, range)
+                    case .month: month = Self.number(bytes, range)
+                    case .day: day = Self.number(bytes, range)
+                    case .monthName:
+                        let name = String(
+                            unsafeUninitializedCapacity: range.count,
+                            initializingUTF8With: { buffer in
+                                for offset in 0..<range.count {
+                                    buffer[offset] = KeywordScanner.lower(bytes[range.lowerBound + offset])
+                                }
+                                return range.count
+                            })
+                        month = monthLookup[name]
+                    }
+                }
+                guard let month, let day else { continue }
+                if let date = resolve(year: year, month: month, day: day, reference: reference) {
+                    found.append((date, matchRange))
+                }
+            }
+        }
+        return found.sorted { $0.1.location < $1.1.location }
+    }
+
+    /// The value of a run of ASCII digits (as `Int` reads their text), nil when empty.
+    private static func number(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
+        guard !range.isEmpty else { return nil }
+        var value = 0
+        for index in range {
+            let byte = bytes[index]
+            guard byte >= 0x30 && byte <= 0x39 else { return nil }
+            value = value * 10 + Int(byte - 0x30)
+        }
+        return value
+    }
+
+    /// ``dates(in:reference:)`` through each format's ``DateFormatPattern/matches(in:nsText:)``.
+    func expressionDates(in text: String, reference: CivilDate?) -> [(CivilDate, NSRange)] {
         let nsText = text as NSString
         var found: [(CivilDate, NSRange)] = []
         for pattern in patterns {

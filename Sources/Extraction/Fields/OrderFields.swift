@@ -161,7 +161,7 @@ extension ExtractionContext {
             }
         }
         // "Ihre Bestellung WK-2026-00433 vom 22.11.2026", "order #300127 placed on November 18".
-        let connectors = languages.all.flatMap { $0.rules.orderDateConnectors ?? [] }.map { $0.lowercased() }
+        let connectors = languages.orderDateConnectors
         if !connectors.isEmpty && !candidates.contains(where: { $0.source == "label" }) {
             let labels = [languages.orderNumber, languages.orderNumberWeak]
             for set in labels {
@@ -174,11 +174,14 @@ extension ExtractionContext {
                         let range = found.value.prefix(160).range(of: number)
                     else { continue }
                     let rest = Text.trimmed(String(found.value[range.upperBound...]))
-                    let lowered = rest.lowercased()
-                    guard let connector = connectors.first(where: { lowered.hasPrefix($0 + " ") }) else {
-                        continue
-                    }
-                    let dateText = String(rest.dropFirst(connector.count).prefix(40))
+                    let restIsASCII = FieldText.isASCII(rest)
+                    var lowered: String?
+                    guard
+                        let connector = connectors.first(where: {
+                            $0.starts(rest, textIsASCII: restIsASCII, lowered: &lowered)
+                        })
+                    else { continue }
+                    let dateText = String(rest.dropFirst(connector.word.count).prefix(40))
                     for language in languages.all {
                         if let day = language.dates.firstDate(in: dateText, reference: reference) {
                             candidates.append(

@@ -96,16 +96,16 @@ struct DocumentText: Sendable {
     init(document: MailDocument) {
         var lines: [TextLine] = []
         if let subject = document.subject {
-            lines += DocumentText.split(subject, origin: .subject, newlinesAsSpaces: true)
+            DocumentText.split(subject, origin: .subject, newlinesAsSpaces: true, into: &lines)
         }
         if let preheader = document.preheader {
-            lines += DocumentText.split(preheader, origin: .preheader)
+            DocumentText.split(preheader, origin: .preheader, into: &lines)
         }
         if let html = document.htmlText {
-            lines += DocumentText.split(html.text, origin: .html, spans: html.spans)
+            DocumentText.split(html.text, origin: .html, spans: html.spans, into: &lines)
         }
         if let plain = document.plainText {
-            lines += DocumentText.split(plain.text, origin: .plain, spans: plain.spans)
+            DocumentText.split(plain.text, origin: .plain, spans: plain.spans, into: &lines)
         }
         self.lines = lines
     }
@@ -123,12 +123,26 @@ struct DocumentText: Sendable {
         _ text: String, origin: TextOrigin, spans: [TextSpan] = [], newlinesAsSpaces: Bool = false
     ) -> [TextLine] {
         var result: [TextLine] = []
+        split(text, origin: origin, spans: spans, newlinesAsSpaces: newlinesAsSpaces, into: &result)
+        return result
+    }
+
+    /// ``split(_:origin:spans:newlinesAsSpaces:)``, appending the lines to `result` (room for
+    /// them is reserved first: a line is large, and growing the array copies every line).
+    static func split(
+        _ text: String, origin: TextOrigin, spans: [TextSpan] = [], newlinesAsSpaces: Bool = false,
+        into result: inout [TextLine]
+    ) {
         var bytes =
             text.utf8.withContiguousStorageIfAvailable { Array($0.prefix(maximumBytes)) }
             ?? Array(text.utf8.prefix(maximumBytes))
+        var newlines = 0
         if newlinesAsSpaces {
             for index in bytes.indices where bytes[index] == 0x0A { bytes[index] = 0x20 }
+        } else {
+            for byte in bytes where byte == 0x0A { newlines += 1 }
         }
+        result.reserveCapacity(result.count + newlines + 1)
         var start = 0
         var number = 0
         var spanIndex = 0
@@ -146,12 +160,13 @@ struct DocumentText: Sendable {
                     startOffset: start, span: span))
             number += 1
         }
-        for index in bytes.indices where bytes[index] == 0x0A {
-            emit(index)
-            start = index + 1
+        if newlines > 0 {
+            for index in bytes.indices where bytes[index] == 0x0A {
+                emit(index)
+                start = index + 1
+            }
         }
         emit(bytes.count)
-        return result
     }
 
     /// The lines of one rendition.

@@ -34,6 +34,17 @@ final class PhraseIndex: Sendable {
     /// two-byte phrase, its two bytes followed by any byte): a position whose next three bytes'
     /// bit is clear starts no match of two bytes or more.
     private let prefixBits: [UInt64]
+    /// Per byte: ``continuationClass`` for a UTF-8 continuation byte, ``wordClass`` for a byte
+    /// that starts a character of a Latin word (``Text/wordAt(_:_:)``), ``freeClass`` when a
+    /// phrase that needs no word boundary before it starts with the byte, ``startClass`` when
+    /// any phrase does. A position whose byte starts no phrase (or, inside a word, no phrase
+    /// that may start there) is passed over without looking at its buckets.
+    private let byteClasses: [UInt8]
+
+    static let continuationClass: UInt8 = 1
+    static let wordClass: UInt8 = 2
+    static let freeClass: UInt8 = 4
+    static let startClass: UInt8 = 8
 
     /// At most this many occurrences of one set are recorded per line; the callers ask for
     /// fewer (64 at most).
@@ -77,6 +88,11 @@ final class PhraseIndex: Sendable {
         var single: [Int32] = []
         var singleByte = [Int32](repeating: -1, count: 256)
         var prefixBits = [UInt64](repeating: 0, count: Self.prefixBitCount / 64)
+        var byteClasses = (0..<256).map { value -> UInt8 in
+            let byte = UInt8(value)
+            if byte & 0xC0 == 0x80 { return Self.continuationClass }
+            return Text.wordAt([byte], 0) ? Self.wordClass : 0
+        }
         func setPrefixBit(_ first: UInt8, _ second: UInt8, _ third: UInt8) {
             let hash = Self.prefixHash(first, second, third)
             prefixBits[hash >> 6] |= 1 << UInt64(hash & 63)
@@ -86,6 +102,7 @@ final class PhraseIndex: Sendable {
             lengths.append(folded.count)
             pool += folded
             startsWord.append(Text.wordAt(folded, 0))
+            byteClasses[Int(folded[0])] |= Self.startClass | (Text.wordAt(folded, 0) ? 0 : Self.freeClass)
             endsWord.append(Text.wordBefore(folded, folded.count))
             var mask: UInt64 = 0
             for member in members[folded] ?? [] {
@@ -131,6 +148,7 @@ final class PhraseIndex: Sendable {
         self.freeEntries = freeEntries
         self.singleByte = singleByte
         self.prefixBits = prefixBits
+        self.byteClasses = byteClasses
     }
 
     /// The index of a merged phrase in a set, or -1.
@@ -155,13 +173,15 @@ final class PhraseIndex: Sendable {
                                 freeStarts.withUnsafeBufferPointer { freeStarts in
                                     freeEntries.withUnsafeBufferPointer { freeEntries in
                                         prefixBits.withUnsafeBufferPointer { prefixBits in
-                                            scan(
-                                                text, pool: pool, offsets: offsets, lengths: lengths,
-                                                buckets: (
-                                                    bucketStarts, bucketEntries, freeStarts, freeEntries,
-                                                    prefixBits
-                                                ),
-                                                phrases: &phrases, starts: &starts, counts: &counts)
+                                            byteClasses.withUnsafeBufferPointer { classes in
+                                                scan(
+                                                    text, pool: pool, offsets: offsets, lengths: lengths,
+                                                    buckets: (
+                                                        bucketStarts, bucketEntries, freeStarts, freeEntries,
+                                                        prefixBits, classes
+                                                    ),
+                                                    phrases: &phrases, starts: &starts, counts: &counts)
+                                            }
                                         }
                                     }
                                 }
@@ -176,7 +196,7 @@ final class PhraseIndex: Sendable {
     private typealias Buckets = (
         starts: UnsafeBufferPointer<Int32>, entries: UnsafeBufferPointer<Int32>,
         freeStarts: UnsafeBufferPointer<Int32>, freeEntries: UnsafeBufferPointer<Int32>,
-        prefixBits: UnsafeBufferPointer<UInt64>
+        prefixBits: UnsafeBufferPointer<UInt64>, classes: UnsafeBufferPointer<UInt8>
     )
 
     private func scan(
@@ -186,22 +206,24 @@ final class PhraseIndex: Sendable {
         phrases: inout [Int32], starts: inout [Int32], counts: inout [Int]
     ) {
         let count = text.count
-        // The lead byte of the character before the position (nil before the first one).
-        var lead: UInt8? = nil
+        // Whether the character before the position is part of a Latin word: the class of
+        // its lead byte (false before the first character).
+        var leadInWord = false
         var position = 0
         while position < count {
             let first = text[position]
+            let byteClass = buckets.classes[Int(first)]
             // A continuation byte of UTF-8 starts no phrase (every phrase is whole characters).
-            if first & 0xC0 == 0x80 {
+            if byteClass & Self.continuationClass != 0 {
                 position += 1
                 continue
             }
             // Text.wordBefore(text, position), kept up to date byte by byte.
-            let insideWord: Bool
-            if let lead {
-                insideWord = lead < 0x80 ? Text.isWordByte(lead) : (lead >= 0xC3 && lead < 0xE0)
-            } else {
-                insideWord = false
+            let insideWord = leadInWord
+            leadInWord = byteClass & Self.wordClass != 0
+            if byteClass & (insideWord ? Self.freeClass : Self.startClass) == 0 {
+                position += 1
+                continue
             }
             if position + 1 < count {
                 let bucket = Self.bucket(first, text[position + 1])
@@ -238,7 +260,6 @@ final class PhraseIndex: Sendable {
                     single, at: position, end: position + 1, in: text, phrases: &phrases, starts: &starts,
                     counts: &counts)
             }
-            lead = first
             position += 1
         }
     }
@@ -273,6 +294,9 @@ final class PhraseHits: Sendable {
     private let starts: [Int32]
     /// Where each line's occurrences begin in ``phrases``, and one past the last line.
     private let lineStarts: [Int]
+    /// Per line, the sets with an occurrence in it (bit `i` for the set whose
+    /// ``PhraseSet/id`` is `i`).
+    private let lineMasks: [UInt64]
 
     /// Scans the given lines (for a document: all of them, so that positions are line numbers
     /// of ``DocumentText/lines``).
@@ -282,15 +306,22 @@ final class PhraseHits: Sendable {
         var starts: [Int32] = []
         var lineStarts: [Int] = []
         lineStarts.reserveCapacity(lines.count + 1)
+        var lineMasks: [UInt64] = []
+        lineMasks.reserveCapacity(lines.count)
         var counts = [Int](repeating: 0, count: index.sets.count)
         for line in lines {
-            lineStarts.append(phrases.count)
+            let first = phrases.count
+            lineStarts.append(first)
             index.scan(line, phrases: &phrases, starts: &starts, counts: &counts)
+            var mask: UInt64 = 0
+            for slot in first..<phrases.count { mask |= index.setMasks[Int(phrases[slot])] }
+            lineMasks.append(mask)
         }
         lineStarts.append(phrases.count)
         self.phrases = phrases
         self.starts = starts
         self.lineStarts = lineStarts
+        self.lineMasks = lineMasks
     }
 
     /// Whether the set's phrases are read from these occurrences.
@@ -321,28 +352,34 @@ final class PhraseHits: Sendable {
     }
 
     /// How many matches `matches(set, line: line, limit: limit)` returns, without building
-    /// them when the line holds fewer than two occurrences of the set.
+    /// them when the line's first `limit` occurrences of the set do not overlap (then every
+    /// one of them is a match).
     func matchCount(_ set: PhraseSet, line: Int, limit: Int) -> Int {
         let bit: UInt64 = 1 << UInt64(set.id)
         var found = 0
-        for slot in lineStarts[line]..<lineStarts[line + 1]
-        where index.setMasks[Int(phrases[slot])] & bit != 0 {
+        // The end of the occurrences read so far (they come in order of position).
+        var reach = 0
+        for slot in lineStarts[line]..<lineStarts[line + 1] {
+            let phrase = Int(phrases[slot])
+            guard index.setMasks[phrase] & bit != 0 else { continue }
+            if found == limit { break }
+            let start = Int(starts[slot])
+            if found > 0 && start < reach { return matches(set, line: line, limit: limit).count }
+            reach = max(reach, start + index.length(of: phrase))
             found += 1
-            if found > 1 { return matches(set, line: line, limit: limit).count }
         }
-        return min(found, limit)
+        return found
     }
 
     /// Whether the line holds an occurrence of any set's phrases.
     func hasOccurrences(line: Int) -> Bool { lineStarts[line] < lineStarts[line + 1] }
 
+    /// The sets with an occurrence in the line, one bit per set (bit `i` for the set whose
+    /// ``PhraseSet/id`` is `i`).
+    func setsPresent(line: Int) -> UInt64 { lineMasks[line] }
+
     /// Whether the line holds any occurrence of the set's phrases.
     func containsMatch(_ set: PhraseSet, line: Int) -> Bool {
-        let bit: UInt64 = 1 << UInt64(set.id)
-        for slot in lineStarts[line]..<lineStarts[line + 1]
-        where index.setMasks[Int(phrases[slot])] & bit != 0 {
-            return true
-        }
-        return false
+        lineMasks[line] & (1 << UInt64(set.id)) != 0
     }
 }
