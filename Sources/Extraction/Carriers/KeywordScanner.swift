@@ -47,6 +47,10 @@ struct KeywordScanner: Sendable {
         var tag: Int32
         var caseSensitive: Bool
         var boundaryEnd: Bool
+        /// The phrase's first eight bytes (as stored in the pool) and the mask of the bytes it
+        /// has, as ``PhraseIndex/word(_:)`` and ``PhraseIndex/mask(length:)`` give them.
+        var head: UInt64
+        var headMask: UInt64
     }
 
     static let pairBucketCount = 4096
@@ -104,9 +108,12 @@ struct KeywordScanner: Sendable {
             for slot in bucketStarts[byte]..<bucketStarts[byte + 1] {
                 let entry = bucketEntries[slot]
                 guard lengths[entry] >= 2 else { continue }
+                let start = offsets[entry]
                 let item = Slot(
-                    offset: Int32(offsets[entry]), length: Int32(lengths[entry]), tag: Int32(tags[entry]),
-                    caseSensitive: caseSensitive[entry], boundaryEnd: boundaryEnd[entry])
+                    offset: Int32(start), length: Int32(lengths[entry]), tag: Int32(tags[entry]),
+                    caseSensitive: caseSensitive[entry], boundaryEnd: boundaryEnd[entry],
+                    head: PhraseIndex.word(pool[start..<(start + min(8, lengths[entry]))]),
+                    headMask: PhraseIndex.mask(length: lengths[entry]))
                 let bucket = Self.pairBucket(UInt8(byte), Self.lower(pool[offsets[entry] + 1]))
                 if slot < bucketFree[byte] { bound[bucket].append(item) } else { free[bucket].append(item) }
             }
@@ -164,13 +171,18 @@ struct KeywordScanner: Sendable {
             var slot = Int(insideWord ? free[bucket] : starts[bucket])
             insideWord = flag & 1 != 0
             let slotEnd = Int(starts[bucket + 1])
+            guard slot < slotEnd else { continue }
+            let word = PhraseIndex.word(at: index, in: text)
+            let lowered = Self.lower(word: word)
             while slot < slotEnd {
                 let entry = slots[slot]
                 slot += 1
                 let length = Int(entry.length)
                 guard index + length <= count else { continue }
+                // The first eight bytes at once, the rest of a longer phrase byte by byte.
+                guard (entry.caseSensitive ? word : lowered) & entry.headMask == entry.head else { continue }
                 let offset = Int(entry.offset)
-                var position = 0
+                var position = 8
                 if entry.caseSensitive {
                     while position < length, text[index + position] == pool[offset + position] {
                         position += 1
@@ -242,6 +254,16 @@ struct KeywordScanner: Sendable {
                 hits.append(Hit(tag: tags[entry], start: index, end: index + length))
             }
         }
+    }
+
+    /// ``lower(_:)`` applied to each byte of a word.
+    @inline(__always) static func lower(word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let seven = word & (0x7F * ones)
+        // Bit 7 of a byte: set when the byte is `A`…`Z` (the low seven bits are 0x41…0x5A and
+        // the byte itself is below 0x80); the sums cannot carry into the next byte.
+        let upper = (seven &+ (0x3F * ones)) & ~(seven &+ (0x25 * ones)) & ~word & (0x80 * ones)
+        return word | (upper >> 2)
     }
 
     @inline(__always) static func lower(_ byte: UInt8) -> UInt8 {

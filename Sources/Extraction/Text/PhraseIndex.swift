@@ -40,6 +40,10 @@ final class PhraseIndex: Sendable {
     /// any phrase does. A position whose byte starts no phrase (or, inside a word, no phrase
     /// that may start there) is passed over without looking at its buckets.
     private let byteClasses: [UInt8]
+    /// Per merged phrase, its first eight bytes (fewer for a shorter phrase) read as a
+    /// little-endian word, then the mask of the bytes the phrase has: `heads[2 * p]` and
+    /// `heads[2 * p + 1]`. A phrase is compared with the text's next eight bytes in one step.
+    private let heads: [UInt64]
 
     static let continuationClass: UInt8 = 1
     static let wordClass: UInt8 = 2
@@ -88,6 +92,7 @@ final class PhraseIndex: Sendable {
         var single: [Int32] = []
         var singleByte = [Int32](repeating: -1, count: 256)
         var prefixBits = [UInt64](repeating: 0, count: Self.prefixBitCount / 64)
+        var heads: [UInt64] = []
         var byteClasses = (0..<256).map { value -> UInt8 in
             let byte = UInt8(value)
             if byte & 0xC0 == 0x80 { return Self.continuationClass }
@@ -102,6 +107,8 @@ final class PhraseIndex: Sendable {
             lengths.append(folded.count)
             pool += folded
             startsWord.append(Text.wordAt(folded, 0))
+            heads.append(Self.word(folded.prefix(8)))
+            heads.append(Self.mask(length: folded.count))
             byteClasses[Int(folded[0])] |= Self.startClass | (Text.wordAt(folded, 0) ? 0 : Self.freeClass)
             endsWord.append(Text.wordBefore(folded, folded.count))
             var mask: UInt64 = 0
@@ -149,6 +156,7 @@ final class PhraseIndex: Sendable {
         self.singleByte = singleByte
         self.prefixBits = prefixBits
         self.byteClasses = byteClasses
+        self.heads = heads
     }
 
     /// The index of a merged phrase in a set, or -1.
@@ -174,13 +182,16 @@ final class PhraseIndex: Sendable {
                                     freeEntries.withUnsafeBufferPointer { freeEntries in
                                         prefixBits.withUnsafeBufferPointer { prefixBits in
                                             byteClasses.withUnsafeBufferPointer { classes in
-                                                scan(
-                                                    text, pool: pool, offsets: offsets, lengths: lengths,
-                                                    buckets: (
-                                                        bucketStarts, bucketEntries, freeStarts, freeEntries,
-                                                        prefixBits, classes
-                                                    ),
-                                                    phrases: &phrases, starts: &starts, counts: &counts)
+                                                heads.withUnsafeBufferPointer { heads in
+                                                    scan(
+                                                        text, pool: pool, offsets: offsets, lengths: lengths,
+                                                        buckets: (
+                                                            bucketStarts, bucketEntries, freeStarts,
+                                                            freeEntries,
+                                                            prefixBits, classes, heads
+                                                        ),
+                                                        phrases: &phrases, starts: &starts, counts: &counts)
+                                                }
                                             }
                                         }
                                     }
@@ -196,8 +207,36 @@ final class PhraseIndex: Sendable {
     private typealias Buckets = (
         starts: UnsafeBufferPointer<Int32>, entries: UnsafeBufferPointer<Int32>,
         freeStarts: UnsafeBufferPointer<Int32>, freeEntries: UnsafeBufferPointer<Int32>,
-        prefixBits: UnsafeBufferPointer<UInt64>, classes: UnsafeBufferPointer<UInt8>
+        prefixBits: UnsafeBufferPointer<UInt64>, classes: UnsafeBufferPointer<UInt8>,
+        heads: UnsafeBufferPointer<UInt64>
     )
+
+    /// Up to eight bytes as a little-endian word: the first byte in the lowest bits.
+    static func word(_ bytes: some Collection<UInt8>) -> UInt64 {
+        var word: UInt64 = 0
+        for (offset, byte) in bytes.prefix(8).enumerated() { word |= UInt64(byte) << UInt64(8 * offset) }
+        return word
+    }
+
+    /// The mask of the first `length` bytes of a word (all of them from eight on).
+    static func mask(length: Int) -> UInt64 {
+        length >= 8 ? .max : (1 << UInt64(8 * length)) - 1
+    }
+
+    /// The eight bytes of the text from `position` as ``word(_:)`` reads them, with zeros
+    /// past the end of the text.
+    @inline(__always) static func word(at position: Int, in text: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        if position + 8 <= text.count, let base = text.baseAddress {
+            return UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+        }
+        var word: UInt64 = 0
+        var offset = 0
+        while position + offset < text.count && offset < 8 {
+            word |= UInt64(text[position + offset]) << UInt64(8 * offset)
+            offset += 1
+        }
+        return word
+    }
 
     private func scan(
         _ text: UnsafeBufferPointer<UInt8>, pool: UnsafeBufferPointer<UInt8>,
@@ -237,18 +276,21 @@ final class PhraseIndex: Sendable {
                 }
                 let entries = insideWord ? buckets.freeEntries : buckets.entries
                 var slot = from
+                let word = from < to ? Self.word(at: position, in: text) : 0
                 while slot < to {
                     let phrase = Int(entries[slot])
                     slot += 1
                     let length = lengths[phrase]
                     let end = position + length
                     guard end <= count else { continue }
+                    // The first eight bytes at once, the rest of a longer phrase byte by byte.
+                    guard word & buckets.heads[2 * phrase + 1] == buckets.heads[2 * phrase] else { continue }
                     let offset = offsets[phrase]
-                    var matched = 0
+                    var matched = 8
                     while matched < length, text[position + matched] == pool[offset + matched] {
                         matched += 1
                     }
-                    guard matched == length else { continue }
+                    guard matched >= length else { continue }
                     record(
                         phrase, at: position, end: end, in: text, phrases: &phrases, starts: &starts,
                         counts: &counts)
