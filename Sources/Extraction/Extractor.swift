@@ -76,6 +76,8 @@ struct ExtractionContext {
     let phraseHits: PhraseHits
     let reference: CivilDate?
     let carrierSender: CarrierRule?
+    /// The dates read from label values so far.
+    let dateMemo = DateMemo()
     var evidence: [Evidence] = []
 
     init(document outer: MailDocument, extractor: Extractor) {

@@ -148,8 +148,8 @@ extension ExtractionContext {
             languages.phrases(\.orderDate), in: text, origins: bodyOrigins, hits: phraseHits)
         {
             for language in languages.all {
-                if let day = language.dates.firstDate(
-                    in: String(found.value.prefix(60)), reference: reference)
+                if let day = dateMemo.firstDate(
+                    in: String(found.value.prefix(60)), language: language, reference: reference)
                 {
                     candidates.append(
                         Candidate(
@@ -183,7 +183,9 @@ extension ExtractionContext {
                     else { continue }
                     let dateText = String(rest.dropFirst(connector.word.count).prefix(40))
                     for language in languages.all {
-                        if let day = language.dates.firstDate(in: dateText, reference: reference) {
+                        if let day = dateMemo.firstDate(
+                            in: dateText, language: language, reference: reference)
+                        {
                             candidates.append(
                                 Candidate(
                                     value: day, key: day.iso, source: "label", score: 0.75,

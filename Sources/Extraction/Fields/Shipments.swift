@@ -141,7 +141,7 @@ extension ExtractionContext {
         {
             let value = String(found.value.prefix(80))
             for language in languages.all {
-                let dates = language.dates.dates(in: value, reference: reference)
+                let dates = dateMemo.dates(in: value, language: language, reference: reference)
                 guard let window = language.dates.window(in: value, reference: reference, found: dates) else {
                     continue
                 }
