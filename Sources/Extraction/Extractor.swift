@@ -108,7 +108,10 @@ struct ExtractionContext {
         self.carrierSender = domain.flatMap { extractor.rules.carriers.carrier(forSenderDomain: $0) }
     }
 
-    var bodyOrigins: Set<TextOrigin> { [.html, .plain] }
+    var bodyOrigins: Set<TextOrigin> { Self.bodyOriginSet }
+
+    /// The two renditions of the body (built once, not at every use).
+    static let bodyOriginSet: Set<TextOrigin> = [.html, .plain]
 
     mutating func run() -> ExtractionResult {
         let tracking = trackingCandidates()

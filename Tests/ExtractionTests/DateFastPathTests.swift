@@ -47,7 +47,7 @@ import Testing
             #expect(other.withUTF8({ language.dates.asciiDates(in: $0, reference: reference) }) == nil)
         }
         #expect(compared > 3_000)
-        #expect(found > 500)
+        #expect(found > 100)
     }
 
     /// A format with a year is not searched in a text that cannot hold one: the expression

@@ -137,7 +137,7 @@ extension ExtractionContext {
         var candidates: [Candidate<DateWindow>] = []
         for found in LabelledValues.find(
             languages.phrases(\.estimatedDelivery), in: text,
-            origins: bodyOrigins.union([.subject, .preheader]), hits: phraseHits)
+            origins: Self.allOrigins, hits: phraseHits)
         {
             let value = String(found.value.prefix(80))
             for language in languages.all {

@@ -198,6 +198,35 @@ struct Phrase: Sendable, Hashable {
     }
 }
 
+/// The byte values that occur in some bytes, one bit each.
+struct ByteSet: Sendable {
+    private var bits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+
+    init(_ bytes: [UInt8]) {
+        for byte in bytes { insert(byte) }
+    }
+
+    mutating func insert(_ byte: UInt8) {
+        let bit: UInt64 = 1 << UInt64(byte & 63)
+        switch byte >> 6 {
+        case 0: bits.0 |= bit
+        case 1: bits.1 |= bit
+        case 2: bits.2 |= bit
+        default: bits.3 |= bit
+        }
+    }
+
+    func contains(_ byte: UInt8) -> Bool {
+        let bit: UInt64 = 1 << UInt64(byte & 63)
+        switch byte >> 6 {
+        case 0: return bits.0 & bit != 0
+        case 1: return bits.1 & bit != 0
+        case 2: return bits.2 & bit != 0
+        default: return bits.3 & bit != 0
+        }
+    }
+}
+
 /// Byte-level text helpers.
 enum Text {
     /// Lower-cases ASCII and Latin-1 capitals (À–Þ except ×) without changing any offset.

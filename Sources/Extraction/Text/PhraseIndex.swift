@@ -245,25 +245,32 @@ final class PhraseIndex: Sendable {
         phrases: inout [Int32], starts: inout [Int32], counts: inout [Int]
     ) {
         let count = text.count
+        guard let base = text.baseAddress, let classes = buckets.classes.baseAddress else { return }
         // Whether the character before the position is part of a Latin word: the class of
         // its lead byte (false before the first character).
         var leadInWord = false
         var position = 0
-        while position < count {
-            let first = text[position]
-            let byteClass = buckets.classes[Int(first)]
-            // A continuation byte of UTF-8 starts no phrase (every phrase is whole characters).
-            if byteClass & Self.continuationClass != 0 {
+        while true {
+            // On to the next position whose byte may start a phrase there. A continuation byte
+            // of UTF-8 starts none (every phrase is whole characters); inside a word only a
+            // phrase that needs no word boundary before it may start.
+            var insideWord = false
+            var found = false
+            while position < count {
+                let byteClass = classes[Int(base[position])]
+                if byteClass & Self.continuationClass == 0 {
+                    // Text.wordBefore(text, position), kept up to date byte by byte.
+                    insideWord = leadInWord
+                    leadInWord = byteClass & Self.wordClass != 0
+                    if byteClass & (insideWord ? Self.freeClass : Self.startClass) != 0 {
+                        found = true
+                        break
+                    }
+                }
                 position += 1
-                continue
             }
-            // Text.wordBefore(text, position), kept up to date byte by byte.
-            let insideWord = leadInWord
-            leadInWord = byteClass & Self.wordClass != 0
-            if byteClass & (insideWord ? Self.freeClass : Self.startClass) == 0 {
-                position += 1
-                continue
-            }
+            guard found else { break }
+            let first = base[position]
             if position + 1 < count {
                 let bucket = Self.bucket(first, text[position + 1])
                 var (from, to) =

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+@testable import Extraction
+
+/// Filters that pass over work whose outcome they already know agree with that outcome.
+@Suite struct PrefilterAgreementTests {
+    typealias Generator = FastPathTests.Generator
+
+    /// A window no format may match gets no match from the format search either.
+    @Test func formatPrefilterAgreesWithTheSearch() {
+        let compiled = Fixture.extractor.rules.carriers.compiled
+        var generator = Generator(state: 41)
+        let alphabets: [[UInt8]] = [
+            Array("0123456789".utf8), Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8),
+            Array("1Z0JVHCEL".utf8),
+        ]
+        var filtered = 0
+        var kept = 0
+        for round in 0..<20_000 {
+            let alphabet = alphabets[round % alphabets.count]
+            let length = 6 + Int(generator.next() % 30)
+            let bytes = (0..<length).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] }
+            let number = String(decoding: bytes, as: UTF8.self)
+            let parity = round % 3
+            let include = { (index: Int) -> Bool in parity == 0 || index % 3 != parity }
+            if compiled.mayMatchAny(bytes, where: include) {
+                kept += 1
+            } else {
+                filtered += 1
+                #expect(compiled.match(number, where: include).isEmpty, "\(number)")
+            }
+        }
+        #expect(filtered > 1_000)
+        #expect(kept > 1_000)
+    }
+
+    /// Text is narrowed exactly when it holds a character to narrow.
+    @Test func wideCharacterTestAgreesWithNarrowing() {
+        var generator = Generator(state: 42)
+        let pieces = [
+            "a", "1", " ", "１", "Ａ", "\u{3000}", "あ", "\u{FF5F}", "\u{FF00}", "ｱ", "\u{FEFF}", "〜", "é",
+        ]
+        var wide = 0
+        for _ in 0..<3_000 {
+            var bytes = Array(generator.text(pieces, count: 8).utf8)
+            if generator.next() % 4 == 0, !bytes.isEmpty { bytes.removeLast() }
+            let hasWide = TextScan.hasWideCharacter(bytes)
+            if hasWide { wide += 1 }
+            let narrowed = TextScan.narrowed(bytes)
+            #expect(hasWide == (narrowed != nil), "\(bytes)")
+        }
+        #expect(wide > 500)
+    }
+
+    @Test func byteSetHoldsTheBytesItWasMadeOf() {
+        var generator = Generator(state: 43)
+        for _ in 0..<200 {
+            let bytes = (0..<Int(generator.next() % 40)).map { _ in
+                UInt8(truncatingIfNeeded: generator.next())
+            }
+            let set = ByteSet(bytes)
+            for value in 0...255 {
+                #expect(set.contains(UInt8(value)) == bytes.contains(UInt8(value)))
+            }
+        }
+    }
+}
