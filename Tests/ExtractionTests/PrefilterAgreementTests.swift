@@ -65,4 +65,34 @@ import Testing
             }
         }
     }
+
+    /// Amounts read from the bytes are the amounts the expression finds, with the same ranges.
+    @Test func moneyBytesAgreeWithTheExpression() {
+        let pieces = [
+            " ", "  ", "1", "12", "123", "1234", "0", "5", ".", ",", "'", "-", ".99", ",5", "1,299",
+            "1.234,56",
+            "12 345", "1\u{A0}234", "1\u{202F}234", "$", "US$", "CA$", "C$", "A$", "NT$", "USD", "usd", "EUR",
+            "Eur",
+            "EU", "R", "€", "£", "¥", "￥", "₩", "원", "円", "元", "₹", "zł", "Fr.", "Fr", "руб", "MXN", "CHF",
+            "GBPX",
+            "aJPY", "X", "\u{A0}", "\u{202F}", "\n", "\t", "\r\n", "é", "–", "１２", "٣", "\u{2009}", "\u{0B}",
+            "\u{3000}", "\u{200B}", "🙂", "\u{301}", "Total:",
+        ]
+        var generator = Generator(state: 44)
+        var compared = 0
+        var withAmount = 0
+        for round in 0..<12_000 {
+            let text = generator.text(pieces, count: 7)
+            guard MoneyBytes.reads(text) else { continue }
+            let currency: String? = round % 3 == 0 ? "CNY" : (round % 3 == 1 ? "CAD" : nil)
+            let expected = Money.expressionAmounts(in: text, defaultCurrency: currency)
+            let found = Money.byteAmounts(in: text, defaultCurrency: currency)
+            compared += 1
+            if !expected.isEmpty { withAmount += 1 }
+            #expect(found.map(\.0) == expected.map(\.0), "\(text.debugDescription)")
+            #expect(found.map(\.1) == expected.map(\.1), "\(text.debugDescription)")
+        }
+        #expect(compared > 5_000)
+        #expect(withAmount > 2_000)
+    }
 }
