@@ -95,4 +95,27 @@ import Testing
         #expect(compared > 5_000)
         #expect(withAmount > 2_000)
     }
+
+    /// A text without a digit gives no tracking candidate: the subject search passes it over.
+    @Test func textsWithoutDigitsGiveNoTrackingCandidate() {
+        var generator = Generator(state: 45)
+        let pieces = [
+            " ", "UPS", "DHL", "Tracking number ", "ABCDEFGHJK", "1Z", "１２３４５６７８９０１２", "ＡＢＣ", "\u{3000}", "-",
+            "RR", "DE", "é", "1234567890123", "JD", "Ｚ", "\u{FF19}", "\u{FF1A}", "x",
+        ]
+        var withoutDigits = 0
+        for round in 0..<3_000 {
+            let text = generator.text(pieces, count: 10)
+            let bytes = Array(text.utf8)
+            let search = TrackingSearch(
+                compiled: Fixture.extractor.rules.carriers.compiled,
+                input: TrackingSearchInput(text: text, senderDomain: round % 2 == 0 ? "ups.com" : nil))
+            guard !TrackingSearch.mayHoldDigit(bytes) else { continue }
+            withoutDigits += 1
+            #expect(
+                TextScan(search: search, bytes: bytes, isSubject: true).candidates().isEmpty,
+                "\(text.debugDescription)")
+        }
+        #expect(withoutDigits > 300)
+    }
 }

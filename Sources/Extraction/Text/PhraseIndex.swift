@@ -251,25 +251,12 @@ final class PhraseIndex: Sendable {
         var leadInWord = false
         var position = 0
         while true {
-            // On to the next position whose byte may start a phrase there. A continuation byte
-            // of UTF-8 starts none (every phrase is whole characters); inside a word only a
-            // phrase that needs no word boundary before it may start.
-            var insideWord = false
-            var found = false
-            while position < count {
-                let byteClass = classes[Int(base[position])]
-                if byteClass & Self.continuationClass == 0 {
-                    // Text.wordBefore(text, position), kept up to date byte by byte.
-                    insideWord = leadInWord
-                    leadInWord = byteClass & Self.wordClass != 0
-                    if byteClass & (insideWord ? Self.freeClass : Self.startClass) != 0 {
-                        found = true
-                        break
-                    }
-                }
-                position += 1
-            }
-            guard found else { break }
+            let next = Self.nextStart(
+                base, count: count, from: position, classes: classes, leadInWord: leadInWord)
+            guard next.position < count else { break }
+            position = next.position
+            leadInWord = next.leadInWord
+            let insideWord = next.insideWord
             let first = base[position]
             if position + 1 < count {
                 let bucket = Self.bucket(first, text[position + 1])
@@ -311,6 +298,31 @@ final class PhraseIndex: Sendable {
             }
             position += 1
         }
+    }
+
+    /// The first position from `position` on whose byte may start a phrase there: a
+    /// continuation byte of UTF-8 starts none (every phrase is whole characters), and inside a
+    /// word only a phrase that needs no word boundary before it may start. Returns the
+    /// position (`count` when there is none), whether it is inside a word
+    /// (`Text.wordBefore(text, position)`), and the word state after its character.
+    /// (A function of its own, so that its short loop keeps everything in registers.)
+    @inline(never)
+    private static func nextStart(
+        _ base: UnsafePointer<UInt8>, count: Int, from start: Int, classes: UnsafePointer<UInt8>,
+        leadInWord: Bool
+    ) -> (position: Int, insideWord: Bool, leadInWord: Bool) {
+        var position = start
+        var lead = leadInWord
+        while position < count {
+            let byteClass = classes[Int(base[position])]
+            if byteClass & continuationClass == 0 {
+                let inside = lead
+                lead = byteClass & wordClass != 0
+                if byteClass & (inside ? freeClass : startClass) != 0 { return (position, inside, lead) }
+            }
+            position += 1
+        }
+        return (count, false, lead)
     }
 
     @inline(__always) private func record(
