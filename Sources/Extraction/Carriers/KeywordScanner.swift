@@ -37,7 +37,8 @@ struct KeywordScanner: Sendable {
     /// Whether some phrase is one byte long: those scanners keep the first-byte scan.
     private var hasOneBytePhrase = false
     /// Per byte: bit 0 when it is an ASCII letter or digit, bit 1 when some phrase that
-    /// needs no word boundary before it starts with it (only those are tried inside a word).
+    /// needs no word boundary before it starts with it (only those are tried inside a word),
+    /// bit 2 when some phrase starts with it.
     private var byteFlags: [UInt8] = Array(repeating: 0, count: 256)
 
     /// One entry as the pair buckets hold it.
@@ -101,6 +102,7 @@ struct KeywordScanner: Sendable {
             byteFlags[byte] =
                 (Self.isAlphanumeric(UInt8(byte)) ? 1 : 0)
                 | (bucketFree[byte] < bucketStarts[byte + 1] ? 2 : 0)
+                | (bucketStarts[byte] < bucketStarts[byte + 1] ? 4 : 0)
         }
         var bound = Array(repeating: [Slot](), count: Self.pairBucketCount)
         var free = Array(repeating: [Slot](), count: Self.pairBucketCount)
@@ -157,16 +159,18 @@ struct KeywordScanner: Sendable {
         _ slots: UnsafeBufferPointer<Slot>, _ flags: UnsafeBufferPointer<UInt8>, into hits: inout [Hit]
     ) {
         let count = text.count
-        guard count >= 2 else { return }
+        guard count >= 2, let base = text.baseAddress, let flagBase = flags.baseAddress else { return }
         var insideWord = false
-        for index in 0..<(count - 1) {
+        var index = 0
+        while true {
+            let next = Self.nextStart(
+                base, from: index, to: count - 1, flags: flagBase, insideWord: insideWord)
+            guard next.index < count - 1 else { break }
+            index = next.index
+            insideWord = next.insideWord
+            defer { index += 1 }
             let first = text[index]
             let flag = flags[Int(first)]
-            // Inside a word, a byte no boundary-free phrase starts with starts nothing.
-            if insideWord, flag & 2 == 0 {
-                insideWord = flag & 1 != 0
-                continue
-            }
             let bucket = Self.pairBucket(first, Self.lower(text[index + 1]))
             var slot = Int(insideWord ? free[bucket] : starts[bucket])
             insideWord = flag & 1 != 0
@@ -199,6 +203,26 @@ struct KeywordScanner: Sendable {
                 hits.append(Hit(tag: Int(entry.tag), start: index, end: index + length))
             }
         }
+    }
+
+    /// The first position from `start` up to `end` where a phrase may start: a byte some
+    /// phrase starts with, and inside a word one a boundary-free phrase starts with. Returns
+    /// it (`end` when there is none) with whether the byte before it is part of a word.
+    /// (A function of its own, so that its short loop keeps everything in registers.)
+    @inline(never)
+    private static func nextStart(
+        _ text: UnsafePointer<UInt8>, from start: Int, to end: Int, flags: UnsafePointer<UInt8>,
+        insideWord: Bool
+    ) -> (index: Int, insideWord: Bool) {
+        var index = start
+        var inside = insideWord
+        while index < end {
+            let flag = flags[Int(text[index])]
+            if flag & (inside ? 2 : 4) != 0 { return (index, inside) }
+            inside = flag & 1 != 0
+            index += 1
+        }
+        return (end, inside)
     }
 
     /// ``scan(_:)`` by first-byte buckets alone: for scanners with one-byte phrases, and the
