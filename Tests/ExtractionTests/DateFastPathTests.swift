@@ -139,4 +139,15 @@ import Testing
         }
         #expect(compared > 5_000)
     }
+
+    @Test func isoDatesAreWrittenAsTheirNumbersRead() {
+        for year in [1900, 1999, 2000, 2026, 2099, 2100, 2200] {
+            for month in 1...12 {
+                for day in 1...31 {
+                    guard let date = CivilDate(year: year, month: month, day: day) else { continue }
+                    #expect(date.iso == date.referenceISO)
+                }
+            }
+        }
+    }
 }

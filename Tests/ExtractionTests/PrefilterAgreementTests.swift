@@ -118,4 +118,27 @@ import Testing
         }
         #expect(withoutDigits > 300)
     }
+
+    /// Tracking URLs filled by bytes are the URLs Foundation fills.
+    @Test func trackingURLTemplatesFillAsFoundationFillsThem() {
+        var generator = Generator(state: 46)
+        let templates =
+            Fixture.extractor.rules.carriers.carriers.compactMap(\.trackingURLTemplate) + [
+                "https://x.example/{number}/{number}", "{number}", "https://x.example/?q={numbe",
+                "{{number}}",
+            ]
+        let pieces = ["1Z", "0", "9", "ABC", "xyz", "é", " ", "-", "%", "/", "１"]
+        var filled = 0
+        for round in 0..<3_000 {
+            let template = templates[round % templates.count]
+            let number = generator.text(pieces, count: 6)
+            let allowed = CharacterSet.alphanumerics
+            let encoded = number.addingPercentEncoding(withAllowedCharacters: allowed) ?? number
+            let expected = template.replacingOccurrences(of: "{number}", with: encoded)
+            if CarrierCatalog.asciiFilledTemplate(template, number: number) != nil { filled += 1 }
+            #expect(
+                CarrierCatalog.fillTemplate(template, number: number) == expected, "\(template) \(number)")
+        }
+        #expect(filled > 500)
+    }
 }

@@ -48,8 +48,25 @@ struct CivilDate: Sendable, Hashable, Comparable {
         CivilDate.calendar.date(from: DateComponents(year: year, month: month, day: day))
     }
 
-    /// `YYYY-MM-DD`.
+    /// `YYYY-MM-DD` (the year always has four digits: it is 1900–2200), written as bytes.
     var iso: String {
+        String(unsafeUninitializedCapacity: 10) { buffer in
+            let digits: [(Int, Int)] = [
+                (year / 1000 % 10, 0), (year / 100 % 10, 1), (year / 10 % 10, 2), (year % 10, 3),
+            ]
+            for (digit, offset) in digits { buffer[offset] = 0x30 + UInt8(digit) }
+            buffer[4] = 0x2D
+            buffer[5] = 0x30 + UInt8(month / 10)
+            buffer[6] = 0x30 + UInt8(month % 10)
+            buffer[7] = 0x2D
+            buffer[8] = 0x30 + UInt8(day / 10)
+            buffer[9] = 0x30 + UInt8(day % 10)
+            return 10
+        }
+    }
+
+    /// ``iso`` as it was first written, from the numbers' texts (the reference for tests).
+    var referenceISO: String {
         let yearText = String(year)
         let monthText = month < 10 ? "0\(month)" : String(month)
         let dayText = day < 10 ? "0\(day)" : String(day)
