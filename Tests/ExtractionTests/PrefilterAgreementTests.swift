@@ -141,4 +141,20 @@ import Testing
         }
         #expect(filled > 500)
     }
+
+    /// A number is found in a value where Foundation finds it.
+    @Test func numberRangeAgreesWithFoundation() {
+        var generator = Generator(state: 47)
+        let pieces = ["A", "12", "3", "-", " ", "#", "x", "\r\n", "\n", "é", "e\u{301}", "123", "AB-12"]
+        var found = 0
+        for round in 0..<4_000 {
+            let value = generator.text(pieces, count: round % 10 == 0 ? 120 : 12)
+            let number = generator.text(pieces, count: 3)
+            let expected = value.prefix(160).range(of: number)
+            let actual = ExtractionContext.range(of: number, inFirst160Of: value)
+            if expected != nil { found += 1 }
+            #expect(actual == expected, "\(value.debugDescription) \(number.debugDescription)")
+        }
+        #expect(found > 500)
+    }
 }

@@ -30,4 +30,44 @@ import Testing
             }
         }
     }
+
+    /// Folding as it was first written: one loop writing into a copy.
+    static func referenceFold(_ bytes: [UInt8]) -> [UInt8] {
+        var result = bytes
+        var index = 0
+        while index < result.count {
+            let byte = result[index]
+            if byte >= 0x41 && byte <= 0x5A {
+                result[index] = byte + 0x20
+            } else if byte == 0xC3 && index + 1 < result.count {
+                let next = result[index + 1]
+                if next >= 0x80 && next <= 0x9E && next != 0x97 { result[index + 1] = next + 0x20 }
+                index += 1
+            } else if byte == 0xC2 && index + 1 < result.count && result[index + 1] == 0xA0 {
+                result[index] = 0x20
+                result[index + 1] = 0x20
+                index += 1
+            }
+            index += 1
+        }
+        return result
+    }
+
+    @Test func foldingAgreesWithTheReference() {
+        var generator = FastPathTests.Generator(state: 32)
+        let pieces: [[UInt8]] = [
+            [0x41], [0x5A], [0x61], [0x20], [0xC3], [0xC3, 0x80], [0xC3, 0x97], [0xC3, 0x9E], [0xC3, 0x9F],
+            [0xC3, 0x41], [0xC2], [0xC2, 0xA0], [0xC2, 0x41], [0x40], [0x5B], [0xE3, 0x81, 0x82], [0x31],
+        ]
+        for round in 0..<5_000 {
+            var bytes: [UInt8] = []
+            for _ in 0..<Int(generator.next() % 12) { bytes += generator.pick(pieces) }
+            if round % 7 == 0 {
+                bytes = (0..<Int(generator.next() % 20)).map { _ in
+                    UInt8(truncatingIfNeeded: generator.next())
+                }
+            }
+            #expect(Text.fold(bytes) == Self.referenceFold(bytes), "\(bytes)")
+        }
+    }
 }

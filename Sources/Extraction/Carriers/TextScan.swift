@@ -57,8 +57,8 @@ struct TextScan {
             for index in buffer.indices where buffer[index] == UInt8(ascii: "\n") { newlines.append(index) }
         }
         self.newlines = newlines
-        documentCarriers = search.linkCarriers.union(search.subjectCarriers).union(search.senderCarriers)
-            .union(mentions.keys)
+        documentCarriers =
+            mentions.isEmpty ? search.contextCarriers : search.contextCarriers.union(mentions.keys)
     }
 
     /// A run of ASCII letters and digits.

@@ -52,6 +52,9 @@ struct TrackingSearch {
     let senderCarriers: Set<Int>
     let linkCarriers: Set<Int>
     let subjectCarriers: Set<Int>
+    /// The carriers of the links, the subject and the sender together (each text scan adds
+    /// the carriers it finds named).
+    let contextCarriers: Set<Int>
     /// The host of each link (up to ``maximumLinks``).
     let linkHosts: [String?]
 
@@ -68,6 +71,7 @@ struct TrackingSearch {
         self.linkHosts = linkHosts
         let subjectBytes = Self.utf8Prefix(input.subject ?? "", Self.maximumSubjectBytes)
         subjectCarriers = Set(compiled.mentionScanner.scan(subjectBytes).map(\.tag))
+        contextCarriers = linkCarriers.union(subjectCarriers).union(senderCarriers)
     }
 
     static let maximumLinks = 2_000

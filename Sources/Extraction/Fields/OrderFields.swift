@@ -72,6 +72,24 @@ extension ExtractionContext {
     /// Every rendition and the subject, where order numbers are looked for.
     static let allOrigins: Set<TextOrigin> = [.html, .plain, .subject, .preheader]
 
+    /// `value.prefix(160).range(of: number)`, found among the bytes when both are ASCII
+    /// without a carriage return (each byte a character, nothing to compose or decompose).
+    static func range(of number: String, inFirst160Of value: String) -> Range<String.Index>? {
+        let asciiWithoutCR = { (text: String) in text.utf8.allSatisfy { $0 < 0x80 && $0 != 0x0D } }
+        guard !number.isEmpty, asciiWithoutCR(value), asciiWithoutCR(number) else {
+            return value.prefix(160).range(of: number)
+        }
+        let haystack = Array(value.utf8.prefix(160))
+        let needle = Array(number.utf8)
+        guard needle.count <= haystack.count else { return nil }
+        for start in 0...(haystack.count - needle.count)
+        where haystack[start] == needle[0] && haystack[start..<(start + needle.count)].elementsEqual(needle) {
+            let lower = value.utf8.index(value.utf8.startIndex, offsetBy: start)
+            return lower..<value.utf8.index(lower, offsetBy: needle.count)
+        }
+        return nil
+    }
+
     /// Whether a label is part of a label for another number ("Invoice order number", "Coupon code").
     func isNegated(_ found: LabelledValue, by phrases: PhraseSet) -> Bool {
         let labelStart = found.offset - found.line.startOffset
@@ -171,7 +189,7 @@ extension ExtractionContext {
                     guard
                         let number = OrderNumberToken.extract(
                             from: found.value, fillers: languages.fillers, minimumLength: 4),
-                        let range = found.value.prefix(160).range(of: number)
+                        let range = Self.range(of: number, inFirst160Of: found.value)
                     else { continue }
                     let rest = Text.trimmed(String(found.value[range.upperBound...]))
                     let restIsASCII = FieldText.isASCII(rest)

@@ -231,8 +231,36 @@ struct ByteSet: Sendable {
 enum Text {
     /// Lower-cases ASCII and Latin-1 capitals (À–Þ except ×) without changing any offset.
     static func fold(_ bytes: [UInt8]) -> [UInt8] {
+        // The first position the loop below changes: read without writing, so that bytes with
+        // nothing to change come back as they are, and the rest is written in one buffer
+        // (not with a uniqueness test at every write).
+        let start = bytes.withUnsafeBufferPointer { bytes -> Int? in
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte >= 0x41 && byte <= 0x5A { return index }
+                if byte == 0xC3 && index + 1 < bytes.count {
+                    let next = bytes[index + 1]
+                    if next >= 0x80 && next <= 0x9E && next != 0x97 { return index }
+                    index += 1
+                } else if byte == 0xC2 && index + 1 < bytes.count && bytes[index + 1] == 0xA0 {
+                    return index
+                }
+                index += 1
+            }
+            return nil
+        }
+        guard let start else { return bytes }
         var result = bytes
-        var index = 0
+        result.withUnsafeMutableBufferPointer { result in
+            foldBytes(result, from: start)
+        }
+        return result
+    }
+
+    /// ``fold(_:)``'s loop, from a position the loop reaches.
+    private static func foldBytes(_ result: UnsafeMutableBufferPointer<UInt8>, from start: Int) {
+        var index = start
         while index < result.count {
             let byte = result[index]
             if byte >= 0x41 && byte <= 0x5A {
@@ -249,7 +277,6 @@ enum Text {
             }
             index += 1
         }
-        return result
     }
 
     static func isWordByte(_ byte: UInt8) -> Bool {
