@@ -157,4 +157,21 @@ import Testing
         }
         #expect(found > 500)
     }
+
+    /// Renditions are counted as a set of them counts them.
+    @Test func distinctRenditionsCountAsASet() {
+        var generator = Generator(state: 48)
+        let origins: [TextOrigin?] = [nil, .html, .plain, .subject, .preheader]
+        let sources = ["label", "markup", "order", "html", "subject"]
+        for round in 0..<2_000 {
+            let count = round % 50 == 0 ? 20 + Int(generator.next() % 10) : Int(generator.next() % 6)
+            let candidates = (0..<count).map { _ in
+                Candidate(
+                    value: "x", key: "X", source: generator.pick(sources), score: 0.5, text: "",
+                    origin: generator.pick(origins))
+            }
+            let expected = Set(candidates.map { $0.origin?.rawValue ?? $0.source }).count
+            #expect(Scoring.distinctRenditions(candidates) == expected)
+        }
+    }
 }
