@@ -53,14 +53,30 @@ enum Scoring {
             guard let members = groups[key] else { continue }
             let sorted = members.sorted(by: better)
             guard let best = sorted.first else { continue }
-            let renditions = Set(members.map { $0.origin?.rawValue ?? $0.source })
-            let score = min(0.99, best.score + agreementBonus * Double(renditions.count - 1))
+            let renditions = distinctRenditions(members)
+            let score = min(0.99, best.score + agreementBonus * Double(renditions - 1))
             chosen.append(Chosen(best: best, supporting: Array(sorted.dropFirst()), score: score))
         }
         return chosen.sorted { lhs, rhs in
             if lhs.score != rhs.score { return lhs.score > rhs.score }
             return better(lhs.best, rhs.best)
         }
+    }
+
+    /// How many distinct renditions (origin, or source without one) the candidates come from:
+    /// `Set(candidates.map { $0.origin?.rawValue ?? $0.source }).count`, counted without a
+    /// set for the few candidates a value usually has.
+    static func distinctRenditions<Value>(_ candidates: [Candidate<Value>]) -> Int {
+        func rendition(_ index: Int) -> String {
+            candidates[index].origin?.rawValue ?? candidates[index].source
+        }
+        guard candidates.count <= 16 else { return Set(candidates.indices.map(rendition)).count }
+        var distinct = 0
+        for index in candidates.indices
+        where !(0..<index).contains(where: { rendition($0) == rendition(index) }) {
+            distinct += 1
+        }
+        return distinct
     }
 
     /// The best value when its merged score reaches the threshold.

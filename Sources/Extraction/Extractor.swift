@@ -76,6 +76,10 @@ struct ExtractionContext {
     let phraseHits: PhraseHits
     let reference: CivilDate?
     let carrierSender: CarrierRule?
+    /// Whether each line of ``text`` is blank (``TextLine/isBlank``), read once.
+    let lineIsBlank: [Bool]
+    /// The dates read from label values so far.
+    let dateMemo = DateMemo()
     var evidence: [Evidence] = []
 
     init(document outer: MailDocument, extractor: Extractor) {
@@ -98,6 +102,7 @@ struct ExtractionContext {
         }
         self.document = document
         self.text = DocumentText(document: document)
+        self.lineIsBlank = text.lines.map(\.isBlank)
         self.languages = extractor.languageSet(for: text)
         self.phraseHits = PhraseHits(index: languages.index, lines: text.lines.map(\.folded))
         // "Tomorrow" is the day after the sender's day, read in the Date field's own zone.
@@ -106,7 +111,12 @@ struct ExtractionContext {
         self.carrierSender = domain.flatMap { extractor.rules.carriers.carrier(forSenderDomain: $0) }
     }
 
-    var bodyOrigins: Set<TextOrigin> { [.html, .plain] }
+    var bodyOrigins: Set<TextOrigin> { Self.bodyOriginSet }
+
+    /// The two renditions of the body (built once, not at every use).
+    static let bodyOriginSet: Set<TextOrigin> = [.html, .plain]
+    /// The subject and the preheader.
+    static let subjectOrigins: Set<TextOrigin> = [.subject, .preheader]
 
     mutating func run() -> ExtractionResult {
         let tracking = trackingCandidates()

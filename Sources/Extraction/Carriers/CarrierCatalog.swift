@@ -103,9 +103,41 @@ public struct CarrierCatalog: Sendable {
             template = nil
         }
         guard let template else { return nil }
+        return Self.fillTemplate(template, number: trackingNumber)
+    }
+
+    /// The template with every `{number}` replaced by the number, percent-encoded except
+    /// for alphanumerics (Foundation's `alphanumerics`).
+    static func fillTemplate(_ template: String, number: String) -> String {
+        if let filled = asciiFilledTemplate(template, number: number) { return filled }
         let allowed = CharacterSet.alphanumerics
-        let encoded = trackingNumber.addingPercentEncoding(withAllowedCharacters: allowed) ?? trackingNumber
+        let encoded = number.addingPercentEncoding(withAllowedCharacters: allowed) ?? number
         return template.replacingOccurrences(of: "{number}", with: encoded)
+    }
+
+    /// ``fillTemplate(_:number:)`` by bytes for an ASCII template and a number of ASCII
+    /// letters and digits (which percent-encoding leaves as they are; in ASCII text a
+    /// literal search finds what Foundation's search finds), or nil.
+    static func asciiFilledTemplate(_ template: String, number: String) -> String? {
+        guard template.utf8.allSatisfy({ $0 < 0x80 }), number.utf8.allSatisfy(KeywordScanner.isAlphanumeric)
+        else { return nil }
+        let placeholder = Array("{number}".utf8)
+        let bytes = Array(template.utf8)
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count + number.utf8.count)
+        var index = 0
+        while index < bytes.count {
+            if index + placeholder.count <= bytes.count,
+                bytes[index..<(index + placeholder.count)].elementsEqual(placeholder)
+            {
+                result.append(contentsOf: number.utf8)
+                index += placeholder.count
+            } else {
+                result.append(bytes[index])
+                index += 1
+            }
+        }
+        return String(decoding: result, as: UTF8.self)
     }
 
     private func carrierForOperator(_ index: Int, country: String) -> CarrierRule? {

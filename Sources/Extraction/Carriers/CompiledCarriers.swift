@@ -289,6 +289,16 @@ final class CompiledCarriers: @unchecked Sendable {
 
     /// The formats a compact string fits, with check-digit results. A format whose `country`
     /// group names no operator of its carrier does not fit.
+    /// Whether a format of the bytes' length may match them (``CompiledFormat/mayMatch(_:allDigits:)``)
+    /// and is included: when none is, ``match(_:where:)`` finds nothing in their text.
+    func mayMatchAny(_ bytes: [UInt8], where include: (Int) -> Bool) -> Bool {
+        guard bytes.count < formatsByLength.count else { return false }
+        let allDigits = bytes.allSatisfy(CheckDigit.isDigit)
+        return formatsByLength[bytes.count].contains {
+            formats[$0].mayMatch(bytes, allDigits: allDigits) && include($0)
+        }
+    }
+
     func match(_ number: String, where include: (Int) -> Bool = { _ in true }) -> [FormatMatch] {
         let length = number.utf8.count
         guard length < formatsByLength.count else { return [] }

@@ -37,7 +37,8 @@ struct KeywordScanner: Sendable {
     /// Whether some phrase is one byte long: those scanners keep the first-byte scan.
     private var hasOneBytePhrase = false
     /// Per byte: bit 0 when it is an ASCII letter or digit, bit 1 when some phrase that
-    /// needs no word boundary before it starts with it (only those are tried inside a word).
+    /// needs no word boundary before it starts with it (only those are tried inside a word),
+    /// bit 2 when some phrase starts with it.
     private var byteFlags: [UInt8] = Array(repeating: 0, count: 256)
 
     /// One entry as the pair buckets hold it.
@@ -47,6 +48,10 @@ struct KeywordScanner: Sendable {
         var tag: Int32
         var caseSensitive: Bool
         var boundaryEnd: Bool
+        /// The phrase's first eight bytes (as stored in the pool) and the mask of the bytes it
+        /// has, as ``PhraseIndex/word(_:)`` and ``PhraseIndex/mask(length:)`` give them.
+        var head: UInt64
+        var headMask: UInt64
     }
 
     static let pairBucketCount = 4096
@@ -97,6 +102,7 @@ struct KeywordScanner: Sendable {
             byteFlags[byte] =
                 (Self.isAlphanumeric(UInt8(byte)) ? 1 : 0)
                 | (bucketFree[byte] < bucketStarts[byte + 1] ? 2 : 0)
+                | (bucketStarts[byte] < bucketStarts[byte + 1] ? 4 : 0)
         }
         var bound = Array(repeating: [Slot](), count: Self.pairBucketCount)
         var free = Array(repeating: [Slot](), count: Self.pairBucketCount)
@@ -104,9 +110,12 @@ struct KeywordScanner: Sendable {
             for slot in bucketStarts[byte]..<bucketStarts[byte + 1] {
                 let entry = bucketEntries[slot]
                 guard lengths[entry] >= 2 else { continue }
+                let start = offsets[entry]
                 let item = Slot(
-                    offset: Int32(offsets[entry]), length: Int32(lengths[entry]), tag: Int32(tags[entry]),
-                    caseSensitive: caseSensitive[entry], boundaryEnd: boundaryEnd[entry])
+                    offset: Int32(start), length: Int32(lengths[entry]), tag: Int32(tags[entry]),
+                    caseSensitive: caseSensitive[entry], boundaryEnd: boundaryEnd[entry],
+                    head: PhraseIndex.word(pool[start..<(start + min(8, lengths[entry]))]),
+                    headMask: PhraseIndex.mask(length: lengths[entry]))
                 let bucket = Self.pairBucket(UInt8(byte), Self.lower(pool[offsets[entry] + 1]))
                 if slot < bucketFree[byte] { bound[bucket].append(item) } else { free[bucket].append(item) }
             }
@@ -150,27 +159,34 @@ struct KeywordScanner: Sendable {
         _ slots: UnsafeBufferPointer<Slot>, _ flags: UnsafeBufferPointer<UInt8>, into hits: inout [Hit]
     ) {
         let count = text.count
-        guard count >= 2 else { return }
+        guard count >= 2, let base = text.baseAddress, let flagBase = flags.baseAddress else { return }
         var insideWord = false
-        for index in 0..<(count - 1) {
+        var index = 0
+        while true {
+            let next = Self.nextStart(
+                base, from: index, to: count - 1, flags: flagBase, insideWord: insideWord)
+            guard next.index < count - 1 else { break }
+            index = next.index
+            insideWord = next.insideWord
+            defer { index += 1 }
             let first = text[index]
             let flag = flags[Int(first)]
-            // Inside a word, a byte no boundary-free phrase starts with starts nothing.
-            if insideWord, flag & 2 == 0 {
-                insideWord = flag & 1 != 0
-                continue
-            }
             let bucket = Self.pairBucket(first, Self.lower(text[index + 1]))
             var slot = Int(insideWord ? free[bucket] : starts[bucket])
             insideWord = flag & 1 != 0
             let slotEnd = Int(starts[bucket + 1])
+            guard slot < slotEnd else { continue }
+            let word = PhraseIndex.word(at: index, in: text)
+            let lowered = Self.lower(word: word)
             while slot < slotEnd {
                 let entry = slots[slot]
                 slot += 1
                 let length = Int(entry.length)
                 guard index + length <= count else { continue }
+                // The first eight bytes at once, the rest of a longer phrase byte by byte.
+                guard (entry.caseSensitive ? word : lowered) & entry.headMask == entry.head else { continue }
                 let offset = Int(entry.offset)
-                var position = 0
+                var position = 8
                 if entry.caseSensitive {
                     while position < length, text[index + position] == pool[offset + position] {
                         position += 1
@@ -187,6 +203,26 @@ struct KeywordScanner: Sendable {
                 hits.append(Hit(tag: Int(entry.tag), start: index, end: index + length))
             }
         }
+    }
+
+    /// The first position from `start` up to `end` where a phrase may start: a byte some
+    /// phrase starts with, and inside a word one a boundary-free phrase starts with. Returns
+    /// it (`end` when there is none) with whether the byte before it is part of a word.
+    /// (A function of its own, so that its short loop keeps everything in registers.)
+    @inline(never)
+    private static func nextStart(
+        _ text: UnsafePointer<UInt8>, from start: Int, to end: Int, flags: UnsafePointer<UInt8>,
+        insideWord: Bool
+    ) -> (index: Int, insideWord: Bool) {
+        var index = start
+        var inside = insideWord
+        while index < end {
+            let flag = flags[Int(text[index])]
+            if flag & (inside ? 2 : 4) != 0 { return (index, inside) }
+            inside = flag & 1 != 0
+            index += 1
+        }
+        return (end, inside)
     }
 
     /// ``scan(_:)`` by first-byte buckets alone: for scanners with one-byte phrases, and the
@@ -242,6 +278,16 @@ struct KeywordScanner: Sendable {
                 hits.append(Hit(tag: tags[entry], start: index, end: index + length))
             }
         }
+    }
+
+    /// ``lower(_:)`` applied to each byte of a word.
+    @inline(__always) static func lower(word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let seven = word & (0x7F * ones)
+        // Bit 7 of a byte: set when the byte is `A`…`Z` (the low seven bits are 0x41…0x5A and
+        // the byte itself is below 0x80); the sums cannot carry into the next byte.
+        let upper = (seven &+ (0x3F * ones)) & ~(seven &+ (0x25 * ones)) & ~word & (0x80 * ones)
+        return word | (upper >> 2)
     }
 
     @inline(__always) static func lower(_ byte: UInt8) -> UInt8 {

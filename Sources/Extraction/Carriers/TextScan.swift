@@ -57,8 +57,8 @@ struct TextScan {
             for index in buffer.indices where buffer[index] == UInt8(ascii: "\n") { newlines.append(index) }
         }
         self.newlines = newlines
-        documentCarriers = search.linkCarriers.union(search.subjectCarriers).union(search.senderCarriers)
-            .union(mentions.keys)
+        documentCarriers =
+            mentions.isEmpty ? search.contextCarriers : search.contextCarriers.union(mentions.keys)
     }
 
     /// A run of ASCII letters and digits.
@@ -258,14 +258,17 @@ struct TextScan {
         // Only formats whose context this document can satisfy are tried.
         let formats = search.compiled.formats
         let documentCarriers = self.documentCarriers
-        let number = String(decoding: compactBytes, as: UTF8.self)
-        let matches = search.compiled.match(number) { index in
+        let include = { (index: Int) -> Bool in
             switch formats[index].format.context {
             case .none: return true
             case .label: return labelled || documentCarriers.contains(formats[index].carrierIndex)
             case .carrier: return documentCarriers.contains(formats[index].carrierIndex)
             }
-        }.filter { $0.checkDigitValid != false }
+        }
+        // Most windows fit no format that may be tried: no number text is built for them.
+        guard search.compiled.mayMatchAny(compactBytes, where: include) else { return nil }
+        let number = String(decoding: compactBytes, as: UTF8.self)
+        let matches = search.compiled.match(number, where: include).filter { $0.checkDigitValid != false }
         guard !matches.isEmpty else { return nil }
 
         var best: (score: Double, distance: Int, match: FormatMatch)?
@@ -306,6 +309,8 @@ struct TextScan {
     /// narrow, as Japanese and Chinese emails print numbers; `nil` when there is none.
     static func narrowed(_ bytes: [UInt8]) -> (bytes: [UInt8], offsets: [Int])? {
         guard bytes.contains(0xEF) || bytes.contains(0xE3) else { return nil }
+        // Most such texts (Japanese, Chinese) print no full-width ASCII: nothing to build.
+        guard hasWideCharacter(bytes) else { return nil }
         var result: [UInt8] = []
         var offsets: [Int] = []
         result.reserveCapacity(bytes.count)
@@ -335,6 +340,25 @@ struct TextScan {
             index += 1
         }
         return changed ? (result, offsets) : nil
+    }
+
+    /// Whether the bytes hold a character ``narrowed(_:)`` makes narrow.
+    static func hasWideCharacter(_ bytes: [UInt8]) -> Bool {
+        var index = 0
+        while index + 2 < bytes.count {
+            let first = bytes[index]
+            if first == 0xEF || first == 0xE3 {
+                let (second, third) = (bytes[index + 1], bytes[index + 2])
+                if first == 0xEF, second == 0xBC || second == 0xBD, third & 0xC0 == 0x80 {
+                    let scalar = 0xFF00 + (UInt32(second & 0x03) << 6) + UInt32(third & 0x3F)
+                    if (0xFF01...0xFF5E).contains(scalar) { return true }
+                } else if first == 0xE3, second == 0x80, third == 0x80 {
+                    return true
+                }
+            }
+            index += 1
+        }
+        return false
     }
 
     // MARK: Context

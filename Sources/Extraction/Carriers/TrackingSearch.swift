@@ -52,6 +52,9 @@ struct TrackingSearch {
     let senderCarriers: Set<Int>
     let linkCarriers: Set<Int>
     let subjectCarriers: Set<Int>
+    /// The carriers of the links, the subject and the sender together (each text scan adds
+    /// the carriers it finds named).
+    let contextCarriers: Set<Int>
     /// The host of each link (up to ``maximumLinks``).
     let linkHosts: [String?]
 
@@ -68,6 +71,7 @@ struct TrackingSearch {
         self.linkHosts = linkHosts
         let subjectBytes = Self.utf8Prefix(input.subject ?? "", Self.maximumSubjectBytes)
         subjectCarriers = Set(compiled.mentionScanner.scan(subjectBytes).map(\.tag))
+        contextCarriers = linkCarriers.union(subjectCarriers).union(senderCarriers)
     }
 
     static let maximumLinks = 2_000
@@ -82,9 +86,29 @@ struct TrackingSearch {
         found += TextScan(search: self, bytes: textBytes, isSubject: false).candidates()
         if let subject = input.subject {
             let subjectBytes = Self.utf8Prefix(subject, Self.maximumSubjectBytes)
-            found += TextScan(search: self, bytes: subjectBytes, isSubject: true).candidates()
+            // Every candidate has a digit: a subject without one (ASCII or full-width) has none.
+            if Self.mayHoldDigit(subjectBytes) {
+                found += TextScan(search: self, bytes: subjectBytes, isSubject: true).candidates()
+            }
         }
         return Self.merge(found)
+    }
+
+    /// Whether the bytes hold an ASCII digit or a full-width one (U+FF10–U+FF19, which
+    /// ``TextScan/narrowed(_:)`` makes ASCII): a text without one gives no candidate.
+    static func mayHoldDigit(_ bytes: [UInt8]) -> Bool {
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte >= 0x30 && byte <= 0x39 { return true }
+            if byte == 0xEF, index + 2 < bytes.count, bytes[index + 1] == 0xBC, bytes[index + 2] >= 0x90,
+                bytes[index + 2] <= 0x99
+            {
+                return true
+            }
+            index += 1
+        }
+        return false
     }
 
     /// The first `limit` UTF-8 bytes of a text (as `Array(text.utf8.prefix(limit))`), copied

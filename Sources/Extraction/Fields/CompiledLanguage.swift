@@ -56,6 +56,35 @@ final class CompiledLanguage: Sendable {
     }
 }
 
+/// A word that joins an order number to its date ("Bestellung 123 vom 22.11.2026").
+struct OrderDateConnector: Sendable {
+    /// The word, lower-cased.
+    let word: String
+    /// The word and the space after it, as a text starts with them.
+    let prefix: String
+    /// ``prefix`` as bytes, when it is ASCII.
+    let asciiPrefix: [UInt8]?
+
+    init(_ word: String) {
+        self.word = word.lowercased()
+        prefix = self.word + " "
+        asciiPrefix = FieldText.isASCII(prefix) ? Array(prefix.utf8) : nil
+    }
+
+    /// Whether `text.lowercased()` starts with ``prefix``; `lowered` holds the lower-cased
+    /// text once it was needed (it is not, for an ASCII text and an ASCII word).
+    func starts(_ text: String, textIsASCII: Bool, lowered: inout String?) -> Bool {
+        if textIsASCII, let asciiPrefix {
+            // In ASCII text lower-casing changes only capitals, one byte for one.
+            let bytes = text.utf8
+            guard bytes.count >= asciiPrefix.count else { return false }
+            return zip(bytes, asciiPrefix).allSatisfy { KeywordScanner.lower($0) == $1 }
+        }
+        if lowered == nil { lowered = text.lowercased() }
+        return lowered?.hasPrefix(prefix) ?? false
+    }
+}
+
 /// The languages an email is read in: the detected one first, English as a fallback, with
 /// the phrases of both merged into one ``PhraseSet`` per field (built once per language).
 /// A class, shared rather than copied, for the reason ``CompiledLanguage`` is one.
@@ -83,6 +112,8 @@ final class LanguageSet: Sendable {
     let totalRank: [[UInt8]: Int]
     /// Every set above, for reading a document's lines once (``PhraseHits``).
     let index: PhraseIndex
+    /// The order-date connectors of every language ("vom", "placed on"), in order.
+    let orderDateConnectors: [OrderDateConnector]
 
     init(_ all: [CompiledLanguage]) {
         self.all = all
@@ -135,6 +166,7 @@ final class LanguageSet: Sendable {
             }
         }
         totalRank = rank
+        orderDateConnectors = all.flatMap { $0.rules.orderDateConnectors ?? [] }.map(OrderDateConnector.init)
     }
 
     var primary: CompiledLanguage? { all.first }
@@ -167,24 +199,35 @@ final class LanguageSet: Sendable {
             code = "zh"
         } else {
             let sample = text.lines.prefix(sampleLines).map(\.folded)
-            let hits = index.flatMap {
-                $0.sets.count == languages.count ? PhraseHits(index: $0, lines: sample) : nil
-            }
             var best = 0
-            for (languageIndex, language) in languages.enumerated()
-            where !["ko", "ja", "zh"].contains(language.rules.code) {
-                var found = 0
-                for (lineIndex, line) in sample.enumerated() {
-                    if let hits {
-                        guard hits.hasOccurrences(line: lineIndex) else { continue }
-                        found += hits.matchCount(hits.index.sets[languageIndex], line: lineIndex, limit: 64)
-                    } else {
-                        found += language.detectionSet.matches(in: line, limit: 64).count
+            if let index, index.sets.count == languages.count {
+                // One pass over the sample's occurrences: each line adds its match count to
+                // every language whose words it holds.
+                let hits = PhraseHits(index: index, lines: sample)
+                var counts = [Int](repeating: 0, count: languages.count)
+                for lineIndex in sample.indices where hits.hasOccurrences(line: lineIndex) {
+                    var present = hits.setsPresent(line: lineIndex)
+                    while present != 0 {
+                        let set = present.trailingZeroBitCount
+                        present &= present - 1
+                        counts[set] += hits.matchCount(index.sets[set], line: lineIndex, limit: 64)
                     }
                 }
-                if found > best {
-                    best = found
+                for (languageIndex, language) in languages.enumerated()
+                where !isScriptLanguage(language.rules.code) && counts[languageIndex] > best {
+                    best = counts[languageIndex]
                     code = language.rules.code
+                }
+            } else {
+                for language in languages where !isScriptLanguage(language.rules.code) {
+                    var found = 0
+                    for line in sample {
+                        found += language.detectionSet.matches(in: line, limit: 64).count
+                    }
+                    if found > best {
+                        best = found
+                        code = language.rules.code
+                    }
                 }
             }
         }
@@ -195,6 +238,11 @@ final class LanguageSet: Sendable {
         }
         if ordered.isEmpty, let first = languages.first { ordered.append(first) }
         return ordered
+    }
+
+    /// Whether a language is detected from its script rather than from its words.
+    private static func isScriptLanguage(_ code: String) -> Bool {
+        code == "ko" || code == "ja" || code == "zh"
     }
 
     /// Counts Hangul syllables, kana and Han ideographs in UTF-8 bytes, as decoding them would

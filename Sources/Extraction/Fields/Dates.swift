@@ -48,8 +48,25 @@ struct CivilDate: Sendable, Hashable, Comparable {
         CivilDate.calendar.date(from: DateComponents(year: year, month: month, day: day))
     }
 
-    /// `YYYY-MM-DD`.
+    /// `YYYY-MM-DD` (the year always has four digits: it is 1900–2200), written as bytes.
     var iso: String {
+        String(unsafeUninitializedCapacity: 10) { buffer in
+            let digits: [(Int, Int)] = [
+                (year / 1000 % 10, 0), (year / 100 % 10, 1), (year / 10 % 10, 2), (year % 10, 3),
+            ]
+            for (digit, offset) in digits { buffer[offset] = 0x30 + UInt8(digit) }
+            buffer[4] = 0x2D
+            buffer[5] = 0x30 + UInt8(month / 10)
+            buffer[6] = 0x30 + UInt8(month % 10)
+            buffer[7] = 0x2D
+            buffer[8] = 0x30 + UInt8(day / 10)
+            buffer[9] = 0x30 + UInt8(day % 10)
+            return 10
+        }
+    }
+
+    /// ``iso`` as it was first written, from the numbers' texts (the reference for tests).
+    var referenceISO: String {
         let yearText = String(year)
         let monthText = month < 10 ? "0\(month)" : String(month)
         let dayText = day < 10 ? "0\(day)" : String(day)
@@ -96,6 +113,8 @@ struct DateFormatPattern: Sendable {
     /// without case (`年`, `-`, `/`, `.`), which a case-insensitive expression matches only
     /// by themselves. A text without one of them is not searched.
     let requiredScalars: [Unicode.Scalar]
+    /// Whether the format has a `{year}` slot: a text with no year in it is not searched.
+    let hasYear: Bool
     private let compiled: LazyExpression
 
     /// The compiled expression, nil when it does not compile.
@@ -206,6 +225,7 @@ struct DateFormatPattern: Sendable {
         self.slots = slots
         self.ascii = asciiPossible ? ASCIIMatcher(steps: steps) : nil
         self.requiredScalars = required
+        self.hasYear = slots.contains(.year)
         self.compiled = LazyExpression(pattern: pattern, options: [.caseInsensitive])
     }
 
@@ -221,10 +241,71 @@ struct DateFormatPattern: Sendable {
             }
         }
         for scalar in requiredScalars where !text.unicodeScalars.contains(scalar) { return [] }
+        if hasYear && !Self.mayHoldYear(text) { return [] }
         guard let expression else { return [] }
         return expression.matches(in: text, range: NSRange(location: 0, length: nsText.length)).map { match in
             (match.range, (0..<slots.count).map { match.range(at: $0 + 1) })
         }
+    }
+}
+
+extension DateFormatPattern {
+    /// Whether a text may hold what the expression's year group `((?:19|20|21)\d{2})` matches:
+    /// `19`, `20` or `21` and two more ASCII digits, or any digit that is not ASCII (the
+    /// expression's `\d` is every decimal digit; a scalar this Unicode version does not know
+    /// counts as one too). Digits have no case, so the expression's case-insensitivity
+    /// changes nothing here.
+    static func mayHoldYear(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            var nonASCII = false
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte >= 0x80 {
+                    nonASCII = true
+                } else if index + 3 < bytes.count,
+                    (byte == 0x31 && bytes[index + 1] == 0x39)
+                        || (byte == 0x32 && (bytes[index + 1] == 0x30 || bytes[index + 1] == 0x31)),
+                    CheckDigit.isDigit(bytes[index + 2]), CheckDigit.isDigit(bytes[index + 3])
+                {
+                    return true
+                }
+                index += 1
+            }
+            guard nonASCII else { return false }
+            return String(decoding: bytes, as: UTF8.self).unicodeScalars.contains { scalar in
+                !scalar.isASCII
+                    && (scalar.properties.generalCategory == .decimalNumber
+                        || scalar.properties.generalCategory == .unassigned)
+            }
+        }
+    }
+}
+
+/// The dates one extraction reads, each text read once per language: the same value is
+/// often labelled in both renditions, and for an order date and a delivery date alike.
+final class DateMemo {
+    private struct Key: Hashable {
+        let language: ObjectIdentifier
+        let text: String
+        let reference: CivilDate?
+    }
+
+    private var found: [Key: [(CivilDate, NSRange)]] = [:]
+
+    /// `language.dates.dates(in: text, reference: reference)`, read once.
+    func dates(in text: String, language: CompiledLanguage, reference: CivilDate?) -> [(CivilDate, NSRange)] {
+        let key = Key(language: ObjectIdentifier(language), text: text, reference: reference)
+        if let known = found[key] { return known }
+        let dates = language.dates.dates(in: text, reference: reference)
+        found[key] = dates
+        return dates
+    }
+
+    /// `language.dates.firstDate(in: text, reference: reference)`, read once.
+    func firstDate(in text: String, language: CompiledLanguage, reference: CivilDate?) -> CivilDate? {
+        dates(in: text, language: language, reference: reference).first?.0
     }
 }
 
@@ -273,6 +354,56 @@ struct ASCIIMatcher: Sendable {
     }
 
     let steps: [Step]
+    /// Per byte, whether a match can start with it (``firstBytes(of:)``): a position whose
+    /// byte cannot start one is passed over without trying the steps.
+    let startBytes: [Bool]
+
+    /// - Parameter startingAnywhere: try the steps at every position (the reference the
+    ///   start bytes are tested against).
+    init(steps: [Step], startingAnywhere: Bool = false) {
+        self.steps = steps
+        var startBytes = [Bool](repeating: startingAnywhere, count: 256)
+        for byte in Self.firstBytes(of: steps) { startBytes[Int(byte)] = true }
+        self.startBytes = startBytes
+    }
+
+    /// The bytes a non-empty match of the steps can start with: those of the first step, and
+    /// of the steps after it while the steps before can match nothing (`\s*`, `,?`). Names
+    /// and literals compare without case: both cases of an ASCII letter.
+    static func firstBytes(of steps: [Step]) -> Set<UInt8> {
+        var bytes: Set<UInt8> = []
+        func addBothCases(_ byte: UInt8) {
+            bytes.insert(byte)
+            if byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") { bytes.insert(byte - 32) }
+        }
+        for step in steps {
+            switch step {
+            case .year:
+                bytes.formUnion([UInt8(ascii: "1"), UInt8(ascii: "2")])
+                return bytes
+            case .digits:
+                bytes.formUnion(UInt8(ascii: "0")...UInt8(ascii: "9"))
+                return bytes
+            case .names(let names, _):
+                for name in names {
+                    if let first = name.first { addBothCases(first) }
+                }
+                // An empty name would let the step match nothing: read on.
+                if !names.contains(where: \.isEmpty) { return bytes }
+            case .spaces:
+                bytes.formUnion([0x20, 0x09])
+            case .optionalComma:
+                bytes.insert(UInt8(ascii: ","))
+            case .literal(let byte):
+                addBothCases(byte)
+                return bytes
+            case .never:
+                return bytes
+            }
+        }
+        // Every step can match nothing: any byte may start a match.
+        return Set(0...255)
+    }
 
     /// One match: its range and the byte range of each capturing step, in order.
     struct Match {
@@ -325,12 +456,19 @@ struct ASCIIMatcher: Sendable {
     /// the text is not printable ASCII.
     func matches(in bytes: UnsafeBufferPointer<UInt8>) -> [Match]? {
         guard Self.reads(bytes) else { return nil }
+        return readMatches(in: bytes)
+    }
+
+    /// ``matches(in:)`` for a text already known to be one the matcher ``reads(_:)``.
+    func readMatches(in bytes: UnsafeBufferPointer<UInt8>) -> [Match] {
         var found: [Match] = []
         var start = 0
         var groups: [Range<Int>] = []
         while start < bytes.count {
             // (?<![\p{L}\d])
-            if start > 0, KeywordScanner.isAlphanumeric(bytes[start - 1]) {
+            if !startBytes[Int(bytes[start])]
+                || (start > 0 && KeywordScanner.isAlphanumeric(bytes[start - 1]))
+            {
                 start += 1
                 continue
             }
@@ -479,6 +617,67 @@ struct DateReader: Sendable {
     func dates(in text: String, reference: CivilDate?) -> [(CivilDate, NSRange)] {
         // Every format has a day in digits.
         guard text.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 }) else { return [] }
+        var text = text
+        if let found = text.withUTF8({ asciiDates(in: $0, reference: reference) }) { return found }
+        return expressionDates(in: text, reference: reference)
+    }
+
+    /// ``dates(in:reference:)`` for printable ASCII text when every format has an
+    /// ``ASCIIMatcher``: the same dates, with slot values read from the bytes (in ASCII text a
+    /// UTF-16 offset is a byte offset); nil for other text.
+    func asciiDates(in bytes: UnsafeBufferPointer<UInt8>, reference: CivilDate?) -> [(CivilDate, NSRange)]? {
+        guard ASCIIMatcher.reads(bytes) else { return nil }
+        for pattern in patterns where pattern.ascii == nil { return nil }
+        var found: [(CivilDate, NSRange)] = []
+        for pattern in patterns {
+            guard let ascii = pattern.ascii else { continue }
+            for match in ascii.readMatches(in: bytes) {
+                let matchRange = NSRange(location: match.range.lowerBound, length: match.range.count)
+                if found.contains(where: { NSIntersectionRange($0.1, matchRange).length > 0 }) { continue }
+                var year: Int?
+                var month: Int?
+                var day: Int?
+                for (slotIndex, slot) in pattern.slots.enumerated() where slotIndex < match.groups.count {
+                    let range = match.groups[slotIndex]
+                    switch slot {
+                    case .year: year = Self.number(bytes, range)
+                    case .month: month = Self.number(bytes, range)
+                    case .day: day = Self.number(bytes, range)
+                    case .monthName:
+                        let name = String(
+                            unsafeUninitializedCapacity: range.count,
+                            initializingUTF8With: { buffer in
+                                for offset in 0..<range.count {
+                                    buffer[offset] = KeywordScanner.lower(bytes[range.lowerBound + offset])
+                                }
+                                return range.count
+                            })
+                        month = monthLookup[name]
+                    }
+                }
+                guard let month, let day else { continue }
+                if let date = resolve(year: year, month: month, day: day, reference: reference) {
+                    found.append((date, matchRange))
+                }
+            }
+        }
+        return found.sorted { $0.1.location < $1.1.location }
+    }
+
+    /// The value of a run of ASCII digits (as `Int` reads their text), nil when empty.
+    private static func number(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
+        guard !range.isEmpty else { return nil }
+        var value = 0
+        for index in range {
+            let byte = bytes[index]
+            guard byte >= 0x30 && byte <= 0x39 else { return nil }
+            value = value * 10 + Int(byte - 0x30)
+        }
+        return value
+    }
+
+    /// ``dates(in:reference:)`` through each format's ``DateFormatPattern/matches(in:nsText:)``.
+    func expressionDates(in text: String, reference: CivilDate?) -> [(CivilDate, NSRange)] {
         let nsText = text as NSString
         var found: [(CivilDate, NSRange)] = []
         for pattern in patterns {

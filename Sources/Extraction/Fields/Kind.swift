@@ -8,8 +8,7 @@ extension ExtractionContext {
     /// "wird heute zugestellt" hides "zugestellt" and "order now" is not read as an order.
     /// - Parameter bodyOnly: score only the body (for a separate subject/body weighting).
     func phraseScores(
-        _ set: PhraseSet, bodyLines: Int = 400,
-        origins: Set<TextOrigin> = [.subject, .preheader, .html, .plain]
+        _ set: PhraseSet, bodyLines: Int = 400, origins: Set<TextOrigin> = ExtractionContext.allOrigins
     ) -> [Int: Double] {
         var best: [Int: (tag: Int, weight: Double)] = [:]
         // Lines counted per origin (by ``TextOrigin/position``), and the origins read.
@@ -17,31 +16,35 @@ extension ExtractionContext {
         var wanted = 0
         for origin in origins { wanted |= 1 << origin.position }
         let hits = phraseHits.covers(set) ? phraseHits : nil
-        for (lineIndex, line) in text.lines.enumerated() where wanted & (1 << line.origin.position) != 0 {
-            if line.isBlank { continue }
+        // Lines are read by position (not copied), their blankness as the context found it.
+        for lineIndex in text.lines.indices {
+            let origin = text.lines[lineIndex].origin
+            guard wanted & (1 << origin.position) != 0 else { continue }
+            if lineIsBlank[lineIndex] { continue }
             let seen: Int
-            switch line.origin {
+            switch origin {
             case .html: seen = counted.0
             case .plain: seen = counted.1
             case .subject: seen = counted.2
             case .preheader: seen = counted.3
             }
             if seen >= bodyLines { continue }
-            switch line.origin {
+            switch origin {
             case .html: counted.0 += 1
             case .plain: counted.1 += 1
             case .subject: counted.2 += 1
             case .preheader: counted.3 += 1
             }
             let weight: Double
-            switch line.origin {
+            switch origin {
             case .subject: weight = 3
             case .preheader: weight = 2
             case .html, .plain: weight = seen < 2 ? 2 : 1
             }
             if let hits, !hits.containsMatch(set, line: lineIndex) { continue }
             let matches =
-                hits?.matches(set, line: lineIndex, limit: 32) ?? set.matches(in: line.folded, limit: 32)
+                hits?.matches(set, line: lineIndex, limit: 32)
+                ?? set.matches(in: text.lines[lineIndex].folded, limit: 32)
             for (index, _) in matches
             where (best[index]?.weight ?? 0) < weight {
                 best[index] = (set.tags[index], weight)
@@ -63,11 +66,11 @@ extension ExtractionContext {
 
     /// Decides the kind from kind phrases, markup, attached orders, tracking numbers and the sender.
     mutating func decideKind(orderNumbers: [Candidate<String>], tracking: [TrackingCandidate]) -> EmailKind {
-        var scores = kindScores(origins: [.subject, .preheader])
+        var scores = kindScores(origins: Self.subjectOrigins)
         // Without a tracking number, shipping words in the body are often about the future
         // ("you will receive a shipping confirmation"): they count half.
         let hasParcel = !tracking.isEmpty || !Markup.objects(ofType: ["ParcelDelivery"], in: document).isEmpty
-        for (kind, score) in kindScores(origins: [.html, .plain]) {
+        for (kind, score) in kindScores(origins: Self.bodyOriginSet) {
             let factor = !hasParcel && (kind == .shippingConfirmation || kind == .deliveryUpdate) ? 0.5 : 1
             scores[kind, default: 0] += score * factor
         }

@@ -136,7 +136,12 @@ extension ExtractionContext {
         if FieldText.isASCII(name) ? name.utf8.contains(UInt8(ascii: "@")) : name.contains("@") { return nil }
         // The folded name, folded again only when a phrase changed the name.
         var folded = Text.fold(Array(name.utf8))
+        var present = ByteSet(folded)
         for phrase in languages.senderNoise.phrases {
+            // A phrase with a byte the name does not hold cannot occur in it.
+            guard let first = phrase.folded.first, let last = phrase.folded.last,
+                present.contains(first), present.contains(last)
+            else { continue }
             var ranges = Text.occurrences(of: phrase.folded, in: folded, limit: 4)
             guard !ranges.isEmpty else { continue }
             while let range = ranges.last {
@@ -146,6 +151,7 @@ extension ExtractionContext {
                 ranges.removeLast()
             }
             folded = Text.fold(Array(name.utf8))
+            present = ByteSet(folded)
         }
         // Separators and words left dangling once noise is gone.
         var words = Self.spaceSeparatedWords(name)

@@ -36,7 +36,50 @@ enum Money {
     /// - Parameter defaultCurrency: what `¥` and `$` mean in the email's language (e.g. `CNY`).
     static func amounts(in text: String, defaultCurrency: String? = nil) -> [(MonetaryAmount, NSRange)] {
         guard mayNameCurrency(text) else { return [] }
+        if MoneyBytes.reads(text) { return byteAmounts(in: text, defaultCurrency: defaultCurrency) }
         return expressionAmounts(in: text, defaultCurrency: defaultCurrency)
+    }
+
+    /// ``expressionAmounts(in:defaultCurrency:)`` read by ``MoneyBytes`` (for text it
+    /// ``MoneyBytes/reads(_:)``): the same amounts with the same UTF-16 ranges.
+    static func byteAmounts(in text: String, defaultCurrency: String? = nil) -> [(MonetaryAmount, NSRange)] {
+        guard expression != nil, text.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 }) else { return [] }
+        var text = text
+        return text.withUTF8 { bytes in
+            var result: [(MonetaryAmount, NSRange)] = []
+            for match in MoneyBytes.matches(in: bytes) {
+                func group(_ index: Int) -> String? {
+                    match.groups[index - 1].map {
+                        String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self)
+                    }
+                }
+                let trailingCode = group(3).flatMap { codes.contains($0.uppercased()) ? $0 : nil }
+                let symbol = trailingCode ?? group(1) ?? group(3) ?? group(5)
+                guard let symbol, let number = group(2) ?? group(4) else { continue }
+                let currency = code(for: symbol, defaultCurrency: defaultCurrency)
+                guard let amount = normalize(number, currency: currency) else { continue }
+                let lower = utf16Offset(of: match.range.lowerBound, in: bytes)
+                let upper =
+                    lower + utf16Offset(of: match.range.upperBound, in: bytes, from: match.range.lowerBound)
+                result.append(
+                    (
+                        MonetaryAmount(amount: amount, currency: currency),
+                        NSRange(location: lower, length: upper - lower)
+                    ))
+            }
+            return result
+        }
+    }
+
+    /// The UTF-16 length of the UTF-8 bytes from `start` to `index` (both on character
+    /// boundaries): one unit per scalar, two for a scalar of four bytes.
+    static func utf16Offset(of index: Int, in bytes: UnsafeBufferPointer<UInt8>, from start: Int = 0) -> Int {
+        var units = 0
+        for position in start..<index {
+            let byte = bytes[position]
+            if byte & 0xC0 != 0x80 { units += byte >= 0xF0 ? 2 : 1 }
+        }
+        return units
     }
 
     /// ``amounts(in:defaultCurrency:)`` without the test for a currency first.

@@ -72,6 +72,24 @@ extension ExtractionContext {
     /// Every rendition and the subject, where order numbers are looked for.
     static let allOrigins: Set<TextOrigin> = [.html, .plain, .subject, .preheader]
 
+    /// `value.prefix(160).range(of: number)`, found among the bytes when both are ASCII
+    /// without a carriage return (each byte a character, nothing to compose or decompose).
+    static func range(of number: String, inFirst160Of value: String) -> Range<String.Index>? {
+        let asciiWithoutCR = { (text: String) in text.utf8.allSatisfy { $0 < 0x80 && $0 != 0x0D } }
+        guard !number.isEmpty, asciiWithoutCR(value), asciiWithoutCR(number) else {
+            return value.prefix(160).range(of: number)
+        }
+        let haystack = Array(value.utf8.prefix(160))
+        let needle = Array(number.utf8)
+        guard needle.count <= haystack.count else { return nil }
+        for start in 0...(haystack.count - needle.count)
+        where haystack[start] == needle[0] && haystack[start..<(start + needle.count)].elementsEqual(needle) {
+            let lower = value.utf8.index(value.utf8.startIndex, offsetBy: start)
+            return lower..<value.utf8.index(lower, offsetBy: needle.count)
+        }
+        return nil
+    }
+
     /// Whether a label is part of a label for another number ("Invoice order number", "Coupon code").
     func isNegated(_ found: LabelledValue, by phrases: PhraseSet) -> Bool {
         let labelStart = found.offset - found.line.startOffset
@@ -148,8 +166,8 @@ extension ExtractionContext {
             languages.phrases(\.orderDate), in: text, origins: bodyOrigins, hits: phraseHits)
         {
             for language in languages.all {
-                if let day = language.dates.firstDate(
-                    in: String(found.value.prefix(60)), reference: reference)
+                if let day = dateMemo.firstDate(
+                    in: String(found.value.prefix(60)), language: language, reference: reference)
                 {
                     candidates.append(
                         Candidate(
@@ -161,7 +179,7 @@ extension ExtractionContext {
             }
         }
         // "Ihre Bestellung WK-2026-00433 vom 22.11.2026", "order #300127 placed on November 18".
-        let connectors = languages.all.flatMap { $0.rules.orderDateConnectors ?? [] }.map { $0.lowercased() }
+        let connectors = languages.orderDateConnectors
         if !connectors.isEmpty && !candidates.contains(where: { $0.source == "label" }) {
             let labels = [languages.orderNumber, languages.orderNumberWeak]
             for set in labels {
@@ -171,16 +189,21 @@ extension ExtractionContext {
                     guard
                         let number = OrderNumberToken.extract(
                             from: found.value, fillers: languages.fillers, minimumLength: 4),
-                        let range = found.value.prefix(160).range(of: number)
+                        let range = Self.range(of: number, inFirst160Of: found.value)
                     else { continue }
                     let rest = Text.trimmed(String(found.value[range.upperBound...]))
-                    let lowered = rest.lowercased()
-                    guard let connector = connectors.first(where: { lowered.hasPrefix($0 + " ") }) else {
-                        continue
-                    }
-                    let dateText = String(rest.dropFirst(connector.count).prefix(40))
+                    let restIsASCII = FieldText.isASCII(rest)
+                    var lowered: String?
+                    guard
+                        let connector = connectors.first(where: {
+                            $0.starts(rest, textIsASCII: restIsASCII, lowered: &lowered)
+                        })
+                    else { continue }
+                    let dateText = String(rest.dropFirst(connector.word.count).prefix(40))
                     for language in languages.all {
-                        if let day = language.dates.firstDate(in: dateText, reference: reference) {
+                        if let day = dateMemo.firstDate(
+                            in: dateText, language: language, reference: reference)
+                        {
                             candidates.append(
                                 Candidate(
                                     value: day, key: day.iso, source: "label", score: 0.75,

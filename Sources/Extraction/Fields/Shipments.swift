@@ -137,11 +137,11 @@ extension ExtractionContext {
         var candidates: [Candidate<DateWindow>] = []
         for found in LabelledValues.find(
             languages.phrases(\.estimatedDelivery), in: text,
-            origins: bodyOrigins.union([.subject, .preheader]), hits: phraseHits)
+            origins: Self.allOrigins, hits: phraseHits)
         {
             let value = String(found.value.prefix(80))
             for language in languages.all {
-                let dates = language.dates.dates(in: value, reference: reference)
+                let dates = dateMemo.dates(in: value, language: language, reference: reference)
                 guard let window = language.dates.window(in: value, reference: reference, found: dates) else {
                     continue
                 }

@@ -96,16 +96,16 @@ struct DocumentText: Sendable {
     init(document: MailDocument) {
         var lines: [TextLine] = []
         if let subject = document.subject {
-            lines += DocumentText.split(subject, origin: .subject, newlinesAsSpaces: true)
+            DocumentText.split(subject, origin: .subject, newlinesAsSpaces: true, into: &lines)
         }
         if let preheader = document.preheader {
-            lines += DocumentText.split(preheader, origin: .preheader)
+            DocumentText.split(preheader, origin: .preheader, into: &lines)
         }
         if let html = document.htmlText {
-            lines += DocumentText.split(html.text, origin: .html, spans: html.spans)
+            DocumentText.split(html.text, origin: .html, spans: html.spans, into: &lines)
         }
         if let plain = document.plainText {
-            lines += DocumentText.split(plain.text, origin: .plain, spans: plain.spans)
+            DocumentText.split(plain.text, origin: .plain, spans: plain.spans, into: &lines)
         }
         self.lines = lines
     }
@@ -123,12 +123,26 @@ struct DocumentText: Sendable {
         _ text: String, origin: TextOrigin, spans: [TextSpan] = [], newlinesAsSpaces: Bool = false
     ) -> [TextLine] {
         var result: [TextLine] = []
+        split(text, origin: origin, spans: spans, newlinesAsSpaces: newlinesAsSpaces, into: &result)
+        return result
+    }
+
+    /// ``split(_:origin:spans:newlinesAsSpaces:)``, appending the lines to `result` (room for
+    /// them is reserved first: a line is large, and growing the array copies every line).
+    static func split(
+        _ text: String, origin: TextOrigin, spans: [TextSpan] = [], newlinesAsSpaces: Bool = false,
+        into result: inout [TextLine]
+    ) {
         var bytes =
             text.utf8.withContiguousStorageIfAvailable { Array($0.prefix(maximumBytes)) }
             ?? Array(text.utf8.prefix(maximumBytes))
+        var newlines = 0
         if newlinesAsSpaces {
             for index in bytes.indices where bytes[index] == 0x0A { bytes[index] = 0x20 }
+        } else {
+            for byte in bytes where byte == 0x0A { newlines += 1 }
         }
+        result.reserveCapacity(result.count + newlines + 1)
         var start = 0
         var number = 0
         var spanIndex = 0
@@ -146,12 +160,13 @@ struct DocumentText: Sendable {
                     startOffset: start, span: span))
             number += 1
         }
-        for index in bytes.indices where bytes[index] == 0x0A {
-            emit(index)
-            start = index + 1
+        if newlines > 0 {
+            for index in bytes.indices where bytes[index] == 0x0A {
+                emit(index)
+                start = index + 1
+            }
         }
         emit(bytes.count)
-        return result
     }
 
     /// The lines of one rendition.
@@ -183,12 +198,69 @@ struct Phrase: Sendable, Hashable {
     }
 }
 
+/// The byte values that occur in some bytes, one bit each.
+struct ByteSet: Sendable {
+    private var bits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+
+    init(_ bytes: [UInt8]) {
+        for byte in bytes { insert(byte) }
+    }
+
+    mutating func insert(_ byte: UInt8) {
+        let bit: UInt64 = 1 << UInt64(byte & 63)
+        switch byte >> 6 {
+        case 0: bits.0 |= bit
+        case 1: bits.1 |= bit
+        case 2: bits.2 |= bit
+        default: bits.3 |= bit
+        }
+    }
+
+    func contains(_ byte: UInt8) -> Bool {
+        let bit: UInt64 = 1 << UInt64(byte & 63)
+        switch byte >> 6 {
+        case 0: return bits.0 & bit != 0
+        case 1: return bits.1 & bit != 0
+        case 2: return bits.2 & bit != 0
+        default: return bits.3 & bit != 0
+        }
+    }
+}
+
 /// Byte-level text helpers.
 enum Text {
     /// Lower-cases ASCII and Latin-1 capitals (À–Þ except ×) without changing any offset.
     static func fold(_ bytes: [UInt8]) -> [UInt8] {
+        // The first position the loop below changes: read without writing, so that bytes with
+        // nothing to change come back as they are, and the rest is written in one buffer
+        // (not with a uniqueness test at every write).
+        let start = bytes.withUnsafeBufferPointer { bytes -> Int? in
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte >= 0x41 && byte <= 0x5A { return index }
+                if byte == 0xC3 && index + 1 < bytes.count {
+                    let next = bytes[index + 1]
+                    if next >= 0x80 && next <= 0x9E && next != 0x97 { return index }
+                    index += 1
+                } else if byte == 0xC2 && index + 1 < bytes.count && bytes[index + 1] == 0xA0 {
+                    return index
+                }
+                index += 1
+            }
+            return nil
+        }
+        guard let start else { return bytes }
         var result = bytes
-        var index = 0
+        result.withUnsafeMutableBufferPointer { result in
+            foldBytes(result, from: start)
+        }
+        return result
+    }
+
+    /// ``fold(_:)``'s loop, from a position the loop reaches.
+    private static func foldBytes(_ result: UnsafeMutableBufferPointer<UInt8>, from start: Int) {
+        var index = start
         while index < result.count {
             let byte = result[index]
             if byte >= 0x41 && byte <= 0x5A {
@@ -205,7 +277,6 @@ enum Text {
             }
             index += 1
         }
-        return result
     }
 
     static func isWordByte(_ byte: UInt8) -> Bool {

@@ -64,11 +64,11 @@ enum LabelledValues {
         let hits = hits.flatMap { $0.covers(labels) ? $0 : nil }
         var result: [LabelledValue] = []
         let lines = text.lines
-        // The renditions to read by position (read from the set without hashing each origin).
-        var read = [Bool](repeating: false, count: TextOrigin.allCases.count)
-        for origin in origins { read[origin.position] = true }
+        // The renditions to read, one bit per position (read without hashing each origin).
+        var read: UInt8 = 0
+        for origin in origins { read |= 1 << UInt8(origin.position) }
         for lineIndex in lines.indices {
-            guard read[lines[lineIndex].origin.position] else { continue }
+            guard read & (1 << UInt8(lines[lineIndex].origin.position)) != 0 else { continue }
             // Most lines hold none of the labels.
             if let hits, !hits.containsMatch(labels, line: lineIndex) { continue }
             let line = lines[lineIndex]

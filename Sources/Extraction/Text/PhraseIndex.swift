@@ -34,6 +34,21 @@ final class PhraseIndex: Sendable {
     /// two-byte phrase, its two bytes followed by any byte): a position whose next three bytes'
     /// bit is clear starts no match of two bytes or more.
     private let prefixBits: [UInt64]
+    /// Per byte: ``continuationClass`` for a UTF-8 continuation byte, ``wordClass`` for a byte
+    /// that starts a character of a Latin word (``Text/wordAt(_:_:)``), ``freeClass`` when a
+    /// phrase that needs no word boundary before it starts with the byte, ``startClass`` when
+    /// any phrase does. A position whose byte starts no phrase (or, inside a word, no phrase
+    /// that may start there) is passed over without looking at its buckets.
+    private let byteClasses: [UInt8]
+    /// Per merged phrase, its first eight bytes (fewer for a shorter phrase) read as a
+    /// little-endian word, then the mask of the bytes the phrase has: `heads[2 * p]` and
+    /// `heads[2 * p + 1]`. A phrase is compared with the text's next eight bytes in one step.
+    private let heads: [UInt64]
+
+    static let continuationClass: UInt8 = 1
+    static let wordClass: UInt8 = 2
+    static let freeClass: UInt8 = 4
+    static let startClass: UInt8 = 8
 
     /// At most this many occurrences of one set are recorded per line; the callers ask for
     /// fewer (64 at most).
@@ -77,6 +92,12 @@ final class PhraseIndex: Sendable {
         var single: [Int32] = []
         var singleByte = [Int32](repeating: -1, count: 256)
         var prefixBits = [UInt64](repeating: 0, count: Self.prefixBitCount / 64)
+        var heads: [UInt64] = []
+        var byteClasses = (0..<256).map { value -> UInt8 in
+            let byte = UInt8(value)
+            if byte & 0xC0 == 0x80 { return Self.continuationClass }
+            return Text.wordAt([byte], 0) ? Self.wordClass : 0
+        }
         func setPrefixBit(_ first: UInt8, _ second: UInt8, _ third: UInt8) {
             let hash = Self.prefixHash(first, second, third)
             prefixBits[hash >> 6] |= 1 << UInt64(hash & 63)
@@ -86,6 +107,9 @@ final class PhraseIndex: Sendable {
             lengths.append(folded.count)
             pool += folded
             startsWord.append(Text.wordAt(folded, 0))
+            heads.append(Self.word(folded.prefix(8)))
+            heads.append(Self.mask(length: folded.count))
+            byteClasses[Int(folded[0])] |= Self.startClass | (Text.wordAt(folded, 0) ? 0 : Self.freeClass)
             endsWord.append(Text.wordBefore(folded, folded.count))
             var mask: UInt64 = 0
             for member in members[folded] ?? [] {
@@ -131,6 +155,8 @@ final class PhraseIndex: Sendable {
         self.freeEntries = freeEntries
         self.singleByte = singleByte
         self.prefixBits = prefixBits
+        self.byteClasses = byteClasses
+        self.heads = heads
     }
 
     /// The index of a merged phrase in a set, or -1.
@@ -155,13 +181,18 @@ final class PhraseIndex: Sendable {
                                 freeStarts.withUnsafeBufferPointer { freeStarts in
                                     freeEntries.withUnsafeBufferPointer { freeEntries in
                                         prefixBits.withUnsafeBufferPointer { prefixBits in
-                                            scan(
-                                                text, pool: pool, offsets: offsets, lengths: lengths,
-                                                buckets: (
-                                                    bucketStarts, bucketEntries, freeStarts, freeEntries,
-                                                    prefixBits
-                                                ),
-                                                phrases: &phrases, starts: &starts, counts: &counts)
+                                            byteClasses.withUnsafeBufferPointer { classes in
+                                                heads.withUnsafeBufferPointer { heads in
+                                                    scan(
+                                                        text, pool: pool, offsets: offsets, lengths: lengths,
+                                                        buckets: (
+                                                            bucketStarts, bucketEntries, freeStarts,
+                                                            freeEntries,
+                                                            prefixBits, classes, heads
+                                                        ),
+                                                        phrases: &phrases, starts: &starts, counts: &counts)
+                                                }
+                                            }
                                         }
                                     }
                                 }
@@ -176,8 +207,36 @@ final class PhraseIndex: Sendable {
     private typealias Buckets = (
         starts: UnsafeBufferPointer<Int32>, entries: UnsafeBufferPointer<Int32>,
         freeStarts: UnsafeBufferPointer<Int32>, freeEntries: UnsafeBufferPointer<Int32>,
-        prefixBits: UnsafeBufferPointer<UInt64>
+        prefixBits: UnsafeBufferPointer<UInt64>, classes: UnsafeBufferPointer<UInt8>,
+        heads: UnsafeBufferPointer<UInt64>
     )
+
+    /// Up to eight bytes as a little-endian word: the first byte in the lowest bits.
+    static func word(_ bytes: some Collection<UInt8>) -> UInt64 {
+        var word: UInt64 = 0
+        for (offset, byte) in bytes.prefix(8).enumerated() { word |= UInt64(byte) << UInt64(8 * offset) }
+        return word
+    }
+
+    /// The mask of the first `length` bytes of a word (all of them from eight on).
+    static func mask(length: Int) -> UInt64 {
+        length >= 8 ? .max : (1 << UInt64(8 * length)) - 1
+    }
+
+    /// The eight bytes of the text from `position` as ``word(_:)`` reads them, with zeros
+    /// past the end of the text.
+    @inline(__always) static func word(at position: Int, in text: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        if position + 8 <= text.count, let base = text.baseAddress {
+            return UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+        }
+        var word: UInt64 = 0
+        var offset = 0
+        while position + offset < text.count && offset < 8 {
+            word |= UInt64(text[position + offset]) << UInt64(8 * offset)
+            offset += 1
+        }
+        return word
+    }
 
     private func scan(
         _ text: UnsafeBufferPointer<UInt8>, pool: UnsafeBufferPointer<UInt8>,
@@ -186,23 +245,19 @@ final class PhraseIndex: Sendable {
         phrases: inout [Int32], starts: inout [Int32], counts: inout [Int]
     ) {
         let count = text.count
-        // The lead byte of the character before the position (nil before the first one).
-        var lead: UInt8? = nil
+        guard let base = text.baseAddress, let classes = buckets.classes.baseAddress else { return }
+        // Whether the character before the position is part of a Latin word: the class of
+        // its lead byte (false before the first character).
+        var leadInWord = false
         var position = 0
-        while position < count {
-            let first = text[position]
-            // A continuation byte of UTF-8 starts no phrase (every phrase is whole characters).
-            if first & 0xC0 == 0x80 {
-                position += 1
-                continue
-            }
-            // Text.wordBefore(text, position), kept up to date byte by byte.
-            let insideWord: Bool
-            if let lead {
-                insideWord = lead < 0x80 ? Text.isWordByte(lead) : (lead >= 0xC3 && lead < 0xE0)
-            } else {
-                insideWord = false
-            }
+        while true {
+            let next = Self.nextStart(
+                base, count: count, from: position, classes: classes, leadInWord: leadInWord)
+            guard next.position < count else { break }
+            position = next.position
+            leadInWord = next.leadInWord
+            let insideWord = next.insideWord
+            let first = base[position]
             if position + 1 < count {
                 let bucket = Self.bucket(first, text[position + 1])
                 var (from, to) =
@@ -215,18 +270,21 @@ final class PhraseIndex: Sendable {
                 }
                 let entries = insideWord ? buckets.freeEntries : buckets.entries
                 var slot = from
+                let word = from < to ? Self.word(at: position, in: text) : 0
                 while slot < to {
                     let phrase = Int(entries[slot])
                     slot += 1
                     let length = lengths[phrase]
                     let end = position + length
                     guard end <= count else { continue }
+                    // The first eight bytes at once, the rest of a longer phrase byte by byte.
+                    guard word & buckets.heads[2 * phrase + 1] == buckets.heads[2 * phrase] else { continue }
                     let offset = offsets[phrase]
-                    var matched = 0
+                    var matched = 8
                     while matched < length, text[position + matched] == pool[offset + matched] {
                         matched += 1
                     }
-                    guard matched == length else { continue }
+                    guard matched >= length else { continue }
                     record(
                         phrase, at: position, end: end, in: text, phrases: &phrases, starts: &starts,
                         counts: &counts)
@@ -238,9 +296,33 @@ final class PhraseIndex: Sendable {
                     single, at: position, end: position + 1, in: text, phrases: &phrases, starts: &starts,
                     counts: &counts)
             }
-            lead = first
             position += 1
         }
+    }
+
+    /// The first position from `position` on whose byte may start a phrase there: a
+    /// continuation byte of UTF-8 starts none (every phrase is whole characters), and inside a
+    /// word only a phrase that needs no word boundary before it may start. Returns the
+    /// position (`count` when there is none), whether it is inside a word
+    /// (`Text.wordBefore(text, position)`), and the word state after its character.
+    /// (A function of its own, so that its short loop keeps everything in registers.)
+    @inline(never)
+    private static func nextStart(
+        _ base: UnsafePointer<UInt8>, count: Int, from start: Int, classes: UnsafePointer<UInt8>,
+        leadInWord: Bool
+    ) -> (position: Int, insideWord: Bool, leadInWord: Bool) {
+        var position = start
+        var lead = leadInWord
+        while position < count {
+            let byteClass = classes[Int(base[position])]
+            if byteClass & continuationClass == 0 {
+                let inside = lead
+                lead = byteClass & wordClass != 0
+                if byteClass & (inside ? freeClass : startClass) != 0 { return (position, inside, lead) }
+            }
+            position += 1
+        }
+        return (count, false, lead)
     }
 
     @inline(__always) private func record(
@@ -273,6 +355,9 @@ final class PhraseHits: Sendable {
     private let starts: [Int32]
     /// Where each line's occurrences begin in ``phrases``, and one past the last line.
     private let lineStarts: [Int]
+    /// Per line, the sets with an occurrence in it (bit `i` for the set whose
+    /// ``PhraseSet/id`` is `i`).
+    private let lineMasks: [UInt64]
 
     /// Scans the given lines (for a document: all of them, so that positions are line numbers
     /// of ``DocumentText/lines``).
@@ -282,15 +367,22 @@ final class PhraseHits: Sendable {
         var starts: [Int32] = []
         var lineStarts: [Int] = []
         lineStarts.reserveCapacity(lines.count + 1)
+        var lineMasks: [UInt64] = []
+        lineMasks.reserveCapacity(lines.count)
         var counts = [Int](repeating: 0, count: index.sets.count)
         for line in lines {
-            lineStarts.append(phrases.count)
+            let first = phrases.count
+            lineStarts.append(first)
             index.scan(line, phrases: &phrases, starts: &starts, counts: &counts)
+            var mask: UInt64 = 0
+            for slot in first..<phrases.count { mask |= index.setMasks[Int(phrases[slot])] }
+            lineMasks.append(mask)
         }
         lineStarts.append(phrases.count)
         self.phrases = phrases
         self.starts = starts
         self.lineStarts = lineStarts
+        self.lineMasks = lineMasks
     }
 
     /// Whether the set's phrases are read from these occurrences.
@@ -321,28 +413,34 @@ final class PhraseHits: Sendable {
     }
 
     /// How many matches `matches(set, line: line, limit: limit)` returns, without building
-    /// them when the line holds fewer than two occurrences of the set.
+    /// them when the line's first `limit` occurrences of the set do not overlap (then every
+    /// one of them is a match).
     func matchCount(_ set: PhraseSet, line: Int, limit: Int) -> Int {
         let bit: UInt64 = 1 << UInt64(set.id)
         var found = 0
-        for slot in lineStarts[line]..<lineStarts[line + 1]
-        where index.setMasks[Int(phrases[slot])] & bit != 0 {
+        // The end of the occurrences read so far (they come in order of position).
+        var reach = 0
+        for slot in lineStarts[line]..<lineStarts[line + 1] {
+            let phrase = Int(phrases[slot])
+            guard index.setMasks[phrase] & bit != 0 else { continue }
+            if found == limit { break }
+            let start = Int(starts[slot])
+            if found > 0 && start < reach { return matches(set, line: line, limit: limit).count }
+            reach = max(reach, start + index.length(of: phrase))
             found += 1
-            if found > 1 { return matches(set, line: line, limit: limit).count }
         }
-        return min(found, limit)
+        return found
     }
 
     /// Whether the line holds an occurrence of any set's phrases.
     func hasOccurrences(line: Int) -> Bool { lineStarts[line] < lineStarts[line + 1] }
 
+    /// The sets with an occurrence in the line, one bit per set (bit `i` for the set whose
+    /// ``PhraseSet/id`` is `i`).
+    func setsPresent(line: Int) -> UInt64 { lineMasks[line] }
+
     /// Whether the line holds any occurrence of the set's phrases.
     func containsMatch(_ set: PhraseSet, line: Int) -> Bool {
-        let bit: UInt64 = 1 << UInt64(set.id)
-        for slot in lineStarts[line]..<lineStarts[line + 1]
-        where index.setMasks[Int(phrases[slot])] & bit != 0 {
-            return true
-        }
-        return false
+        lineMasks[line] & (1 << UInt64(set.id)) != 0
     }
 }

@@ -1,0 +1,241 @@
+import Foundation
+
+/// ``Money``'s regular expression over UTF-8 bytes, for text whose characters it reads the
+/// same way as the expression does.
+///
+/// The expression is `(?:(C)\s?-?\s?(N)(?:\s?(C))?|(N)\s?(C)(?!\s?\d))`, where `C` is a
+/// currency (a symbol of ``Money/symbols``, or an ISO code of ``Money/codes`` with no ASCII
+/// letter on either side) and `N` is a number:
+/// `(\d{1,3}(?:[.,'\u00A0\u202F ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)(?![\d.,]*\d)`.
+/// The matcher tries the same alternatives in the same order (greedy quantifiers first,
+/// backtracking to shorter ones), so the same matches and groups come out. At one position at
+/// most one currency fits, so the currency alternatives need no backtracking.
+///
+/// It reads text where `\d` is an ASCII digit and `\s` one of tab, line feed, form feed,
+/// carriage return, space, U+00A0 and U+202F: other text (other decimal digits, spaces,
+/// separators, control and format characters, unassigned scalars, a vertical tab, or more
+/// than the expression reads) is left to the expression.
+enum MoneyBytes {
+    /// One match: its UTF-8 range and the five groups (nil when a group took no part).
+    struct Match {
+        var range: Range<Int>
+        var groups: [Range<Int>?]
+    }
+
+    static let symbolBytes: [[UInt8]] = Money.symbols.map { Array($0.0.utf8) }
+    static let codeBytes: Set<[UInt8]> = Set(Money.codes.map { Array($0.utf8) })
+
+    /// Whether the matcher reads the text as the expression does.
+    static func reads(_ text: String) -> Bool {
+        var nonASCII = false
+        for byte in text.utf8 {
+            if byte == 0x0B { return false }
+            if byte >= 0x80 { nonASCII = true }
+        }
+        // The expression searches the first 200,000 UTF-16 units only.
+        guard text.utf8.count <= 200_000 else { return false }
+        guard nonASCII else { return true }
+        for scalar in text.unicodeScalars where !scalar.isASCII {
+            if scalar.value == 0xA0 || scalar.value == 0x202F { continue }
+            switch scalar.properties.generalCategory {
+            case .decimalNumber, .spaceSeparator, .lineSeparator, .paragraphSeparator, .control, .format,
+                .unassigned, .surrogate, .privateUse:
+                return false
+            default: continue
+            }
+        }
+        return true
+    }
+
+    /// Every match, leftmost first and not overlapping, as the expression finds them.
+    static func matches(in bytes: UnsafeBufferPointer<UInt8>) -> [Match] {
+        var found: [Match] = []
+        var start = 0
+        while start < bytes.count {
+            // A match starts on a character, never inside one.
+            if bytes[start] & 0xC0 == 0x80 {
+                start += 1
+                continue
+            }
+            if let match = match(at: start, in: bytes) {
+                found.append(match)
+                start = match.range.upperBound
+            } else {
+                start += 1
+            }
+        }
+        return found
+    }
+
+    @inline(__always) static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+
+    @inline(__always) static func isLetter(_ byte: UInt8) -> Bool {
+        (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+    }
+
+    /// The length of the `\s` at a position, or nil.
+    static func spaceLength(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int? {
+        guard index < bytes.count else { return nil }
+        switch bytes[index] {
+        case 0x09, 0x0A, 0x0C, 0x0D, 0x20: return 1
+        case 0xC2 where index + 1 < bytes.count && bytes[index + 1] == 0xA0: return 2
+        case 0xE2 where index + 2 < bytes.count && bytes[index + 1] == 0x80 && bytes[index + 2] == 0xAF:
+            return 3
+        default: return nil
+        }
+    }
+
+    /// The length of a thousands separator `[.,'\u00A0\u202F ]` at a position, or nil.
+    static func groupSeparatorLength(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int? {
+        guard index < bytes.count else { return nil }
+        switch bytes[index] {
+        case 0x2E, 0x2C, 0x27, 0x20: return 1
+        case 0xC2 where index + 1 < bytes.count && bytes[index + 1] == 0xA0: return 2
+        case 0xE2 where index + 2 < bytes.count && bytes[index + 1] == 0x80 && bytes[index + 2] == 0xAF:
+            return 3
+        default: return nil
+        }
+    }
+
+    /// The length of the currency at a position, or nil.
+    static func currencyLength(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int? {
+        let rest = bytes.count - index
+        for symbol in symbolBytes where symbol.count <= rest {
+            var offset = 0
+            while offset < symbol.count && bytes[index + offset] == symbol[offset] { offset += 1 }
+            if offset == symbol.count { return symbol.count }
+        }
+        // (?<![A-Za-z])(?:codes)(?![A-Za-z])
+        guard rest >= 3, index == 0 || !isLetter(bytes[index - 1]) else { return nil }
+        guard rest == 3 || !isLetter(bytes[index + 3]) else { return nil }
+        let code = [bytes[index], bytes[index + 1], bytes[index + 2]]
+        return codeBytes.contains(code) ? 3 : nil
+    }
+
+    /// `(?![\d.,]*\d)` at a position: no digit in the run of digits, points and commas there.
+    static func numberEnds(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+        var position = index
+        while position < bytes.count {
+            let byte = bytes[position]
+            if isDigit(byte) { return false }
+            guard byte == 0x2E || byte == 0x2C else { break }
+            position += 1
+        }
+        return true
+    }
+
+    /// The ends of the number `N` starting at a position, in the order the expression tries
+    /// them (the lookahead included); `accept` is asked about each and the first end it
+    /// accepts is returned.
+    static func number(
+        _ bytes: UnsafeBufferPointer<UInt8>, at start: Int, accept: (Int) -> Bool
+    ) -> Int? {
+        var digits = 0
+        while start + digits < bytes.count && isDigit(bytes[start + digits]) { digits += 1 }
+        guard digits > 0 else { return nil }
+        // The optional decimal part after `end`: two digits, one digit, none.
+        func withDecimals(_ end: Int) -> Int? {
+            if end < bytes.count, bytes[end] == 0x2E || bytes[end] == 0x2C {
+                if end + 2 < bytes.count, isDigit(bytes[end + 1]), isDigit(bytes[end + 2]),
+                    numberEnds(bytes, at: end + 3), accept(end + 3)
+                {
+                    return end + 3
+                }
+                if end + 1 < bytes.count, isDigit(bytes[end + 1]), numberEnds(bytes, at: end + 2),
+                    accept(end + 2)
+                {
+                    return end + 2
+                }
+            }
+            if numberEnds(bytes, at: end), accept(end) { return end }
+            return nil
+        }
+        // \d{1,3}(?:[sep]\d{3})+(?:[.,]\d{1,2})?
+        for lead in stride(from: min(3, digits), through: 1, by: -1) {
+            var groupEnds: [Int] = []
+            var position = start + lead
+            while let separator = groupSeparatorLength(bytes, at: position) {
+                let first = position + separator
+                guard first + 3 <= bytes.count, isDigit(bytes[first]), isDigit(bytes[first + 1]),
+                    isDigit(bytes[first + 2])
+                else { break }
+                position = first + 3
+                groupEnds.append(position)
+            }
+            for end in groupEnds.reversed() {
+                if let found = withDecimals(end) { return found }
+            }
+        }
+        // \d+(?:[.,]\d{1,2})?
+        for count in stride(from: digits, through: 1, by: -1) {
+            if let found = withDecimals(start + count) { return found }
+        }
+        return nil
+    }
+
+    /// The match at a position, or nil.
+    static func match(at start: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Match? {
+        // (C)\s?-?\s?(N)(?:\s?(C))?
+        if let currency = currencyLength(bytes, at: start) {
+            let afterCurrency = start + currency
+            var firstSpaces: [Int] = []
+            if let space = spaceLength(bytes, at: afterCurrency) { firstSpaces.append(afterCurrency + space) }
+            firstSpaces.append(afterCurrency)
+            for afterFirst in firstSpaces {
+                var dashes: [Int] = []
+                if afterFirst < bytes.count, bytes[afterFirst] == 0x2D { dashes.append(afterFirst + 1) }
+                dashes.append(afterFirst)
+                for afterDash in dashes {
+                    var secondSpaces: [Int] = []
+                    if let space = spaceLength(bytes, at: afterDash) {
+                        secondSpaces.append(afterDash + space)
+                    }
+                    secondSpaces.append(afterDash)
+                    for numberStart in secondSpaces {
+                        guard let numberEnd = number(bytes, at: numberStart, accept: { _ in true }) else {
+                            continue
+                        }
+                        var end = numberEnd
+                        var tail: Range<Int>?
+                        if let space = spaceLength(bytes, at: numberEnd),
+                            let trailing = currencyLength(bytes, at: numberEnd + space)
+                        {
+                            tail = (numberEnd + space)..<(numberEnd + space + trailing)
+                        } else if let trailing = currencyLength(bytes, at: numberEnd) {
+                            tail = numberEnd..<(numberEnd + trailing)
+                        }
+                        if let tail { end = tail.upperBound }
+                        return Match(
+                            range: start..<end,
+                            groups: [start..<afterCurrency, numberStart..<numberEnd, tail, nil, nil])
+                    }
+                }
+            }
+        }
+        // (N)\s?(C)(?!\s?\d)
+        var found: (number: Int, currency: Range<Int>)?
+        _ = number(bytes, at: start) { numberEnd in
+            var currencyStarts: [Int] = []
+            if let space = spaceLength(bytes, at: numberEnd) { currencyStarts.append(numberEnd + space) }
+            currencyStarts.append(numberEnd)
+            for currencyStart in currencyStarts {
+                guard let currency = currencyLength(bytes, at: currencyStart) else { continue }
+                let end = currencyStart + currency
+                // (?!\s?\d)
+                if end < bytes.count, isDigit(bytes[end]) { continue }
+                if let space = spaceLength(bytes, at: end), end + space < bytes.count,
+                    isDigit(bytes[end + space])
+                {
+                    continue
+                }
+                found = (numberEnd, currencyStart..<end)
+                return true
+            }
+            return false
+        }
+        guard let found else { return nil }
+        return Match(
+            range: start..<found.currency.upperBound,
+            groups: [nil, nil, nil, start..<found.number, found.currency])
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+
+@testable import Extraction
+
+/// The date fast paths agree with the regular expressions they stand in for.
+@Suite struct DateFastPathTests {
+    typealias Generator = FastPathTests.Generator
+
+    static func describe(_ dates: [(CivilDate, NSRange)]) -> [String] {
+        dates.map { "\($0.0.iso) \($0.1.location) \($0.1.length)" }
+    }
+
+    /// Dates read from the bytes of ASCII text are the dates the expressions find.
+    @Test func asciiDatesAgreeWithTheExpressions() {
+        var generator = Generator(state: 21)
+        var compared = 0
+        var found = 0
+        let reference = CivilDate(year: 2026, month: 11, day: 20)
+        for language in Fixture.extractor.languages {
+            let rules = language.rules
+            let names = (rules.months.flatMap { $0 } + rules.weekdays.flatMap { $0 }).filter {
+                $0.utf8.allSatisfy { $0 < 0x80 }
+            }
+            let pieces =
+                names + names.map { $0.uppercased() } + [
+                    " ", "  ", "\t", ",", ".", "/", "-", "de ", "er", "le ", "1", "12", "3", "31", "2026",
+                    "1999",
+                    "2101", "05", "123", "x", "Nov", "a", ":", "(", "0", "13", "29", "2.", "2026-11-", "11/",
+                ]
+            for _ in 0..<600 {
+                var text = generator.text(pieces, count: 10)
+                guard let fast = text.withUTF8({ language.dates.asciiDates(in: $0, reference: reference) })
+                else { continue }
+                let expected = language.dates.expressionDates(in: text, reference: reference)
+                compared += 1
+                found += expected.count
+                #expect(
+                    Self.describe(fast) == Self.describe(expected), "\(rules.code) \(text.debugDescription)")
+                // And without a reference day (dates without a year are dropped).
+                #expect(
+                    Self.describe(text.withUTF8({ language.dates.asciiDates(in: $0, reference: nil) }) ?? [])
+                        == Self.describe(language.dates.expressionDates(in: text, reference: nil)))
+            }
+            // Text that is not printable ASCII is left to the expressions.
+            var other = "12.11.2026 é"
+            #expect(other.withUTF8({ language.dates.asciiDates(in: $0, reference: reference) }) == nil)
+        }
+        #expect(compared > 3_000)
+        #expect(found > 100)
+    }
+
+    /// A format with a year is not searched in a text that cannot hold one: the expression
+    /// finds nothing there either, whatever digits (ASCII, full-width, other scripts) it holds.
+    @Test func formatsWithAYearSkipTextsWithoutOne() {
+        var generator = Generator(state: 22)
+        var skipped = 0
+        var searched = 0
+        let pieces = [
+            " ", "\u{A0}", ",", ".", "/", "-", "–", "年", "月", "日", "1", "2", "9", "0", "12", "19", "20", "21",
+            "31", "202", "2026", "１", "２０２６", "٢٠٢٦", "२०", "x", "é", "Nov", "März", "de ", "\u{301}",
+            "\u{E0100}",
+        ]
+        for language in Fixture.extractor.languages {
+            for pattern in language.dates.patterns where pattern.hasYear {
+                guard let expression = pattern.expression else { continue }
+                for _ in 0..<150 {
+                    let text = generator.text(pieces, count: 8) + "é"
+                    let nsText = text as NSString
+                    let expected = expression.matches(
+                        in: text, range: NSRange(location: 0, length: nsText.length)
+                    )
+                    .map { match in
+                        [match.range] + (0..<pattern.slots.count).map { match.range(at: $0 + 1) }
+                    }
+                    if DateFormatPattern.mayHoldYear(text) {
+                        searched += 1
+                    } else {
+                        skipped += 1
+                        #expect(expected.isEmpty, "\(pattern.pattern) \(text.debugDescription)")
+                    }
+                    let actual = pattern.matches(in: text, nsText: nsText).map { [$0.0] + $0.1 }
+                    #expect(actual == expected, "\(pattern.pattern) \(text.debugDescription)")
+                }
+            }
+        }
+        #expect(skipped > 1_000)
+        #expect(searched > 1_000)
+    }
+
+    /// The memo answers what the language's reader answers.
+    @Test func dateMemoAnswersAsTheReader() {
+        let memo = DateMemo()
+        let reference = CivilDate(year: 2026, month: 11, day: 20)
+        let texts = [
+            "Mittwoch, 26. November", "26.11.2026", "Nov 24 – 26", "2026年11月24日", "", "tomorrow", "26. März",
+        ]
+        for language in Fixture.extractor.languages {
+            for text in texts + texts {
+                let expected = language.dates.dates(in: text, reference: reference)
+                #expect(
+                    Self.describe(memo.dates(in: text, language: language, reference: reference))
+                        == Self.describe(expected))
+                #expect(
+                    memo.firstDate(in: text, language: language, reference: nil)
+                        == language.dates.firstDate(in: text, reference: nil))
+            }
+        }
+    }
+
+    /// A position whose byte cannot start a format's match is passed over: the matcher finds
+    /// the same matches when it tries every position.
+    @Test func asciiMatchersStartOnlyWhereAMatchCan() {
+        var generator = Generator(state: 23)
+        var compared = 0
+        for language in Fixture.extractor.languages {
+            let rules = language.rules
+            let names = (rules.months.flatMap { $0 } + rules.weekdays.flatMap { $0 }).filter {
+                $0.utf8.allSatisfy { $0 < 0x80 }
+            }
+            let pieces =
+                names + names.map { $0.uppercased() } + [
+                    " ", "\t", ",", ".", "/", "-", "1", "12", "31", "2026", "x", "a", "(", "le ", "de ",
+                ]
+            for pattern in language.dates.patterns {
+                guard let ascii = pattern.ascii else { continue }
+                let everywhere = ASCIIMatcher(steps: ascii.steps, startingAnywhere: true)
+                for _ in 0..<200 {
+                    var text = generator.text(pieces, count: 10)
+                    guard let found = text.withUTF8({ ascii.matches(in: $0) }),
+                        let expected = text.withUTF8({ everywhere.matches(in: $0) })
+                    else { continue }
+                    compared += 1
+                    #expect(
+                        found.map { [$0.range] + $0.groups } == expected.map { [$0.range] + $0.groups },
+                        "\(rules.code) \(pattern.pattern) \(text.debugDescription)")
+                }
+            }
+        }
+        #expect(compared > 5_000)
+    }
+
+    @Test func isoDatesAreWrittenAsTheirNumbersRead() {
+        for year in [1900, 1999, 2000, 2026, 2099, 2100, 2200] {
+            for month in 1...12 {
+                for day in 1...31 {
+                    guard let date = CivilDate(year: year, month: month, day: day) else { continue }
+                    #expect(date.iso == date.referenceISO)
+                }
+            }
+        }
+    }
+}

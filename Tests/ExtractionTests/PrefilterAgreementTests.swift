@@ -1,0 +1,177 @@
+import Foundation
+import Testing
+
+@testable import Extraction
+
+/// Filters that pass over work whose outcome they already know agree with that outcome.
+@Suite struct PrefilterAgreementTests {
+    typealias Generator = FastPathTests.Generator
+
+    /// A window no format may match gets no match from the format search either.
+    @Test func formatPrefilterAgreesWithTheSearch() {
+        let compiled = Fixture.extractor.rules.carriers.compiled
+        var generator = Generator(state: 41)
+        let alphabets: [[UInt8]] = [
+            Array("0123456789".utf8), Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8),
+            Array("1Z0JVHCEL".utf8),
+        ]
+        var filtered = 0
+        var kept = 0
+        for round in 0..<20_000 {
+            let alphabet = alphabets[round % alphabets.count]
+            let length = 6 + Int(generator.next() % 30)
+            let bytes = (0..<length).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] }
+            let number = String(decoding: bytes, as: UTF8.self)
+            let parity = round % 3
+            let include = { (index: Int) -> Bool in parity == 0 || index % 3 != parity }
+            if compiled.mayMatchAny(bytes, where: include) {
+                kept += 1
+            } else {
+                filtered += 1
+                #expect(compiled.match(number, where: include).isEmpty, "\(number)")
+            }
+        }
+        #expect(filtered > 1_000)
+        #expect(kept > 1_000)
+    }
+
+    /// Text is narrowed exactly when it holds a character to narrow.
+    @Test func wideCharacterTestAgreesWithNarrowing() {
+        var generator = Generator(state: 42)
+        let pieces = [
+            "a", "1", " ", "１", "Ａ", "\u{3000}", "あ", "\u{FF5F}", "\u{FF00}", "ｱ", "\u{FEFF}", "〜", "é",
+        ]
+        var wide = 0
+        for _ in 0..<3_000 {
+            var bytes = Array(generator.text(pieces, count: 8).utf8)
+            if generator.next() % 4 == 0, !bytes.isEmpty { bytes.removeLast() }
+            let hasWide = TextScan.hasWideCharacter(bytes)
+            if hasWide { wide += 1 }
+            let narrowed = TextScan.narrowed(bytes)
+            #expect(hasWide == (narrowed != nil), "\(bytes)")
+        }
+        #expect(wide > 500)
+    }
+
+    @Test func byteSetHoldsTheBytesItWasMadeOf() {
+        var generator = Generator(state: 43)
+        for _ in 0..<200 {
+            let bytes = (0..<Int(generator.next() % 40)).map { _ in
+                UInt8(truncatingIfNeeded: generator.next())
+            }
+            let set = ByteSet(bytes)
+            for value in 0...255 {
+                #expect(set.contains(UInt8(value)) == bytes.contains(UInt8(value)))
+            }
+        }
+    }
+
+    /// Amounts read from the bytes are the amounts the expression finds, with the same ranges.
+    @Test func moneyBytesAgreeWithTheExpression() {
+        let pieces = [
+            " ", "  ", "1", "12", "123", "1234", "0", "5", ".", ",", "'", "-", ".99", ",5", "1,299",
+            "1.234,56",
+            "12 345", "1\u{A0}234", "1\u{202F}234", "$", "US$", "CA$", "C$", "A$", "NT$", "USD", "usd", "EUR",
+            "Eur",
+            "EU", "R", "€", "£", "¥", "￥", "₩", "원", "円", "元", "₹", "zł", "Fr.", "Fr", "руб", "MXN", "CHF",
+            "GBPX",
+            "aJPY", "X", "\u{A0}", "\u{202F}", "\n", "\t", "\r\n", "é", "–", "１２", "٣", "\u{2009}", "\u{0B}",
+            "\u{3000}", "\u{200B}", "🙂", "\u{301}", "Total:",
+        ]
+        var generator = Generator(state: 44)
+        var compared = 0
+        var withAmount = 0
+        for round in 0..<12_000 {
+            let text = generator.text(pieces, count: 7)
+            guard MoneyBytes.reads(text) else { continue }
+            let currency: String? = round % 3 == 0 ? "CNY" : (round % 3 == 1 ? "CAD" : nil)
+            let expected = Money.expressionAmounts(in: text, defaultCurrency: currency)
+            let found = Money.byteAmounts(in: text, defaultCurrency: currency)
+            compared += 1
+            if !expected.isEmpty { withAmount += 1 }
+            #expect(found.map(\.0) == expected.map(\.0), "\(text.debugDescription)")
+            #expect(found.map(\.1) == expected.map(\.1), "\(text.debugDescription)")
+        }
+        #expect(compared > 5_000)
+        #expect(withAmount > 2_000)
+    }
+
+    /// A text without a digit gives no tracking candidate: the subject search passes it over.
+    @Test func textsWithoutDigitsGiveNoTrackingCandidate() {
+        var generator = Generator(state: 45)
+        let pieces = [
+            " ", "UPS", "DHL", "Tracking number ", "ABCDEFGHJK", "1Z", "１２３４５６７８９０１２", "ＡＢＣ", "\u{3000}", "-",
+            "RR", "DE", "é", "1234567890123", "JD", "Ｚ", "\u{FF19}", "\u{FF1A}", "x",
+        ]
+        var withoutDigits = 0
+        for round in 0..<3_000 {
+            let text = generator.text(pieces, count: 10)
+            let bytes = Array(text.utf8)
+            let search = TrackingSearch(
+                compiled: Fixture.extractor.rules.carriers.compiled,
+                input: TrackingSearchInput(text: text, senderDomain: round % 2 == 0 ? "ups.com" : nil))
+            guard !TrackingSearch.mayHoldDigit(bytes) else { continue }
+            withoutDigits += 1
+            #expect(
+                TextScan(search: search, bytes: bytes, isSubject: true).candidates().isEmpty,
+                "\(text.debugDescription)")
+        }
+        #expect(withoutDigits > 300)
+    }
+
+    /// Tracking URLs filled by bytes are the URLs Foundation fills.
+    @Test func trackingURLTemplatesFillAsFoundationFillsThem() {
+        var generator = Generator(state: 46)
+        let templates =
+            Fixture.extractor.rules.carriers.carriers.compactMap(\.trackingURLTemplate) + [
+                "https://x.example/{number}/{number}", "{number}", "https://x.example/?q={numbe",
+                "{{number}}",
+            ]
+        let pieces = ["1Z", "0", "9", "ABC", "xyz", "é", " ", "-", "%", "/", "１"]
+        var filled = 0
+        for round in 0..<3_000 {
+            let template = templates[round % templates.count]
+            let number = generator.text(pieces, count: 6)
+            let allowed = CharacterSet.alphanumerics
+            let encoded = number.addingPercentEncoding(withAllowedCharacters: allowed) ?? number
+            let expected = template.replacingOccurrences(of: "{number}", with: encoded)
+            if CarrierCatalog.asciiFilledTemplate(template, number: number) != nil { filled += 1 }
+            #expect(
+                CarrierCatalog.fillTemplate(template, number: number) == expected, "\(template) \(number)")
+        }
+        #expect(filled > 500)
+    }
+
+    /// A number is found in a value where Foundation finds it.
+    @Test func numberRangeAgreesWithFoundation() {
+        var generator = Generator(state: 47)
+        let pieces = ["A", "12", "3", "-", " ", "#", "x", "\r\n", "\n", "é", "e\u{301}", "123", "AB-12"]
+        var found = 0
+        for round in 0..<4_000 {
+            let value = generator.text(pieces, count: round % 10 == 0 ? 120 : 12)
+            let number = generator.text(pieces, count: 3)
+            let expected = value.prefix(160).range(of: number)
+            let actual = ExtractionContext.range(of: number, inFirst160Of: value)
+            if expected != nil { found += 1 }
+            #expect(actual == expected, "\(value.debugDescription) \(number.debugDescription)")
+        }
+        #expect(found > 500)
+    }
+
+    /// Renditions are counted as a set of them counts them.
+    @Test func distinctRenditionsCountAsASet() {
+        var generator = Generator(state: 48)
+        let origins: [TextOrigin?] = [nil, .html, .plain, .subject, .preheader]
+        let sources = ["label", "markup", "order", "html", "subject"]
+        for round in 0..<2_000 {
+            let count = round % 50 == 0 ? 20 + Int(generator.next() % 10) : Int(generator.next() % 6)
+            let candidates = (0..<count).map { _ in
+                Candidate(
+                    value: "x", key: "X", source: generator.pick(sources), score: 0.5, text: "",
+                    origin: generator.pick(origins))
+            }
+            let expected = Set(candidates.map { $0.origin?.rawValue ?? $0.source }).count
+            #expect(Scoring.distinctRenditions(candidates) == expected)
+        }
+    }
+}
