@@ -15,8 +15,8 @@ import MIME
 ///   ``isSeparator(at:afterBlankLine:)``. A dated `From ` line inside a paragraph is read as
 ///   an unescaped body line: the message stays whole rather than losing its rest.
 /// - `Content-Length` framing (mboxcl, mboxcl2) is used when the length lands on a line of a
-///   separator's shape or on the end; a length that does not is ignored and the message is
-///   framed by its separators.
+///   separator's shape or on the end; a length that does not is ignored (a repair noted on
+///   the message) and the message is framed by its separators.
 /// - `>From ` lines (mboxrd, and mboxo's escaping) lose one `>`.
 final class MboxReader {
     static let fromLine = Array("From ".utf8)
@@ -108,12 +108,17 @@ final class MboxReader {
                     origin: origin, reason: "From line followed directly by another From line: no message"))
         }
 
+        var repairs: [String] = []
         switch contentLengthFrame(messageStart: messageStart) {
         case .framed(let end, let next):
             let bytes = Array(stream.buffer[messageStart..<end])
             position = next
             return .success(RawMessage(origin: origin, bytes: bytes))
-        case .ignored, .absent:
+        case .ignored(let length):
+            repairs.append(
+                "Content-Length: \(length) does not end the message at a From line or the end of the mbox: "
+                    + "ignored, the message ends at the next From line")
+        case .absent:
             break
         }
 
@@ -192,7 +197,9 @@ final class MboxReader {
                     reason:
                         "no header section after the From line, not a message: \(slice.count) bytes skipped"))
         }
-        return .success(RawMessage(origin: origin, bytes: MboxReader.unescape(slice), warnings: warnings))
+        return .success(
+            RawMessage(
+                origin: origin, bytes: MboxReader.unescape(slice), warnings: warnings, repairs: repairs))
     }
 
     /// Whether the line that ends with the line feed at `lineFeed` is blank (LF or CRLF alone),

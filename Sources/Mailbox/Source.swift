@@ -32,12 +32,20 @@ public struct RawMessage: Sendable {
     public var maildirFlags: String?
     /// What the source noticed about this message's framing (e.g. a truncated mbox).
     public var warnings: [String]
+    /// What the source set right in this message's framing (a `Content-Length` that did not
+    /// frame it, ignored); unlike ``warnings`` these leave the message whole, and ``parse(limits:)``
+    /// adds them to the message's warnings as repairs.
+    public var repairs: [String]
 
-    public init(origin: MessageOrigin, bytes: [UInt8], maildirFlags: String? = nil, warnings: [String] = []) {
+    public init(
+        origin: MessageOrigin, bytes: [UInt8], maildirFlags: String? = nil, warnings: [String] = [],
+        repairs: [String] = []
+    ) {
         self.origin = origin
         self.bytes = bytes
         self.maildirFlags = maildirFlags
         self.warnings = warnings
+        self.repairs = repairs
     }
 }
 
@@ -498,15 +506,15 @@ final class ChunkedReader {
 }
 
 extension RawMessage {
-    /// Parses the bytes into a ``Message``; the source's own warnings (a truncated mbox)
-    /// are added to the message's.
+    /// Parses the bytes into a ``Message``; the source's own repairs and warnings (an ignored
+    /// `Content-Length`, a truncated mbox) are added to the message's.
     /// - Parameter limits: the parser's resource limits.
     /// - Returns: the message, or a ``SourceProblem`` naming this message's origin when it
     ///   cannot be parsed at all.
     public func parse(limits: MIMELimits = .default) -> Result<Message, SourceProblem> {
         do {
             var message = try Message(bytes: bytes, limits: limits)
-            message.warnings += warnings.map { MIMEWarning(message: $0) }
+            message.warnings += (repairs + warnings).map { MIMEWarning(message: $0) }
             return .success(message)
         } catch {
             var origin = origin

@@ -81,7 +81,13 @@ import Testing
             Self.separator + "\n" + headers + body + "\n" + Self.separator + "\n" + next)
         #expect(problems.isEmpty)
         #expect(messages.map(text) == [headers + body, next])
-        #expect(messages.allSatisfy { $0.warnings.isEmpty })
+        let stale = try #require(messages.first)
+        #expect(stale.warnings.isEmpty)
+        #expect(stale.repairs.count == 1)
+        #expect(stale.repairs.first?.hasPrefix("Content-Length: 41 does not end the message") == true)
+        let parsed = try stale.parse().get()
+        #expect(parsed.warnings.contains { $0.message.hasPrefix("Content-Length: 41") })
+        #expect(messages.last?.repairs.isEmpty == true)
 
         // A length that lands on a separator still frames the message, `From ` lines and all.
         let framedBody = "From 9:00 to 17:00 we deliver.\n\n" + Self.separator + "\nSubject: quoted\n\nx\n"
@@ -90,6 +96,7 @@ import Testing
             Self.separator + "\n" + framed + "\n" + Self.separator + "\n" + next)
         #expect(framedProblems.isEmpty)
         #expect(framedMessages.map(text) == [framed, next])
+        #expect(framedMessages.allSatisfy { $0.repairs.isEmpty })
     }
 
     @Test(arguments: ["\n", "\r\n", "\r"])
@@ -105,7 +112,7 @@ import Testing
         // Bare CR line ends are read as LF.
         let expected = [first, second].map { withLineEnds($0, ending == "\r\n" ? "\r\n" : "\n") }
         #expect(messages.map(text) == expected)
-        #expect(messages.allSatisfy { $0.warnings.isEmpty })
+        #expect(messages.allSatisfy { $0.warnings.isEmpty && $0.repairs.isEmpty })
     }
 
     static let realSeparators = [
