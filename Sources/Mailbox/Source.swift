@@ -70,10 +70,12 @@ public struct SourceProblem: Error, Sendable, Hashable, CustomStringConvertible 
 ///   starts neither with `From ` nor with a header field but holds a separator line
 ///   followed by a header field (within the message size limit) is an mbox with junk before
 ///   it: the junk is reported as a ``SourceProblem`` at its byte offset and the mbox is read.
-///   Inside an mbox, a separator followed by another separator, by nothing but white space to
-///   the end, or by bytes that are not a header section (binary data, text with no header
-///   field) is reported as a ``SourceProblem`` at the offset after it, and the message before
-///   it ends there.
+///   Inside an mbox, a separator is a `From ` line with a separator's shape — a sender and a
+///   date with a time of day and a year (RFC 4155 §2) — in a separator's place: after a blank
+///   line, or before a header field (``MboxReader``). A separator followed by another
+///   separator, by nothing but white space to the end, or by bytes that are not a header
+///   section (binary data, text with no header field) is reported as a ``SourceProblem`` at
+///   the offset after it, and the message before it ends there.
 /// - A directory is walked in name order: files anywhere below it, Maildir `cur/` and
 ///   `new/` (with flags read from names after `:2,`, `!2,` or `;2,`), nested Maildir++
 ///   folders; `tmp/` of a Maildir and hidden files are skipped.
