@@ -1,10 +1,23 @@
 import Foundation
 import MIME
 
-/// Splits an mbox stream into messages (RFC 4155): a message starts after each line that
-/// begins with `From `. `Content-Length` framing (mboxcl2) is used when the length lands
-/// on the next `From ` line or the end; `>From ` lines (mboxrd, and mboxo's escaping)
-/// lose one `>`.
+/// Splits an mbox stream into messages (RFC 4155): a message starts after each separator
+/// line, `From ` + sender + date (§2), e.g. `From MAILER-DAEMON Fri Jul  8 12:08:34 2011`.
+///
+/// - The first line of the mbox is its first separator, whatever follows `From `.
+/// - Further on, a line is a separator only when it has a separator's shape
+///   (``separatorShape(_:)``): a sender token and a date with a month, a day, a time of day
+///   and a year (asctime `Www Mmm dd hh:mm:ss yyyy`, with or without seconds, padding or a
+///   time zone; RFC 5322 dates). A sender with no date (`From - `, Netscape's) counts only
+///   in an mbox whose first separator has no date either. `From 10:00 to 12:00` is body text.
+/// - A line of that shape splits only when the next line is a header field, or when the line
+///   before it is blank (RFC 4155 §2: each message ends with an empty line); see
+///   ``isSeparator(at:afterBlankLine:)``. A dated `From ` line inside a paragraph is read as
+///   an unescaped body line: the message stays whole rather than losing its rest.
+/// - `Content-Length` framing (mboxcl, mboxcl2) is used when the length lands on a line of a
+///   separator's shape or on the end; a length that does not is ignored (a repair noted on
+///   the message) and the message is framed by its separators.
+/// - `>From ` lines (mboxrd, and mboxo's escaping) lose one `>`.
 final class MboxReader {
     static let fromLine = Array("From ".utf8)
     private static let contentLength = Array("content-length:".utf8)
@@ -14,6 +27,9 @@ final class MboxReader {
     private let maxMessageBytes: Int
     private var position = 0
     private var index = 0
+    /// Whether a `From ` line with a sender and no date is a separator: set from the first
+    /// separator line, the writer's way.
+    private var acceptsUndated = false
 
     init(stream: ChunkedReader, path: String, maxMessageBytes: Int) {
         self.stream = stream
@@ -63,6 +79,10 @@ final class MboxReader {
             }
             position = lineEnd + 1
         }
+        if index == 0 {
+            let firstEnd = lineFeed(from: position) ?? stream.buffer.count
+            acceptsUndated = MboxReader.separatorShape(stream.buffer[position..<firstEnd]) != .dated
+        }
         index += 1
         guard let separatorEnd = lineFeed(from: position) else {
             let origin = MessageOrigin(
@@ -78,17 +98,28 @@ final class MboxReader {
             isInMultiMessageFile: true)
         // A separator right after a separator: no message between them (the next call reads
         // the second one's).
-        if startsWithFrom(at: messageStart) {
+        if startsWithFrom(at: messageStart),
+            acceptedShape(stream.buffer[messageStart..<(lineFeed(from: messageStart) ?? stream.buffer.count)])
+                != nil
+        {
             position = messageStart
             return .failure(
                 SourceProblem(
                     origin: origin, reason: "From line followed directly by another From line: no message"))
         }
 
-        if let (end, next) = contentLengthFrame(messageStart: messageStart) {
+        var repairs: [String] = []
+        switch contentLengthFrame(messageStart: messageStart) {
+        case .framed(let end, let next):
             let bytes = Array(stream.buffer[messageStart..<end])
             position = next
             return .success(RawMessage(origin: origin, bytes: bytes))
+        case .ignored(let length):
+            repairs.append(
+                "Content-Length: \(length) does not end the message at a From line or the end of the mbox: "
+                    + "ignored, the message ends at the next From line")
+        case .absent:
+            break
         }
 
         // Scan for the next line starting with `From `.
@@ -166,7 +197,9 @@ final class MboxReader {
                     reason:
                         "no header section after the From line, not a message: \(slice.count) bytes skipped"))
         }
-        return .success(RawMessage(origin: origin, bytes: MboxReader.unescape(slice), warnings: warnings))
+        return .success(
+            RawMessage(
+                origin: origin, bytes: MboxReader.unescape(slice), warnings: warnings, repairs: repairs))
     }
 
     /// Whether the line that ends with the line feed at `lineFeed` is blank (LF or CRLF alone),
@@ -180,34 +213,50 @@ final class MboxReader {
 
     /// Whether the `From ` line at `offset`, inside what is read as a message, is a separator.
     ///
-    /// An unescaped `From Russia with love` in a body is followed by text, a real separator by
-    /// the next message's header (or nothing, at the end). A separator that is followed by
-    /// something else — another From line, nothing but white space up to the end, binary data,
-    /// text that is not a header section — still ends the message before it when its shape
-    /// leaves no doubt (RFC 4155 §2: a sender and a date, ``isDatedSeparator(_:)``), or when it
-    /// follows a blank line, as separators do, and what comes next cannot be body text (another
-    /// From line, white space to the end, binary data). ``next()`` then reports what follows it.
+    /// The line must have a separator's shape (``separatorShape(_:)``): a sender and a date
+    /// with a time of day and a year (RFC 4155 §2), or — in an mbox whose first separator is
+    /// one — a sender alone. `From Monday to Friday 9:00-17:00` or `From 10:00 to 12:00` is
+    /// body text wherever it stands. A line of that shape ends the message before it when the
+    /// next line is a header field, or when it follows a blank line, as separators do (RFC 4155
+    /// §2: a message ends with an empty line). A dated line after a blank line is a separator
+    /// whatever follows it (``next()`` reports what is not a message); an undated one only when
+    /// what follows cannot be body text: another separator, white space up to the end, binary
+    /// data. A dated line in the middle of a paragraph, not followed by a header field, is an
+    /// unescaped line of the body: writers that quote (`>From `) never leave one there, and
+    /// reading it as body text keeps the message whole where a split would cut it in two.
     /// - Parameters:
     ///   - offset: where the `From ` line starts in the buffer.
     ///   - afterBlankLine: whether the line before it is blank.
     private func isSeparator(at offset: Int, afterBlankLine: Bool) -> Bool {
-        guard let separatorEnd = lineFeed(from: offset) else { return true }
+        let separatorEnd = lineFeed(from: offset) ?? stream.buffer.count
         let start = separatorEnd + 1
         stream.fill(atLeast: start + 1024)
         let buffer = stream.buffer
-        // `From sender` alone, or with a date holding a time of day (RFC 4155 §2).
-        let line = buffer[offset..<separatorEnd]
-        let words = line.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }).count
-        if words > 2 && !MboxReader.containsTimeOfDay(line) { return false }
-        if start >= buffer.count { return true }
+        guard let shape = acceptedShape(buffer[offset..<separatorEnd]) else { return false }
+        if start >= buffer.count { return afterBlankLine }
         if startsWithFieldName(buffer, at: start) { return true }
-        if MboxReader.isDatedSeparator(line) { return true }
         guard afterBlankLine else { return false }
+        if shape == .dated { return true }
         let after = buffer[start..<min(buffer.count, start + 1024)]
-        if after.starts(with: MboxReader.fromLine) { return true }
+        if after.starts(with: MboxReader.fromLine), let lineEnd = after.firstIndex(of: 0x0A),
+            acceptedShape(after[..<lineEnd]) != nil
+        {
+            return true
+        }
         let isWhiteSpace = { (byte: UInt8) in byte == 0x0A || byte == 0x0D || byte == 0x20 || byte == 0x09 }
         if stream.atEnd && after.endIndex == buffer.count && after.allSatisfy(isWhiteSpace) { return true }
         return MessageSource.looksBinary(after)
+    }
+
+    /// The shape of a `From ` line when this mbox takes that shape for a separator: a dated
+    /// one always, an undated one when the mbox's first separator is undated too (the writer's
+    /// way: Netscape's `From - `, some exports' `From 1844347792267117879@xxx`).
+    private func acceptedShape(_ line: ArraySlice<UInt8>) -> SeparatorShape? {
+        switch MboxReader.separatorShape(line) {
+        case .dated: .dated
+        case .undated: acceptsUndated ? .undated : nil
+        case nil: nil
+        }
     }
 
     /// Whether a header field name (printable ASCII but `:`, within 80 bytes) and `:` start
@@ -223,46 +272,140 @@ final class MboxReader {
         return false
     }
 
-    /// Whether the line is an RFC 4155 separator with its date: `From`, an optional sender,
-    /// then an asctime date — day of the week, month, day, `hh:mm[:ss]` — and a four-digit
-    /// year after it, e.g. `From sender@example.com Thu Nov 19 21:05:00 2026`.
+    /// What a separator line looks like.
+    enum SeparatorShape {
+        /// `From sender date` (RFC 4155 §2), ``isDatedSeparator(_:)``.
+        case dated
+        /// `From sender` or `From` alone, with no date: `From - `, `From 1844347792267117879@xxx`.
+        case undated
+    }
+
+    /// The shape of a line that starts with `From `, or nil when it is not shaped like a
+    /// separator (`From Monday to Friday 9:00-17:00`, `From Russia with love`).
+    static func separatorShape(_ line: ArraySlice<UInt8>) -> SeparatorShape? {
+        guard line.starts(with: fromLine) else { return nil }
+        let words = line.dropFirst(fromLine.count).split(whereSeparator: isBlank)
+        if words.count <= 1 { return .undated }
+        return isDatedSeparator(line) ? .dated : nil
+    }
+
+    private static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D }
+
+    /// Whether the line is an RFC 4155 separator with its date (§2): `From `, a sender — an
+    /// addr-spec, `MAILER-DAEMON`, `-`, any one token without spaces, or none — and a date
+    /// that has a month name, a day, a time of day and a four-digit year, each once, and no
+    /// other word. The date is asctime's `Www Mmm dd hh:mm:ss yyyy` or a variant real writers
+    /// produce: a day with or without padding, no seconds, a time zone (`+0100`, `PST`,
+    /// `MET DST`) after the time or the year, RFC 5322's `Www, dd Mmm yyyy hh:mm:ss zone`;
+    /// UUCP's `remote from host` may follow.
+    /// E.g. `From MAILER-DAEMON Fri Jul  8 12:08:34 2011`,
+    /// `From user@example.com Thu, 19 Nov 2026 21:05:00 +0100`.
     static func isDatedSeparator(_ line: ArraySlice<UInt8>) -> Bool {
-        let words = line.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }).map {
-            String(decoding: $0, as: UTF8.self)
+        guard line.starts(with: fromLine) else { return false }
+        var words = Array(line.dropFirst(fromLine.count).split(whereSeparator: isBlank))
+        if words.count >= 4, words[words.count - 3].elementsEqual("remote".utf8),
+            words[words.count - 2].elementsEqual("from".utf8)
+        {
+            words.removeLast(3)
         }
-        guard words.first == "From" else { return false }
-        let weekdays: Set<String> = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
-        let months: Set<String> = [
-            "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
-        ]
-        guard
-            let day = (1...2).first(where: { $0 < words.count && weekdays.contains(words[$0].lowercased()) }),
-            day + 3 < words.count, months.contains(words[day + 1].lowercased())
+        // A date has a time of day: most body lines fail here.
+        guard words.count >= 4, words.contains(where: isTimeOfDay) else { return false }
+        // A quoted local part may hold spaces: `"Jamie Rivera"@example.com`.
+        var senderEnd = 1
+        if words[0].first == UInt8(ascii: "\""),
+            words[0].dropFirst().firstIndex(of: UInt8(ascii: "\"")) == nil
+        {
+            guard
+                let closing = words.indices.dropFirst().first(where: {
+                    words[$0].contains(UInt8(ascii: "\""))
+                })
+            else { return false }
+            senderEnd = closing + 1
+        }
+        return isDate(words[senderEnd...]) || isDate(words[...])
+    }
+
+    /// Whether the words are a date, as ``isDatedSeparator(_:)`` describes.
+    private static let weekdays: Set<String> = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+    private static let months: Set<String> = [
+        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+    ]
+
+    private static func isDate(_ words: ArraySlice<ArraySlice<UInt8>>) -> Bool {
+        var month: Int?
+        var day: Int?
+        var time: Int?
+        var year: Int?
+        var zones = 0
+        for (position, word) in words.enumerated() {
+            let text = String(decoding: word, as: UTF8.self)
+            let name = (text.hasSuffix(",") ? String(text.dropLast()) : text).lowercased()
+            if position == 0 && weekdays.contains(name) { continue }
+            if months.contains(name) {
+                guard month == nil else { return false }
+                month = position
+            } else if let number = number(word), word.count <= 2, (1...31).contains(number) {
+                guard day == nil else { return false }
+                day = position
+            } else if number(word) != nil, word.count == 4 {
+                guard year == nil else { return false }
+                year = position
+            } else if isTimeOfDay(word) {
+                guard time == nil else { return false }
+                time = position
+            } else if time != nil && isZone(word) {
+                zones += 1
+            } else {
+                return false
+            }
+        }
+        guard let month, let day, time != nil, year != nil, zones <= 2 else { return false }
+        return abs(month - day) == 1
+    }
+
+    /// The value of 1 to 4 ASCII digits.
+    private static func number(_ word: ArraySlice<UInt8>) -> Int? {
+        guard (1...4).contains(word.count), word.allSatisfy({ (0x30...0x39).contains($0) }) else {
+            return nil
+        }
+        return word.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+    }
+
+    /// `h:mm`, `hh:mm` or `hh:mm:ss`.
+    private static func isTimeOfDay(_ word: ArraySlice<UInt8>) -> Bool {
+        let parts = word.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
+        guard (2...3).contains(parts.count), let hour = number(parts[0]), parts[0].count <= 2, hour <= 24
         else { return false }
-        let isDigit = { (character: Character) in character >= "0" && character <= "9" }
-        let date = words[day + 2]
-        guard (1...2).contains(date.count), date.allSatisfy(isDigit) else { return false }
-        let time = words[day + 3].split(separator: ":", omittingEmptySubsequences: false)
-        guard (2...3).contains(time.count),
-            time.allSatisfy({ (1...2).contains($0.count) && $0.allSatisfy(isDigit) })
-        else { return false }
-        return words[(day + 4)...].contains { $0.count == 4 && $0.allSatisfy(isDigit) }
+        for (index, part) in parts.enumerated().dropFirst() {
+            guard part.count == 2, let value = number(part), value <= (index == 1 ? 59 : 60) else {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// A time zone: `+0100`, `-05:00`, `UTC`, `PST`, `MET`, `DST`, or a comment `(CET)`.
+    private static func isZone(_ word: ArraySlice<UInt8>) -> Bool {
+        if word.first == UInt8(ascii: "("), word.last == UInt8(ascii: ")") { return word.count > 2 }
+        if let sign = word.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
+            let digits = word.dropFirst().filter { $0 != UInt8(ascii: ":") }
+            return digits.count == 4 && number(digits[...]) != nil
+        }
+        return (1...5).contains(word.count) && word.allSatisfy { (0x41...0x5A).contains($0) }
     }
 
     /// The offset of the first separator line in `head`: a line that starts with `From `
-    /// after a line feed, holds a sender alone or a date with a time of day (RFC 4155 §2),
-    /// and is followed by a header field line. Nil when there is none.
+    /// after a line feed, has a separator's shape (``separatorShape(_:)``: dated, or a sender
+    /// alone), and is followed by a header field line. Nil when there is none.
     static func firstSeparator(in head: ArraySlice<UInt8>) -> Int? {
         var index = head.startIndex
         while let lineFeed = head[index...].firstIndex(of: 0x0A) {
             let start = lineFeed + 1
             index = start
             guard head[start...].starts(with: fromLine),
-                let separatorEnd = head[start...].firstIndex(of: 0x0A)
+                let separatorEnd = head[start...].firstIndex(of: 0x0A),
+                separatorShape(head[start..<separatorEnd]) != nil
             else { continue }
-            let line = head[start..<separatorEnd]
-            let words = line.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }).count
-            guard words <= 2 || containsTimeOfDay(line) else { continue }
             if MessageSource.startsWithHeaderField(Array(head[(separatorEnd + 1)...].prefix(1000))) {
                 return start - head.startIndex
             }
@@ -270,28 +413,27 @@ final class MboxReader {
         return nil
     }
 
-    /// Whether the bytes hold `d:dd`, as the date of a separator line does.
-    static func containsTimeOfDay(_ line: ArraySlice<UInt8>) -> Bool {
-        var index = line.startIndex
-        while index + 2 < line.endIndex {
-            if line[index + 1] == UInt8(ascii: ":"), (0x30...0x39).contains(line[index]),
-                (0x30...0x39).contains(line[index + 2])
-            {
-                return true
-            }
-            index += 1
-        }
-        return false
+    /// What a message's `Content-Length` says about where it ends (mboxcl, mboxcl2).
+    enum ContentLengthFrame: Equatable {
+        /// No usable `Content-Length` field (none, not a number, over the message limit).
+        case absent
+        /// The body ends at `end`, and `next` is the next separator line or the end of the mbox.
+        case framed(end: Int, next: Int)
+        /// The length does not land on a separator line nor on the end of the mbox: it is stale
+        /// or wrong, and the message is framed by its separators instead.
+        case ignored(length: Int)
     }
 
-    /// The message end and the next separator's position when the header's
-    /// Content-Length frames the message exactly (mboxcl2).
-    private func contentLengthFrame(messageStart: Int) -> (Int, Int)? {
+    /// Where the header's `Content-Length` ends the message. It is trusted only when the byte
+    /// after the body — past at most two line ends — is the end of the mbox or starts a line
+    /// with a separator's shape (``separatorShape(_:)``), so that a stale length pointing at
+    /// `From 9:00 to 17:00` in a body does not cut the message there.
+    private func contentLengthFrame(messageStart: Int) -> ContentLengthFrame {
         var line = messageStart
         var length: Int?
         var bodyStart = 0
         while true {
-            guard let lineEnd = lineFeed(from: line) else { return nil }
+            guard let lineEnd = lineFeed(from: line) else { return .absent }
             var contentEnd = lineEnd
             let buffer = stream.buffer
             if contentEnd > line && buffer[contentEnd - 1] == 0x0D { contentEnd -= 1 }
@@ -314,21 +456,25 @@ final class MboxReader {
                 }
             }
             line = lineEnd + 1
-            if line - messageStart > 1 << 20 { return nil }
+            if line - messageStart > 1 << 20 { return .absent }
         }
-        guard let length, length >= 0, length <= maxMessageBytes else { return nil }
+        guard let length, length >= 0, length <= maxMessageBytes else { return .absent }
         let candidate = bodyStart + length
         stream.fill(atLeast: candidate + 8)
-        let buffer = stream.buffer
-        guard candidate <= buffer.count else { return nil }
+        guard candidate <= stream.buffer.count else { return .ignored(length: length) }
         var next = candidate
         for _ in 0..<2 {
-            if next < buffer.count && buffer[next] == 0x0D { next += 1 }
-            if next < buffer.count && buffer[next] == 0x0A { next += 1 }
+            if next < stream.buffer.count && stream.buffer[next] == 0x0D { next += 1 }
+            if next < stream.buffer.count && stream.buffer[next] == 0x0A { next += 1 }
         }
-        if next == buffer.count && stream.atEnd { return (candidate, next) }
-        if startsWithFrom(at: next) { return (candidate, next) }
-        return nil
+        if next == stream.buffer.count && stream.atEnd { return .framed(end: candidate, next: next) }
+        if startsWithFrom(at: next) {
+            let lineEnd = lineFeed(from: next) ?? stream.buffer.count
+            if acceptedShape(stream.buffer[next..<lineEnd]) != nil {
+                return .framed(end: candidate, next: next)
+            }
+        }
+        return .ignored(length: length)
     }
 
     /// Whether any line starts with `>` (checked with memchr, so plain messages are copied once).

@@ -32,12 +32,20 @@ public struct RawMessage: Sendable {
     public var maildirFlags: String?
     /// What the source noticed about this message's framing (e.g. a truncated mbox).
     public var warnings: [String]
+    /// What the source set right in this message's framing (a `Content-Length` that did not
+    /// frame it, ignored); unlike ``warnings`` these leave the message whole, and ``parse(limits:)``
+    /// adds them to the message's warnings as repairs.
+    public var repairs: [String]
 
-    public init(origin: MessageOrigin, bytes: [UInt8], maildirFlags: String? = nil, warnings: [String] = []) {
+    public init(
+        origin: MessageOrigin, bytes: [UInt8], maildirFlags: String? = nil, warnings: [String] = [],
+        repairs: [String] = []
+    ) {
         self.origin = origin
         self.bytes = bytes
         self.maildirFlags = maildirFlags
         self.warnings = warnings
+        self.repairs = repairs
     }
 }
 
@@ -62,10 +70,12 @@ public struct SourceProblem: Error, Sendable, Hashable, CustomStringConvertible 
 ///   starts neither with `From ` nor with a header field but holds a separator line
 ///   followed by a header field (within the message size limit) is an mbox with junk before
 ///   it: the junk is reported as a ``SourceProblem`` at its byte offset and the mbox is read.
-///   Inside an mbox, a separator followed by another separator, by nothing but white space to
-///   the end, or by bytes that are not a header section (binary data, text with no header
-///   field) is reported as a ``SourceProblem`` at the offset after it, and the message before
-///   it ends there.
+///   Inside an mbox, a separator is a `From ` line with a separator's shape — a sender and a
+///   date with a time of day and a year (RFC 4155 §2) — in a separator's place: after a blank
+///   line, or before a header field (``MboxReader``). A separator followed by another
+///   separator, by nothing but white space to the end, or by bytes that are not a header
+///   section (binary data, text with no header field) is reported as a ``SourceProblem`` at
+///   the offset after it, and the message before it ends there.
 /// - A directory is walked in name order: files anywhere below it, Maildir `cur/` and
 ///   `new/` (with flags read from names after `:2,`, `!2,` or `;2,`), nested Maildir++
 ///   folders; `tmp/` of a Maildir and hidden files are skipped.
@@ -498,15 +508,15 @@ final class ChunkedReader {
 }
 
 extension RawMessage {
-    /// Parses the bytes into a ``Message``; the source's own warnings (a truncated mbox)
-    /// are added to the message's.
+    /// Parses the bytes into a ``Message``; the source's own repairs and warnings (an ignored
+    /// `Content-Length`, a truncated mbox) are added to the message's.
     /// - Parameter limits: the parser's resource limits.
     /// - Returns: the message, or a ``SourceProblem`` naming this message's origin when it
     ///   cannot be parsed at all.
     public func parse(limits: MIMELimits = .default) -> Result<Message, SourceProblem> {
         do {
             var message = try Message(bytes: bytes, limits: limits)
-            message.warnings += warnings.map { MIMEWarning(message: $0) }
+            message.warnings += (repairs + warnings).map { MIMEWarning(message: $0) }
             return .success(message)
         } catch {
             var origin = origin

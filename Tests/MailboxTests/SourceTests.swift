@@ -164,7 +164,8 @@ func text(_ message: RawMessage) -> String { String(decoding: message.bytes, as:
     let folder = try TemporaryFolder()
     let junk = "partial copy, not mail\n\u{1}\u{2} more\n"
     let mbox =
-        junk + "From a@example.com Sat Nov 28 10:00:00 2026\nSubject: 1\n\nx\n\nFrom b\nSubject: 2\n\ny\n"
+        junk + "From a@example.com Sat Nov 28 10:00:00 2026\nSubject: 1\n\nx\n\n"
+        + "From b@example.com Sat Nov 28 10:05:00 2026\nSubject: 2\n\ny\n"
     let path = try folder.write("junk.mbox", mbox)
     let (messages, problems) = collect(MessageSource(paths: [path]))
     #expect(messages.map(text) == ["Subject: 1\n\nx\n", "Subject: 2\n\ny\n"])
