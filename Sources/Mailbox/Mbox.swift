@@ -232,7 +232,12 @@ final class MboxReader {
         let start = separatorEnd + 1
         stream.fill(atLeast: start + 1024)
         let buffer = stream.buffer
-        guard let shape = acceptedShape(buffer[offset..<separatorEnd]) else { return false }
+        guard let shape = acceptedShape(buffer[offset..<separatorEnd]) else {
+            // A sender alone in an mbox whose separators are dated (two writers' files joined):
+            // a separator only before a message's own header fields.
+            return MboxReader.separatorShape(buffer[offset..<separatorEnd]) == .undated
+                && startsWithMessageField(buffer, at: start)
+        }
         if start >= buffer.count { return afterBlankLine }
         if startsWithFieldName(buffer, at: start) { return true }
         guard afterBlankLine else { return false }
@@ -270,6 +275,23 @@ final class MboxReader {
             index += 1
         }
         return false
+    }
+
+    /// Header fields every message starts with one of (RFC 5322 §3.6 originator, destination,
+    /// identification and trace fields; RFC 2045 MIME-Version), lower-cased.
+    private static let messageFieldNames: Set<String> = [
+        "return-path", "received", "delivered-to", "from", "sender", "to", "cc", "date", "subject",
+        "message-id", "mime-version", "reply-to",
+    ]
+
+    /// Whether one of ``messageFieldNames`` and `:` start at `start`: more than a line shaped
+    /// like a field (`Phone: +1 555 0100` is not one).
+    private func startsWithMessageField(_ buffer: [UInt8], at start: Int) -> Bool {
+        guard startsWithFieldName(buffer, at: start),
+            let colon = buffer[start..<min(buffer.count, start + 80)].firstIndex(of: UInt8(ascii: ":"))
+        else { return false }
+        let name = String(decoding: buffer[start..<colon], as: UTF8.self).lowercased()
+        return Self.messageFieldNames.contains(name)
     }
 
     /// What a separator line looks like.

@@ -175,12 +175,19 @@ import Testing
         for line in neither { #expect(MboxReader.separatorShape(Array(line.utf8)[...]) == nil, "\(line)") }
     }
 
-    @Test func aSenderWithoutADateSplitsOnlyAnMboxWhoseSeparatorsHaveNoDate() throws {
+    /// In an mbox whose separators are dated, a sender alone splits only before a message's
+    /// own header fields (two writers' files joined), never before a line merely shaped like one.
+    @Test func aSenderWithoutADateSplitsADatedMboxOnlyBeforeAMessagesFields() throws {
         let body = "first\n\nFrom b\nSubject: 2\n\nsecond\n"
         let (dated, datedProblems) = try read(
             "From a@example.com Thu Nov 19 21:05:00 2026\nSubject: 1\n\n" + body)
         #expect(datedProblems.isEmpty)
-        #expect(dated.map(text) == ["Subject: 1\n\n" + body])
+        #expect(dated.map(text) == ["Subject: 1\n\nfirst\n", "Subject: 2\n\nsecond\n"])
+        let prose = "first\n\nFrom here\nPhone: +1 555 0100\n\nsecond\n"
+        let (kept, keptProblems) = try read(
+            "From a@example.com Thu Nov 19 21:05:00 2026\nSubject: 1\n\n" + prose)
+        #expect(keptProblems.isEmpty)
+        #expect(kept.map(text) == ["Subject: 1\n\n" + prose])
         let (undated, undatedProblems) = try read("From a\nSubject: 1\n\n" + body)
         #expect(undatedProblems.isEmpty)
         #expect(undated.map(text) == ["Subject: 1\n\nfirst\n", "Subject: 2\n\nsecond\n"])
