@@ -30,11 +30,28 @@ final class MboxReader {
     /// Whether a `From ` line with a sender and no date is a separator: set from the first
     /// separator line, the writer's way.
     private var acceptsUndated = false
+    /// Whether the input is a file nobody has written to for ``settledAge``: a last line
+    /// without a line end is then how the file ends, not a message still being written.
+    private let isSettled: Bool
 
-    init(stream: ChunkedReader, path: String, maxMessageBytes: Int) {
+    /// How long an mbox file must have been left unchanged before an unterminated last line
+    /// is taken for the end of a complete message.
+    static let settledAge: TimeInterval = 600
+
+    init(stream: ChunkedReader, path: String, maxMessageBytes: Int, isSettled: Bool = false) {
         self.stream = stream
         self.path = path
         self.maxMessageBytes = maxMessageBytes
+        self.isSettled = isSettled
+    }
+
+    /// Whether the open file `descriptor` is a regular file last modified ``settledAge`` or more
+    /// ago (`fstat(2)`); a pipe or a terminal never is.
+    static func isSettled(_ descriptor: Int32, now: Date = Date()) -> Bool {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return false }
+        let modified = TimeInterval(status.st_mtim.tv_sec) + TimeInterval(status.st_mtim.tv_nsec) / 1e9
+        return now.timeIntervalSince1970 - modified >= settledAge
     }
 
     /// The index of the next LF at or after `start`, reading more input as needed.
@@ -170,7 +187,13 @@ final class MboxReader {
         var warnings: [String] = []
         let atFileEnd = end == stream.buffer.count && stream.atEnd
         if atFileEnd, let last = slice.last, last != 0x0A {
-            warnings.append("mbox ends in the middle of a line: the last message may be truncated")
+            if isSettled {
+                repairs.append(
+                    "mbox ends without a line end; unchanged for \(Int(Self.settledAge / 60)) minutes or more,"
+                        + " so read as the end of the message")
+            } else {
+                warnings.append("mbox ends in the middle of a line: the last message may be truncated")
+            }
         }
         // The blank line before the next separator belongs to the mbox, not the message.
         if slice.count >= 2 && slice.last == 0x0A {

@@ -160,6 +160,26 @@ func text(_ message: RawMessage) -> String { String(decoding: message.bytes, as:
     #expect(messages.first { $0.maildirFlags == "RS" } != nil)
 }
 
+/// An mbox whose last line has no line end is read whole once nobody has written to it for
+/// ten minutes: the line is how the file ends, not a message still being written.
+@Test func anUnterminatedLastLineOfASettledMboxIsReadAsItsEnd() throws {
+    let folder = try TemporaryFolder()
+    let path = try folder.write(
+        "old.mbox", "From a\nSubject: whole\n\nyes\n\nFrom b\nSubject: last\n\nno line end")
+    let longAgo = Date().addingTimeInterval(-2 * MboxReader.settledAge)
+    try FileManager.default.setAttributes([.modificationDate: longAgo], ofItemAtPath: path)
+    let (messages, problems) = collect(MessageSource(paths: [path]))
+    #expect(problems.isEmpty)
+    let last = try #require(messages.first { $0.origin.index == 2 })
+    #expect(last.warnings.isEmpty)
+    #expect(last.repairs.first?.hasPrefix("mbox ends without a line end") == true)
+    #expect(String(decoding: last.bytes, as: UTF8.self).hasSuffix("no line end"))
+    // The same file just written: the last message may still be growing.
+    try FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: path)
+    let (fresh, _) = collect(MessageSource(paths: [path]))
+    #expect(fresh.first { $0.origin.index == 2 }?.warnings.first?.contains("truncated") == true)
+}
+
 @Test func junkBeforeTheFirstSeparatorIsReportedAndTheMboxStillRead() throws {
     let folder = try TemporaryFolder()
     let junk = "partial copy, not mail\n\u{1}\u{2} more\n"
