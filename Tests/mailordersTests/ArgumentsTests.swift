@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import mailorders
@@ -85,4 +86,16 @@ private let spec = CommandSpec(
     #expect(diff.contains("+B"))
     #expect(diff.contains("+e"))
     #expect(diff.hasPrefix("--- expected\n+++ actual\n@@ -1,"))
+}
+
+/// `--jobs` beyond four threads per core (and 16) is lowered: more threads only hold more
+/// batches in memory.
+@Test func scanJobsAreCappedAtFourPerCore() throws {
+    let cores = ProcessInfo.processInfo.activeProcessorCount
+    let huge = try ScanOptions(ParsedArguments.parse(["x", "--jobs", "100000"], for: ScanCommand.spec))
+    #expect(huge.jobs == ScanOptions.maximumJobs(cores: cores))
+    #expect(ScanOptions.maximumJobs(cores: 2) == 16)
+    #expect(ScanOptions.maximumJobs(cores: 64) == 256)
+    let two = try ScanOptions(ParsedArguments.parse(["x", "--jobs", "2"], for: ScanCommand.spec))
+    #expect(two.jobs == 2)
 }

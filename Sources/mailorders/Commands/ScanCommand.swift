@@ -93,6 +93,9 @@ struct ScanOptions {
     var orderTypeIdentifier: String
     var signing: (certificate: String, key: String, wwdr: String?)?
 
+    /// The most `--jobs` a scan uses: four threads per core, and at least 16.
+    static func maximumJobs(cores: Int) -> Int { max(16, 4 * cores) }
+
     init(_ arguments: ParsedArguments) throws {
         paths = arguments.positionals
         guard !paths.isEmpty else {
@@ -103,7 +106,9 @@ struct ScanOptions {
         databasePath =
             arguments.value("db") ?? outputDirectory.appendingPathComponent("mailorders.sqlite").path
         zip = arguments.has("zip")
-        jobs = try arguments.positiveInteger("jobs") ?? ProcessInfo.processInfo.activeProcessorCount
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        // More threads than cores only add batches held in memory (each job keeps 32 messages).
+        jobs = min(try arguments.positiveInteger("jobs") ?? cores, Self.maximumJobs(cores: cores))
         prefilter = !arguments.has("no-prefilter")
         if let text = arguments.value("since") {
             guard let date = parseDay(text) else {
