@@ -18,16 +18,13 @@ import Testing
         var found = 0
         let reference = CivilDate(year: 2026, month: 11, day: 20)
         for language in Fixture.extractor.languages {
-            let rules = language.rules
-            let names = (rules.months.flatMap { $0 } + rules.weekdays.flatMap { $0 }).filter {
-                $0.utf8.allSatisfy { $0 < 0x80 }
-            }
-            let pieces =
-                names + names.map { $0.uppercased() } + [
+            let pieces = FastPathTests.dateNamePieces(
+                language, asciiOnly: true,
+                [
                     " ", "  ", "\t", ",", ".", "/", "-", "de ", "er", "le ", "1", "12", "3", "31", "2026",
-                    "1999",
-                    "2101", "05", "123", "x", "Nov", "a", ":", "(", "0", "13", "29", "2.", "2026-11-", "11/",
-                ]
+                    "1999", "2101", "05", "123", "x", "Nov", "a", ":", "(", "0", "13", "29", "2.", "2026-11-",
+                    "11/",
+                ])
             for _ in 0..<600 {
                 var text = generator.text(pieces, count: 10)
                 guard let fast = text.withUTF8({ language.dates.asciiDates(in: $0, reference: reference) })
@@ -36,7 +33,8 @@ import Testing
                 compared += 1
                 found += expected.count
                 #expect(
-                    Self.describe(fast) == Self.describe(expected), "\(rules.code) \(text.debugDescription)")
+                    Self.describe(fast) == Self.describe(expected),
+                    "\(language.rules.code) \(text.debugDescription)")
                 // And without a reference day (dates without a year are dropped).
                 #expect(
                     Self.describe(text.withUTF8({ language.dates.asciiDates(in: $0, reference: nil) }) ?? [])
@@ -114,14 +112,9 @@ import Testing
         var generator = Generator(state: 23)
         var compared = 0
         for language in Fixture.extractor.languages {
-            let rules = language.rules
-            let names = (rules.months.flatMap { $0 } + rules.weekdays.flatMap { $0 }).filter {
-                $0.utf8.allSatisfy { $0 < 0x80 }
-            }
-            let pieces =
-                names + names.map { $0.uppercased() } + [
-                    " ", "\t", ",", ".", "/", "-", "1", "12", "31", "2026", "x", "a", "(", "le ", "de ",
-                ]
+            let pieces = FastPathTests.dateNamePieces(
+                language, asciiOnly: true,
+                [" ", "\t", ",", ".", "/", "-", "1", "12", "31", "2026", "x", "a", "(", "le ", "de "])
             for pattern in language.dates.patterns {
                 guard let ascii = pattern.ascii else { continue }
                 let everywhere = ASCIIMatcher(steps: ascii.steps, startingAnywhere: true)
@@ -133,7 +126,7 @@ import Testing
                     compared += 1
                     #expect(
                         found.map { [$0.range] + $0.groups } == expected.map { [$0.range] + $0.groups },
-                        "\(rules.code) \(pattern.pattern) \(text.debugDescription)")
+                        "\(language.rules.code) \(pattern.pattern) \(text.debugDescription)")
                 }
             }
         }

@@ -24,6 +24,15 @@ import Testing
         }
     }
 
+    /// Pieces for generated date texts: `language`'s month and weekday names (only the ASCII
+    /// ones when `asciiOnly`), as written and upper-cased, then `extra`.
+    static func dateNamePieces(_ language: CompiledLanguage, asciiOnly: Bool, _ extra: [String]) -> [String] {
+        let names = (language.rules.months.flatMap { $0 } + language.rules.weekdays.flatMap { $0 }).filter {
+            !asciiOnly || $0.utf8.allSatisfy { $0 < 0x80 }
+        }
+        return names + names.map { $0.uppercased() } + extra
+    }
+
     static let orderValuePieces = [
         " ", "  ", "\t", "#", ":", "(", "[", ")", "]", ",", ";", ".", "!", "-", "_", "/", "no.", "is", "Nr",
         "NR.", "ist", "123", "4567", "2026", "11", "ABC", "x9", "ord", "2026-11-20", "20.11.2026", "12.99",
@@ -99,16 +108,12 @@ import Testing
         var generator = Generator(state: 4)
         var compared = 0
         for language in Fixture.extractor.languages {
-            let rules = language.rules
-            let names = (rules.months.flatMap { $0 } + rules.weekdays.flatMap { $0 }).filter {
-                $0.utf8.allSatisfy { $0 < 0x80 }
-            }
-            let pieces =
-                names + names.map { $0.uppercased() } + [
+            let pieces = Self.dateNamePieces(
+                language, asciiOnly: true,
+                [
                     " ", "  ", "\t", ",", ".", "/", "-", "de ", "er", "le ", "1", "12", "3", "31", "2026",
-                    "1999",
-                    "2101", "05", "123", "x", "Nov", "a", ":", "(",
-                ]
+                    "1999", "2101", "05", "123", "x", "Nov", "a", ":", "(",
+                ])
             for pattern in language.dates.patterns {
                 guard let ascii = pattern.ascii, let expression = pattern.expression else { continue }
                 for _ in 0..<400 {
@@ -127,7 +132,9 @@ import Testing
                         }
                     }
                     compared += 1
-                    #expect(actual == expected, "\(rules.code) \(pattern.pattern) \(text.debugDescription)")
+                    #expect(
+                        actual == expected,
+                        "\(language.rules.code) \(pattern.pattern) \(text.debugDescription)")
                 }
             }
         }
@@ -141,14 +148,12 @@ import Testing
         var skipped = 0
         var withLiterals = 0
         for language in Fixture.extractor.languages {
-            let rules = language.rules
-            let names = rules.months.flatMap { $0 } + rules.weekdays.flatMap { $0 }
-            let pieces =
-                names + names.map { $0.uppercased() } + [
+            let pieces = Self.dateNamePieces(
+                language, asciiOnly: false,
+                [
                     " ", "\u{A0}", ",", ".", "/", "-", "–", "年", "月", "日", "년", "월", "일", "号", "1", "12",
-                    "31",
-                    "2026", "２０２６", "１２", "x", "é", "K", "\u{212A}", "ß", "İ", "de ", "ſ",
-                ]
+                    "31", "2026", "２０２６", "１２", "x", "é", "K", "\u{212A}", "ß", "İ", "de ", "ſ",
+                ])
             for pattern in language.dates.patterns {
                 guard let expression = pattern.expression else { continue }
                 if !pattern.requiredScalars.isEmpty { withLiterals += 1 }
@@ -165,7 +170,9 @@ import Testing
                     if pattern.requiredScalars.contains(where: { !text.unicodeScalars.contains($0) }) {
                         skipped += 1
                     }
-                    #expect(actual == expected, "\(rules.code) \(pattern.pattern) \(text.debugDescription)")
+                    #expect(
+                        actual == expected,
+                        "\(language.rules.code) \(pattern.pattern) \(text.debugDescription)")
                 }
             }
         }

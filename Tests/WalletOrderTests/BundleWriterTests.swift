@@ -236,6 +236,20 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: staging.path).isEmpty)
     }
 
+    /// Two temporary files a killed writer could have left in `folder`: one older than
+    /// ``BundleWriter/abandonedTemporaryAge``, one just written.
+    func plantTemporaryFiles(in folder: URL, prefix: String) throws -> (old: URL, fresh: URL) {
+        let old = folder.appendingPathComponent(
+            prefix + "order.json.0F2E5C1A-0000-4000-8000-000000000000.tmp")
+        let fresh = folder.appendingPathComponent(
+            prefix + "manifest.json.1A2B3C4D-0000-4000-8000-000000000000.tmp")
+        try Data("{".utf8).write(to: old)
+        try Data("{".utf8).write(to: fresh)
+        let longAgo = Date().addingTimeInterval(-2 * BundleWriter.abandonedTemporaryAge)
+        try FileManager.default.setAttributes([.modificationDate: longAgo], ofItemAtPath: old.path)
+        return (old, fresh)
+    }
+
     /// A writer killed between writing and renaming leaves its temporary file in the staging
     /// folder, outside every bundle; it is removed once it is an hour old, and a younger one
     /// (perhaps a concurrent writer's) is left alone.
@@ -250,13 +264,9 @@ import Testing
             ])
         let staging = out.appendingPathComponent(BundleWriter.stagingFolderName)
         #expect(try FileManager.default.contentsOfDirectory(atPath: staging.path).isEmpty)
-        let old = staging.appendingPathComponent("order.json.0F2E5C1A-0000-4000-8000-000000000000.tmp")
-        let fresh = staging.appendingPathComponent("manifest.json.1A2B3C4D-0000-4000-8000-000000000000.tmp")
-        try Data("{".utf8).write(to: old)
-        try Data("{".utf8).write(to: fresh)
-        let longAgo = Date().addingTimeInterval(-2 * BundleWriter.abandonedTemporaryAge)
-        try FileManager.default.setAttributes([.modificationDate: longAgo], ofItemAtPath: old.path)
+        let (old, fresh) = try plantTemporaryFiles(in: staging, prefix: "")
         #expect(writer.removeAbandonedTemporaryFiles() == 1)
+        #expect(!FileManager.default.fileExists(atPath: old.path))
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: staging.path) == [fresh.lastPathComponent])
     }
@@ -284,12 +294,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: out) }
         let writer = BundleWriter(outputDirectory: out, zip: false, signing: nil)
         let url = try writer.write(fullOrder(), images: fullOrderImages)
-        let old = url.appendingPathComponent(".order.json.0F2E5C1A-0000-4000-8000-000000000000.tmp")
-        let fresh = url.appendingPathComponent(".manifest.json.1A2B3C4D-0000-4000-8000-000000000000.tmp")
-        try Data("{".utf8).write(to: old)
-        try Data("{".utf8).write(to: fresh)
-        let longAgo = Date().addingTimeInterval(-2 * BundleWriter.abandonedTemporaryAge)
-        try FileManager.default.setAttributes([.modificationDate: longAgo], ofItemAtPath: old.path)
+        let (old, fresh) = try plantTemporaryFiles(in: url, prefix: ".")
         _ = try writer.write(fullOrder(), images: fullOrderImages)
         #expect(!FileManager.default.fileExists(atPath: old.path))
         #expect(FileManager.default.fileExists(atPath: fresh.path))
