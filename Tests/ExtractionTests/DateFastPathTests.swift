@@ -64,20 +64,13 @@ import Testing
                 guard let expression = pattern.expression else { continue }
                 for _ in 0..<150 {
                     let text = generator.text(pieces, count: 8) + "é"
-                    let nsText = text as NSString
-                    let expected = expression.matches(
-                        in: text, range: NSRange(location: 0, length: nsText.length)
-                    )
-                    .map { match in
-                        [match.range] + (0..<pattern.slots.count).map { match.range(at: $0 + 1) }
-                    }
+                    let (expected, actual) = FastPathTests.expressionAndFastMatches(pattern, expression, text)
                     if DateFormatPattern.mayHoldYear(text) {
                         searched += 1
                     } else {
                         skipped += 1
                         #expect(expected.isEmpty, "\(pattern.pattern) \(text.debugDescription)")
                     }
-                    let actual = pattern.matches(in: text, nsText: nsText).map { [$0.0] + $0.1 }
                     #expect(actual == expected, "\(pattern.pattern) \(text.debugDescription)")
                 }
             }

@@ -33,6 +33,18 @@ import Testing
         return names + names.map { $0.uppercased() } + extra
     }
 
+    /// The ranges (whole match, then each slot) `expression` finds in `text`, and those
+    /// `pattern.matches` finds, for comparison.
+    static func expressionAndFastMatches(
+        _ pattern: DateFormatPattern, _ expression: NSRegularExpression, _ text: String
+    ) -> (expected: [[NSRange]], actual: [[NSRange]]) {
+        let nsText = text as NSString
+        let expected = expression.matches(in: text, range: NSRange(location: 0, length: nsText.length)).map {
+            match in [match.range] + (0..<pattern.slots.count).map { match.range(at: $0 + 1) }
+        }
+        return (expected, pattern.matches(in: text, nsText: nsText).map { [$0.0] + $0.1 })
+    }
+
     static let orderValuePieces = [
         " ", "  ", "\t", "#", ":", "(", "[", ")", "]", ",", ";", ".", "!", "-", "_", "/", "no.", "is", "Nr",
         "NR.", "ist", "123", "4567", "2026", "11", "ABC", "x9", "ord", "2026-11-20", "20.11.2026", "12.99",
@@ -159,14 +171,7 @@ import Testing
                 if !pattern.requiredScalars.isEmpty { withLiterals += 1 }
                 for _ in 0..<200 {
                     let text = generator.text(pieces, count: 8) + "é"
-                    let nsText = text as NSString
-                    let expected = expression.matches(
-                        in: text, range: NSRange(location: 0, length: nsText.length)
-                    )
-                    .map { match in
-                        [match.range] + (0..<pattern.slots.count).map { match.range(at: $0 + 1) }
-                    }
-                    let actual = pattern.matches(in: text, nsText: nsText).map { [$0.0] + $0.1 }
+                    let (expected, actual) = Self.expressionAndFastMatches(pattern, expression, text)
                     if pattern.requiredScalars.contains(where: { !text.unicodeScalars.contains($0) }) {
                         skipped += 1
                     }
