@@ -277,6 +277,11 @@ struct BodyParser {
         var repairs = Base64Repairs()
         let decoded = TransferCoding.decode(part.rawBody, encoding: part.transferEncoding, repairs: &repairs)
         for warning in repairs.warnings { warn(part.path, warning) }
+        if decoded.isEmpty, repairs.warnings.isEmpty, part.transferEncoding == .base64,
+            part.rawBody.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D })
+        {
+            warn(part.path, "base64 body holds no data: nothing but `=` padding")
+        }
         let label = part.contentType.parameters["charset"]
         let result = Charsets.decode(decoded, label: label)
         if let warning = result.warning { warn(part.path, warning) }

@@ -17,6 +17,20 @@ import Testing
         chunks.map { Data($0.utf8).base64EncodedString() }.joined(separator: separator)
     }
 
+    /// A text part whose base64 body is `=` padding alone decodes to nothing: that is reported,
+    /// where an empty body is not.
+    @Test func aBodyOfPaddingAloneIsReported() throws {
+        let head = "Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n"
+        let padding = try Message(bytes: Array((head + "====\r\n==\r\n").utf8))
+        #expect(padding.textBody?.text == "")
+        #expect(
+            padding.warnings.map(\.message).contains("base64 body holds no data: nothing but `=` padding"))
+        let empty = try Message(bytes: Array((head + "\r\n").utf8))
+        #expect(!empty.warnings.map(\.message).contains { $0.hasPrefix("base64 body") })
+        let fine = try Message(bytes: Array((head + "SGk=\r\n").utf8))
+        #expect(fine.warnings.isEmpty)
+    }
+
     @Test func chunksJoinedOnOneLineAreEachDecoded() {
         #expect(decode("SGk=SGVsbG8=").text == "HiHello")
         #expect(decode("SGk=SGVsbG8=").repairs == Base64Repairs(ignored: 0, runsAfterPadding: 1))
