@@ -30,28 +30,26 @@ final class MboxReader {
     /// Whether a `From ` line with a sender and no date is a separator: set from the first
     /// separator line, the writer's way.
     private var acceptsUndated = false
-    /// Whether the input is a file nobody has written to for ``settledAge``: a last line
-    /// without a line end is then how the file ends, not a message still being written.
-    private let isSettled: Bool
-
     /// How long an mbox file must have been left unchanged before an unterminated last line
     /// is taken for the end of a complete message.
     static let settledAge: TimeInterval = 600
 
-    init(stream: ChunkedReader, path: String, maxMessageBytes: Int, isSettled: Bool = false) {
+    init(stream: ChunkedReader, path: String, maxMessageBytes: Int) {
         self.stream = stream
         self.path = path
         self.maxMessageBytes = maxMessageBytes
-        self.isSettled = isSettled
     }
 
-    /// Whether the open file `descriptor` is a regular file last modified ``settledAge`` or more
-    /// ago (`fstat(2)`); a pipe or a terminal never is.
-    static func isSettled(_ descriptor: Int32, now: Date = Date()) -> Bool {
+    /// Whether the input is a regular file nobody has written to for ``settledAge`` (its
+    /// modification time, `stat(2)` of the path, or `fstat(2)` of a descriptor the reader keeps
+    /// open, as standard input): a last line without a line end is then how the file ends, not
+    /// a message still being written. A pipe or a terminal never is. Asked only for such a line.
+    private func inputIsSettled(now: Date = Date()) -> Bool {
         var status = stat()
-        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return false }
+        let found = stream.closeWhenDone ? stat(path, &status) : fstat(stream.descriptor, &status)
+        guard found == 0, (status.st_mode & S_IFMT) == S_IFREG else { return false }
         let modified = TimeInterval(status.st_mtim.tv_sec) + TimeInterval(status.st_mtim.tv_nsec) / 1e9
-        return now.timeIntervalSince1970 - modified >= settledAge
+        return now.timeIntervalSince1970 - modified >= Self.settledAge
     }
 
     /// The index of the next LF at or after `start`, reading more input as needed.
@@ -187,7 +185,7 @@ final class MboxReader {
         var warnings: [String] = []
         let atFileEnd = end == stream.buffer.count && stream.atEnd
         if atFileEnd, let last = slice.last, last != 0x0A {
-            if isSettled {
+            if inputIsSettled() {
                 repairs.append(
                     "mbox ends without a line end; unchanged for \(Int(Self.settledAge / 60)) minutes or more,"
                         + " so read as the end of the message")

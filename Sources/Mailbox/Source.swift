@@ -244,8 +244,6 @@ public final class MessageSource: Sequence, IteratorProtocol {
     private func open(
         descriptor: Int32, path: String, flags: String?, closeWhenDone: Bool
     ) -> Result<RawMessage, SourceProblem>? {
-        // Asked before reading: the reader closes the descriptor at the end of the input.
-        let isSettled = MboxReader.isSettled(descriptor)
         let stream = ChunkedReader(descriptor: descriptor, closeWhenDone: closeWhenDone, scratch: scratch)
         stream.fill(atLeast: 5)
         let origin = MessageOrigin(path: path)
@@ -286,9 +284,7 @@ public final class MessageSource: Sequence, IteratorProtocol {
         if stream.buffer.starts(with: MboxReader.fromLine) {
             stream.fill(atLeast: 4096)
             if stream.startsWithBareCR { stream.crAsLineFeed = true }
-            let mbox = MboxReader(
-                stream: stream, path: path, maxMessageBytes: maxMessageBytes,
-                isSettled: isSettled)
+            let mbox = MboxReader(stream: stream, path: path, maxMessageBytes: maxMessageBytes)
             reader = mbox
             if let leadingJunk { return .failure(leadingJunk) }
             return mbox.next()

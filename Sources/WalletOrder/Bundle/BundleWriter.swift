@@ -94,6 +94,8 @@ public struct BundleWriter: Sendable {
         let total = files.reduce(0) { $0 + $1.1.count }
         guard total < BundleWriter.maximumBundleSize else { throw .tooLarge(bytes: total) }
 
+        // Once for all of this bundle's files (``writeAtomically(_:to:)`` writes there).
+        try prepareFolder(outputDirectory.appendingPathComponent(Self.stagingFolderName))
         if zip {
             let archive = Zip.archive(files.map { Zip.Entry(name: $0.0, data: $0.1) })
             try writeAtomically(archive, to: destination)
@@ -306,13 +308,13 @@ public struct BundleWriter: Sendable {
         }
     }
 
-    /// Writes `data` to a new temporary file in the staging folder (`NAME.UUID.tmp`, created
+    /// Writes `data` to a new temporary file in the staging folder, which the caller has made
+    /// sure is a real folder (`NAME.UUID.tmp`, created
     /// exclusively, mode 0644 before the umask), then renames it over `url` (POSIX `rename(2)`
     /// replaces atomically within one file system, and the staging folder is in the output
     /// folder). Not flushed: see ``synchronize()``.
     func writeAtomically(_ data: Data, to url: URL) throws(BundleError) {
         let staging = outputDirectory.appendingPathComponent(Self.stagingFolderName)
-        try prepareFolder(staging)
         let temporary = staging.appendingPathComponent("\(url.lastPathComponent).\(UUID().uuidString).tmp")
         if let reason = WalletOrder.write(data, toNewFile: temporary.path) {
             unlink(temporary.path)
