@@ -71,6 +71,46 @@ import Testing
                         })
             }
         }
+        // Letters and digits, in every lane, whatever the bytes beside them (non-ASCII too).
+        for byte in UInt8(0)...0xFF {
+            for lane in 0..<8 {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                var lanes = (0..<8).map { UInt8(truncatingIfNeeded: state >> UInt64(8 * $0)) }
+                lanes[lane] = byte
+                let word = lanes.enumerated().reduce(UInt64(0)) {
+                    $0 | UInt64($1.element) << UInt64(8 * $1.offset)
+                }
+                let mask = lanes.enumerated().reduce(UInt64(0)) {
+                    $0 | (ReferenceFolding.isWord($1.element) ? UInt64(0x80) << UInt64(8 * $1.offset) : 0)
+                }
+                #expect(SWAR.wordByteMask(word) == mask, "\(lanes)")
+            }
+        }
+    }
+
+    /// A run of letters and digits measured and hashed eight bytes at a time agrees with the
+    /// same run found byte by byte and hashed from its bytes, at every length and offset.
+    @Test func wordRunAgreesWithTheByteByByteRun() {
+        let pieces = [
+            "a", "Z", "0", "9", "ab", "tracking", "sendungsnummer", "1z999aa10123456784", " ", "-", "é", "注",
+        ]
+        var state: UInt64 = 5
+        for _ in 0..<3_000 {
+            var text: [UInt8] = []
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            for step in 0..<Int(state >> 60) {
+                text += Array(pieces[Int((state >> UInt64(4 * step)) % UInt64(pieces.count))].utf8)
+            }
+            text.withUnsafeBufferPointer { buffer in
+                for start in buffer.indices where ReferenceFolding.isWord(buffer[start]) {
+                    var end = start
+                    while end < buffer.count, ReferenceFolding.isWord(buffer[end]) { end += 1 }
+                    let run = KeywordMatcher.wordRun(buffer, at: start)
+                    #expect(run.length == end - start)
+                    #expect(run.hash == KeywordMatcher.wordHash(buffer, from: start, length: end - start))
+                }
+            }
+        }
     }
 
     @Test func matcherAgreesWithScanningEveryKeywordAtEveryPosition() {
