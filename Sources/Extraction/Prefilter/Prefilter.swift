@@ -130,9 +130,9 @@ public struct Prefilter: Sendable {
     /// `domain` or the closest parent domain that is a carrier's or a merchant's.
     private func knownDomain(_ domain: String) -> String? {
         var candidate = Substring(domain)
-        while candidate.contains(".") {
+        // A bare label (`com`) is no one's domain: only names with a dot are looked up.
+        while let dot = candidate.utf8.firstIndex(of: 0x2E) {
             if senderDomains.contains(String(candidate)) { return String(candidate) }
-            guard let dot = candidate.firstIndex(of: ".") else { break }
             candidate = candidate[candidate.index(after: dot)...]
         }
         return nil
