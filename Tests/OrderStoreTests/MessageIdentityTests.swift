@@ -118,6 +118,56 @@ import Testing
         #expect(base.factsDigest == base.factsDigest)
     }
 
+    /// The digest of a message not about an order, written out without the encoder, is the
+    /// digest of what `JSONEncoder` writes: the store's identities stay what they were.
+    @Test func notAnOrderDigestIsTheEncodersDigest() {
+        let dates: [Date?] = [
+            nil, Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 1_764_000_000),
+            Date(timeIntervalSince1970: 1_764_000_000.25), Date(timeIntervalSince1970: -86_400.5),
+            Date(timeIntervalSince1970: 1e15), Date.distantFuture, Date.distantPast,
+        ]
+        for date in dates {
+            for source in [nil, "inbox.mbox#3"] {
+                var plain = message("news", .notAnOrder, at: date ?? november(1))
+                plain.date = date
+                plain.extraction = ExtractionResult(source: source, messageID: "<n@x>", kind: .notAnOrder)
+                let expected = IngestedMessage.encodedDigest(
+                    ExtractionResult(kind: .notAnOrder), date: date.map { String($0.timeIntervalSince1970) },
+                    orderManagementURL: nil, contentHash: plain.contentHash)
+                #expect(plain.factsDigest == expected, "\(String(describing: date))")
+            }
+        }
+        // Anything more than the bare kind goes through the encoder.
+        var bare = message("news", .notAnOrder, at: november(1))
+        bare.extraction = ExtractionResult(kind: .notAnOrder)
+        var named = bare
+        named.extraction.merchant = MerchantInfo(name: "Shop")
+        #expect(named.factsDigest != bare.factsDigest)
+        #expect(
+            named.factsDigest
+                == IngestedMessage.encodedDigest(
+                    named.extraction, date: String(november(1).timeIntervalSince1970),
+                    orderManagementURL: nil,
+                    contentHash: named.contentHash))
+    }
+
+    /// Message-IDs are trimmed as Foundation trims them, with or without the fast path.
+    @Test func messageIDsAreNormalizedAsBefore() {
+        let samples: [String?] = [
+            nil, "", " ", "<>", "< >", "<a@b>", " <a@b> ", "\t<a@b>\r\n", "< a@b >", "a@b",
+            "\u{A0}<a@b>\u{3000}",
+            "<\u{A0}a@b\u{2003}>", "<a@b", "a@b>", "<<a@b>>", "\u{85}x\u{2028}", "<é@b>",
+        ]
+        for sample in samples {
+            var expected = sample?.trimmingCharacters(in: .whitespacesAndNewlines)
+            if let text = expected, text.hasPrefix("<") && text.hasSuffix(">") && text.count >= 2 {
+                expected = String(text.dropFirst().dropLast()).trimmingCharacters(in: .whitespaces)
+            }
+            if expected?.isEmpty == true { expected = nil }
+            #expect(SQLiteOrderStore.normalizedMessageID(sample) == expected, "\(String(describing: sample))")
+        }
+    }
+
     @Test func aMessageWithoutMessageIDIsKnownOnlyByItsBytes() throws {
         let db = try TemporaryStore()
         let first = message(

@@ -189,11 +189,21 @@ public final class SQLiteOrderStore: OrderStore, @unchecked Sendable {
 
     /// A Message-ID without surrounding spaces and angle brackets; `nil` when nothing is left.
     static func normalizedMessageID(_ messageID: String?) -> String? {
-        guard var text = messageID?.trimmingCharacters(in: .whitespacesAndNewlines) else { return nil }
+        guard var text = messageID.map({ trimmed($0, in: .whitespacesAndNewlines) }) else { return nil }
         if text.hasPrefix("<") && text.hasSuffix(">") && text.count >= 2 {
-            text = String(text.dropFirst().dropLast()).trimmingCharacters(in: .whitespaces)
+            text = trimmed(String(text.dropFirst().dropLast()), in: .whitespaces)
         }
         return text.isEmpty ? nil : text
+    }
+
+    /// `text` without the characters of `set` at its ends. Foundation's trimming runs only when
+    /// an end is not a visible ASCII character (`!` … `~`), which no white space or line end is:
+    /// a Message-ID almost never needs it.
+    private static func trimmed(_ text: String, in set: CharacterSet) -> String {
+        guard let first = text.utf8.first, let last = text.utf8.last,
+            (0x21...0x7E).contains(first), (0x21...0x7E).contains(last)
+        else { return text.trimmingCharacters(in: set) }
+        return text
     }
 
     public func contains(contentHash: String) throws(StoreError) -> Bool {
