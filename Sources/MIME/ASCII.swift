@@ -1,3 +1,5 @@
+import Foundation
+
 /// Byte-level ASCII helpers for hot paths (Foundation's string functions bridge to
 /// NSString and cost far more than the parsing around them).
 enum ASCII {
@@ -20,6 +22,18 @@ enum ASCII {
     @inline(__always)
     static func isBlank(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A
+    }
+
+    /// `text` without leading and trailing white space as `CharacterSet.whitespaces` has it
+    /// (Unicode `Zs` and tab). Foundation's trimming runs only when an end is not a visible
+    /// ASCII character (`!` … `~`), which no white space is: most names need none.
+    static func trimmingWhitespace(_ text: String) -> String {
+        if let first = text.utf8.first, let last = text.utf8.last, first > 0x20, first < 0x7F, last > 0x20,
+            last < 0x7F
+        {
+            return text
+        }
+        return text.trimmingCharacters(in: .whitespaces)
     }
 
     /// The bytes without leading and trailing blanks (and the extra bytes given).

@@ -198,14 +198,11 @@ enum AddressParser {
     /// RFC 2047-decoded (encoded-words inside quotes too, as mainstream clients do).
     private static func phrase(_ items: [Item]) -> String {
         var output: [UInt8] = []
-        var hasQuotedEncodedWord = false
         for item in items {
             let bytes: [UInt8]
             switch item.token {
             case .atom(let atom): bytes = atom
-            case .quoted(let quoted):
-                bytes = quoted
-                if EncodedWords.containsEncodedWordStart(quoted) { hasQuotedEncodedWord = true }
+            case .quoted(let quoted): bytes = quoted
             case .special(let byte):
                 bytes = [byte]
             case .comment: continue
@@ -213,15 +210,14 @@ enum AddressParser {
             if !output.isEmpty && item.spaceBefore { output.append(0x20) }
             output += bytes
         }
-        _ = hasQuotedEncodedWord
         let decoded = EncodedWords.decode(output)
-        return decoded.trimmingCharacters(in: .whitespaces)
+        return ASCII.trimmingWhitespace(decoded)
     }
 
     private static func commentText(_ items: [Item]) -> String {
         for item in items {
             if case .comment(let bytes) = item.token {
-                let text = EncodedWords.decode(bytes).trimmingCharacters(in: .whitespaces)
+                let text = ASCII.trimmingWhitespace(EncodedWords.decode(bytes))
                 if !text.isEmpty { return text }
             }
         }

@@ -65,3 +65,14 @@ private func utc(_ text: String) -> String? {
     #expect(message.date == nil)
     #expect(message.warnings.isEmpty)
 }
+
+/// Display names are trimmed as `CharacterSet.whitespaces` trims them, fast path or not.
+@Test func displayNameTrimmingAgreesWithFoundation() {
+    let samples = [
+        "", " ", "Shop", " Shop", "Shop\t", "\u{A0}Shop", "Shop\u{3000}", "\u{2003}\u{2003}", "Café",
+        "é", "Shop\u{200B}", "\u{85}Shop", "Shop\r\n", "~", "!Shop!",
+    ]
+    for sample in samples {
+        #expect(ASCII.trimmingWhitespace(sample) == sample.trimmingCharacters(in: .whitespaces), "\(sample)")
+    }
+}
