@@ -248,9 +248,26 @@ final class LanguageSet: Sendable {
     /// Counts Hangul syllables, kana and Han ideographs in UTF-8 bytes, as decoding them would
     /// (a malformed sequence counts as nothing).
     static func countScripts(_ bytes: [UInt8], hangul: inout Int, kana: inout Int, han: inout Int) {
+        bytes.withUnsafeBufferPointer { bytes in
+            countScripts(bytes, hangul: &hangul, kana: &kana, han: &han)
+        }
+    }
+
+    /// ``countScripts(_:hangul:kana:han:)`` over a buffer; eight ASCII bytes (no lead byte of a
+    /// counted scalar among them) are passed over at once.
+    private static func countScripts(
+        _ bytes: UnsafeBufferPointer<UInt8>, hangul: inout Int, kana: inout Int, han: inout Int
+    ) {
+        guard let base = bytes.baseAddress else { return }
         let count = bytes.count
         var index = 0
         while index < count {
+            if index + 8 <= count,
+                UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+            {
+                index += 8
+                continue
+            }
             let lead = bytes[index]
             // Every scalar counted is three bytes long, led by E3 to ED.
             guard lead >= 0xE3, lead <= 0xED, index + 2 < count else {
