@@ -380,3 +380,52 @@ import Testing
         }
     }
 }
+
+/// Order-date connectors read a text's lower-cased start instead of the whole text lower-cased.
+@Suite struct LoweredStartTests {
+    @Test func connectorAgreesWithTheWholeTextLowerCased() {
+        var generator = FastPathTests.Generator(state: 7)
+        let pieces = [
+            "VOM ", "vom ", "Placed On ", "placed on ", "le ", "Le ", "ΟΔΟΣ", "İ", "\u{301}", "\u{212A}", "é",
+            "e",
+            " ", "  ", "주문", "注文", "🇩🇪", "\u{200D}", "👩", "x", "1", "22.11.2026", "\r\n", "\t",
+        ]
+        let words = ["vom", "placed on", "le", "ΟΔΟΣ", "k", "주문", "e"]
+        for _ in 0..<3_000 {
+            let text = generator.text(pieces, count: 40)
+            let connector = OrderDateConnector(generator.pick(words))
+            var lowered: LoweredStart?
+            let expected = text.lowercased().hasPrefix(connector.prefix)
+            #expect(
+                connector.starts(text, textIsASCII: false, lowered: &lowered) == expected,
+                "\(connector.word) in \(text.debugDescription)")
+            // A second question reads the kept start (or the whole text, when the start was short).
+            let other = OrderDateConnector(generator.pick(words))
+            #expect(
+                other.starts(text, textIsASCII: false, lowered: &lowered)
+                    == text.lowercased().hasPrefix(other.prefix))
+        }
+    }
+
+    @Test func shortAndLongTexts() {
+        let connector = OrderDateConnector("Vom")
+        for text in [
+            "", "vom", "VOM ", "Vom\u{301} 1", String(repeating: "é", count: 60),
+            "VOM " + String(repeating: "ü", count: 80),
+        ] {
+            var lowered: LoweredStart?
+            #expect(
+                connector.starts(text, textIsASCII: false, lowered: &lowered)
+                    == text.lowercased().hasPrefix(connector.prefix))
+        }
+    }
+
+    @Test func doubleSpaces() {
+        #expect(!ExtractionContext.hasDoubleSpace(""))
+        #expect(!ExtractionContext.hasDoubleSpace("a b c"))
+        #expect(ExtractionContext.hasDoubleSpace("a  b"))
+        #expect(ExtractionContext.hasDoubleSpace("  "))
+        #expect(ExtractionContext.displaySafeName("Shop  Name") == "Shop Name")
+        #expect(ExtractionContext.displaySafeName("Shop Name") == "Shop Name")
+    }
+}

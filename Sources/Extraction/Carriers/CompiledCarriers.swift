@@ -1,7 +1,8 @@
 import Foundation
 
-/// A format with its compiled pattern.
-struct CompiledFormat: @unchecked Sendable {
+/// A format with its compiled pattern (a class: read for every candidate number, it is
+/// shared, not copied with its arrays and strings).
+final class CompiledFormat: @unchecked Sendable {
     let carrierIndex: Int
     let format: TrackingFormat
     /// `^(?:pattern)$`; NSRegularExpression is immutable and safe to share.

@@ -71,18 +71,71 @@ struct OrderDateConnector: Sendable {
         asciiPrefix = FieldText.isASCII(prefix) ? Array(prefix.utf8) : nil
     }
 
+    /// The number of characters in ``prefix``.
+    private var prefixCount: Int { prefix.count }
+
     /// Whether `text.lowercased()` starts with ``prefix``; `lowered` holds the lower-cased
-    /// text once it was needed (it is not, for an ASCII text and an ASCII word).
-    func starts(_ text: String, textIsASCII: Bool, lowered: inout String?) -> Bool {
+    /// start of the text once it was needed (it is not, for an ASCII text and an ASCII word).
+    func starts(_ text: String, textIsASCII: Bool, lowered: inout LoweredStart?) -> Bool {
         if textIsASCII, let asciiPrefix {
             // In ASCII text lower-casing changes only capitals, one byte for one.
             let bytes = text.utf8
             guard bytes.count >= asciiPrefix.count else { return false }
             return zip(bytes, asciiPrefix).allSatisfy { KeywordScanner.lower($0) == $1 }
         }
-        if lowered == nil { lowered = text.lowercased() }
-        return lowered?.hasPrefix(prefix) ?? false
+        if lowered == nil { lowered = LoweredStart(text) }
+        guard var start = lowered else { return false }
+        if !start.decides(characters: prefixCount) {
+            start = LoweredStart(whole: text)
+            lowered = start
+        }
+        return start.text.hasPrefix(prefix)
     }
+}
+
+/// The lower-cased start of a text: `String(text.prefix(n)).lowercased()`, enough to tell
+/// whether `text.lowercased()` starts with a short prefix.
+///
+/// `lowercased()` maps scalar by scalar, so the lower-cased start is the start of the
+/// lower-cased text, scalar for scalar. Where the two strings have the same scalars, they
+/// have the same character boundaries except at the end of the shorter one (a boundary
+/// depends on the scalars before it and the one after it only). So when the lower-cased start
+/// has more characters than a prefix, its first characters are those of the whole lower-cased
+/// text, and it has the prefix exactly when the whole does.
+struct LoweredStart {
+    /// The lower-cased start.
+    let text: String
+    /// Whether ``text`` is the whole text lower-cased.
+    let isWhole: Bool
+    /// The number of characters in ``text``.
+    let count: Int
+
+    /// Characters of the text lower-cased for a start.
+    static let length = 48
+
+    init(_ text: String) {
+        let start = text.prefix(Self.length)
+        if start.endIndex == text.endIndex {
+            self.init(whole: text)
+        } else {
+            let lowered = String(start).lowercased()
+            self.init(text: lowered, isWhole: false, count: lowered.count)
+        }
+    }
+
+    init(whole text: String) {
+        self.init(text: text.lowercased(), isWhole: true, count: 0)
+    }
+
+    private init(text: String, isWhole: Bool, count: Int) {
+        self.text = text
+        self.isWhole = isWhole
+        self.count = count
+    }
+
+    /// Whether ``text`` tells if the whole lower-cased text starts with a prefix of
+    /// `characters` characters.
+    func decides(characters: Int) -> Bool { isWhole || count > characters }
 }
 
 /// The languages an email is read in: the detected one first, English as a fallback, with
@@ -248,9 +301,26 @@ final class LanguageSet: Sendable {
     /// Counts Hangul syllables, kana and Han ideographs in UTF-8 bytes, as decoding them would
     /// (a malformed sequence counts as nothing).
     static func countScripts(_ bytes: [UInt8], hangul: inout Int, kana: inout Int, han: inout Int) {
+        bytes.withUnsafeBufferPointer { bytes in
+            countScripts(bytes, hangul: &hangul, kana: &kana, han: &han)
+        }
+    }
+
+    /// ``countScripts(_:hangul:kana:han:)`` over a buffer; eight ASCII bytes (no lead byte of a
+    /// counted scalar among them) are passed over at once.
+    private static func countScripts(
+        _ bytes: UnsafeBufferPointer<UInt8>, hangul: inout Int, kana: inout Int, han: inout Int
+    ) {
+        guard let base = bytes.baseAddress else { return }
         let count = bytes.count
         var index = 0
         while index < count {
+            if index + 8 <= count,
+                UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+            {
+                index += 8
+                continue
+            }
             let lead = bytes[index]
             // Every scalar counted is three bytes long, led by E3 to ED.
             guard lead >= 0xE3, lead <= 0xED, index + 2 < count else {

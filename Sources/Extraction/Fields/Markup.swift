@@ -95,8 +95,11 @@ enum Markup {
         return CivilDate(year: year, month: month, day: day)
     }
 
-    /// The schema.org objects of the given types.
-    static func objects(ofType types: Set<String>, in document: MailDocument) -> [SchemaObject] {
-        document.structuredData.filter { types.contains($0.type) }
+    /// The schema.org objects of the given types, in document order.
+    /// - Parameter types: one or two type names (a list: no set is hashed for each question,
+    ///   and most documents have no objects at all).
+    static func objects(ofType types: [String], in document: MailDocument) -> [SchemaObject] {
+        guard !document.structuredData.isEmpty else { return [] }
+        return document.structuredData.filter { types.contains($0.type) }
     }
 }

@@ -71,8 +71,9 @@ extension ExtractionContext {
     /// U+2066–U+2069; Unicode UAX #9 §2) dropped; runs of spaces collapsed and both ends
     /// trimmed. `nil` when nothing is left.
     static func displaySafeName(_ name: String) -> String? {
-        if name.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }), name.first != " ", name.last != " ",
-            !name.contains("  ")
+        // Printable ASCII (each byte a character) without a space at either end or two in a row.
+        if name.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }), name.utf8.first != 0x20, name.utf8.last != 0x20,
+            !hasDoubleSpace(name)
         {
             return name.isEmpty ? nil : name
         }
@@ -93,10 +94,23 @@ extension ExtractionContext {
         return scalars.isEmpty ? nil : String(scalars)
     }
 
+    /// Whether two spaces follow each other in the text's bytes.
+    static func hasDoubleSpace(_ text: String) -> Bool {
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            if byte == 0x20 && previous == 0x20 { return true }
+            previous = byte
+        }
+        return false
+    }
+
     /// `domain`, or `nil` when it holds a control character or white space
     /// (``MailAddress/isDomainText(_:)``).
     static func hostDomain(_ domain: String) -> String? {
-        MailAddress.isDomainText(domain) ? domain : nil
+        // Printable ASCII without a space, as nearly every domain is, is domain text (the
+        // first test ``MailAddress/isDomainText(_:)`` makes, here without its generic call).
+        if domain.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) { return domain }
+        return MailAddress.isDomainText(domain) ? domain : nil
     }
 
     /// The shipper named in a carrier's email ("Shipped from", "보내는분", "ご依頼主").

@@ -193,7 +193,7 @@ extension ExtractionContext {
                     else { continue }
                     let rest = Text.trimmed(String(found.value[range.upperBound...]))
                     let restIsASCII = FieldText.isASCII(rest)
-                    var lowered: String?
+                    var lowered: LoweredStart?
                     guard
                         let connector = connectors.first(where: {
                             $0.starts(rest, textIsASCII: restIsASCII, lowered: &lowered)

@@ -184,12 +184,18 @@ enum OrderNumberToken {
                 }
                 if skipped < 3 {
                     guard found.closed else { return nil }
-                    var folded: [UInt8] = []
-                    for byte in bytes[found.range]
-                    where byte != UInt8(ascii: ":") && byte != UInt8(ascii: "#") {
-                        folded.append(KeywordScanner.lower(byte))
+                    // The word lower-cased without `:` and `#`, written straight into the
+                    // string (a short one is kept inline, with nothing allocated).
+                    let word = UnsafeBufferPointer(rebasing: bytes[found.range])
+                    let folded = String(unsafeUninitializedCapacity: word.count) { buffer in
+                        var length = 0
+                        for byte in word where byte != UInt8(ascii: ":") && byte != UInt8(ascii: "#") {
+                            buffer[length] = KeywordScanner.lower(byte)
+                            length += 1
+                        }
+                        return length
                     }
-                    if fillers.contains(String(decoding: folded, as: UTF8.self)) {
+                    if fillers.contains(folded) {
                         skipped += 1
                         next = found.range.upperBound
                         continue

@@ -94,24 +94,52 @@ struct DocumentText: Sendable {
     var lines: [TextLine]
 
     init(document: MailDocument) {
-        var lines: [TextLine] = []
+        // Every rendition's bytes first, so that room for all the lines is reserved once (a
+        // line is large, and growing the array copies every line made so far).
+        var parts: [Part] = []
+        parts.reserveCapacity(4)
         if let subject = document.subject {
-            DocumentText.split(subject, origin: .subject, newlinesAsSpaces: true, into: &lines)
+            parts.append(Part(subject, origin: .subject, newlinesAsSpaces: true))
         }
-        if let preheader = document.preheader {
-            DocumentText.split(preheader, origin: .preheader, into: &lines)
-        }
-        if let html = document.htmlText {
-            DocumentText.split(html.text, origin: .html, spans: html.spans, into: &lines)
-        }
+        if let preheader = document.preheader { parts.append(Part(preheader, origin: .preheader)) }
+        if let html = document.htmlText { parts.append(Part(html.text, origin: .html, spans: html.spans)) }
         if let plain = document.plainText {
-            DocumentText.split(plain.text, origin: .plain, spans: plain.spans, into: &lines)
+            parts.append(Part(plain.text, origin: .plain, spans: plain.spans))
         }
+        var lines: [TextLine] = []
+        var count = 0
+        for part in parts { count += part.newlines + 1 }
+        lines.reserveCapacity(count)
+        for part in parts { DocumentText.split(part, into: &lines) }
         self.lines = lines
     }
 
     /// At most this many bytes of each rendition are read: hostile input stays bounded.
     static let maximumBytes = 2_000_000
+
+    /// One rendition's bytes (at most ``maximumBytes``), ready to be split into lines.
+    struct Part {
+        var bytes: [UInt8]
+        let origin: TextOrigin
+        let spans: [TextSpan]
+        /// The number of line feeds in ``bytes`` (0 when they were made spaces).
+        var newlines = 0
+
+        /// - Parameter newlinesAsSpaces: read every LF as a space, so that the text is one line
+        ///   (a subject whose folding left line ends in it).
+        init(_ text: String, origin: TextOrigin, spans: [TextSpan] = [], newlinesAsSpaces: Bool = false) {
+            self.origin = origin
+            self.spans = spans
+            bytes =
+                text.utf8.withContiguousStorageIfAvailable { Array($0.prefix(DocumentText.maximumBytes)) }
+                ?? Array(text.utf8.prefix(DocumentText.maximumBytes))
+            if newlinesAsSpaces {
+                for index in bytes.indices where bytes[index] == 0x0A { bytes[index] = 0x20 }
+            } else {
+                for byte in bytes where byte == 0x0A { newlines += 1 }
+            }
+        }
+    }
 
     /// The lines of a rendition.
     /// - Parameters:
@@ -133,16 +161,16 @@ struct DocumentText: Sendable {
         _ text: String, origin: TextOrigin, spans: [TextSpan] = [], newlinesAsSpaces: Bool = false,
         into result: inout [TextLine]
     ) {
-        var bytes =
-            text.utf8.withContiguousStorageIfAvailable { Array($0.prefix(maximumBytes)) }
-            ?? Array(text.utf8.prefix(maximumBytes))
-        var newlines = 0
-        if newlinesAsSpaces {
-            for index in bytes.indices where bytes[index] == 0x0A { bytes[index] = 0x20 }
-        } else {
-            for byte in bytes where byte == 0x0A { newlines += 1 }
-        }
-        result.reserveCapacity(result.count + newlines + 1)
+        let part = Part(text, origin: origin, spans: spans, newlinesAsSpaces: newlinesAsSpaces)
+        result.reserveCapacity(result.count + part.newlines + 1)
+        split(part, into: &result)
+    }
+
+    /// Appends the lines of a rendition's bytes to `result` (with room reserved by the caller).
+    static func split(_ part: Part, into result: inout [TextLine]) {
+        let bytes = part.bytes
+        let spans = part.spans
+        let origin = part.origin
         var start = 0
         var number = 0
         var spanIndex = 0
@@ -160,7 +188,7 @@ struct DocumentText: Sendable {
                     startOffset: start, span: span))
             number += 1
         }
-        if newlines > 0 {
+        if part.newlines > 0 {
             for index in bytes.indices where bytes[index] == 0x0A {
                 emit(index)
                 start = index + 1

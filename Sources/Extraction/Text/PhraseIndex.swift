@@ -365,6 +365,9 @@ final class PhraseHits: Sendable {
         self.index = index
         var phrases: [Int32] = []
         var starts: [Int32] = []
+        // Room for a few occurrences a line, so that the arrays seldom grow.
+        phrases.reserveCapacity(max(32, lines.count * 2))
+        starts.reserveCapacity(max(32, lines.count * 2))
         var lineStarts: [Int] = []
         lineStarts.reserveCapacity(lines.count + 1)
         var lineMasks: [UInt64] = []
