@@ -113,8 +113,9 @@ import Testing
     }
 
     @Test func copiesInEveryBatchCountAsAlreadyAppliedWithAnyNumberOfJobs() throws {
-        // 13 messages 5 times over (65 files): copies fall in the same batch, in the batch
-        // processed while the one before it is applied, and in later batches.
+        // 13 messages 20 times over (260 files): copies fall in the same batch, in the batches
+        // still being hashed or processed while an earlier one is applied (batches of 32, 64
+        // and 96 messages with 1, 2 and 3 jobs), and in later batches.
         let folder = try CommandRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let maildir = folder.appendingPathComponent("Maildir/cur")
@@ -125,7 +126,7 @@ import Testing
             }
         }
         #expect(files.count == 13)
-        for copy in 0..<5 {
+        for copy in 0..<20 {
             for file in files {
                 try FileManager.default.copyItem(
                     atPath: Self.example + "/" + file,
@@ -142,8 +143,8 @@ import Testing
                 ])
             #expect(result.status == 0, "\(result.standardError)")
             let summary = try scanSummary(of: result)
-            #expect(summary["messagesRead"] as? Int == 65)
-            #expect(summary["alreadyApplied"] as? Int == 52, "jobs \(jobs)")
+            #expect(summary["messagesRead"] as? Int == 260)
+            #expect(summary["alreadyApplied"] as? Int == 247, "jobs \(jobs)")
             #expect(summary["ordersCreated"] as? Int == 3)
             #expect(summary["notOrders"] as? Int == 4, "jobs \(jobs)")
             listings.append(

@@ -95,21 +95,6 @@ struct MessagePipeline: Sendable {
         return result
     }
 
-    /// Runs ``process(_:contentHash:)`` over `batch` on up to `jobs` threads; results keep the
-    /// batch's order.
-    /// - Parameters:
-    ///   - batch: the messages.
-    ///   - contentHashes: SHA-256 hex of each message's bytes, when computed already (same order).
-    ///   - jobs: the number of threads.
-    func process(batch: [RawMessage], contentHashes: [String]? = nil, jobs: Int) -> [ProcessedMessage] {
-        Self.map(batch.count, jobs: jobs) { process(batch[$0], contentHash: contentHashes?[$0]) }
-    }
-
-    /// SHA-256 of each message's bytes, lower-case hex, computed on up to `jobs` threads.
-    static func contentHashes(of batch: [RawMessage], jobs: Int) -> [String] {
-        map(batch.count, jobs: jobs) { sha256Hex(batch[$0].bytes) }
-    }
-
     /// `transform` of `0 ..< count` on up to `jobs` threads, in index order.
     ///
     /// Each thread takes the next index nobody has taken yet, so a thread that drew a 150 KB

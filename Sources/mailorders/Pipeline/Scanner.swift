@@ -196,12 +196,18 @@ struct Scanner {
         // Large enough that the wait for a batch's slowest message is small beside the batch.
         let batchSize = max(16, jobs * 32)
         var batch: [RawMessage] = []
-        // Processed on the worker threads while this thread reads the next batch and applies it.
-        var inFlight: InFlightBatch?
+        // With more than one job, batches are hashed and processed on worker threads while this
+        // thread reads the next batches and applies the ones before.
+        let workers = jobs > 1 ? PipelineWorkers(jobs: jobs) : nil
+        defer { workers?.finish() }
+        // Batches handed over and not applied yet, oldest first: up to two, so the worker
+        // threads have the next batch at hand while this thread reads and stores.
+        var inFlight: [InFlightBatch] = []
+        let pipeline = self.pipeline
 
         // The batch's store work in one transaction, then its counting.
         func applyResults(of pending: InFlightBatch) {
-            let results = pending.wait()
+            let results = pending.job.wait()
             let steps = inOneTransaction {
                 zip(results, pending.recheck).map { storeStep(for: $0, recheck: $1) }
             }
@@ -217,22 +223,39 @@ struct Scanner {
                 done: summary.messagesRead + batch.count, orders: ordersSeen, shipments: shipmentsSeen)
         }
 
-        // Hashes the batch on this thread while the batch in flight is processed, skips the
-        // messages the store knows, then starts the rest on the worker threads once they are
-        // free and applies the batch before it meanwhile.
+        // Batches read and being hashed (on the worker threads, before the rest of their
+        // work), oldest first: a batch's hashes are asked for only once the next batch is read,
+        // so this thread does not wait for them.
+        var hashing: [HashedBatch] = []
+
+        // Hands the batch read to the worker threads for its hashes, then checks the batch
+        // read before it.
         func submit() {
-            let hashes = MessagePipeline.contentHashes(of: batch, jobs: 1)
+            let messages = batch
+            batch = []
+            batch.reserveCapacity(batchSize)
+            let job = WorkerJob(count: messages.count) { sha256Hex(messages[$0].bytes) }
+            if let workers { workers.submit(job, urgent: true) } else { job.runHere() }
+            hashing.append(HashedBatch(messages: messages, hashes: job))
+            if hashing.count > 1 { check(hashing.removeFirst()) }
+        }
+
+        // Skips the messages of a hashed batch that the store knows, hands the rest to the
+        // worker threads (which take them up as soon as they are done with the batches before),
+        // then applies the oldest batch in flight once two are ahead of it.
+        func check(_ read: HashedBatch) {
+            let hashes = read.hashes.wait()
             let known = inOneTransaction {
-                zip(batch, hashes).map { raw, hash in
+                zip(read.messages, hashes).map { raw, hash in
                     (try? store.recordCopyIfKnown(origin: raw.origin.description, contentHash: hash)) == true
                 }
             }
-            // Hashes of messages not applied yet: those of the batch in flight, then this one's.
-            var pendingHashes = Set(inFlight?.hashes ?? [])
+            // Hashes of messages not applied yet: those of the batches in flight, then this one's.
+            var pendingHashes = Set(inFlight.flatMap(\.hashes))
             var messages: [RawMessage] = []
             var kept: [String] = []
             var recheck: [Bool] = []
-            for ((raw, hash), isKnown) in zip(zip(batch, hashes), known) {
+            for ((raw, hash), isKnown) in zip(zip(read.messages, hashes), known) {
                 if isKnown {
                     summary.messagesRead += 1
                     summary.alreadyApplied += 1
@@ -242,12 +265,12 @@ struct Scanner {
                 kept.append(hash)
                 recheck.append(!pendingHashes.insert(hash).inserted)
             }
-            batch.removeAll(keepingCapacity: true)
-            inFlight?.waitUntilDone()
-            let previous = inFlight
-            inFlight = InFlightBatch(
-                messages: messages, hashes: kept, recheck: recheck, pipeline: pipeline, jobs: jobs)
-            if let previous { applyResults(of: previous) }
+            let job = WorkerJob(count: messages.count) { [messages, kept] in
+                pipeline.process(messages[$0], contentHash: kept[$0])
+            }
+            if let workers { workers.submit(job) } else { job.runHere() }
+            inFlight.append(InFlightBatch(job: job, hashes: kept, recheck: recheck))
+            if inFlight.count > 2 { applyResults(of: inFlight.removeFirst()) }
         }
 
         while let next = source.next() {
@@ -273,10 +296,10 @@ struct Scanner {
                 done: summary.messagesRead + batch.count, orders: ordersSeen, shipments: shipmentsSeen)
         }
         if !batch.isEmpty { submit() }
-        if let last = inFlight {
-            inFlight = nil
-            applyResults(of: last)
-        }
+        for read in hashing { check(read) }
+        hashing.removeAll()
+        for pending in inFlight { applyResults(of: pending) }
+        inFlight.removeAll()
         progress.update(done: summary.messagesRead, orders: ordersSeen, shipments: shipmentsSeen, force: true)
         progress.finish()
         writeBundles(summary: &summary, created: created)
@@ -477,38 +500,21 @@ struct ScanSetupError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// One batch being processed: on the worker threads when `jobs > 1` (the scanning thread
-/// meanwhile reads and applies), else at once on the calling thread.
-private final class InFlightBatch: @unchecked Sendable {
+/// One batch read, its content hashes being computed.
+private struct HashedBatch {
+    let messages: [RawMessage]
+    /// SHA-256 hex of each message, in order.
+    let hashes: WorkerJob<String>
+}
+
+/// One batch handed to the worker threads and not applied yet.
+private struct InFlightBatch {
+    /// The batch's processing, in the batch's order.
+    let job: WorkerJob<ProcessedMessage>
     /// SHA-256 hex of each message, in order.
     let hashes: [String]
     /// Per message: whether to look for a known copy again before applying it.
     let recheck: [Bool]
-    private let group = DispatchGroup()
-    /// Written by the worker before `group` is left, read only after `group.wait()`.
-    private var results: [ProcessedMessage] = []
-
-    init(messages: [RawMessage], hashes: [String], recheck: [Bool], pipeline: MessagePipeline, jobs: Int) {
-        self.hashes = hashes
-        self.recheck = recheck
-        if jobs <= 1 {
-            results = pipeline.process(batch: messages, contentHashes: hashes, jobs: 1)
-            return
-        }
-        group.enter()
-        DispatchQueue.global(qos: .userInitiated).async { [self] in
-            results = pipeline.process(batch: messages, contentHashes: hashes, jobs: jobs)
-            group.leave()
-        }
-    }
-
-    func waitUntilDone() { group.wait() }
-
-    /// The processed messages, in the batch's order, once done.
-    func wait() -> [ProcessedMessage] {
-        group.wait()
-        return results
-    }
 }
 
 extension Scanner {
