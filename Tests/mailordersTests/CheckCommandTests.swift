@@ -55,6 +55,17 @@ import Testing
         let result = try CommandRunner.run(["check", empty.path])
         #expect(result.status == 2)
         #expect(result.standardError.contains("empty.eml"))
+        // Nothing read, nothing reported: no empty summary table that looks like a clean run.
+        #expect(result.standardOutput.isEmpty)
+        let missing = try CommandRunner.run(["check", folder.appendingPathComponent("missing.eml").path])
+        #expect(missing.status == 2)
+        #expect(
+            missing.standardError.contains("missing.eml") && missing.standardError.contains("no such file"))
+        #expect(missing.standardOutput.isEmpty)
+        // One readable file among unreadable ones is still reported, and the run says files were skipped.
+        let mixed = try CommandRunner.run(["check", empty.path, Self.shipped])
+        #expect(mixed.status == 2)
+        #expect(mixed.standardOutput.contains("1ZA7X9252601815900"))
         #expect(try CommandRunner.run(["check", Self.shipped, "--format", "pdf"]).status == 64)
         #expect(try CommandRunner.run(["check", Self.shipped, "--expect", "refund"]).status == 64)
         let toFolder = try CommandRunner.run([

@@ -65,6 +65,9 @@ enum CheckCommand: Subcommand {
         loop.forEachMessage { raw, message in
             reports.append(checker.check(message: message, origin: raw.origin.description, expect: expect))
         }
+        // Nothing could be read: each file's reason is on standard error already, and an empty
+        // report would only look like a clean one.
+        if reports.isEmpty && loop.skipped > 0 { return ExitCode.fatal }
         let crossFindings = checker.crossCheck(reports)
         let output = CheckOutput.render(
             reports, crossFindings: crossFindings, format: format, emailHTML: reports.map(\.emailHTML))
