@@ -44,7 +44,22 @@ import Testing
                 "alreadyApplied", "beforeSince", "bundlesRemoved", "bundlesWritten", "elapsedSeconds",
                 "messagesRead",
                 "notOrders", "ordersCreated", "ordersUpdated", "outputDirectory", "repaired", "repairedCount",
-                "shipmentsLinked", "skipped", "unlinkedShipments", "withoutOrderNumber",
+                "shipmentRecordsCreated", "shipmentRecordsUpdated", "shipmentsLinked", "skipped",
+                "unlinkedShipments", "withoutOrderNumber",
             ])
+    }
+
+    /// Shipment-only records are counted apart from orders, as `mailorders orders` lists them,
+    /// and named only when there are some.
+    @Test func shipmentOnlyRecordsAreNotCountedAsOrders() {
+        var summary = ScanSummary()
+        summary.ordersCreated = 3
+        #expect(summary.text().contains("orders: 3 new, 0 updated; shipments linked: 0\n"))
+        #expect(!summary.text().contains("shipment-only"))
+        summary.shipmentRecordsCreated = 2
+        summary.shipmentRecordsUpdated = 1
+        #expect(
+            summary.text().contains(
+                "orders: 3 new, 0 updated; shipments linked: 0; shipment-only records: 2 new, 1 updated"))
     }
 }

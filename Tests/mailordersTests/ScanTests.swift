@@ -78,6 +78,36 @@ import Testing
         #expect(validation.status == 0, "\(validation.standardOutput)")
     }
 
+    /// A carrier email that arrives before its order's confirmation is a shipment-only record,
+    /// counted apart from orders; once the confirmation comes, it joins the order.
+    @Test func aCarrierEmailBeforeItsOrderIsAShipmentRecordNotAnOrder() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let thread = CommandRunner.repository.appendingPathComponent(
+            "Corpus/thread-de-carrier-before-merchant-dpd")
+        let out = folder.appendingPathComponent("orders")
+        let first = try CommandRunner.run([
+            "scan", thread.appendingPathComponent("1-dpd-paket-unterwegs.eml").path, "--out", out.path,
+            "--json",
+            "--quiet",
+        ])
+        #expect(first.status == 0, "\(first.standardError)")
+        let before = try scanSummary(of: first)
+        #expect(before["ordersCreated"] as? Int == 0)
+        #expect(before["shipmentRecordsCreated"] as? Int == 1)
+        #expect(before["unlinkedShipments"] as? Int == 1)
+        let second = try CommandRunner.run([
+            "scan", thread.appendingPathComponent("2-waldkauz-versandbestaetigung.eml").path, "--out",
+            out.path,
+            "--json", "--quiet",
+        ])
+        let after = try scanSummary(of: second)
+        #expect(after["ordersCreated"] as? Int == 1)
+        #expect(after["shipmentRecordsCreated"] as? Int == 0)
+        #expect(after["unlinkedShipments"] as? Int == 0)
+        #expect(after["bundlesRemoved"] as? Int == 1)
+    }
+
     @Test func aSecondRunAppliesNothingAndKeepsBundlesAsTheyWere() throws {
         let folder = try CommandRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -34,6 +34,10 @@ struct ScanSummary {
     var beforeSince = 0
     var ordersCreated = 0
     var ordersUpdated = 0
+    /// Shipment-only records (carrier emails that matched no order) whose bundles this run
+    /// created or rewrote: counted apart from orders, as `mailorders orders` lists them.
+    var shipmentRecordsCreated = 0
+    var shipmentRecordsUpdated = 0
     var shipmentsLinked = 0
     var unlinkedShipments = 0
     var bundlesWritten = 0
@@ -48,7 +52,10 @@ struct ScanSummary {
                     ? " (\(alreadyApplied) already applied: the same bytes, or the same Message-ID and content,"
                         + " as a message read before)"
                     : "") + ".",
-            "  orders: \(ordersCreated) new, \(ordersUpdated) updated; shipments linked: \(shipmentsLinked)",
+            "  orders: \(ordersCreated) new, \(ordersUpdated) updated; shipments linked: \(shipmentsLinked)"
+                + (shipmentRecordsCreated + shipmentRecordsUpdated > 0
+                    ? "; shipment-only records: \(shipmentRecordsCreated) new, \(shipmentRecordsUpdated) updated"
+                    : ""),
             "  not about orders: \(notOrders)"
                 + (beforeSince > 0 ? "; before --since: \(beforeSince)" : ""),
         ]
@@ -95,7 +102,7 @@ struct ScanSummary {
         }
         struct Object: Encodable {
             var messagesRead, alreadyApplied, notOrders, withoutOrderNumber, beforeSince: Int
-            var ordersCreated, ordersUpdated: Int
+            var ordersCreated, ordersUpdated, shipmentRecordsCreated, shipmentRecordsUpdated: Int
             var shipmentsLinked, unlinkedShipments, bundlesWritten, bundlesRemoved: Int
             var elapsedSeconds: Double
             var outputDirectory: String
@@ -106,7 +113,8 @@ struct ScanSummary {
         let object = Object(
             messagesRead: messagesRead, alreadyApplied: alreadyApplied, notOrders: notOrders,
             withoutOrderNumber: withoutOrderNumber, beforeSince: beforeSince, ordersCreated: ordersCreated,
-            ordersUpdated: ordersUpdated,
+            ordersUpdated: ordersUpdated, shipmentRecordsCreated: shipmentRecordsCreated,
+            shipmentRecordsUpdated: shipmentRecordsUpdated,
             shipmentsLinked: shipmentsLinked, unlinkedShipments: unlinkedShipments,
             bundlesWritten: bundlesWritten, bundlesRemoved: bundlesRemoved,
             elapsedSeconds: (elapsed * 1000).rounded() / 1000, outputDirectory: outputDirectory,
@@ -347,10 +355,11 @@ struct Scanner {
                 Result { try bundles.write(page[index]) }
             }
             for (order, outcome) in zip(page, outcomes) {
-                if createdNow.contains(order.id) {
-                    summary.ordersCreated += 1
-                } else {
-                    summary.ordersUpdated += 1
+                switch (order.isShipmentOnly, createdNow.contains(order.id)) {
+                case (true, true): summary.shipmentRecordsCreated += 1
+                case (true, false): summary.shipmentRecordsUpdated += 1
+                case (false, true): summary.ordersCreated += 1
+                case (false, false): summary.ordersUpdated += 1
                 }
                 do {
                     _ = try outcome.get()
