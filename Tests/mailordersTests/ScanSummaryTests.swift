@@ -43,7 +43,8 @@ import Testing
             keys == [
                 "alreadyApplied", "beforeSince", "bundlesRemoved", "bundlesWritten", "elapsedSeconds",
                 "messagesRead",
-                "notOrders", "ordersCreated", "ordersUpdated", "outputDirectory", "repaired", "repairedCount",
+                "notOrders", "notWritten", "ordersCreated", "ordersUpdated", "outputDirectory", "repaired",
+                "repairedCount",
                 "shipmentRecordsCreated", "shipmentRecordsUpdated", "shipmentsLinked", "skipped",
                 "unlinkedShipments", "withoutOrderNumber",
             ])

@@ -108,6 +108,35 @@ import Testing
         #expect(after["bundlesRemoved"] as? Int == 1)
     }
 
+    /// A bundle that cannot be written is listed apart from skipped messages (its messages are
+    /// stored), the exit status says so, and the next run writes it.
+    @Test func bundlesNotWrittenAreListedApartAndWrittenByTheNextRun() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("orders")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        // A file where the staging folder for bundle files goes: no bundle can be written.
+        let blocker = out.appendingPathComponent(".mailorders-staging")
+        try Data("not a folder".utf8).write(to: blocker)
+        let first = try CommandRunner.run(["scan", Self.example, "--out", out.path, "--json"])
+        #expect(first.status == 1)
+        let summary = try scanSummary(of: first)
+        #expect((summary["skipped"] as? [Any])?.isEmpty == true)
+        let notWritten = try #require(summary["notWritten"] as? [[String: Any]])
+        #expect(notWritten.count == 3)
+        #expect(notWritten.allSatisfy { ($0["subject"] as? String)?.hasPrefix("order ") == true })
+        #expect(first.standardError.contains("Not written (3)"))
+        #expect(!first.standardError.contains("Skipped"))
+
+        try FileManager.default.removeItem(at: blocker)
+        let second = try CommandRunner.run(["scan", Self.example, "--out", out.path, "--json", "--quiet"])
+        #expect(second.status == 0)
+        let again = try scanSummary(of: second)
+        #expect(again["alreadyApplied"] as? Int == 13)
+        #expect(again["bundlesWritten"] as? Int == 3)
+        #expect(try orders(in: out).count == 3)
+    }
+
     @Test func aSecondRunAppliesNothingAndKeepsBundlesAsTheyWere() throws {
         let folder = try CommandRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -52,8 +52,9 @@ enum ScanCommand: Subcommand {
         details: """
             PATH may be an .eml file, an mbox, a Maildir, a folder holding any mix of them, or - for
             standard input (one message or an mbox stream). Running scan again only reads what is new.
-            Exit status: 0 every message was read, 1 some were skipped (each is listed with its origin
-            and reason), 2 fatal error (unwritable output, corrupt database, unreadable rules).
+            Exit status: 0 every message was read and every bundle written, 1 some messages were skipped
+            or some bundles not written (each is listed with its origin and reason), 2 fatal error
+            (unwritable output, corrupt database, unreadable rules).
             """)
 
     static func run(_ arguments: ParsedArguments) -> Int32 {
@@ -67,7 +68,7 @@ enum ScanCommand: Subcommand {
             if !options.quiet {
                 Console.error(summary.text())
             }
-            return summary.skipped.isEmpty ? ExitCode.success : ExitCode.partial
+            return summary.isPartial ? ExitCode.partial : ExitCode.success
         } catch let error as UsageError {
             Console.error("mailorders scan: \(error)\nUsage: mailorders scan \(spec.usage)")
             return ExitCode.usage

@@ -23,6 +23,13 @@ struct ScanSummary {
         skipped.append((origin, byteOffset, reason))
     }
 
+    /// Bundles (or all of them) that could not be written, and why: the orders are stored and
+    /// every later run tries again, so these are not messages lost.
+    var notWritten: [(subject: String, reason: String)] = []
+
+    /// Whether anything was skipped or not written: exit status 1.
+    var isPartial: Bool { !skipped.isEmpty || !notWritten.isEmpty }
+
     mutating func noteRepaired(_ origin: String, warnings: [String]) {
         repairedCount += 1
         if repaired.count < Self.repairedKept { repaired.append((origin, warnings)) }
@@ -85,6 +92,11 @@ struct ScanSummary {
             }
             if skipped.count > 50 { lines.append("  … and \(skipped.count - 50) more (see --json)") }
         }
+        if !notWritten.isEmpty {
+            lines.append("Not written (\(notWritten.count)); stored, tried again by the next run:")
+            for item in notWritten.prefix(50) { lines.append("  \(item.subject): \(item.reason)") }
+            if notWritten.count > 50 { lines.append("  … and \(notWritten.count - 50) more (see --json)") }
+        }
         return lines.joined(separator: "\n")
     }
 
@@ -100,6 +112,10 @@ struct ScanSummary {
             var origin: String
             var warnings: [String]
         }
+        struct NotWritten: Encodable {
+            var subject: String
+            var reason: String
+        }
         struct Object: Encodable {
             var messagesRead, alreadyApplied, notOrders, withoutOrderNumber, beforeSince: Int
             var ordersCreated, ordersUpdated, shipmentRecordsCreated, shipmentRecordsUpdated: Int
@@ -107,6 +123,7 @@ struct ScanSummary {
             var elapsedSeconds: Double
             var outputDirectory: String
             var skipped: [Skipped]
+            var notWritten: [NotWritten]
             var repaired: [Repaired]
             var repairedCount: Int
         }
@@ -119,6 +136,7 @@ struct ScanSummary {
             bundlesWritten: bundlesWritten, bundlesRemoved: bundlesRemoved,
             elapsedSeconds: (elapsed * 1000).rounded() / 1000, outputDirectory: outputDirectory,
             skipped: skipped.map { Skipped(origin: $0.origin, byteOffset: $0.byteOffset, reason: $0.reason) },
+            notWritten: notWritten.map { NotWritten(subject: $0.subject, reason: $0.reason) },
             repaired: repaired.map { Repaired(origin: $0.origin, warnings: $0.warnings) },
             repairedCount: repairedCount)
         let encoder = JSONEncoder()
@@ -330,7 +348,7 @@ struct Scanner {
             latest = try store.latestSequence()
             deleted = try store.deletedOrderIDs(after: since)
         } catch {
-            summary.skip("order store", "bundles not written: \(error)")
+            summary.notWritten.append(("bundles", "the order store could not be read: \(error)"))
             return
         }
         bundles.writer.removeAbandonedTemporaryFiles()
@@ -344,7 +362,7 @@ struct Scanner {
                 page = try store.orders(changedAfter: since, idAbove: lastID, limit: 256)
             } catch {
                 failures += 1
-                summary.skip("order store", "bundles not written: \(error)")
+                summary.notWritten.append(("bundles", "the order store could not be read: \(error)"))
                 break
             }
             guard let last = page.last else { break }
@@ -367,8 +385,7 @@ struct Scanner {
                     if order.orderNumber != nil { summary.shipmentsLinked += order.fulfillments.count }
                 } catch {
                     failures += 1
-                    summary.skip(
-                        "order \(order.orderNumber ?? "#\(order.id)")", "bundle not written: \(error)")
+                    summary.notWritten.append(("order \(order.orderNumber ?? "#\(order.id)")", "\(error)"))
                 }
             }
         }
@@ -382,7 +399,7 @@ struct Scanner {
                 try bundles.writer.synchronize()
                 watermark.write(latest, mode: bundles.mode)
             } catch {
-                summary.skip("order bundles", "\(error)")
+                summary.notWritten.append(("bundles", "\(error)"))
             }
         }
     }
