@@ -21,6 +21,30 @@ enum HTMLEscaping {
     }
 }
 
+extension HTMLEscaping {
+    /// ``escape(_:)`` for a value taken from an email and shown as text in the report (a
+    /// subject, a sender, a found value): the bidirectional embeddings, overrides and isolates
+    /// (U+202A–U+202E, U+2066–U+2069), which would make the browser show the text around them
+    /// in another order ("Trojan Source", CVE-2021-42574), are written visibly as `\u{202E}`,
+    /// as the command line shows them on a terminal.
+    static func escapeValue(_ text: String) -> String {
+        func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+            (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+        }
+        guard text.unicodeScalars.contains(where: isBidiControl) else { return escape(text) }
+        var shown = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if isBidiControl(scalar) {
+                shown.append(
+                    contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+            } else {
+                shown.append(scalar)
+            }
+        }
+        return escape(String(shown))
+    }
+}
+
 /// Wraps found values in `<mark>` inside the text of an email's HTML, and drops what must not
 /// reach the preview: `<script>` elements and `<meta http-equiv="refresh">`.
 ///

@@ -130,7 +130,8 @@ extension ReportRenderer {
         }
         section += "</p>\n<div class=\"columns\">\n<div class=\"email\">"
         section += "<iframe class=\"email-frame\" title=\"The email as received\" sandbox=\"\" "
-        section += "referrerpolicy=\"no-referrer\" srcdoc=\"\(escape(preview))\"></iframe></div>\n"
+        section +=
+            "referrerpolicy=\"no-referrer\" srcdoc=\"\(HTMLEscaping.escape(preview))\"></iframe></div>\n"
         section +=
             "<div class=\"side\">\n" + card(report, index: index) + findingsList(report.findings)
             + "</div>\n</div>\n"
@@ -269,7 +270,9 @@ extension ReportRenderer {
         return html
     }
 
-    private static func escape(_ text: String) -> String { HTMLEscaping.escape(text) }
+    /// Text from the email and the findings, bidirectional controls shown (see
+    /// ``HTMLEscaping/escapeValue(_:)``); the preview's `srcdoc` keeps the email's own.
+    private static func escape(_ text: String) -> String { HTMLEscaping.escapeValue(text) }
 
     private static let pageStyle = """
         :root{color-scheme:light}*{box-sizing:border-box}

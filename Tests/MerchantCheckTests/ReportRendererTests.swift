@@ -141,6 +141,26 @@ import Testing
         #expect(page.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"))
     }
 
+    /// A subject or merchant name with bidirectional overrides cannot reorder the report's
+    /// text around it: the controls are shown as escapes; the email's own preview keeps them.
+    @Test func htmlShowsBidirectionalControlsInValues() {
+        var extraction = Fixtures.shippingExtraction()
+        extraction.merchant = MerchantInfo(name: "Shop\u{202E}gpj.exe", domain: "example.com")
+        extraction.orderNumber = "A-1\u{2067}0023"
+        let report = checker.check(
+            document: Fixtures.shipping(body: "Order A-10023 \u{202B}שלום\u{202C}"), extraction: extraction,
+            origin: "mail.eml")
+        let page = ReportRenderer.html([report], emailHTML: [nil])
+        #expect(page.contains("Shop\\u{202E}gpj.exe"))
+        #expect(page.contains("A-1\\u{2067}0023"))
+        let outsidePreview = page.replacingOccurrences(
+            of: #"srcdoc="[^"]*""#, with: "", options: .regularExpression)
+        #expect(!outsidePreview.unicodeScalars.contains { (0x202A...0x202E).contains($0.value) })
+        #expect(!outsidePreview.unicodeScalars.contains { (0x2066...0x2069).contains($0.value) })
+        #expect(HTMLEscaping.escapeValue("a<b\u{202D}") == "a&lt;b\\u{202D}")
+        #expect(HTMLEscaping.escapeValue("plain") == "plain")
+    }
+
     @Test func markerWrapsValuesOnlyInTextNodes() {
         let html =
             "<a href=\"https://x/A-10023\" title=\"A-10023\">A-10023</a><style>.A-10023{}</style>"
