@@ -86,12 +86,17 @@ public struct SourceProblem: Error, Sendable, Hashable, CustomStringConvertible 
 /// naming its origin, and so are empty files and binary junk; the stream goes on.
 public final class MessageSource: Sequence, IteratorProtocol {
     private enum Input {
-        /// A path given by the caller, or (`insideTree`) one found by listing a folder.
-        case path(String, insideTree: Bool)
+        /// A path given by the caller, or (`insideTree`) one found by listing a folder;
+        /// `followsLink`: a symbolic link to a folder is followed there (a Maildir's `cur/` and
+        /// `new/`).
+        case path(String, insideTree: Bool, followsLink: Bool = false)
         case standardInput
     }
 
     private var pending: [Input]
+    /// Folders listed so far, as device and inode: a folder reached again (through a link to
+    /// it) is not read twice, so links cannot make the walk loop.
+    private var listedFolders = Set<FileIdentity>()
     private var reader: MboxReader?
     /// The read buffer every file of this source is read through, one after another.
     private let scratch = ReadScratch()
@@ -151,8 +156,10 @@ public final class MessageSource: Sequence, IteratorProtocol {
                 {
                     return result
                 }
-            case .path(let path, let insideTree):
-                if let result = visit(path, insideTree: insideTree) { return result }
+            case .path(let path, let insideTree, let followsLink):
+                if let result = visit(path, insideTree: insideTree, followsLink: followsLink) {
+                    return result
+                }
             }
         }
     }
@@ -183,9 +190,14 @@ public final class MessageSource: Sequence, IteratorProtocol {
     ///
     /// One `stat(2)` (following links) tells whether the path exists, whether it is excluded,
     /// and whether it is a folder, a regular file or something else.
-    /// - Parameter insideTree: the path was found by listing a folder: a symbolic link to a
-    ///   folder is then passed over, since links can loop.
-    private func visit(_ path: String, insideTree: Bool) -> Result<RawMessage, SourceProblem>? {
+    /// - Parameters:
+    ///   - insideTree: the path was found by listing a folder: a symbolic link to a folder is
+    ///     then not followed (it may lead anywhere, up to `/`) but reported, unless
+    ///     `followsLink` (a Maildir's `cur/` or `new/`).
+    ///   - followsLink: follow a symbolic link to a folder even inside a tree.
+    private func visit(_ path: String, insideTree: Bool, followsLink: Bool = false)
+        -> Result<RawMessage, SourceProblem>?
+    {
         var status = stat()
         guard stat(path, &status) == 0 else {
             return .failure(
@@ -193,7 +205,15 @@ public final class MessageSource: Sequence, IteratorProtocol {
         }
         if excludedFiles.contains(FileIdentity(status)) { return nil }
         if (status.st_mode & S_IFMT) == S_IFDIR {
-            if insideTree && MessageSource.isSymbolicLink(path) { return nil }
+            if insideTree && !followsLink && MessageSource.isSymbolicLink(path) {
+                return .failure(
+                    SourceProblem(
+                        origin: MessageOrigin(path: path),
+                        reason:
+                            "symbolic link to a folder, not followed inside a mailbox; give it as a path to read it"
+                    ))
+            }
+            guard listedFolders.insert(FileIdentity(status)).inserted else { return nil }
             let children: [String]
             do {
                 children = try FileManager.default.contentsOfDirectory(atPath: path).sorted()
@@ -208,14 +228,14 @@ public final class MessageSource: Sequence, IteratorProtocol {
                 // Any other name is read whether it is a file or a folder (told apart, and a link
                 // to a folder passed over, when it is visited): no stat(2) here for each message.
                 guard name.hasPrefix(".") || (isMaildir && name == "tmp") else {
-                    entries.append(.path(child, insideTree: true))
+                    let isMaildirFolder = isMaildir && (name == "cur" || name == "new")
+                    entries.append(.path(child, insideTree: true, followsLink: isMaildirFolder))
                     continue
                 }
                 // Hidden files are not mail, hidden folders are (Maildir++ folders such as
                 // `.Sent`), a Maildir's `tmp/` folder is not.
                 var childIsDirectory: ObjCBool = false
                 _ = FileManager.default.fileExists(atPath: child, isDirectory: &childIsDirectory)
-                if childIsDirectory.boolValue && MessageSource.isSymbolicLink(child) { continue }
                 if childIsDirectory.boolValue {
                     if isMaildir && name == "tmp" { continue }
                     if name == "." || name == ".." { continue }

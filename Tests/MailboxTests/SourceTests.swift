@@ -391,13 +391,45 @@ func text(_ message: RawMessage) -> String { String(decoding: message.bytes, as:
         ])
     #expect(messages.first { text($0) == "Subject: linked file\n\n" }?.maildirFlags == "S")
     #expect(messages.first { text($0) == "Subject: named tmp\n\n" }?.maildirFlags == "")
+    // A link to a folder inside a mailbox may lead anywhere (here: back to the mailbox, twice,
+    // and out of it): it is not followed, and said so.
+    let notFollowed = "symbolic link to a folder, not followed inside a mailbox; give it as a path to read it"
     #expect(
         problems.map { "\(($0.origin.path as NSString).lastPathComponent): \($0.reason)" }.sorted() == [
-            "broken: symbolic link to a missing file", "fifo: not a regular file",
+            ".hidden-loop: \(notFollowed)", "broken: symbolic link to a missing file",
+            "fifo: not a regular file",
+            "linked-folder: \(notFollowed)", "loop: \(notFollowed)",
         ])
 
     // Given by the caller, a link to a folder is followed.
     let link = folder.url.appendingPathComponent("link-to-sub").path
     try manager.createSymbolicLink(atPath: link, withDestinationPath: folder.url.path + "/elsewhere/sub")
     #expect(collect(MessageSource(paths: [link])).messages.map(text) == ["Subject: behind a folder link\n\n"])
+}
+
+/// A Maildir whose `cur/` and `new/` are links to folders elsewhere (mail kept on another
+/// disk) is read through them; a folder reached twice is read once.
+@Test func maildirFoldersThatAreLinksAreFollowedOnce() throws {
+    let folder = try TemporaryFolder()
+    let manager = FileManager.default
+    try folder.write("store/cur/1.a:2,S", "Subject: read\n\n")
+    try folder.write("store/new/2.b", "Subject: new\n\n")
+    let mail = folder.url.appendingPathComponent("Mail")
+    try manager.createDirectory(at: mail, withIntermediateDirectories: true)
+    try manager.createSymbolicLink(
+        atPath: mail.path + "/cur", withDestinationPath: folder.url.path + "/store/cur")
+    try manager.createSymbolicLink(
+        atPath: mail.path + "/new", withDestinationPath: folder.url.path + "/store/new")
+    let (messages, problems) = collect(MessageSource(paths: [mail.path]))
+    #expect(messages.map(text).sorted() == ["Subject: new\n\n", "Subject: read\n\n"])
+    #expect(problems.isEmpty)
+    #expect(messages.first { text($0) == "Subject: read\n\n" }?.maildirFlags == "S")
+
+    // `new` a link to the same folder as `cur`: its messages are read once.
+    let twice = folder.url.appendingPathComponent("Twice")
+    try folder.write("Twice/cur/3.c:2,", "Subject: once\n\n")
+    try manager.createSymbolicLink(atPath: twice.path + "/new", withDestinationPath: twice.path + "/cur")
+    let once = collect(MessageSource(paths: [twice.path]))
+    #expect(once.messages.map(text) == ["Subject: once\n\n"])
+    #expect(once.problems.isEmpty)
 }
