@@ -134,15 +134,22 @@ public struct FindingCode: Sendable, Hashable {
     )
 
     /// The fix of ``kindUnexpected`` for an email expected to be of kind `expected`: the
-    /// words that make it read as that kind (the English ones of `rules/languages/en.json5`).
-    /// - Parameter expected: the kind given with `--expect`.
+    /// words that make it read as that kind.
+    /// - Parameters:
+    ///   - expected: the kind given with `--expect`.
+    ///   - phrases: that kind's words in the email's language (`kinds` of its
+    ///     `rules/languages/<code>.json5`); the first two are quoted. English examples when
+    ///     `nil` or empty.
     /// - Returns: one line.
-    public static func kindUnexpectedFix(expected: ExpectedKind) -> String {
-        let examples: String
+    public static func kindUnexpectedFix(expected: ExpectedKind, phrases: [String]? = nil) -> String {
+        var examples: String
         switch expected {
         case .confirmation: examples = "\"Thank you for your order\" or \"Order confirmation\""
         case .shipping: examples = "\"Your order has shipped\" or \"Shipping confirmation\""
         case .delivery: examples = "\"Your package was delivered\" or \"Out for delivery\""
+        }
+        if let phrases, !phrases.isEmpty {
+            examples = phrases.prefix(2).map { "\"\($0)\"" }.joined(separator: " or ")
         }
         let kind = expected.emailKind.rawValue
         return "Use words readers recognise for \(MerchantEmailChecker.describe(expected.emailKind)), e.g. "

@@ -59,10 +59,12 @@ public struct MerchantEmailChecker: Sendable {
     ///   - extraction: what the extractor read from `document`.
     ///   - expect: the kind the merchant says this email is (`--expect`), when given.
     ///   - origin: where the email came from (a path, or `-` for standard input).
+    ///   - language: the email's language as a rules code (``Extractor/languageCode(of:)``),
+    ///     so that fixes quote words of that language; English when `nil`.
     /// - Returns: the fields found, the findings (errors first) and the Wallet preview.
     public func check(
         document: MailDocument, extraction: ExtractionResult, expect: ExpectedKind? = nil,
-        origin: String = "-"
+        origin: String = "-", language: String? = nil
     ) -> CheckReport {
         let text = EmailText(document)
         var findings: [Finding] = []
@@ -72,7 +74,12 @@ public struct MerchantEmailChecker: Sendable {
             findings.append(
                 FindingCode.kindUnexpected.finding(
                     "Expected \(Self.describe(expect.emailKind)), but the email reads as \(Self.describe(kind)).",
-                    evidence: document.subject, fix: FindingCode.kindUnexpectedFix(expected: expect)))
+                    evidence: document.subject,
+                    fix: FindingCode.kindUnexpectedFix(
+                        expected: expect,
+                        phrases: language.flatMap {
+                            $0 == "en" ? nil : rules?.language($0)?.kinds[expect.emailKind.rawValue]
+                        })))
         } else if expect == nil, kind == .notAnOrder {
             findings.append(
                 FindingCode.notAnOrder.finding(

@@ -65,11 +65,13 @@ extension MerchantEmailChecker {
     /// Checks one parsed email; see ``check(messageBytes:origin:expect:)``.
     public func check(message: Message, origin: String, expect: ExpectedKind? = nil) -> CheckReport {
         let document = MailDocument(message: message)
-        var extraction =
-            rules.map { Extractor(rules: $0).extract(document) } ?? ExtractionResult(kind: .notAnOrder)
+        let extractor = rules.map(Extractor.init(rules:))
+        var extraction = extractor?.extract(document) ?? ExtractionResult(kind: .notAnOrder)
         extraction.source = origin
         if extraction.messageID == nil { extraction.messageID = message.messageID }
-        var report = check(document: document, extraction: extraction, expect: expect, origin: origin)
+        var report = check(
+            document: document, extraction: extraction, expect: expect, origin: origin,
+            language: extractor?.languageCode(of: document))
         report.emailHTML = message.htmlBody?.text
         return report
     }

@@ -47,6 +47,19 @@ import Testing
         #expect(!html.contains("<script src"))
     }
 
+    /// The fix for an email of another kind than expected quotes words of the email's own
+    /// language: German ones for a German confirmation checked as a shipping email.
+    @Test func theWrongKindFixQuotesWordsOfTheEmailsLanguage() throws {
+        let german = CommandRunner.repository.appendingPathComponent(
+            "Corpus/de-waldkauz-bestellbestaetigung-iso-8859-15.eml"
+        ).path
+        let result = try CommandRunner.run(["check", german, "--expect", "shipping"])
+        #expect(result.status == 1)
+        #expect(result.standardOutput.contains("MO601"))
+        #expect(result.standardOutput.contains("\"wurde versandt\""))
+        #expect(!result.standardOutput.contains("Your order has shipped"))
+    }
+
     @Test func anUnreadableInputExitsTwoAndBadOptionsSixtyFour() throws {
         let folder = try CommandRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
