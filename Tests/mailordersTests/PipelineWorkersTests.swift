@@ -75,4 +75,26 @@ import Testing
         empty.runHere()
         #expect(empty.wait().isEmpty)
     }
+
+    /// Once every item is done, a job lets go of its work and what the work holds (a batch's
+    /// messages), while its results stay.
+    @Test func aFinishedJobReleasesWhatItsWorkHolds() {
+        final class Payload: Sendable {
+            let bytes = [UInt8](repeating: 7, count: 1 << 20)
+        }
+        weak var watched: Payload?
+        var job: WorkerJob<Int>?
+        do {
+            let payload = Payload()
+            watched = payload
+            job = WorkerJob(count: 3) { index in Int(payload.bytes[index]) + index }
+        }
+        #expect(watched != nil)
+        let workers = PipelineWorkers(jobs: 2)
+        if let job { workers.submit(job) }
+        #expect(job?.wait() == [7, 8, 9])
+        workers.finish()
+        #expect(watched == nil)
+        #expect(job?.wait() == [7, 8, 9])
+    }
 }

@@ -84,10 +84,12 @@ protocol QueuedJob: AnyObject {
 /// calling thread, with their results in item order.
 final class WorkerJob<Value>: QueuedJob, @unchecked Sendable {
     let count: Int
-    private let transform: @Sendable (Int) -> Value
+    /// Released once every item is done, and with it what it holds (a batch's messages).
+    private var transform: (@Sendable (Int) -> Value)?
     private var claimed = 0
     private let lock = NSLock()
     private var results: [Value?]
+    private var remaining: Int
     private let done = DispatchGroup()
 
     /// - Parameters:
@@ -96,6 +98,7 @@ final class WorkerJob<Value>: QueuedJob, @unchecked Sendable {
     init(count: Int, _ transform: @escaping @Sendable (Int) -> Value) {
         self.count = count
         self.transform = transform
+        remaining = count
         results = Array(repeating: nil, count: count)
         for _ in 0..<count { done.enter() }
     }
@@ -106,9 +109,12 @@ final class WorkerJob<Value>: QueuedJob, @unchecked Sendable {
     }
 
     func run(_ item: Int) {
-        let value = transform(item)
+        // Every item reads `transform` before it is done, and it is released only when all are.
+        let value = transform!(item)
         lock.lock()
         results[item] = value
+        remaining -= 1
+        if remaining == 0 { transform = nil }
         lock.unlock()
         done.leave()
     }

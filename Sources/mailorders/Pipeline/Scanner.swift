@@ -221,7 +221,11 @@ struct Scanner {
         let jobs = max(1, options.jobs)
         // Large enough that the wait for a batch's slowest message is small beside the batch.
         let batchSize = max(16, jobs * 32)
+        // A batch is also handed over once it holds this many bytes, so that a few batches of
+        // large messages (60 MB attachments) stay a few of them in memory, not thousands.
+        let batchBytes = 16 << 20
         var batch: [RawMessage] = []
+        var bytesInBatch = 0
         // With more than one job, batches are hashed and processed on worker threads while this
         // thread reads the next batches and applies the ones before.
         let workers = jobs > 1 ? PipelineWorkers(jobs: jobs) : nil
@@ -260,6 +264,7 @@ struct Scanner {
             let messages = batch
             batch = []
             batch.reserveCapacity(batchSize)
+            bytesInBatch = 0
             let job = WorkerJob(count: messages.count) { sha256Hex(messages[$0].bytes) }
             if let workers { workers.submit(job, urgent: true) } else { job.runHere() }
             hashing.append(HashedBatch(messages: messages, hashes: job))
@@ -316,7 +321,8 @@ struct Scanner {
                     continue
                 }
                 batch.append(raw)
-                if batch.count >= batchSize { submit() }
+                bytesInBatch += raw.bytes.count
+                if batch.count >= batchSize || bytesInBatch >= batchBytes { submit() }
             }
             progress.update(
                 done: summary.messagesRead + batch.count, orders: ordersSeen, shipments: shipmentsSeen)
