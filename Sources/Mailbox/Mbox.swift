@@ -40,16 +40,26 @@ final class MboxReader {
         self.maxMessageBytes = maxMessageBytes
     }
 
-    /// Whether the input is a regular file nobody has written to for ``settledAge`` (its
-    /// modification time, `stat(2)` of the path, or `fstat(2)` of a descriptor the reader keeps
-    /// open, as standard input): a last line without a line end is then how the file ends, not
-    /// a message still being written. A pipe or a terminal never is. Asked only for such a line.
-    private func inputIsSettled(now: Date = Date()) -> Bool {
+    /// Why a last line without a line end is how the input ends, not a message still being
+    /// written, or `nil` when it may be the latter. Asked only for such a line.
+    ///
+    /// A regular file (`stat(2)` of the path, or `fstat(2)` of a descriptor the reader keeps
+    /// open, as standard input) qualifies once nobody has written to it for ``settledAge``: until
+    /// then the message is left for the next run. Standard input that is a pipe, a socket or a
+    /// terminal always does: its writer has closed it, and it cannot be read again.
+    private func finalEndReason(now: Date = Date()) -> String? {
         var status = stat()
         let found = stream.closeWhenDone ? stat(path, &status) : fstat(stream.descriptor, &status)
-        guard found == 0, (status.st_mode & S_IFMT) == S_IFREG else { return false }
+        guard found == 0 else { return nil }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            return stream.closeWhenDone
+                ? nil
+                : "standard input ends without a line end; a stream cannot be read again, so read as the end of the message"
+        }
         let modified = TimeInterval(status.st_mtim.tv_sec) + TimeInterval(status.st_mtim.tv_nsec) / 1e9
-        return now.timeIntervalSince1970 - modified >= Self.settledAge
+        guard now.timeIntervalSince1970 - modified >= Self.settledAge else { return nil }
+        return "mbox ends without a line end; unchanged for \(Int(Self.settledAge / 60)) minutes or more,"
+            + " so read as the end of the message"
     }
 
     /// The index of the next LF at or after `start`, reading more input as needed.
@@ -185,10 +195,8 @@ final class MboxReader {
         var warnings: [String] = []
         let atFileEnd = end == stream.buffer.count && stream.atEnd
         if atFileEnd, let last = slice.last, last != 0x0A {
-            if inputIsSettled() {
-                repairs.append(
-                    "mbox ends without a line end; unchanged for \(Int(Self.settledAge / 60)) minutes or more,"
-                        + " so read as the end of the message")
+            if let reason = finalEndReason() {
+                repairs.append(reason)
             } else {
                 warnings.append("mbox ends in the middle of a line: the last message may be truncated")
             }

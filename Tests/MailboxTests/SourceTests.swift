@@ -269,6 +269,24 @@ func text(_ message: RawMessage) -> String { String(decoding: message.bytes, as:
     }
 }
 
+/// An mbox stream on standard input whose last line has no line end: the writer closed the
+/// pipe and it cannot be read again, so the last message is read, with a repair note.
+@Test func anMboxStreamWithoutAFinalLineEndIsReadWhole() throws {
+    var descriptors: [Int32] = [0, 0]
+    #expect(pipe(&descriptors) == 0)
+    let input = Array("From a\nSubject: 1\n\nx\n\nFrom b\nSubject: 2\n\nlast line".utf8)
+    _ = input.withUnsafeBytes { write(descriptors[1], $0.baseAddress, $0.count) }
+    close(descriptors[1])
+    let source = MessageSource(paths: ["-"])
+    source.standardInputDescriptor = descriptors[0]
+    let (messages, problems) = collect(source)
+    close(descriptors[0])
+    #expect(problems.isEmpty)
+    #expect(messages.map(text) == ["Subject: 1\n\nx\n", "Subject: 2\n\nlast line"])
+    #expect(messages.allSatisfy { $0.warnings.isEmpty })
+    #expect(messages.last?.repairs.first?.hasPrefix("standard input ends without a line end") == true)
+}
+
 @Test func missingPathIsAProblemAndTheStreamGoesOn() throws {
     let folder = try TemporaryFolder()
     let path = try folder.write("ok.eml", "Subject: ok\n\n")
