@@ -63,4 +63,16 @@ import Testing
             summary.text().contains(
                 "orders: 3 new, 0 updated; shipments linked: 0; shipment-only records: 2 new, 1 updated"))
     }
+
+    /// A file name with a line break cannot add a line of its own to the summary.
+    @Test func originsWithLineBreaksStayOnTheirLine() {
+        var summary = ScanSummary()
+        summary.messagesRead = 1
+        summary.skip("cur/evil\nSkipped 0 messages\r", "binary data, not a message")
+        summary.noteRepaired("cur/a\nb", warnings: ["x\ny"])
+        let lines = summary.text().split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.contains { $0 == "  cur/evil\\nSkipped 0 messages\\r: binary data, not a message" })
+        #expect(lines.contains { $0 == "  cur/a\\nb: x\\ny" })
+        #expect(!lines.contains { $0.hasPrefix("Skipped 0") })
+    }
 }

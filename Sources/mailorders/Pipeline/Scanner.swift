@@ -80,7 +80,7 @@ struct ScanSummary {
             lines.append(
                 "Read with repairs (\(repairedCount)): what was broken was read as far as it could be:")
             for item in repaired.prefix(10) {
-                lines.append("  \(item.origin): \(item.warnings.first ?? "")")
+                lines.append("  \(Self.oneLine(item.origin)): \(Self.oneLine(item.warnings.first ?? ""))")
             }
             if repairedCount > 10 { lines.append("  … and \(repairedCount - 10) more (see --json)") }
         }
@@ -88,16 +88,26 @@ struct ScanSummary {
             lines.append("Skipped \(skipped.count) message\(skipped.count == 1 ? "" : "s"):")
             for item in skipped.prefix(50) {
                 lines.append(
-                    "  \(item.origin)\(item.byteOffset.map { " (byte \($0))" } ?? ""): \(item.reason)")
+                    "  \(Self.oneLine(item.origin))\(item.byteOffset.map { " (byte \($0))" } ?? ""): "
+                        + Self.oneLine(item.reason))
             }
             if skipped.count > 50 { lines.append("  … and \(skipped.count - 50) more (see --json)") }
         }
         if !notWritten.isEmpty {
             lines.append("Not written (\(notWritten.count)); stored, tried again by the next run:")
-            for item in notWritten.prefix(50) { lines.append("  \(item.subject): \(item.reason)") }
+            for item in notWritten.prefix(50) {
+                lines.append("  \(Self.oneLine(item.subject)): \(Self.oneLine(item.reason))")
+            }
             if notWritten.count > 50 { lines.append("  … and \(notWritten.count - 50) more (see --json)") }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// `text` on one line: a file name or reason holding a line break (a Maildir file may be
+    /// named so) shows it as `\n` or `\r` instead of starting a line of its own.
+    static func oneLine(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return text }
+        return text.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r")
     }
 
     /// The summary as one JSON object (keys sorted), encoded by `JSONEncoder` from typed
