@@ -25,3 +25,31 @@ import Testing
     #expect(failing.isEmpty, "failing: \(failing.joined(separator: ", "))")
     #expect(run["passed"] as? Bool == true)
 }
+
+/// A folder with no case (a wrong path in a CI job) fails instead of passing as an empty
+/// corpus; an expected file whose email is gone is a failing case.
+@Test func anEmptyCorpusFailsAndAnOrphanedExpectationIsReported() throws {
+    let folder = try CommandRunner.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let empty = try CommandRunner.run(["corpus", folder.path])
+    #expect(empty.status == 2)
+    #expect(empty.standardError.contains("no cases"))
+    let missing = try CommandRunner.run(["corpus", folder.appendingPathComponent("nope").path])
+    #expect(missing.status == 2)
+    #expect(!missing.standardError.contains("Error Domain"))
+
+    let source = CommandRunner.repository.appendingPathComponent("Corpus/de-waldkauz-stornierung")
+    try FileManager.default.copyItem(
+        at: source.appendingPathExtension("eml"), to: folder.appendingPathComponent("storno.eml"))
+    try FileManager.default.copyItem(
+        at: source.appendingPathExtension("expected.json"),
+        to: folder.appendingPathComponent("storno.expected.json"))
+    try FileManager.default.copyItem(
+        at: source.appendingPathExtension("expected.json"),
+        to: folder.appendingPathComponent("renamed.expected.json"))
+    let orphan = try CommandRunner.run(["corpus", folder.path])
+    #expect(orphan.status == 1)
+    #expect(orphan.standardOutput.contains("FAIL renamed"))
+    #expect(orphan.standardOutput.contains("renamed.expected.json has no .eml beside it"))
+    #expect(!orphan.standardOutput.contains("FAIL storno"))
+}

@@ -45,8 +45,14 @@ enum CorpusCommand: Subcommand {
             directory: URL(fileURLWithPath: path), pipeline: pipeline, update: arguments.has("update"))
         do {
             try runner.run()
+        } catch let error as CorpusLayoutError {
+            Console.error("mailorders corpus: \(error)")
+            return ExitCode.fatal
         } catch {
-            Console.error("mailorders corpus: cannot read \(path): \(error)")
+            let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+            Console.error(
+                "mailorders corpus: cannot read \(path): \(underlying?.localizedDescription ?? error.localizedDescription)"
+            )
             return ExitCode.fatal
         }
         if arguments.has("json") {

@@ -29,6 +29,11 @@ struct FieldScore: Equatable {
 }
 
 /// The outcome of one corpus case or thread.
+/// A corpus folder with nothing to run.
+struct CorpusLayoutError: Error, CustomStringConvertible {
+    var description: String
+}
+
 struct CorpusCaseResult {
     var name: String
     /// `nil` when the case passed.
@@ -63,6 +68,8 @@ struct CorpusRunner {
 
     /// Case files (`*.eml` directly in the folder) and thread folders (sub-folders with an
     /// `expected-orders.json` or `.eml` files), sorted by name.
+    /// - Throws: ``CorpusLayoutError`` when the folder holds neither: a wrong path must not
+    ///   pass as an empty corpus.
     func layout() throws -> (cases: [URL], threads: [URL]) {
         let fileManager = FileManager.default
         let names = try fileManager.contentsOfDirectory(atPath: directory.path).sorted()
@@ -82,12 +89,32 @@ struct CorpusRunner {
                 cases.append(url)
             }
         }
+        if cases.isEmpty && threads.isEmpty {
+            throw CorpusLayoutError(
+                description: "no cases: no .eml file and no thread folder in \(directory.path)"
+                    + " (a case is NAME.eml beside NAME.expected.json; see Corpus/README.md)")
+        }
         return (cases, threads)
+    }
+
+    /// `NAME.expected.json` files with no `NAME.eml` beside them: a case whose email was
+    /// renamed or deleted, which would otherwise never be run.
+    func orphanedExpectations() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        let emails = Set(names.filter { $0.hasSuffix(".eml") }.map { String($0.dropLast(4)) })
+        return names.filter { $0.hasSuffix(".expected.json") && !$0.hasPrefix(".") }
+            .filter { !emails.contains(String($0.dropLast(".expected.json".count))) }.sorted()
     }
 
     mutating func run() throws {
         let (cases, threads) = try layout()
         for url in cases { runCase(url) }
+        for name in orphanedExpectations() {
+            results.append(
+                CorpusCaseResult(
+                    name: String(name.dropLast(".expected.json".count)),
+                    error: "\(name) has no .eml beside it: its case is never run"))
+        }
         for url in threads { runThread(url) }
     }
 
