@@ -70,7 +70,7 @@ struct TrackingSearch {
         self.linkCarriers = linkCarriers
         self.linkHosts = linkHosts
         let subjectBytes = Self.utf8Prefix(input.subject ?? "", Self.maximumSubjectBytes)
-        subjectCarriers = Set(compiled.mentionScanner.scan(subjectBytes).map(\.tag))
+        subjectCarriers = Set(compiled.mentionHits(in: subjectBytes).map(\.tag))
         contextCarriers = linkCarriers.union(subjectCarriers).union(senderCarriers)
     }
 
