@@ -46,7 +46,10 @@ extension CarrierCatalog {
 }
 
 /// One run of the search over one document.
-struct TrackingSearch {
+///
+/// A class: each ``TextScan`` of the run keeps it, and a reference is retained where the
+/// value (its sets, links and texts) would be copied and released field by field.
+final class TrackingSearch {
     let compiled: CompiledCarriers
     let input: TrackingSearchInput
     let senderCarriers: Set<Int>
