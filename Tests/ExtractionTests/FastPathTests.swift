@@ -407,6 +407,47 @@ import Testing
         }
     }
 
+    /// The first-scalar test never rules out a text whose lower-cased form starts with the
+    /// character, and rules out the rest: `İ`, the Kelvin sign, final sigma, combining marks
+    /// and the scalars canonically equal to an ASCII character (U+037E, U+1FEF).
+    @Test func firstScalarTestAgreesWithTheTextLowerCased() {
+        var generator = FastPathTests.Generator(state: 8)
+        let pieces = [
+            "V", "v", "K", "k", "\u{212A}", "İ", "i", "I", "\u{130}\u{301}", "Σ", "ς", "ΟΔΟΣ ", "\u{301}",
+            "e\u{301}",
+            "é", ";", "\u{37E}", "`", "\u{1FEF}", " ", "\r\n", "ß", "Ａ", "주문", "🇩🇪", "\u{200D}", "x", "1",
+        ]
+        var ruledOut = 0
+        for _ in 0..<5_000 {
+            let text = generator.text(pieces, count: 6)
+            let lowered = text.lowercased()
+            for byte in Array("vkie;`x1 a".utf8) {
+                let character = String(UnicodeScalar(byte))
+                let starts = lowered.first.map { String($0) == character } ?? false
+                let may = OrderDateConnector.lowercasedMayStart(text, with: byte)
+                if !may { ruledOut += 1 }
+                #expect(may || !starts, "\(text.debugDescription) \(character)")
+                // Ruled in only when the lower-cased text's first scalar could make that character.
+                if may, let first = lowered.unicodeScalars.first {
+                    #expect(
+                        first.value == UInt32(byte) || [0x212A, 0x037E, 0x1FEF].contains(first.value),
+                        "\(text.debugDescription) \(character)")
+                }
+            }
+        }
+        #expect(ruledOut > 10_000)
+        // Canonically equal to an ASCII character: answered as the whole text lower-cased.
+        for text in ["\u{37E} 1", "\u{1FEF} 1", "\u{212A} 1", "İ 1"] {
+            for word in [";", "`", "k", "i"] {
+                var lowered: LoweredStart?
+                #expect(
+                    OrderDateConnector(word).starts(text, textIsASCII: false, lowered: &lowered)
+                        == text.lowercased().hasPrefix(word + " "), "\(text.debugDescription) \(word)")
+            }
+        }
+        #expect(!OrderDateConnector.lowercasedMayStart("", with: UInt8(ascii: "v")))
+    }
+
     @Test func shortAndLongTexts() {
         let connector = OrderDateConnector("Vom")
         for text in [

@@ -53,6 +53,42 @@ import Testing
         #expect(wide > 500)
     }
 
+    /// The word-at-a-time test finds a wide character exactly where a byte-by-byte reading
+    /// does, in long texts too (a candidate at every offset of an eight-byte word, and cut off
+    /// at the end).
+    @Test func wideCharacterTestAgreesWithByteReading() {
+        var generator = Generator(state: 44)
+        let pieces = [
+            "a", "1", " ", "１", "Ａ", "\u{3000}", "あ", "\u{FF5F}", "\u{FF00}", "ｱ", "\u{FEFF}", "〜", "é",
+            "abcdefg",
+            "注文番号", "\u{E000}", "\u{3001}",
+        ]
+        func reference(_ bytes: [UInt8]) -> Bool {
+            var index = 0
+            while index + 2 < bytes.count {
+                let (first, second, third) = (bytes[index], bytes[index + 1], bytes[index + 2])
+                if first == 0xEF, second == 0xBC || second == 0xBD, third & 0xC0 == 0x80 {
+                    let scalar = 0xFF00 + (UInt32(second & 0x03) << 6) + UInt32(third & 0x3F)
+                    if (0xFF01...0xFF5E).contains(scalar) { return true }
+                } else if first == 0xE3, second == 0x80, third == 0x80 {
+                    return true
+                }
+                index += 1
+            }
+            return false
+        }
+        var wide = 0
+        for round in 0..<4_000 {
+            var bytes = Array(generator.text(pieces, count: round % 3 == 0 ? 40 : 8).utf8)
+            let cut = Int(generator.next() % 3)
+            if bytes.count >= cut { bytes.removeLast(cut) }
+            let expected = reference(bytes)
+            if expected { wide += 1 }
+            #expect(TextScan.hasWideCharacter(bytes) == expected, "\(bytes)")
+        }
+        #expect(wide > 500)
+    }
+
     @Test func byteSetHoldsTheBytesItWasMadeOf() {
         var generator = Generator(state: 43)
         for _ in 0..<200 {

@@ -435,9 +435,26 @@ final class CompiledCarriers: @unchecked Sendable {
         }
     }
 
+    /// ``textScanner``'s hits in a text (``KeywordScanner/scan(_:)``), read through the
+    /// scanner where this object keeps it: a caller reaching the scanner itself copies it
+    /// (and retains its dozen arrays) first.
+    @inline(never)
+    func textHits(in bytes: [UInt8]) -> [KeywordScanner.Hit] { textScanner.scan(bytes) }
+
+    /// ``mentionScanner``'s hits in a text, as ``textHits(in:)`` reads them.
+    @inline(never)
+    func mentionHits(in bytes: [UInt8]) -> [KeywordScanner.Hit] { mentionScanner.scan(bytes) }
+
     /// Carriers sending from `domain` or a parent domain of it.
     func carriersForDomain(_ domain: String) -> [Int] {
-        let lowered = domain.utf8.map(KeywordScanner.lower)
+        // ASCII capitals lower-cased, every other byte kept, in one copy of the bytes.
+        var domain = domain
+        let lowered = domain.withUTF8 { bytes in
+            [UInt8](unsafeUninitializedCapacity: bytes.count) { buffer, initialized in
+                for index in bytes.indices { buffer[index] = KeywordScanner.lower(bytes[index]) }
+                initialized = bytes.count
+            }
+        }
         guard !lowered.isEmpty else { return [] }
         if let entries = hostTable.lookup(lowered) {
             var found: [Int] = []

@@ -36,7 +36,7 @@ struct TextScan {
         var labelHits: [KeywordScanner.Hit] = []
         var exampleEnds: [Int] = []
         var mentions: [Int: [(start: Int, end: Int)]] = [:]
-        for var hit in search.compiled.textScanner.scan(bytes) {
+        for var hit in search.compiled.textHits(in: bytes) {
             guard hit.tag >= offset else {
                 mentions[hit.tag, default: []].append((hit.start, hit.end))
                 continue
@@ -308,8 +308,8 @@ struct TextScan {
     /// Full-width ASCII (`１２３４－５６７８`, U+FF01–U+FF5E) and the ideographic space made
     /// narrow, as Japanese and Chinese emails print numbers; `nil` when there is none.
     static func narrowed(_ bytes: [UInt8]) -> (bytes: [UInt8], offsets: [Int])? {
-        guard bytes.contains(0xEF) || bytes.contains(0xE3) else { return nil }
-        // Most such texts (Japanese, Chinese) print no full-width ASCII: nothing to build.
+        // Most texts (and most Japanese and Chinese ones) print no full-width ASCII: nothing
+        // to build.
         guard hasWideCharacter(bytes) else { return nil }
         var result: [UInt8] = []
         var offsets: [Int] = []
@@ -342,23 +342,39 @@ struct TextScan {
         return changed ? (result, offsets) : nil
     }
 
-    /// Whether the bytes hold a character ``narrowed(_:)`` makes narrow.
+    /// Whether the bytes hold a character ``narrowed(_:)`` makes narrow: a three-byte
+    /// sequence `EF BC|BD xx` for U+FF01–U+FF5E, or `E3 80 80` (U+3000), at any byte position.
+    /// Eight bytes none of which is `EF` or `E3` are passed over at once.
     static func hasWideCharacter(_ bytes: [UInt8]) -> Bool {
-        var index = 0
-        while index + 2 < bytes.count {
-            let first = bytes[index]
-            if first == 0xEF || first == 0xE3 {
-                let (second, third) = (bytes[index + 1], bytes[index + 2])
-                if first == 0xEF, second == 0xBC || second == 0xBD, third & 0xC0 == 0x80 {
-                    let scalar = 0xFF00 + (UInt32(second & 0x03) << 6) + UInt32(third & 0x3F)
-                    if (0xFF01...0xFF5E).contains(scalar) { return true }
-                } else if first == 0xE3, second == 0x80, third == 0x80 {
-                    return true
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        // Whether some byte of a word is zero (exact: a borrow runs only above a zero byte).
+        func hasZeroByte(_ word: UInt64) -> Bool { (word &- ones) & ~word & (0x80 &* ones) != 0 }
+        return bytes.withUnsafeBufferPointer { bytes in
+            guard let base = bytes.baseAddress else { return false }
+            let count = bytes.count
+            var index = 0
+            while index + 2 < count {
+                if index + 8 <= count {
+                    let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                    if !hasZeroByte(word ^ (0xEF &* ones)) && !hasZeroByte(word ^ (0xE3 &* ones)) {
+                        index += 8
+                        continue
+                    }
                 }
+                let first = base[index]
+                if first == 0xEF || first == 0xE3 {
+                    let (second, third) = (base[index + 1], base[index + 2])
+                    if first == 0xEF, second == 0xBC || second == 0xBD, third & 0xC0 == 0x80 {
+                        let scalar = 0xFF00 + (UInt32(second & 0x03) << 6) + UInt32(third & 0x3F)
+                        if (0xFF01...0xFF5E).contains(scalar) { return true }
+                    } else if first == 0xE3, second == 0x80, third == 0x80 {
+                        return true
+                    }
+                }
+                index += 1
             }
-            index += 1
+            return false
         }
-        return false
     }
 
     // MARK: Context

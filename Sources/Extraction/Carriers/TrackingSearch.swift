@@ -46,7 +46,10 @@ extension CarrierCatalog {
 }
 
 /// One run of the search over one document.
-struct TrackingSearch {
+///
+/// A class: each ``TextScan`` of the run keeps it, and a reference is retained where the
+/// value (its sets, links and texts) would be copied and released field by field.
+final class TrackingSearch {
     let compiled: CompiledCarriers
     let input: TrackingSearchInput
     let senderCarriers: Set<Int>
@@ -70,7 +73,7 @@ struct TrackingSearch {
         self.linkCarriers = linkCarriers
         self.linkHosts = linkHosts
         let subjectBytes = Self.utf8Prefix(input.subject ?? "", Self.maximumSubjectBytes)
-        subjectCarriers = Set(compiled.mentionScanner.scan(subjectBytes).map(\.tag))
+        subjectCarriers = Set(compiled.mentionHits(in: subjectBytes).map(\.tag))
         contextCarriers = linkCarriers.union(subjectCarriers).union(senderCarriers)
     }
 

@@ -83,6 +83,9 @@ struct OrderDateConnector: Sendable {
             guard bytes.count >= asciiPrefix.count else { return false }
             return zip(bytes, asciiPrefix).allSatisfy { KeywordScanner.lower($0) == $1 }
         }
+        // An ASCII word: most texts are told apart by their first scalar alone, without
+        // lower-casing their start.
+        if let first = asciiPrefix?.first, !Self.lowercasedMayStart(text, with: first) { return false }
         if lowered == nil { lowered = LoweredStart(text) }
         guard var start = lowered else { return false }
         if !start.decides(characters: prefixCount) {
@@ -90,6 +93,34 @@ struct OrderDateConnector: Sendable {
             lowered = start
         }
         return start.text.hasPrefix(prefix)
+    }
+}
+
+extension OrderDateConnector {
+    /// Whether `text.lowercased()` may start with a character equal to the ASCII character
+    /// `byte`; `false` only when it cannot.
+    ///
+    /// `lowercased()` maps scalar by scalar, so the lower-cased text starts with the lower-case
+    /// mapping of the text's first scalar (`İ` gives `i` and a combining dot, `K` the Kelvin
+    /// sign gives `k`). A character equals an ASCII character only when it is that character or
+    /// a single scalar whose canonical decomposition is that character: U+212A KELVIN SIGN,
+    /// U+037E GREEK QUESTION MARK and U+1FEF GREEK VARIA; for those the answer is `true`.
+    /// - Parameters:
+    ///   - text: any text (an empty one starts with nothing).
+    ///   - byte: an ASCII byte (below 0x80).
+    static func lowercasedMayStart(_ text: String, with byte: UInt8) -> Bool {
+        guard let scalar = text.unicodeScalars.first else { return false }
+        let lowered: Unicode.Scalar
+        if scalar.isASCII {
+            lowered = Unicode.Scalar(KeywordScanner.lower(UInt8(scalar.value)))
+        } else {
+            guard let first = scalar.properties.lowercaseMapping.unicodeScalars.first else { return true }
+            lowered = first
+        }
+        switch lowered.value {
+        case UInt32(byte), 0x212A, 0x037E, 0x1FEF: return true
+        default: return false
+        }
     }
 }
 
@@ -238,10 +269,15 @@ final class LanguageSet: Sendable {
         var han = 0
         var sampleLines = 0
         var sampled = 0
-        for line in text.lines where sampled < 6_000 {
-            sampleLines += 1
-            sampled += line.bytes.count
-            countScripts(line.bytes, hangul: &hangul, kana: &kana, han: &han)
+        // The lines are read in place (a copy of a line would retain its arrays and spans);
+        // the sample only grows, so the first line that finds it full ends it.
+        text.lines.withUnsafeBufferPointer { lines in
+            for index in lines.indices {
+                guard sampled < 6_000 else { break }
+                sampleLines += 1
+                sampled += lines[index].bytes.count
+                countScripts(lines[index].bytes, hangul: &hangul, kana: &kana, han: &han)
+            }
         }
         var code: String?
         if hangul >= 4 && hangul >= kana {
