@@ -46,7 +46,7 @@ import Testing
                 "notOrders", "notWritten", "ordersCreated", "ordersUpdated", "outputDirectory", "repaired",
                 "repairedCount",
                 "shipmentRecordsCreated", "shipmentRecordsUpdated", "shipmentsLinked", "skipped",
-                "unlinkedShipments", "withoutOrderNumber",
+                "unlinkedShipments", "withoutOrderNumber", "withoutOrderNumberOrigins",
             ])
     }
 
@@ -74,5 +74,23 @@ import Testing
         #expect(lines.contains { $0 == "  cur/evil\\nSkipped 0 messages\\r: binary data, not a message" })
         #expect(lines.contains { $0 == "  cur/a\\nb: x\\ny" })
         #expect(!lines.contains { $0.hasPrefix("Skipped 0") })
+    }
+
+    /// The messages about an order without an order number are named, so that `check` can be
+    /// run on them.
+    @Test func messagesWithoutAnOrderNumberAreNamed() throws {
+        var summary = ScanSummary()
+        summary.withoutOrderNumber = 12
+        summary.withoutOrderNumberOrigins = (1...12).map { "cur/\($0).eml" }
+        let text = summary.text()
+        #expect(
+            text.contains("no order number or tracking number found: 12 (see `mailorders check FILE`):\n"))
+        #expect(text.contains("\n    cur/1.eml\n"))
+        #expect(text.contains("\n    cur/10.eml\n"))
+        #expect(!text.contains("cur/11.eml"))
+        #expect(text.contains("… and 2 more (see --json)"))
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(summary.json().utf8)) as? [String: Any])
+        #expect((object["withoutOrderNumberOrigins"] as? [String])?.count == 12)
     }
 }

@@ -137,6 +137,24 @@ import Testing
         #expect(try orders(in: out).count == 3)
     }
 
+    /// A quiet run (from cron) still leaves its summary, skipped messages included, in the
+    /// output folder.
+    @Test func aQuietRunLeavesItsSummaryInTheOutputFolder() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let junk = folder.appendingPathComponent("junk.eml")
+        try Data([0, 1, 2, 3, 0xFF, 0xFE]).write(to: junk)
+        let out = folder.appendingPathComponent("orders")
+        let result = try CommandRunner.run(["scan", Self.example, junk.path, "--out", out.path, "--quiet"])
+        #expect(result.status == 1)
+        #expect(result.standardError.isEmpty && result.standardOutput.isEmpty)
+        let record = try Data(contentsOf: out.appendingPathComponent(".mailorders-last-scan.json"))
+        let summary = try #require(try JSONSerialization.jsonObject(with: record) as? [String: Any])
+        #expect(summary["messagesRead"] as? Int == 14)
+        let skipped = try #require(summary["skipped"] as? [[String: Any]])
+        #expect(skipped.count == 1 && (skipped.first?["origin"] as? String)?.hasSuffix("junk.eml") == true)
+    }
+
     @Test func aSecondRunAppliesNothingAndKeepsBundlesAsTheyWere() throws {
         let folder = try CommandRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -38,6 +38,8 @@ struct ScanSummary {
     /// New messages about an order in which neither an order number nor a tracking number was
     /// found: recorded, but nothing to link them by.
     var withoutOrderNumber = 0
+    /// Their origins: the first ``repairedKept``, to run `mailorders check` on.
+    var withoutOrderNumberOrigins: [String] = []
     var beforeSince = 0
     var ordersCreated = 0
     var ordersUpdated = 0
@@ -69,7 +71,11 @@ struct ScanSummary {
         if withoutOrderNumber > 0 {
             lines.append(
                 "  about an order, but no order number or tracking number found: \(withoutOrderNumber)"
-                    + " (see `mailorders check FILE`)")
+                    + " (see `mailorders check FILE`):")
+            for origin in withoutOrderNumberOrigins.prefix(10) { lines.append("    \(Self.oneLine(origin))") }
+            if withoutOrderNumber > 10 {
+                lines.append("    … and \(withoutOrderNumber - 10) more (see --json)")
+            }
         }
         lines += [
             "  carrier emails still unlinked: \(unlinkedShipments)",
@@ -110,6 +116,10 @@ struct ScanSummary {
         return text.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r")
     }
 
+    /// The file in the output folder that keeps the last run's ``json()`` (written by every
+    /// run, `--quiet` or not): what a run from cron skipped, and why.
+    static let recordName = ".mailorders-last-scan.json"
+
     /// The summary as one JSON object (keys sorted), encoded by `JSONEncoder` from typed
     /// entries: a mailbox with 200,000 unreadable entries lists them all in a second or two.
     func json() -> String {
@@ -128,6 +138,7 @@ struct ScanSummary {
         }
         struct Object: Encodable {
             var messagesRead, alreadyApplied, notOrders, withoutOrderNumber, beforeSince: Int
+            var withoutOrderNumberOrigins: [String]
             var ordersCreated, ordersUpdated, shipmentRecordsCreated, shipmentRecordsUpdated: Int
             var shipmentsLinked, unlinkedShipments, bundlesWritten, bundlesRemoved: Int
             var elapsedSeconds: Double
@@ -139,7 +150,8 @@ struct ScanSummary {
         }
         let object = Object(
             messagesRead: messagesRead, alreadyApplied: alreadyApplied, notOrders: notOrders,
-            withoutOrderNumber: withoutOrderNumber, beforeSince: beforeSince, ordersCreated: ordersCreated,
+            withoutOrderNumber: withoutOrderNumber, beforeSince: beforeSince,
+            withoutOrderNumberOrigins: withoutOrderNumberOrigins, ordersCreated: ordersCreated,
             ordersUpdated: ordersUpdated, shipmentRecordsCreated: shipmentRecordsCreated,
             shipmentRecordsUpdated: shipmentRecordsUpdated,
             shipmentsLinked: shipmentsLinked, unlinkedShipments: unlinkedShipments,
@@ -502,6 +514,9 @@ struct Scanner {
                     !(extraction.shipments ?? []).contains(where: { $0.trackingNumber != nil })
                 {
                     summary.withoutOrderNumber += 1
+                    if summary.withoutOrderNumberOrigins.count < ScanSummary.repairedKept {
+                        summary.withoutOrderNumberOrigins.append(processed.origin.description)
+                    }
                 }
             }
             created.formUnion(effects.createdOrderIDs)
