@@ -57,10 +57,15 @@ final class SQLiteConnection {
     let path: String
 
     /// Opens (creating if needed) the database at `path`.
-    init(path: String) throws(StoreError) {
+    /// - Parameter readOnly: open for reading only (`SQLITE_OPEN_READONLY`): the file must
+    ///   exist, and nothing, not even the journal mode, is written.
+    init(path: String, readOnly: Bool = false) throws(StoreError) {
         self.path = path
         var db: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let flags =
+            readOnly
+            ? SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
+            : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &db, flags, nil)
         guard code == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"

@@ -45,6 +45,23 @@ public final class SQLiteOrderStore: OrderStore, @unchecked Sendable {
         try migrate()
     }
 
+    /// Opens the existing store at `path` for reading only, as `mailorders orders` does: a
+    /// database the caller may not write (another user's, on a read-only disk) can be listed.
+    /// Nothing is migrated: an older schema is read as it is.
+    /// - Parameter path: the database file.
+    /// - Throws: ``StoreError/cannotOpen(path:message:)`` (also when the file does not exist),
+    ///   ``StoreError/newerSchema(found:supported:)`` or ``StoreError/sqlite(code:message:sql:)``.
+    public init(readingOnly path: String) throws(StoreError) {
+        connection = try SQLiteConnection(path: path, readOnly: true)
+        try connection.execute("PRAGMA busy_timeout = 10000")
+        try connection.execute("PRAGMA foreign_keys = ON")
+        try connection.execute("PRAGMA temp_store = MEMORY")
+        let found = try connection.first("PRAGMA user_version")?.int(0) ?? 0
+        guard found <= Schema.currentVersion else {
+            throw StoreError.newerSchema(found: found, supported: Schema.currentVersion)
+        }
+    }
+
     /// Closes the database; later calls throw ``StoreError/closed``.
     public func close() {
         lock.lock()

@@ -28,7 +28,7 @@ enum OrdersCommand: Subcommand {
             return ExitCode.fatal
         }
         do {
-            let store = try SQLiteOrderStore(path: path)
+            let store = try SQLiteOrderStore(readingOnly: path)
             let unlinked = arguments.has("unlinked")
             let orders = unlinked ? try store.unlinkedShipments() : try store.orders()
             Console.out(
