@@ -164,6 +164,10 @@ public final class MessageSource: Sequence, IteratorProtocol {
         }
     }
 
+    /// The file `mailorders scan` keeps in its output folder (the bundle watermark): a folder
+    /// inside a mailbox that holds it is an earlier scan's output, passed over without a report.
+    public static let outputFolderMarker = ".mailorders-bundled"
+
     /// Whether `path` itself is a symbolic link (not what it points to; `lstat(2)`).
     public static func isSymbolicLink(_ path: String) -> Bool {
         var status = stat()
@@ -221,6 +225,9 @@ public final class MessageSource: Sequence, IteratorProtocol {
                 return .failure(
                     SourceProblem(origin: MessageOrigin(path: path), reason: "cannot list directory"))
             }
+            // The output folder of an earlier scan (its bundle watermark names it) holds
+            // bundles and the order database, not mail.
+            if insideTree && children.contains(Self.outputFolderMarker) { return nil }
             let isMaildir = children.contains("cur") || children.contains("new")
             var entries: [Input] = []
             for name in children {

@@ -451,3 +451,18 @@ func text(_ message: RawMessage) -> String { String(decoding: message.bytes, as:
     #expect(once.messages.map(text) == ["Subject: once\n\n"])
     #expect(once.problems.isEmpty)
 }
+
+/// The output folder of an earlier scan inside the mailbox (bundles, the database, the
+/// watermark) is not mail: it is passed over without a report.
+@Test func anEarlierScansOutputFolderIsNotMail() throws {
+    let folder = try TemporaryFolder()
+    try folder.write("Mail/cur/1.a:2,S", "Subject: mail\n\n")
+    try folder.write("Mail/old-orders/.mailorders-bundled", "12 folders\n")
+    try folder.write("Mail/old-orders/mailorders.sqlite", "SQLite format 3")
+    try folder.write("Mail/old-orders/Shop-A-1/order.json", "{}")
+    try folder.write("Mail/old-orders/Shop-A-1/manifest.json", "{}")
+    let mail = folder.url.appendingPathComponent("Mail").path
+    let (messages, problems) = collect(MessageSource(paths: [mail]))
+    #expect(messages.map(text) == ["Subject: mail\n\n"])
+    #expect(problems.isEmpty)
+}

@@ -212,7 +212,7 @@ struct Scanner {
             if input == output || input.hasPrefix(output.hasSuffix("/") ? output : output + "/") {
                 throw ScanSetupError(
                     "the output folder \(options.outputDirectory.path) (--out) is the mailbox \(path) or holds it;"
-                        + " choose a folder outside the mailbox (or inside it)")
+                        + " choose a folder outside the mailbox, or a new folder inside it")
             }
         }
         let rules = try MessagePipeline.loadRules(from: options.rulesDirectory)
@@ -535,7 +535,7 @@ struct BundleWatermark {
     let url: URL
 
     init(directory: URL) {
-        url = directory.appendingPathComponent(".mailorders-bundled")
+        url = directory.appendingPathComponent(MessageSource.outputFolderMarker)
     }
 
     func read() -> (sequence: Int64, mode: String?) {
