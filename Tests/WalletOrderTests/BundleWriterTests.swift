@@ -187,6 +187,43 @@ import Testing
         #expect(BundleValidator().validate(at: url).passed)
     }
 
+    /// A changed bundle replaces the old folder in one step: the folder at the bundle's path is
+    /// a new one holding exactly the new files, and the old one does not linger in the staging
+    /// folder. An abandoned staged folder (a writer killed mid-bundle) is removed once old.
+    @Test func aChangedFolderBundleIsReplacedWhole() throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let writer = BundleWriter(outputDirectory: out, zip: false, signing: nil)
+        let url = try writer.write(
+            fullOrder(), images: fullOrderImages.merging(["old.png": Data("x".utf8)]) { a, _ in a })
+        var before = stat()
+        #expect(stat(url.path, &before) == 0)
+        var changed = fullOrder()
+        changed.updatedAt = Date(timeIntervalSince1970: 2_000_000_000)
+        let second = try writer.write(changed, images: fullOrderImages)
+        #expect(second == url)
+        var after = stat()
+        #expect(stat(second.path, &after) == 0)
+        #expect(before.st_ino != after.st_ino)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: second.path).sorted()
+                == (["manifest.json", "order.json"] + fullOrderImages.keys).sorted())
+        #expect(BundleValidator().validate(at: second).passed)
+        let staging = out.appendingPathComponent(BundleWriter.stagingFolderName)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: staging.path).isEmpty)
+
+        let abandoned = staging.appendingPathComponent("Shop-1-abc.0F2E5C1A-0000-4000-8000-000000000000.tmp")
+        try FileManager.default.createDirectory(at: abandoned, withIntermediateDirectories: false)
+        try Data("{}".utf8).write(to: abandoned.appendingPathComponent("order.json"))
+        let fresh = staging.appendingPathComponent("Shop-1-abc.1A2B3C4D-0000-4000-8000-000000000000.tmp")
+        try FileManager.default.createDirectory(at: fresh, withIntermediateDirectories: false)
+        let longAgo = Date().addingTimeInterval(-2 * BundleWriter.abandonedTemporaryAge)
+        try FileManager.default.setAttributes([.modificationDate: longAgo], ofItemAtPath: abandoned.path)
+        #expect(writer.removeAbandonedTemporaryFiles() == 1)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: staging.path) == [fresh.lastPathComponent])
+    }
+
     /// Files are written whole, without temporary files left beside them, and flushed by one
     /// `synchronize()` for the whole output folder.
     @Test func writesWholeFilesAndSynchronizesOnce() throws {

@@ -5,10 +5,13 @@ import Foundation
 /// (+ images, + `signature`), or the same files zipped as a `.order` file (Wallet Orders,
 /// "Building a distributable order package"; `shared/wallet-orders.md` §2.1).
 ///
-/// Every file is written to a temporary file in the output folder's staging folder
-/// (``stagingFolderName``), then renamed over the old one, so a reader never sees a
-/// half-written file and a killed writer never leaves one inside a bundle. Writing the same order again
-/// updates its bundle in place.
+/// A bundle is written whole in the output folder's staging folder (``stagingFolderName``),
+/// then put in place in one step: a `.order` file or a new folder by `rename(2)`, a folder that
+/// replaces an older one by exchanging the two (Linux `renameat2(2)`, `RENAME_EXCHANGE`). A
+/// reader, or a writer killed at any point, sees the old bundle or the new one, never a mix of
+/// their files. Where the file system cannot exchange, the files are renamed into the old
+/// folder one by one (each file whole, the set of them not). Writing the same order again
+/// replaces its bundle.
 ///
 /// Files are not flushed to the disk one by one (two `fsync(2)`s per bundle cost more than
 /// the rest of writing it): after a run of writes, ``synchronize()`` flushes them all at
@@ -100,13 +103,64 @@ public struct BundleWriter: Sendable {
             let archive = Zip.archive(files.map { Zip.Entry(name: $0.0, data: $0.1) })
             try writeAtomically(archive, to: destination)
         } else {
-            try prepareFolder(destination)
-            for (fileName, data) in files {
-                try writeAtomically(data, to: destination.appendingPathComponent(fileName))
-            }
-            removeStaleFiles(in: destination, keeping: Set(files.map(\.0)))
+            try writeFolder(files, to: destination)
         }
         return destination
+    }
+
+    /// Writes `files` into a new folder in the staging folder, then puts it at `destination` in
+    /// one step (see the type's description). The old folder, exchanged into the staging
+    /// folder, is removed afterwards; a writer killed before that leaves it there, and
+    /// ``removeAbandonedTemporaryFiles()`` removes it later.
+    private func writeFolder(_ files: [(String, Data)], to destination: URL) throws(BundleError) {
+        let staged = outputDirectory.appendingPathComponent(Self.stagingFolderName)
+            .appendingPathComponent("\(destination.lastPathComponent).\(UUID().uuidString).tmp")
+        guard mkdir(staged.path, 0o755) == 0 else {
+            throw .io(path: staged.path, reason: "cannot create folder: \(String(cString: strerror(errno)))")
+        }
+        let discard = { try? FileManager.default.removeItem(at: staged) }
+        for (fileName, data) in files {
+            if let reason = WalletOrder.write(data, toNewFile: staged.appendingPathComponent(fileName).path) {
+                discard()
+                throw .io(
+                    path: destination.appendingPathComponent(fileName).path, reason: "cannot write: \(reason)"
+                )
+            }
+        }
+        var status = stat()
+        if lstat(destination.path, &status) != 0 {
+            if rename(staged.path, destination.path) == 0 { return }
+            let code = errno
+            discard()
+            // A concurrent writer put the same bundle in place meanwhile: exchange with it below.
+            guard code == EEXIST || code == ENOTEMPTY else {
+                throw .io(path: destination.path, reason: "cannot create: \(String(cString: strerror(code)))")
+            }
+            return try writeFolder(files, to: destination)
+        }
+        guard (status.st_mode & S_IFMT) == S_IFDIR else {
+            discard()
+            throw .io(path: destination.path, reason: "exists and is not a folder")
+        }
+        #if os(Linux)
+            if renameat2(AT_FDCWD, staged.path, AT_FDCWD, destination.path, mailorders_RENAME_EXCHANGE) == 0 {
+                // `staged` now holds the old bundle.
+                discard()
+                return
+            }
+            let code = errno
+            guard code == EINVAL || code == ENOSYS else {
+                discard()
+                throw .io(
+                    path: destination.path, reason: "cannot replace: \(String(cString: strerror(code)))")
+            }
+        #endif
+        // No exchange on this file system: file by file into the old folder.
+        discard()
+        for (fileName, data) in files {
+            try writeAtomically(data, to: destination.appendingPathComponent(fileName))
+        }
+        removeStaleFiles(in: destination, keeping: Set(files.map(\.0)))
     }
 
     // MARK: Names
@@ -261,9 +315,10 @@ public struct BundleWriter: Sendable {
         }
     }
 
-    /// Removes the temporary files killed writers left in the staging folder, once they are
+    /// Removes the temporary files and folders killed writers left in the staging folder (a
+    /// bundle being written, or the old bundle it replaced), once they are
     /// ``abandonedTemporaryAge`` old (younger ones may belong to a writer still running).
-    /// - Returns: how many files were removed.
+    /// - Returns: how many files and folders were removed.
     @discardableResult
     public func removeAbandonedTemporaryFiles() -> Int {
         let staging = outputDirectory.appendingPathComponent(Self.stagingFolderName)
@@ -272,7 +327,8 @@ public struct BundleWriter: Sendable {
         for name in names where name.hasSuffix(".tmp") {
             let url = staging.appendingPathComponent(name)
             let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
-            guard attributes?[.type] as? FileAttributeType == .typeRegular,
+            let type = attributes?[.type] as? FileAttributeType
+            guard type == .typeRegular || type == .typeDirectory,
                 let modified = attributes?[.modificationDate] as? Date,
                 Date().timeIntervalSince(modified) > Self.abandonedTemporaryAge
             else { continue }
