@@ -249,20 +249,25 @@ func text(_ message: RawMessage) -> String { String(decoding: message.bytes, as:
     #expect(messages.contains { $0.maildirFlags == "STln" })
 }
 
+/// `input` written to a pipe, closed, and read as standard input (`-`).
+private func readThroughAPipe(_ input: String) -> (messages: [RawMessage], problems: [SourceProblem]) {
+    var descriptors: [Int32] = [0, 0]
+    guard pipe(&descriptors) == 0 else { return ([], []) }
+    let bytes = Array(input.utf8)
+    _ = bytes.withUnsafeBytes { write(descriptors[1], $0.baseAddress, $0.count) }
+    close(descriptors[1])
+    let source = MessageSource(paths: ["-"])
+    source.standardInputDescriptor = descriptors[0]
+    defer { close(descriptors[0]) }
+    return collect(source)
+}
+
 @Test func standardInputIsOneMessageOrAnMboxStream() throws {
     for (input, expected) in [
         ("Subject: one\n\nbody\n", ["Subject: one\n\nbody\n"]),
         ("From a\nSubject: 1\n\nx\n\nFrom b\nSubject: 2\n\ny\n", ["Subject: 1\n\nx\n", "Subject: 2\n\ny\n"]),
     ] {
-        var descriptors: [Int32] = [0, 0]
-        #expect(pipe(&descriptors) == 0)
-        let bytes = Array(input.utf8)
-        _ = bytes.withUnsafeBytes { write(descriptors[1], $0.baseAddress, $0.count) }
-        close(descriptors[1])
-        let source = MessageSource(paths: ["-"])
-        source.standardInputDescriptor = descriptors[0]
-        let (messages, problems) = collect(source)
-        close(descriptors[0])
+        let (messages, problems) = readThroughAPipe(input)
         #expect(problems.isEmpty)
         #expect(messages.map(text) == expected)
         #expect(messages.allSatisfy { $0.origin.path == "-" })
@@ -272,15 +277,7 @@ func text(_ message: RawMessage) -> String { String(decoding: message.bytes, as:
 /// An mbox stream on standard input whose last line has no line end: the writer closed the
 /// pipe and it cannot be read again, so the last message is read, with a repair note.
 @Test func anMboxStreamWithoutAFinalLineEndIsReadWhole() throws {
-    var descriptors: [Int32] = [0, 0]
-    #expect(pipe(&descriptors) == 0)
-    let input = Array("From a\nSubject: 1\n\nx\n\nFrom b\nSubject: 2\n\nlast line".utf8)
-    _ = input.withUnsafeBytes { write(descriptors[1], $0.baseAddress, $0.count) }
-    close(descriptors[1])
-    let source = MessageSource(paths: ["-"])
-    source.standardInputDescriptor = descriptors[0]
-    let (messages, problems) = collect(source)
-    close(descriptors[0])
+    let (messages, problems) = readThroughAPipe("From a\nSubject: 1\n\nx\n\nFrom b\nSubject: 2\n\nlast line")
     #expect(problems.isEmpty)
     #expect(messages.map(text) == ["Subject: 1\n\nx\n", "Subject: 2\n\nlast line"])
     #expect(messages.allSatisfy { $0.warnings.isEmpty })
