@@ -19,7 +19,19 @@ struct Chromium {
     }
 
     /// Runs Chromium headless on a file with the given arguments; returns standard output.
+    ///
+    /// Headless Chromium now and then never exits after loading a page (seen about once in
+    /// a few hundred runs, whatever the page): a run that passes `timeout` is killed and started
+    /// once more, with a fresh profile, before it counts as a failure.
     func run(_ arguments: [String], page: URL, timeout: TimeInterval = 60) throws -> Data {
+        do {
+            return try runOnce(arguments, page: page, timeout: timeout)
+        } catch let failure as Failure where failure.description.hasPrefix("chromium did not finish") {
+            return try runOnce(arguments, page: page, timeout: timeout)
+        }
+    }
+
+    private func runOnce(_ arguments: [String], page: URL, timeout: TimeInterval) throws -> Data {
         let profile = FileManager.default.temporaryDirectory.appendingPathComponent(
             "mo-chromium-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: profile) }
