@@ -11,7 +11,8 @@ enum ScanCommand: Subcommand {
         name: "scan",
         summary: "Find the orders in a mailbox and write a Wallet order bundle for each.",
         usage:
-            "PATH…|- [--out DIR] [--db PATH] [--zip] [--jobs N] [--no-prefilter] [--since DATE] [--json] [--quiet]",
+            "PATH…|- [--out DIR] [--db PATH] [--zip] [--jobs N] [--no-prefilter] [--since DATE] [--json] [--quiet]"
+            + " [--rules DIR] [--order-type-id ID] [--sign-cert CERT.pem --sign-key KEY.pem [--wwdr WWDR.pem]]",
         options: [
             OptionSpec(
                 name: "out", valueName: "DIR", help: "Where bundles and the database go (default ./orders)."),
@@ -28,7 +29,10 @@ enum ScanCommand: Subcommand {
                 name: "no-prefilter", valueName: nil,
                 help: "Run the full extraction on every message, not only on likely order emails."),
             OptionSpec(name: "json", valueName: nil, help: "Print the summary as JSON on standard output."),
-            OptionSpec(name: "quiet", valueName: nil, help: "No progress and no summary on standard error."),
+            OptionSpec(
+                name: "quiet", valueName: nil,
+                help:
+                    "No progress and no summary on standard error (DIR/.mailorders-last-scan.json keeps it)."),
             OptionSpec(
                 name: "rules", valueName: "DIR", help: "Use this rules folder instead of the bundled one."),
             OptionSpec(
