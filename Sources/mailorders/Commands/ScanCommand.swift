@@ -66,15 +66,17 @@ enum ScanCommand: Subcommand {
             let options = try ScanOptions(arguments)
             var scanner = try Scanner(options: options)
             let summary = scanner.run()
+            // Encoded once: 200,000 skipped entries take a second or two.
+            let json = summary.json()
             // What the run did stays in the output folder, for runs from cron with --quiet.
             let record = options.outputDirectory.appendingPathComponent(ScanSummary.recordName)
             do {
-                try summary.json().write(to: record, atomically: true, encoding: .utf8)
+                try json.write(to: record, atomically: true, encoding: .utf8)
             } catch {
                 Console.error("mailorders scan: cannot write \(record.path): \(error.localizedDescription)")
             }
             if options.json {
-                Console.out(summary.json(), json: true)
+                Console.out(json, json: true)
             }
             if !options.quiet {
                 Console.error(summary.text())
