@@ -45,11 +45,20 @@ extension ExtractionContext {
             languages.phrases(\.orderNumber), in: text, origins: Self.allOrigins,
             hits: phraseHits)
         for found in strong where !isNegated(found, by: notOrder) {
-            guard let number = OrderNumberToken.extract(from: found.value, fillers: fillers, minimumLength: 4)
+            // A number shorter than three digits only when it is the label's whole value, and
+            // trusted less: a subject alone does not give it.
+            var short = false
+            guard
+                let number = OrderNumberToken.extract(from: found.value, fillers: fillers, minimumLength: 4)
+                    ?? {
+                        short = true
+                        return OrderNumberToken.shortLabelled(found.value, fillers: fillers)
+                    }()
             else { continue }
             let isSubject = found.line.origin == .subject || found.line.origin == .preheader
             var score = isSubject ? 0.65 : found.placement.score
             if !isSubject && found.placement == .sameCell && !found.labelOpensCell { score -= 0.05 }
+            if short { score -= Self.shortNumberPenalty }
             add(
                 number, source: isSubject ? "subject" : "label", score: score, text: found.context,
                 origin: found.line.origin, offset: found.offset, location: found.line.location)
@@ -68,6 +77,11 @@ extension ExtractionContext {
         }
         return candidates
     }
+
+    /// How much less a short order number (``OrderNumberToken/shortLabelled(_:fillers:)``) is
+    /// trusted than a longer one in the same place: in the subject alone it stays below
+    /// ``Extractor/orderNumberThreshold``.
+    static let shortNumberPenalty = 0.1
 
     /// Every rendition and the subject, where order numbers are looked for.
     static let allOrigins: Set<TextOrigin> = [.html, .plain, .subject, .preheader]

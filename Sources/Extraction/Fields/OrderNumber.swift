@@ -26,6 +26,53 @@ enum OrderNumberToken {
         return extractCharacters(from: value, fillers: fillers, minimumLength: minimumLength)
     }
 
+    /// A short order number that is the whole value after a strong order-number label
+    /// ("Order number: 42", "Order #7", "Bestellnummer: HX-3"), or nil.
+    ///
+    /// ``extract(from:fillers:minimumLength:)`` wants three digits or more, so that numbers
+    /// merely near an order word (quantities, "2 of 3", prices) are not taken; a new shop's
+    /// first orders have shorter numbers. Such a number is taken only when nothing but filler
+    /// words ("is", "no.") stands before it in the value and nothing but closing punctuation
+    /// after it. Shapes accepted (ASCII): one to three digits, not all zeros; or two to five
+    /// letters and digits, with at least one of each, in at most two groups joined by one
+    /// hyphen (`AB12`, `HX-3`).
+    /// - Parameters:
+    ///   - value: the text after the label (``LabelledValue/value``).
+    ///   - fillers: folded words skipped before the value.
+    static func shortLabelled(_ value: String, fillers: Set<String>) -> String? {
+        guard value.utf8.count <= 64 else { return nil }
+        var words = value.split(separator: " ", omittingEmptySubsequences: true)
+        var skipped = 0
+        while words.count > 1, skipped < 3, fillers.contains(words[0].lowercased()) {
+            words.removeFirst()
+            skipped += 1
+        }
+        guard words.count == 1 else { return nil }
+        var token = Array(words[0].utf8)
+        while let last = token.last,
+            [
+                UInt8(ascii: "."), UInt8(ascii: ","), UInt8(ascii: ")"),
+                UInt8(ascii: "!"), UInt8(ascii: ";"),
+            ].contains(last)
+        {
+            token.removeLast()
+        }
+        func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+        func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
+        let digits = token.filter(isDigit).count
+        let letters = token.filter(isLetter).count
+        let hyphens = token.filter { $0 == UInt8(ascii: "-") }.count
+        guard digits + letters + hyphens == token.count, digits >= 1 else { return nil }
+        if letters == 0 && hyphens == 0 {
+            guard token.count <= 3, token.contains(where: { $0 != 0x30 }) else { return nil }
+        } else {
+            guard letters >= 1, hyphens <= 1, (2...5).contains(token.count),
+                token.first != UInt8(ascii: "-"), token.last != UInt8(ascii: "-")
+            else { return nil }
+        }
+        return String(decoding: token, as: UTF8.self)
+    }
+
     /// ``extract(from:fillers:minimumLength:)`` over Unicode scalars, for a value whose first
     /// 121 scalars are all ``SimpleScalars/isStandalone(_:)``: then every scalar there is one
     /// `Character`, so the 120-character prefix is the first 120 scalars and splitting,

@@ -1,0 +1,105 @@
+import Foundation
+import MailDocument
+import Testing
+
+@testable import Extraction
+
+/// A new shop's first orders have numbers of one to three digits ("Order number: 42"): read
+/// when they are a strong label's whole value, and never when they are only near an order word.
+@Suite struct ShortOrderNumberTests {
+    static func confirmation(_ lines: [String], subject: String = "Thank you for your order")
+        -> ExtractionResult
+    {
+        Fixture.extract(
+            Fixture.document(
+                subject: subject, from: "orders@fernshop.example", name: "Fern Shop",
+                html: ["Thank you for shopping at Fern Shop. Your order has been received."] + lines
+                    + ["Ceramic mug\t1\t$18.00", "Total:\t$18.00"]))
+    }
+
+    static let found: [(lines: [String], number: String)] = [
+        (["Order number: 42"], "42"),
+        (["Order #7"], "7"),
+        (["Order number:\t105"], "105"),
+        (["Order number", "42"], "42"),
+        (["Your order number is 42."], "42"),
+        (["Order ID: AB12"], "AB12"),
+        (["Order number: HX-3"], "HX-3"),
+        (["Confirmation number: 9"], "9"),
+    ]
+
+    @Test(arguments: found.indices) func shortNumberAsTheLabelsWholeValueIsRead(_ index: Int) {
+        let (lines, number) = Self.found[index]
+        let result = Self.confirmation(lines)
+        #expect(result.kind == .orderConfirmation)
+        #expect(result.orderNumber == number, "\(lines)")
+        let evidence = result.evidence?.first { $0.field == "orderNumber" }
+        #expect((evidence?.confidence ?? 1) < 0.85, "a short number is trusted less")
+    }
+
+    @Test func shortNumbersInOtherLanguages() {
+        let german = Fixture.extract(
+            Fixture.document(
+                subject: "Ihre Bestellung bei Kaffeehaus Bohne", from: "shop@kaffeehaus.example",
+                html: ["Vielen Dank für Ihre Bestellung!", "Bestellnummer: 42", "Gesamtsumme: 19,99 €"]))
+        #expect(german.orderNumber == "42")
+        let japanese = Fixture.extract(
+            Fixture.document(
+                subject: "ご注文ありがとうございます", from: "shop@kissa.example",
+                html: ["ご注文ありがとうございます。", "注文番号：42", "合計：¥3,980"]))
+        #expect(japanese.orderNumber == "42")
+    }
+
+    static let traps: [[String]] = [
+        // Not the whole value: a count, a position, a sentence.
+        ["Order number: 42 items shipped"],
+        ["Order #1 of 3 is on its way"],
+        ["Order number: 2 of your orders"],
+        // Not an order number's shape.
+        ["Order number: 0"],
+        ["Order number: 000"],
+        ["Order number: 12.50"],
+        ["Order number: 1/2"],
+        ["Order number: N/A"],
+        ["Order number: ABCDE"],
+        ["Order number: A-B-1"],
+        // Only near a weak order word.
+        ["Order 12"],
+        ["Your order 3 will ship soon"],
+    ]
+
+    @Test(arguments: traps.indices) func shortNumberNotAloneAfterAStrongLabelIsNotRead(_ index: Int) {
+        let result = Self.confirmation(Self.traps[index])
+        #expect(result.orderNumber == nil, "\(Self.traps[index]): \(result.orderNumber ?? "")")
+    }
+
+    @Test func shortNumberInTheSubjectAloneIsNotEnough() {
+        let result = Self.confirmation([], subject: "Your order #42")
+        #expect(result.orderNumber == nil)
+    }
+
+    @Test func shortNumberInSubjectAndBodyAgrees() {
+        let result = Self.confirmation(["Order number: 42"], subject: "Your order #42")
+        #expect(result.orderNumber == "42")
+    }
+
+    @Test func longerNumberWinsOverAShortOne() {
+        let result = Self.confirmation(["Order number: 42", "Order number: 100042"])
+        #expect(result.orderNumber == "100042")
+    }
+
+    @Test func shortLabelledShapes() {
+        let fillers: Set<String> = ["is", "no.", "no", "number", "#", ":", "id"]
+        #expect(OrderNumberToken.shortLabelled("42", fillers: fillers) == "42")
+        #expect(OrderNumberToken.shortLabelled("no. 42).", fillers: fillers) == "42")
+        #expect(OrderNumberToken.shortLabelled("is 7!", fillers: fillers) == "7")
+        #expect(OrderNumberToken.shortLabelled("1234", fillers: fillers) == nil)
+        #expect(OrderNumberToken.shortLabelled("x2", fillers: fillers) == "x2")
+        #expect(OrderNumberToken.shortLabelled("is", fillers: fillers) == nil)
+        #expect(OrderNumberToken.shortLabelled("", fillers: fillers) == nil)
+        #expect(OrderNumberToken.shortLabelled("４２", fillers: fillers) == nil)
+        #expect(
+            OrderNumberToken.shortLabelled(String(repeating: "is ", count: 30) + "4", fillers: fillers) == nil
+        )
+    }
+}
