@@ -310,8 +310,8 @@ extension FieldFastPathTests {
         var lowered = name.lowercased()
         let forms =
             ExtractionContext.foreignLegalForms + (dropLegalForm ? ExtractionContext.englishLegalForms : [])
-        for (suffix, loweredSuffix) in forms where lowered.hasSuffix(loweredSuffix) {
-            name = String(name.dropLast(suffix.count))
+        for (count, loweredSuffix) in forms where lowered.hasSuffix(loweredSuffix.text) {
+            name = String(name.dropLast(count))
             lowered = name.lowercased()
         }
         for prefix in ["株式会社", "(주)", "㈜", "주식회사"] where name.hasPrefix(prefix) {

@@ -145,6 +145,34 @@ extension FieldText {
         text.unicodeScalars.allSatisfy(SimpleScalars.isStandalone)
     }
 
+    /// A fixed prefix or suffix, with whether it is ``isSimple(_:)`` worked out once.
+    struct Affix: Sendable {
+        let text: String
+        let isSimple: Bool
+        /// The number of characters.
+        let count: Int
+
+        init(_ text: String) {
+            self.text = text
+            isSimple = FieldText.isSimple(text)
+            count = text.count
+        }
+    }
+
+    /// ``hasSuffix(_:_:simple:)`` for a suffix whose simplicity is known.
+    static func hasSuffix(_ text: String, _ suffix: Affix, simple: Bool) -> Bool {
+        guard simple && suffix.isSimple else { return text.hasSuffix(suffix.text) }
+        let count = suffix.text.utf8.count
+        guard count <= text.utf8.count else { return false }
+        return text.utf8.suffix(count).elementsEqual(suffix.text.utf8)
+    }
+
+    /// ``hasPrefix(_:_:simple:)`` for a prefix whose simplicity is known.
+    static func hasPrefix(_ text: String, _ prefix: Affix, simple: Bool) -> Bool {
+        guard simple && prefix.isSimple else { return text.hasPrefix(prefix.text) }
+        return text.utf8.starts(with: prefix.text.utf8)
+    }
+
     /// `text.hasSuffix(suffix)`; byte by byte when both are ``isSimple(_:)`` (characters then
     /// compare as their scalars do).
     /// - Parameter simple: whether `text` is ``isSimple(_:)``, known to the caller.

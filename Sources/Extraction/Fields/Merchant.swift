@@ -222,41 +222,54 @@ extension ExtractionContext {
         // A simple name stays simple as characters are cut from it: its affixes compare as bytes.
         let simple = FieldText.isSimple(name)
         // Honorifics after a name in Japanese and Korean address lines.
-        for honorific in ["様", "さま", "御中", "殿", "님", "귀하"]
-        where FieldText.hasSuffix(name, honorific, simple: simple) {
+        for honorific in honorifics where FieldText.hasSuffix(name, honorific, simple: simple) {
             name = Text.trimmed(String(name.dropLast(honorific.count)))
         }
         let folded = name.lowercased()
         if FieldText.hasSuffix(folded, "reserved.", simple: FieldText.isSimple(folded)) { name.removeLast() }
-        for suffix in [" All rights reserved", " All Rights Reserved", " all rights reserved"]
-        where FieldText.hasSuffix(name, suffix, simple: simple) {
+        for suffix in allRightsReserved where FieldText.hasSuffix(name, suffix, simple: simple) {
             name = String(name.dropLast(suffix.count))
         }
         // Legal forms other than the English ones are not part of how a shop is named;
         // the English ones ("Co.", "Ltd") are kept unless the name comes from a copyright line.
         var lowered = name.lowercased()
         var loweredIsSimple = FieldText.isSimple(lowered)
-        for (suffix, loweredSuffix) in foreignLegalForms + (dropLegalForm ? englishLegalForms : [])
-        where FieldText.hasSuffix(lowered, loweredSuffix, simple: loweredIsSimple) {
-            name = String(name.dropLast(suffix.count))
-            lowered = name.lowercased()
-            loweredIsSimple = FieldText.isSimple(lowered)
+        func dropLegalForms(_ forms: [(count: Int, lowered: FieldText.Affix)]) {
+            for form in forms where FieldText.hasSuffix(lowered, form.lowered, simple: loweredIsSimple) {
+                name = String(name.dropLast(form.count))
+                lowered = name.lowercased()
+                loweredIsSimple = FieldText.isSimple(lowered)
+            }
         }
-        for prefix in ["株式会社", "(주)", "㈜", "주식회사"] where FieldText.hasPrefix(name, prefix, simple: simple) {
+        dropLegalForms(foreignLegalForms)
+        if dropLegalForm { dropLegalForms(englishLegalForms) }
+        for prefix in asianLegalForms where FieldText.hasPrefix(name, prefix, simple: simple) {
             name = String(name.dropFirst(prefix.count))
         }
-        for suffix in ["株式会社", "(주)", "㈜", "주식회사"] where FieldText.hasSuffix(name, suffix, simple: simple) {
+        for suffix in asianLegalForms where FieldText.hasSuffix(name, suffix, simple: simple) {
             name = String(name.dropLast(suffix.count))
         }
         name = brandPunctuation.trimming(Text.trimmed(name))
         if dropLegalForm { name = brandPoints.trimming(name) }
         name = Text.trimmed(name)
 
-        guard !name.isEmpty, name.count <= 40, name.split(separator: " ").count <= 5, !name.contains("@"),
+        // Foundation finds no "@" in a text without its byte (no other character is
+        // canonically equivalent to it).
+        guard !name.isEmpty, name.count <= 40, name.split(separator: " ").count <= 5,
+            !(name.utf8.contains(UInt8(ascii: "@")) && name.contains("@")),
             name.contains(where: { $0.isLetter })
         else { return nil }
         return name
     }
+
+    /// Honorifics after a name in Japanese and Korean address lines.
+    static let honorifics = ["様", "さま", "御中", "殿", "님", "귀하"].map(FieldText.Affix.init)
+    /// "All rights reserved" endings dropped from a brand name.
+    static let allRightsReserved = [" All rights reserved", " All Rights Reserved", " all rights reserved"]
+        .map(
+            FieldText.Affix.init)
+    /// Japanese and Korean legal forms, dropped from either end of a brand name.
+    static let asianLegalForms = ["株式会社", "(주)", "㈜", "주식회사"].map(FieldText.Affix.init)
 
     /// Punctuation trimmed from either end of a brand name.
     static let brandPunctuation = TrimSet(CharacterSet(charactersIn: ",;:!|-–·"))
@@ -322,21 +335,22 @@ extension ExtractionContext {
     ]
     .map { Array($0.utf8) }
     /// ``foreignLegalForms`` lower-cased, as bytes.
-    static let foreignLegalFormBytes = foreignLegalForms.map { Array($0.1.utf8) }
+    static let foreignLegalFormBytes = foreignLegalForms.map { Array($0.lowered.text.utf8) }
     /// ``englishLegalForms`` lower-cased, as bytes.
-    static let englishLegalFormBytes = englishLegalForms.map { Array($0.1.utf8) }
+    static let englishLegalFormBytes = englishLegalForms.map { Array($0.lowered.text.utf8) }
 
-    /// Legal forms dropped from a brand name, with their lower-cased forms.
+    /// Legal forms dropped from a brand name: each one's length in characters, and its
+    /// lower-cased form.
     static let foreignLegalForms = [
         " GmbH", " AG", " S.L.", " S.L", " SL", " S.A.", " S.A", " S.r.l.", " S.R.L.", " Srl", " S.p.A.",
         " B.V.",
         " BV", " SAS", " SARL", " K.K.", " Ltda.", " Ltda", " Lda.", " Lda",
-    ].map { ($0, $0.lowercased()) }
+    ].map { (count: $0.count, lowered: FieldText.Affix($0.lowercased())) }
     /// English legal forms, dropped only from a name in a copyright line.
     static let englishLegalForms = [
         ", Inc.", " Inc.", " Inc", " LLC", " Ltd.", " Ltd", " Co., Ltd.", " Corp.", " Co.",
     ]
-    .map { ($0, $0.lowercased()) }
+    .map { (count: $0.count, lowered: FieldText.Affix($0.lowercased())) }
 
     /// A brand named in the body: "Thank you for shopping at …", "© 2026 …", a logo's alt text.
     func brandFromBody() -> (String, String)? {

@@ -2,7 +2,11 @@ import Foundation
 
 /// Merchant overrides by sender domain (`rules/merchants.json5`).
 public struct MerchantRules: Sendable, Decodable {
-    public var merchants: [Entry]
+    public var merchants: [Entry] {
+        didSet { entryByDomain = Self.index(merchants) }
+    }
+    /// For each domain, the position of the first entry that lists it.
+    private var entryByDomain: [String: Int]
 
     /// One merchant, or one platform that sends for many shops.
     public struct Entry: Sendable, Decodable {
@@ -16,13 +20,33 @@ public struct MerchantRules: Sendable, Decodable {
         public var platform: Bool?
     }
 
-    public init(merchants: [Entry] = []) { self.merchants = merchants }
+    public init(merchants: [Entry] = []) {
+        self.merchants = merchants
+        entryByDomain = Self.index(merchants)
+    }
 
-    /// The entry for a sender domain (exact or parent domain), most specific first.
+    private enum CodingKeys: String, CodingKey { case merchants }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        merchants = try container.decode([Entry].self, forKey: .merchants)
+        entryByDomain = Self.index(merchants)
+    }
+
+    private static func index(_ merchants: [Entry]) -> [String: Int] {
+        var index: [String: Int] = [:]
+        for (position, entry) in merchants.enumerated() {
+            for domain in entry.domains where index[domain] == nil { index[domain] = position }
+        }
+        return index
+    }
+
+    /// The entry for a sender domain (exact or parent domain), most specific first; of the
+    /// entries listing one domain, the first.
     public func entry(forDomain domain: String) -> Entry? {
         var candidate = domain.lowercased()
         while true {
-            if let found = merchants.first(where: { $0.domains.contains(candidate) }) { return found }
+            if let position = entryByDomain[candidate] { return merchants[position] }
             guard let dot = candidate.firstIndex(of: ".") else { return nil }
             candidate = String(candidate[candidate.index(after: dot)...])
             // A dot in ASCII is one character: no need to ask Foundation.
