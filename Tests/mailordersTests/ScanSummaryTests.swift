@@ -41,7 +41,9 @@ import Testing
         let keys = Set(object.keys)
         #expect(
             keys == [
-                "alreadyApplied", "beforeSince", "bundlesRemoved", "bundlesWritten", "elapsedSeconds",
+                "alreadyApplied", "beforeSince", "bundlesRemoved", "bundlesRewrittenUnchanged",
+                "bundlesWritten",
+                "elapsedSeconds",
                 "messagesRead",
                 "notOrders", "notWritten", "ordersCreated", "ordersUpdated", "outputDirectory", "repaired",
                 "repairedCount",

@@ -407,6 +407,12 @@ import Testing
         #expect(second.status == 0, "\(second.standardError)")
         let summary = try scanSummary(of: second)
         #expect(summary["bundlesRemoved"] as? Int == 3)
+        // Rewritten in the new form, but no message changed them.
+        #expect(summary["bundlesWritten"] as? Int == 3)
+        #expect(summary["bundlesRewrittenUnchanged"] as? Int == 3)
+        #expect(summary["ordersUpdated"] as? Int == 0)
+        #expect(summary["ordersCreated"] as? Int == 0)
+        #expect(summary["shipmentsLinked"] as? Int == 0)
         let names = try manager.contentsOfDirectory(atPath: out.path)
         #expect(names.filter { $0.hasSuffix(".order") }.count == 3)
         #expect(manager.fileExists(atPath: empty.path))

@@ -50,6 +50,10 @@ struct ScanSummary {
     var shipmentsLinked = 0
     var unlinkedShipments = 0
     var bundlesWritten = 0
+    /// Of ``bundlesWritten``, the bundles of orders no message of this run changed: written
+    /// again after a switch between folders and `--zip`, or after a run stopped before its
+    /// bundles were written. Not counted as orders updated.
+    var bundlesRewrittenUnchanged = 0
     var bundlesRemoved = 0
     var elapsed: TimeInterval = 0
     var outputDirectory = ""
@@ -80,6 +84,9 @@ struct ScanSummary {
         lines += [
             "  carrier emails still unlinked: \(unlinkedShipments)",
             "  bundles written: \(bundlesWritten) in \(outputDirectory)"
+                + (bundlesRewrittenUnchanged > 0
+                    ? " (\(bundlesRewrittenUnchanged) of them for orders no message of this run changed)"
+                    : "")
                 + (bundlesRemoved > 0 ? " (\(bundlesRemoved) outdated bundles removed)" : ""),
         ]
         if repairedCount > 0 {
@@ -140,7 +147,8 @@ struct ScanSummary {
             var messagesRead, alreadyApplied, notOrders, withoutOrderNumber, beforeSince: Int
             var withoutOrderNumberOrigins: [String]
             var ordersCreated, ordersUpdated, shipmentRecordsCreated, shipmentRecordsUpdated: Int
-            var shipmentsLinked, unlinkedShipments, bundlesWritten, bundlesRemoved: Int
+            var shipmentsLinked, unlinkedShipments, bundlesWritten, bundlesRewrittenUnchanged,
+                bundlesRemoved: Int
             var elapsedSeconds: Double
             var outputDirectory: String
             var skipped: [Skipped]
@@ -155,7 +163,8 @@ struct ScanSummary {
             ordersUpdated: ordersUpdated, shipmentRecordsCreated: shipmentRecordsCreated,
             shipmentRecordsUpdated: shipmentRecordsUpdated,
             shipmentsLinked: shipmentsLinked, unlinkedShipments: unlinkedShipments,
-            bundlesWritten: bundlesWritten, bundlesRemoved: bundlesRemoved,
+            bundlesWritten: bundlesWritten, bundlesRewrittenUnchanged: bundlesRewrittenUnchanged,
+            bundlesRemoved: bundlesRemoved,
             elapsedSeconds: (elapsed * 1000).rounded() / 1000, outputDirectory: outputDirectory,
             skipped: skipped.map { Skipped(origin: $0.origin, byteOffset: $0.byteOffset, reason: $0.reason) },
             notWritten: notWritten.map { NotWritten(subject: $0.subject, reason: $0.reason) },
@@ -226,6 +235,8 @@ struct Scanner {
 
     mutating func run() -> ScanSummary {
         let start = Date()
+        // Orders whose change sequence passes this one were changed by this run's messages.
+        let startSequence = (try? store.latestSequence()) ?? 0
         var summary = ScanSummary()
         summary.outputDirectory = options.outputDirectory.path
         let progress = ProgressReporter(quiet: options.quiet)
@@ -356,7 +367,7 @@ struct Scanner {
         inFlight.removeAll()
         progress.update(done: summary.messagesRead, orders: ordersSeen, shipments: shipmentsSeen, force: true)
         progress.finish()
-        writeBundles(summary: &summary, created: created)
+        writeBundles(summary: &summary, created: created, startSequence: startSequence)
         summary.unlinkedShipments = (try? store.unlinkedShipmentCount()) ?? 0
         summary.elapsed = Date().timeIntervalSince(start)
         return summary
@@ -365,7 +376,10 @@ struct Scanner {
     /// Writes the bundle of every order changed since the bundles were last written completely
     /// (a watermark in the output folder, so a run killed before this step is caught up by the
     /// next one), removes the bundles of orders merged away, then moves the watermark.
-    private func writeBundles(summary: inout ScanSummary, created: Set<Int64>) {
+    /// - Parameters:
+    ///   - created: the orders this run's messages created.
+    ///   - startSequence: the store's latest sequence before this run applied any message.
+    private func writeBundles(summary: inout ScanSummary, created: Set<Int64>, startSequence: Int64) {
         let watermark = BundleWatermark(directory: options.outputDirectory)
         let (written, mode) = watermark.read()
         let modeChanged = mode != nil && mode != bundles.mode
@@ -401,16 +415,23 @@ struct Scanner {
                 Result { try bundles.write(page[index]) }
             }
             for (order, outcome) in zip(page, outcomes) {
+                let changedNow = order.changeSequence > startSequence
                 switch (order.isShipmentOnly, createdNow.contains(order.id)) {
                 case (true, true): summary.shipmentRecordsCreated += 1
-                case (true, false): summary.shipmentRecordsUpdated += 1
+                case (true, false) where changedNow: summary.shipmentRecordsUpdated += 1
                 case (false, true): summary.ordersCreated += 1
-                case (false, false): summary.ordersUpdated += 1
+                case (false, false) where changedNow: summary.ordersUpdated += 1
+                default: break
                 }
                 do {
                     _ = try outcome.get()
                     summary.bundlesWritten += 1
-                    if order.orderNumber != nil { summary.shipmentsLinked += order.fulfillments.count }
+                    if !changedNow && !createdNow.contains(order.id) {
+                        summary.bundlesRewrittenUnchanged += 1
+                    }
+                    if order.orderNumber != nil && (changedNow || createdNow.contains(order.id)) {
+                        summary.shipmentsLinked += order.fulfillments.count
+                    }
                 } catch {
                     failures += 1
                     summary.notWritten.append(("order \(order.orderNumber ?? "#\(order.id)")", "\(error)"))
