@@ -256,7 +256,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
 ///   `messages(message_id, facts_digest)` where `message_id` is not null (the Message-ID alone
 ///   is not unique), `messages(content_hash)`,
 ///   `message_copies(content_hash)`, `orders(merchant_key, order_key)` where `order_key` is
-///   not null, and `fulfillments(normalized_tracking_number)` where not null. Insert with
+///   not null, and `fulfillments(order_id, normalized_tracking_number)` where not null (one
+///   parcel may be listed by several orders: a combined shipment). Insert with
 ///   `ON CONFLICT` and re-read, never check-then-insert without the constraint.
 /// - **A monotonic sequence** per applied message; `orders.change_sequence` is the sequence of
 ///   the last message that touched the order, so ``orders(changedAfter:)`` works. With many

@@ -352,7 +352,8 @@ import Testing
         #expect(third > second)
     }
 
-    @Test func parcelOfAnotherOrderStaysThereAndThatOrderIsMarkedChanged() throws {
+    /// Two orders shipped in one box: each order's shipping email names the same tracking number.
+    @Test func parcelOfTwoOrdersIsListedByBothAndBothAreMarkedChanged() throws {
         let db = try TemporaryStore()
         try db.apply(
             message("one", .shippingConfirmation, at: november(1), orderNumber: "A-1", shipments: [ups()]),
@@ -361,9 +362,65 @@ import Testing
         try db.apply(
             message(
                 "two-ship", .shippingConfirmation, at: november(2), orderNumber: "A-2", shipments: [ups()]))
-        let orders = try db.store.orders()
-        #expect(orders.map { $0.fulfillments.count } == [1, 0])
+        let orders = try db.store.orders().sorted { ($0.orderNumber ?? "") < ($1.orderNumber ?? "") }
+        #expect(orders.map { $0.fulfillments.count } == [1, 1])
+        #expect(
+            orders.map { $0.fulfillments.first?.normalizedTrackingNumber } == [
+                "1Z999AA10123456784", "1Z999AA10123456784",
+            ])
         #expect(Set(try db.store.orders(changedAfter: mark).map(\.orderNumber)) == ["A-1", "A-2"])
+
+        // The carrier's news of the parcel reaches both orders.
+        try db.apply(
+            message(
+                "delivered", .carrierUpdate, at: november(4, 15), merchant: nil, shipments: [ups(.delivered)])
+        )
+        let delivered = try db.store.orders()
+        #expect(delivered.count == 2)
+        #expect(
+            delivered.allSatisfy { $0.status == .completed && $0.fulfillments.first?.status == .delivered })
+        #expect(try db.store.unlinkedShipmentCount() == 0)
+    }
+
+    /// A combined shipment read in any order gives the same two orders: the parcel's facts are
+    /// the same in both, whichever email was read first.
+    @Test func combinedShipmentDoesNotDependOnReadingOrder() throws {
+        let thread = [
+            message("a-confirm", .orderConfirmation, at: november(1, 9), orderNumber: "A-1"),
+            message("b-confirm", .orderConfirmation, at: november(1, 10), orderNumber: "A-2"),
+            message(
+                "a-ship", .shippingConfirmation, at: november(2, 9), orderNumber: "A-1",
+                shipments: [ups(), fedex()]),
+            message(
+                "b-ship", .shippingConfirmation, at: november(2, 10), orderNumber: "A-2", shipments: [ups()]),
+            message(
+                "ups-early", .carrierUpdate, at: november(2, 8), merchant: nil, shipments: [ups(.onTheWay)]),
+            message(
+                "ups-ofd", .carrierUpdate, at: november(4, 7), merchant: nil,
+                shipments: [ups(.outForDelivery)]),
+            message(
+                "ups-done", .carrierUpdate, at: november(4, 15), merchant: nil, shipments: [ups(.delivered)]),
+            message(
+                "fedex-ofd", .carrierUpdate, at: november(5, 7), merchant: nil,
+                shipments: [fedex(.outForDelivery)]),
+        ]
+        func view(_ store: SQLiteOrderStore) throws -> [OrderView] {
+            try store.orders().map(OrderView.init).sorted { ($0.orderNumber ?? "") < ($1.orderNumber ?? "") }
+        }
+        let reference = try SQLiteOrderStore(path: ":memory:")
+        for message in thread { _ = try reference.apply(message) }
+        let expected = try view(reference)
+        #expect(expected.map(\.orderNumber) == ["A-1", "A-2"])
+        #expect(expected.map { $0.fulfillments.count } == [2, 1])
+        #expect(expected.map(\.status) == [.open, .completed])
+        var generator = SeededGenerator(state: 7)
+        for _ in 0..<60 {
+            let store = try SQLiteOrderStore(path: ":memory:")
+            for message in thread.shuffled(using: &generator) { _ = try store.apply(message) }
+            let got = try view(store)
+            #expect(got == expected, "\(zip(got, expected).filter { $0 != $1 })")
+            #expect(try store.unlinkedShipments().isEmpty)
+        }
     }
 
     @Test func defaultPathIsBesideTheBundles() {

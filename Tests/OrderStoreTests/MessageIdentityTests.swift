@@ -226,12 +226,22 @@ import Testing
         let store = try SQLiteOrderStore(path: path)
         defer { store.close() }
         #expect(try store.connection.first("PRAGMA user_version")?.int(0) == SQLiteOrderStore.schemaVersion)
-        #expect(SQLiteOrderStore.schemaVersion == 2)
+        #expect(SQLiteOrderStore.schemaVersion == 3)
         let indexes = try store.connection.query(
             "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'messages'"
         ).compactMap { $0.text(0) }
         #expect(!indexes.contains("messages_by_message_id"))
         #expect(indexes.contains("messages_by_identity"))
+        // Version 3: a tracking number is unique within an order only.
+        let fulfillmentIndexes = try store.connection.query(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'fulfillments'"
+        ).compactMap { row in row.text(0).map { ($0, row.text(1) ?? "") } }
+        #expect(
+            fulfillmentIndexes.contains {
+                $0.0 == "fulfillments_by_order_tracking" && $0.1.contains("UNIQUE")
+            })
+        #expect(
+            fulfillmentIndexes.contains { $0.0 == "fulfillments_by_tracking" && !$0.1.contains("UNIQUE") })
         #expect(try store.messageCount() == 1)
         #expect(try store.orders().map(\.orderNumber) == ["L-1"])
 

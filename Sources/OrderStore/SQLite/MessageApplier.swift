@@ -137,14 +137,17 @@ final class MessageApplier {
                 named, part: part, merchantKey: merchantKey, isCarrier: true, namesMerchant: false)
         }
         for item in tracked {
-            if let existing = try fulfillment(trackingKey: item.key) {
-                touched.append(existing.orderID)
-                if try isShipmentOnly(existing.orderID) {
-                    try updateOrder(
-                        existing.orderID, part: part, merchantKey: merchantKey, isCarrier: true,
-                        namesMerchant: true)
+            let holders = try fulfillments(trackingKey: item.key)
+            if !holders.isEmpty {
+                for holder in holders {
+                    touched.append(holder.orderID)
+                    if try isShipmentOnly(holder.orderID) {
+                        try updateOrder(
+                            holder.orderID, part: part, merchantKey: merchantKey, isCarrier: true,
+                            namesMerchant: true)
+                    }
+                    try updateFulfillment(holder.id, with: item.shipment, orderID: holder.orderID)
                 }
-                try updateFulfillment(existing.id, with: item.shipment, orderID: existing.orderID)
                 continue
             }
             let order: Int64
@@ -196,13 +199,15 @@ final class MessageApplier {
         if target == nil {
             var shipmentOnly: Int64?
             for item in tracked {
-                guard let existing = try fulfillment(trackingKey: item.key) else { continue }
-                if try isShipmentOnly(existing.orderID) {
-                    shipmentOnly = shipmentOnly ?? existing.orderID
-                } else {
-                    target = existing.orderID
-                    break
+                for holder in try fulfillments(trackingKey: item.key, merchantKey: merchantKey) {
+                    if try isShipmentOnly(holder.orderID) {
+                        shipmentOnly = shipmentOnly ?? holder.orderID
+                    } else {
+                        target = holder.orderID
+                        break
+                    }
                 }
+                if target != nil { break }
             }
             target = target ?? shipmentOnly
         }
@@ -215,25 +220,26 @@ final class MessageApplier {
         try updateOrder(target, part: part, merchantKey: merchantKey, isCarrier: false, namesMerchant: true)
 
         for item in tracked {
-            let fulfillmentID: Int64
-            var owner = target
-            if let existing = try fulfillment(trackingKey: item.key) {
-                if existing.orderID != target {
-                    if try isShipmentOnly(existing.orderID) {
-                        try absorb(existing.orderID, into: target)
-                    } else {
-                        // The parcel already belongs to another order: it stays there.
-                        owner = existing.orderID
-                        touched.append(owner)
-                    }
-                }
-                fulfillmentID = existing.id
-            } else if let adopted = try trackinglessFulfillment(in: target, carrier: item.shipment.carrier) {
-                fulfillmentID = adopted
-            } else {
-                fulfillmentID = try createFulfillment(in: target)
+            // Shipment-only records of the parcel (carrier emails read first) join the order.
+            for holder in try fulfillments(trackingKey: item.key) where holder.orderID != target {
+                if try isShipmentOnly(holder.orderID) { try absorb(holder.orderID, into: target) }
             }
-            try updateFulfillment(fulfillmentID, with: item.shipment, orderID: owner)
+            var holders = try fulfillments(trackingKey: item.key)
+            if !holders.contains(where: { $0.orderID == target }) {
+                // A parcel other orders list too is one box holding several orders (a combined
+                // shipment): each order lists it, with everything said about the parcel.
+                var fulfillmentID = try trackinglessFulfillment(in: target, carrier: item.shipment.carrier)
+                if fulfillmentID == nil { fulfillmentID = try createFulfillment(in: target) }
+                guard let fulfillmentID else { continue }
+                if let sibling = holders.first {
+                    try joinParcel(fulfillmentID, of: target, sibling: sibling.id, trackingKey: item.key)
+                }
+                holders.append((fulfillmentID, target))
+            }
+            for holder in holders {
+                touched.append(holder.orderID)
+                try updateFulfillment(holder.id, with: item.shipment, orderID: holder.orderID)
+            }
         }
         for shipment in untracked {
             guard let fulfillmentID = try fulfillmentForUntracked(in: target, carrier: shipment.carrier)
@@ -428,14 +434,88 @@ final class MessageApplier {
 
     // MARK: Fulfillments
 
-    private func fulfillment(trackingKey: String) throws(StoreError) -> (id: Int64, orderID: Int64)? {
-        guard
-            let row = try db.first(
-                "SELECT id, order_id FROM fulfillments WHERE normalized_tracking_number = ?",
-                [.text(trackingKey)]),
-            let id = row.int(0), let order = row.int(1)
-        else { return nil }
-        return (id, order)
+    /// Every fulfillment of the parcel with this tracking key: one order's, or several orders'
+    /// when they were shipped in one box. The orders of `merchantKey` come first, then by order
+    /// key (what the emails say, not the order they were read in), then by age.
+    private func fulfillments(trackingKey: String, merchantKey: String? = nil) throws(StoreError) -> [(
+        id: Int64, orderID: Int64
+    )] {
+        try db.query(
+            """
+            SELECT f.id, f.order_id FROM fulfillments f JOIN orders o ON o.id = f.order_id
+            WHERE f.normalized_tracking_number = ?1
+            ORDER BY (o.merchant_key IS ?2) DESC, o.order_key IS NULL, o.order_key, f.id
+            """, [.text(trackingKey), SQLValue(merchantKey)]
+        ).compactMap { row in
+            guard let id = row.int(0), let order = row.int(1) else { return nil }
+            return (id, order)
+        }
+    }
+
+    /// Gives a fulfillment of `order` the parcel another order's fulfillment (`sibling`) holds:
+    /// the sibling's parcel fields where the fulfillment has none, and every fact of the
+    /// messages that named the parcel. Every fulfillment of one parcel then holds the same
+    /// facts about it, whichever order the messages were read in.
+    private func joinParcel(_ fulfillment: Int64, of order: Int64, sibling: Int64, trackingKey: String)
+        throws(StoreError)
+    {
+        try db.query(
+            """
+            UPDATE fulfillments SET
+                carrier = COALESCE(fulfillments.carrier, s.carrier),
+                tracking_number = COALESCE(fulfillments.tracking_number, s.tracking_number),
+                normalized_tracking_number = s.normalized_tracking_number,
+                tracking_url = COALESCE(fulfillments.tracking_url, s.tracking_url),
+                estimated_from = CASE WHEN s.estimated_from IS NOT NULL
+                    AND COALESCE(s.estimated_at, -1e300) >= COALESCE(fulfillments.estimated_at, -1e300)
+                    THEN s.estimated_from ELSE fulfillments.estimated_from END,
+                estimated_until = CASE WHEN s.estimated_from IS NOT NULL
+                    AND COALESCE(s.estimated_at, -1e300) >= COALESCE(fulfillments.estimated_at, -1e300)
+                    THEN s.estimated_until ELSE fulfillments.estimated_until END,
+                estimated_at = CASE WHEN s.estimated_from IS NOT NULL
+                    AND COALESCE(s.estimated_at, -1e300) >= COALESCE(fulfillments.estimated_at, -1e300)
+                    THEN s.estimated_at ELSE fulfillments.estimated_at END,
+                shipped_on = COALESCE(fulfillments.shipped_on, s.shipped_on),
+                delivered_on = COALESCE(fulfillments.delivered_on, s.delivered_on)
+            FROM (SELECT * FROM fulfillments WHERE id = ?2) AS s
+            WHERE fulfillments.id = ?1
+            """, [.integer(fulfillment), .integer(sibling)])
+        let rows = try db.query(
+            "SELECT sequence, fact, value, at FROM contributions WHERE fulfillment_id = ? ORDER BY id",
+            [.integer(sibling)])
+        // The messages that named the parcel; facts the sibling had before it had a tracking
+        // number are its order's own.
+        var naming = Set<Int64>()
+        for row in rows where row.text(1) == "fulfillment" {
+            if let sequence = row.int(0), OrderKeys.normalizedTrackingNumber(row.text(2)) == trackingKey {
+                naming.insert(sequence)
+            }
+        }
+        for row in rows {
+            guard let sequence = row.int(0), naming.contains(sequence), let fact = row.text(1) else {
+                continue
+            }
+            try db.query(
+                """
+                INSERT INTO contributions (sequence, order_id, fulfillment_id, fact, value, at)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    .integer(sequence), .integer(order), .integer(fulfillment), .text(fact), row.values[2],
+                    row.values[3],
+                ])
+        }
+        // The order's first and last message times take in the messages it now shares.
+        try db.query(
+            """
+            UPDATE orders SET
+                first_message_at = COALESCE(MIN(first_message_at, c.first), first_message_at, c.first),
+                last_message_at = COALESCE(MAX(last_message_at, c.last), last_message_at, c.last)
+            FROM (SELECT MIN(at) AS first, MAX(at) AS last FROM contributions WHERE fulfillment_id = ?2) AS c
+            WHERE orders.id = ?1
+            """, [.integer(order), .integer(fulfillment)])
+        touchedFulfillments.append(fulfillment)
+        touched.append(order)
     }
 
     /// A fulfillment of the order with no tracking number yet, whose carrier does not contradict.

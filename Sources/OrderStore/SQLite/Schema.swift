@@ -3,7 +3,7 @@ enum Schema {
     /// Migration `n` takes the database from version `n` to `n + 1`.
     /// Migrations are never edited once released: a store written by an earlier version runs
     /// the ones after its `user_version`, in order, in one transaction.
-    static let migrations: [String] = [version1, version2]
+    static let migrations: [String] = [version1, version2, version3]
 
     static var currentVersion: Int64 { Int64(migrations.count) }
 
@@ -109,5 +109,16 @@ enum Schema {
         DROP INDEX messages_by_message_id;
         CREATE UNIQUE INDEX messages_by_identity ON messages(message_id, facts_digest)
             WHERE message_id IS NOT NULL;
+        """
+
+    /// One parcel may be listed by several orders (a combined shipment: two orders in one
+    /// box, each order's emails naming the same tracking number): a tracking number is unique
+    /// within an order, no longer across orders.
+    static let version3 = """
+        DROP INDEX fulfillments_by_tracking;
+        CREATE UNIQUE INDEX fulfillments_by_order_tracking ON fulfillments(order_id, normalized_tracking_number)
+            WHERE normalized_tracking_number IS NOT NULL;
+        CREATE INDEX fulfillments_by_tracking ON fulfillments(normalized_tracking_number)
+            WHERE normalized_tracking_number IS NOT NULL;
         """
 }
