@@ -38,12 +38,14 @@ import Testing
             repaired.first?["warnings"] as? [String] == ["1: unknown charset \"x-foo\": read as windows-1252"]
         )
         #expect(object["repairedCount"] as? Int == 1)
+        #expect(object["exitCode"] as? Int == 1)
+        #expect(object["error"] is NSNull)
         let keys = Set(object.keys)
         #expect(
             keys == [
                 "alreadyApplied", "beforeSince", "bundlesRemoved", "bundlesRewrittenUnchanged",
                 "bundlesWritten",
-                "elapsedSeconds",
+                "elapsedSeconds", "error", "exitCode",
                 "messagesRead",
                 "notOrders", "notWritten", "ordersCreated", "ordersUpdated", "outputDirectory", "repaired",
                 "repairedCount",

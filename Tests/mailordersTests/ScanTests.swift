@@ -489,4 +489,51 @@ import Testing
         #expect(result.status == 2)
         #expect(!result.standardError.isEmpty)
     }
+
+    /// A run stopped by a fatal error replaces the record of the run before it, saying why it
+    /// stopped, and leaves one in a fresh output folder too.
+    @Test func aFatalRunLeavesARecordSayingItFailed() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("orders")
+        let record = out.appendingPathComponent(".mailorders-last-scan.json")
+        func recorded() throws -> [String: Any] {
+            try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: record)) as? [String: Any])
+        }
+        let first = try CommandRunner.run(["scan", Self.example, "--out", out.path, "--quiet"])
+        #expect(first.status == 0, "\(first.standardError)")
+        #expect(try recorded()["exitCode"] as? Int == 0)
+        #expect(try recorded()["error"] is NSNull)
+
+        // The database's first page overwritten: not a database any more.
+        let database = out.appendingPathComponent("mailorders.sqlite")
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database.path + suffix) }
+        let handle = try FileHandle(forWritingTo: database)
+        try handle.write(contentsOf: Data(repeating: 0xA5, count: 4096))
+        try handle.close()
+        let second = try CommandRunner.run(["scan", Self.example, "--out", out.path, "--json"])
+        #expect(second.status == 2)
+        #expect(second.standardError.contains("not a database"), "\(second.standardError)")
+        let failed = try recorded()
+        #expect(failed["exitCode"] as? Int == 2)
+        #expect((failed["error"] as? String)?.contains("not a database") == true)
+        #expect(failed["messagesRead"] as? Int == 0)
+        #expect(failed["bundlesWritten"] as? Int == 0)
+        #expect((failed["skipped"] as? [Any])?.isEmpty == true)
+        // --json prints the same object.
+        let printed = try scanSummary(of: second)
+        #expect(printed["error"] as? String == failed["error"] as? String)
+
+        // Rules that cannot be read, on a fresh output folder.
+        let fresh = folder.appendingPathComponent("fresh")
+        let rules = folder.appendingPathComponent("no-such-rules").path
+        let third = try CommandRunner.run([
+            "scan", Self.example, "--out", fresh.path, "--rules", rules, "--quiet",
+        ])
+        #expect(third.status == 2)
+        let data = try Data(contentsOf: fresh.appendingPathComponent(".mailorders-last-scan.json"))
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(object["exitCode"] as? Int == 2)
+        #expect((object["error"] as? String)?.contains("no-such-rules") == true, "\(object)")
+    }
 }

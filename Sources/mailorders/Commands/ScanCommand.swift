@@ -62,33 +62,63 @@ enum ScanCommand: Subcommand {
             """)
 
     static func run(_ arguments: ParsedArguments) -> Int32 {
+        let start = Date()
+        let options: ScanOptions
         do {
-            let options = try ScanOptions(arguments)
-            var scanner = try Scanner(options: options)
-            let summary = scanner.run()
-            // Encoded once: 200,000 skipped entries take a second or two.
-            let json = summary.json()
-            // What the run did stays in the output folder, for runs from cron with --quiet.
-            let record = options.outputDirectory.appendingPathComponent(ScanSummary.recordName)
-            do {
-                try json.write(to: record, atomically: true, encoding: .utf8)
-            } catch {
-                Console.error("mailorders scan: cannot write \(record.path): \(error.localizedDescription)")
-            }
-            if options.json {
-                Console.out(json, json: true)
-            }
-            if !options.quiet {
-                Console.error(summary.text())
-            }
-            return summary.isPartial ? ExitCode.partial : ExitCode.success
-        } catch let error as UsageError {
+            options = try ScanOptions(arguments)
+        } catch {
             Console.error("mailorders scan: \(error)\nUsage: mailorders scan \(spec.usage)")
             return ExitCode.usage
-        } catch {
-            Console.error("mailorders scan: \(error)")
-            return ExitCode.fatal
         }
+        var summary = ScanSummary()
+        summary.outputDirectory = options.outputDirectory.path
+        do {
+            var scanner = try Scanner(options: options)
+            summary = scanner.run()
+        } catch {
+            // A fatal error leaves its record too, so that the record never tells of an earlier
+            // run; where the output folder cannot be written, the line on standard error is all.
+            summary.error = ScanSummary.oneLine("\(error)")
+            summary.elapsed = Date().timeIntervalSince(start)
+            Console.error("mailorders scan: \(summary.error ?? "")")
+            let json = summary.json()
+            if (error as? ScanSetupError)?.leavesRecord ?? true {
+                writeRecord(json, options: options, reportingFailure: false)
+            }
+            if options.json { Console.out(json, json: true) }
+            return summary.exitCode
+        }
+        // Encoded once: 200,000 skipped entries take a second or two.
+        let json = summary.json()
+        writeRecord(json, options: options, reportingFailure: true)
+        if options.json {
+            Console.out(json, json: true)
+        }
+        if !options.quiet {
+            Console.error(summary.text())
+        }
+        return summary.exitCode
+    }
+
+    /// Leaves what the run did in the output folder, for runs from cron with `--quiet`:
+    /// ``ScanSummary/recordName``, replaced whole.
+    /// - Parameter reportingFailure: say on standard error when it cannot be written (after a
+    ///   fatal error the reason is said already, and the folder may not exist).
+    private static func writeRecord(_ json: String, options: ScanOptions, reportingFailure: Bool) {
+        let record = options.outputDirectory.appendingPathComponent(ScanSummary.recordName)
+        if !reportingFailure {
+            var isDirectory: ObjCBool = false
+            guard
+                FileManager.default.fileExists(
+                    atPath: options.outputDirectory.path, isDirectory: &isDirectory),
+                isDirectory.boolValue
+            else { return }
+        }
+        do {
+            try json.write(to: record, atomically: true, encoding: .utf8)
+        } catch  where reportingFailure {
+            Console.error("mailorders scan: cannot write \(record.path): \(error.localizedDescription)")
+        } catch {}
     }
 }
 

@@ -57,6 +57,17 @@ struct ScanSummary {
     var bundlesRemoved = 0
     var elapsed: TimeInterval = 0
     var outputDirectory = ""
+    /// Why the run stopped, when a fatal error stopped it (exit status 2): one line. The
+    /// counts are then what was done before it stopped (all zero when it stopped before
+    /// reading anything), and no bundle was written.
+    var error: String?
+
+    /// The exit status the run ends with: 2 after a fatal error, 1 when anything was skipped
+    /// or not written, else 0.
+    var exitCode: Int32 {
+        if error != nil { return ExitCode.fatal }
+        return isPartial ? ExitCode.partial : ExitCode.success
+    }
 
     func text() -> String {
         var lines = [
@@ -129,6 +140,7 @@ struct ScanSummary {
 
     /// The summary as one JSON object (keys sorted), encoded by `JSONEncoder` from typed
     /// entries: a mailbox with 200,000 unreadable entries lists them all in a second or two.
+    /// `exitCode` is always there, and `error` too: `null`, or why a fatal error stopped the run.
     func json() -> String {
         struct Skipped: Encodable {
             var origin: String
@@ -155,6 +167,8 @@ struct ScanSummary {
             var notWritten: [NotWritten]
             var repaired: [Repaired]
             var repairedCount: Int
+            var exitCode: Int32
+            var error: Nullable<String>
         }
         let object = Object(
             messagesRead: messagesRead, alreadyApplied: alreadyApplied, notOrders: notOrders,
@@ -169,11 +183,24 @@ struct ScanSummary {
             skipped: skipped.map { Skipped(origin: $0.origin, byteOffset: $0.byteOffset, reason: $0.reason) },
             notWritten: notWritten.map { NotWritten(subject: $0.subject, reason: $0.reason) },
             repaired: repaired.map { Repaired(origin: $0.origin, warnings: $0.warnings) },
-            repairedCount: repairedCount)
+            repairedCount: repairedCount, exitCode: exitCode, error: Nullable(error))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data = (try? encoder.encode(object)) ?? Data()
         return String(decoding: data, as: UTF8.self) + "\n"
+    }
+}
+
+/// An optional value that JSON always shows: `null` when it is `nil`, where a synthesized
+/// `Encodable` would leave the key out.
+struct Nullable<Wrapped: Encodable>: Encodable {
+    var value: Wrapped?
+
+    init(_ value: Wrapped?) { self.value = value }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if let value { try container.encode(value) } else { try container.encodeNil() }
     }
 }
 
@@ -221,7 +248,8 @@ struct Scanner {
             if input == output || input.hasPrefix(output.hasSuffix("/") ? output : output + "/") {
                 throw ScanSetupError(
                     "the output folder \(options.outputDirectory.path) (--out) is the mailbox \(path) or holds it;"
-                        + " choose a folder outside the mailbox, or a new folder inside it")
+                        + " choose a folder outside the mailbox, or a new folder inside it",
+                    leavesRecord: false)
             }
         }
         let rules = try MessagePipeline.loadRules(from: options.rulesDirectory)
@@ -575,7 +603,13 @@ struct BundleWatermark {
 /// Why a scan could not start: exit status 2.
 struct ScanSetupError: Error, CustomStringConvertible {
     var description: String
-    init(_ description: String) { self.description = description }
+    /// Whether the run's record is written in the output folder: not when that folder is the
+    /// mailbox or holds it.
+    var leavesRecord = true
+    init(_ description: String, leavesRecord: Bool = true) {
+        self.description = description
+        self.leavesRecord = leavesRecord
+    }
 }
 
 /// One batch read, its content hashes being computed.
