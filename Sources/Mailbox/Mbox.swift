@@ -25,6 +25,8 @@ final class MboxReader {
     private let stream: ChunkedReader
     private let path: String
     private let maxMessageBytes: Int
+    /// Whether the input is standard input (see ``finalEndReason(now:)``).
+    private let isStandardInput: Bool
     private var position = 0
     private var index = 0
     /// Whether a `From ` line with a sender and no date is a separator: set from the first
@@ -34,28 +36,33 @@ final class MboxReader {
     /// is taken for the end of a complete message.
     static let settledAge: TimeInterval = 600
 
-    init(stream: ChunkedReader, path: String, maxMessageBytes: Int) {
+    /// - Parameters:
+    ///   - stream: the input, positioned at the first separator.
+    ///   - path: the file's path, or `-` for standard input.
+    ///   - maxMessageBytes: the largest message read; bigger ones are reported and skipped.
+    ///   - isStandardInput: the input is standard input, read once as a stream whatever it is
+    ///     (a pipe, a terminal or a redirected file).
+    init(stream: ChunkedReader, path: String, maxMessageBytes: Int, isStandardInput: Bool) {
         self.stream = stream
         self.path = path
         self.maxMessageBytes = maxMessageBytes
+        self.isStandardInput = isStandardInput
     }
 
     /// Why a last line without a line end is how the input ends, not a message still being
     /// written, or `nil` when it may be the latter. Asked only for such a line.
     ///
-    /// A regular file (`stat(2)` of the path, or `fstat(2)` of a descriptor the reader keeps
-    /// open, as standard input) qualifies once nobody has written to it for ``settledAge``: until
-    /// then the message is left for the next run. Standard input that is a pipe, a socket or a
-    /// terminal always does: its writer has closed it, and it cannot be read again.
+    /// Standard input always qualifies, whether it is a pipe, a socket, a terminal or a
+    /// redirected file: it is read once, as a stream, and cannot be read again by the next run.
+    /// An mbox file qualifies once nobody has written to it for ``settledAge`` (`stat(2)` of its
+    /// path): until then the message is left for the next run.
     private func finalEndReason(now: Date = Date()) -> String? {
-        var status = stat()
-        let found = stream.closeWhenDone ? stat(path, &status) : fstat(stream.descriptor, &status)
-        guard found == 0 else { return nil }
-        guard (status.st_mode & S_IFMT) == S_IFREG else {
-            return stream.closeWhenDone
-                ? nil
-                : "standard input ends without a line end; a stream cannot be read again, so read as the end of the message"
+        if isStandardInput {
+            return "standard input ends without a line end; a stream cannot be read again,"
+                + " so read as the end of the message"
         }
+        var status = stat()
+        guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
         let modified = TimeInterval(status.st_mtim.tv_sec) + TimeInterval(status.st_mtim.tv_nsec) / 1e9
         guard now.timeIntervalSince1970 - modified >= Self.settledAge else { return nil }
         return "mbox ends without a line end; unchanged for \(Int(Self.settledAge / 60)) minutes or more,"

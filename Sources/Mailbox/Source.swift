@@ -152,7 +152,7 @@ public final class MessageSource: Sequence, IteratorProtocol {
             switch input {
             case .standardInput:
                 if let result = open(
-                    descriptor: standardInputDescriptor, path: "-", flags: nil, closeWhenDone: false)
+                    descriptor: standardInputDescriptor, path: "-", flags: nil, isStandardInput: true)
                 {
                     return result
                 }
@@ -264,14 +264,17 @@ public final class MessageSource: Sequence, IteratorProtocol {
                 SourceProblem(origin: MessageOrigin(path: path), reason: String(cString: strerror(errno))))
         }
         return open(
-            descriptor: descriptor, path: path, flags: MessageSource.maildirFlags(path), closeWhenDone: true)
+            descriptor: descriptor, path: path, flags: MessageSource.maildirFlags(path),
+            isStandardInput: false)
     }
 
     /// Reads the start of a file or stream and decides: mbox, or one message.
+    /// - Parameter isStandardInput: `descriptor` is standard input: left open when done, and
+    ///   read as a stream that cannot be read again, whether it is a pipe, a terminal or a file.
     private func open(
-        descriptor: Int32, path: String, flags: String?, closeWhenDone: Bool
+        descriptor: Int32, path: String, flags: String?, isStandardInput: Bool
     ) -> Result<RawMessage, SourceProblem>? {
-        let stream = ChunkedReader(descriptor: descriptor, closeWhenDone: closeWhenDone, scratch: scratch)
+        let stream = ChunkedReader(descriptor: descriptor, closeWhenDone: !isStandardInput, scratch: scratch)
         stream.fill(atLeast: 5)
         let origin = MessageOrigin(path: path)
         if stream.buffer.isEmpty {
@@ -311,7 +314,9 @@ public final class MessageSource: Sequence, IteratorProtocol {
         if stream.buffer.starts(with: MboxReader.fromLine) {
             stream.fill(atLeast: 4096)
             if stream.startsWithBareCR { stream.crAsLineFeed = true }
-            let mbox = MboxReader(stream: stream, path: path, maxMessageBytes: maxMessageBytes)
+            let mbox = MboxReader(
+                stream: stream, path: path, maxMessageBytes: maxMessageBytes, isStandardInput: isStandardInput
+            )
             reader = mbox
             if let leadingJunk { return .failure(leadingJunk) }
             return mbox.next()

@@ -284,6 +284,25 @@ private func readThroughAPipe(_ input: String) -> (messages: [RawMessage], probl
     #expect(messages.last?.repairs.first?.hasPrefix("standard input ends without a line end") == true)
 }
 
+/// Standard input redirected from a file (`scan - < file`) is a stream too: the file was just
+/// written (the rule for mbox files would leave its last message for a next run), but what is
+/// read from standard input cannot be read again, so its last message is read, with a repair
+/// note, as from a pipe.
+@Test func standardInputFromAFileIsReadAsAStream() throws {
+    let folder = try TemporaryFolder()
+    let path = try folder.write("one.mbox", "From a\nSubject: only\n\nlast line")
+    let descriptor = open(path, O_RDONLY)
+    #expect(descriptor >= 0)
+    defer { close(descriptor) }
+    let source = MessageSource(paths: ["-"])
+    source.standardInputDescriptor = descriptor
+    let (messages, problems) = collect(source)
+    #expect(problems.isEmpty)
+    #expect(messages.map(text) == ["Subject: only\n\nlast line"])
+    #expect(messages.allSatisfy { $0.warnings.isEmpty && $0.origin.path == "-" })
+    #expect(messages.first?.repairs.first?.hasPrefix("standard input ends without a line end") == true)
+}
+
 @Test func missingPathIsAProblemAndTheStreamGoesOn() throws {
     let folder = try TemporaryFolder()
     let path = try folder.write("ok.eml", "Subject: ok\n\n")
