@@ -31,7 +31,8 @@ import Testing
         let skipped = try #require(object["skipped"] as? [[String: Any]])
         #expect(skipped.count == 50_001)
         #expect(skipped[49_999]["byteOffset"] as? Int == 49_999 * 7)
-        #expect(skipped[50_000]["byteOffset"] == nil)
+        // The key is there when the offset is unknown, as null.
+        #expect(skipped[50_000]["byteOffset"] is NSNull)
         #expect(skipped[50_000]["reason"] as? String == "binary data, not a message")
         let repaired = try #require(object["repaired"] as? [[String: Any]])
         #expect(

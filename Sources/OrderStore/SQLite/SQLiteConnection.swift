@@ -190,3 +190,36 @@ final class SQLiteConnection {
         return StoreError.sqlite(code: code, message: message, sql: sql)
     }
 }
+
+extension StoreError {
+    /// Whether the store itself failed, rather than one message's values: it cannot be opened,
+    /// read or written (read-only, an I/O error, a full disk, corrupt, locked by another
+    /// writer past the busy timeout, its schema damaged or newer than this program's), or it is
+    /// closed. No later write can be expected to succeed then, so a caller applying many
+    /// messages stops instead of skipping them one after another.
+    ///
+    /// A message's own failures are a constraint it breaks, a value too large or of the wrong
+    /// type, or a value that cannot be encoded (``badValue(_:)``).
+    public var isStoreFailure: Bool {
+        switch self {
+        case .cannotOpen, .newerSchema, .closed: return true
+        case .badValue: return false
+        case .sqlite(let code, _, _):
+            switch code & 0xFF {
+            case SQLITE_CONSTRAINT, SQLITE_TOOBIG, SQLITE_MISMATCH, SQLITE_RANGE: return false
+            default: return true
+            }
+        }
+    }
+
+    /// Why, in a few words and without the statement that failed: SQLite's message with its
+    /// result code (`attempt to write a readonly database (SQLite error 8)`), or for the other
+    /// cases what ``description`` says.
+    public var reason: String {
+        switch self {
+        case .cannotOpen(_, let message): return message
+        case .sqlite(let code, let message, _): return "\(message) (SQLite error \(code))"
+        default: return description
+        }
+    }
+}

@@ -74,7 +74,7 @@ enum ScanCommand: Subcommand {
         summary.outputDirectory = options.outputDirectory.path
         do {
             var scanner = try Scanner(options: options)
-            summary = scanner.run()
+            try scanner.run(into: &summary)
         } catch {
             // A fatal error leaves its record too, so that the record never tells of an earlier
             // run; where the output folder cannot be written, the line on standard error is all.

@@ -144,7 +144,8 @@ struct ScanSummary {
     func json() -> String {
         struct Skipped: Encodable {
             var origin: String
-            var byteOffset: Int?
+            /// `null` when unknown: the key is always there.
+            var byteOffset: Nullable<Int>
             var reason: String
         }
         struct Repaired: Encodable {
@@ -180,7 +181,9 @@ struct ScanSummary {
             bundlesWritten: bundlesWritten, bundlesRewrittenUnchanged: bundlesRewrittenUnchanged,
             bundlesRemoved: bundlesRemoved,
             elapsedSeconds: (elapsed * 1000).rounded() / 1000, outputDirectory: outputDirectory,
-            skipped: skipped.map { Skipped(origin: $0.origin, byteOffset: $0.byteOffset, reason: $0.reason) },
+            skipped: skipped.map {
+                Skipped(origin: $0.origin, byteOffset: Nullable($0.byteOffset), reason: $0.reason)
+            },
             notWritten: notWritten.map { NotWritten(subject: $0.subject, reason: $0.reason) },
             repaired: repaired.map { Repaired(origin: $0.origin, warnings: $0.warnings) },
             repairedCount: repairedCount, exitCode: exitCode, error: Nullable(error))
@@ -254,18 +257,26 @@ struct Scanner {
         }
         let rules = try MessagePipeline.loadRules(from: options.rulesDirectory)
         pipeline = MessagePipeline(rules: rules, prefilter: options.prefilter)
-        store = try SQLiteOrderStore(path: options.databasePath)
+        do {
+            store = try SQLiteOrderStore(path: options.databasePath)
+        } catch {
+            throw ScanSetupError("cannot open the order store \(options.databasePath): \(error.reason)")
+        }
         bundles = try BundleOutput(
             directory: options.outputDirectory, zip: options.zip,
             orderTypeIdentifier: options.orderTypeIdentifier, signing: options.signing,
             carriers: rules.carriers)
     }
 
-    mutating func run() -> ScanSummary {
+    /// Reads, applies and writes the bundles, counting into `summary`.
+    /// - Throws: ``ScanStoreFailure`` when the store itself fails (see
+    ///   ``StoreError/isStoreFailure``): the run stops there, with nothing of the batch in
+    ///   progress stored and no bundle written after the failure; `summary` then holds what was
+    ///   done before.
+    mutating func run(into summary: inout ScanSummary) throws {
         let start = Date()
         // Orders whose change sequence passes this one were changed by this run's messages.
-        let startSequence = (try? store.latestSequence()) ?? 0
-        var summary = ScanSummary()
+        let startSequence = try fromStore { () throws(StoreError) in try store.latestSequence() }
         summary.outputDirectory = options.outputDirectory.path
         let progress = ProgressReporter(quiet: options.quiet)
         // An output folder or database inside the mailbox is not mail.
@@ -297,10 +308,14 @@ struct Scanner {
         let pipeline = self.pipeline
 
         // The batch's store work in one transaction, then its counting.
-        func applyResults(of pending: InFlightBatch) {
+        func applyResults(of pending: InFlightBatch) throws {
             let results = pending.job.wait()
-            let steps = inOneTransaction {
-                zip(results, pending.recheck).map { storeStep(for: $0, recheck: $1) }
+            let steps = try inOneTransaction { () throws(StoreError) in
+                var steps: [StoreStep] = []
+                for (processed, recheck) in zip(results, pending.recheck) {
+                    steps.append(try storeStep(for: processed, recheck: recheck))
+                }
+                return steps
             }
             for (processed, step) in zip(results, steps) {
                 count(processed, step, summary: &summary, created: &created)
@@ -321,7 +336,7 @@ struct Scanner {
 
         // Hands the batch read to the worker threads for its hashes, then checks the batch
         // read before it.
-        func submit() {
+        func submit() throws {
             let messages = batch
             batch = []
             batch.reserveCapacity(batchSize)
@@ -329,18 +344,20 @@ struct Scanner {
             let job = WorkerJob(count: messages.count) { sha256Hex(messages[$0].bytes) }
             if let workers { workers.submit(job, urgent: true) } else { job.runHere() }
             hashing.append(HashedBatch(messages: messages, hashes: job))
-            if hashing.count > 1 { check(hashing.removeFirst()) }
+            if hashing.count > 1 { try check(hashing.removeFirst()) }
         }
 
         // Skips the messages of a hashed batch that the store knows, hands the rest to the
         // worker threads (which take them up as soon as they are done with the batches before),
         // then applies the oldest batch in flight once two are ahead of it.
-        func check(_ read: HashedBatch) {
+        func check(_ read: HashedBatch) throws {
             let hashes = read.hashes.wait()
-            let known = inOneTransaction {
-                zip(read.messages, hashes).map { raw, hash in
-                    (try? store.recordCopyIfKnown(origin: raw.origin.description, contentHash: hash)) == true
+            let known = try inOneTransaction { () throws(StoreError) in
+                var known: [Bool] = []
+                for (raw, hash) in zip(read.messages, hashes) {
+                    known.append(try isKnownCopy(origin: raw.origin.description, contentHash: hash))
                 }
+                return known
             }
             // Hashes of messages not applied yet: those of the batches in flight, then this one's.
             var pendingHashes = Set(inFlight.flatMap(\.hashes))
@@ -362,7 +379,7 @@ struct Scanner {
             }
             if let workers { workers.submit(job) } else { job.runHere() }
             inFlight.append(InFlightBatch(job: job, hashes: kept, recheck: recheck))
-            if inFlight.count > 2 { applyResults(of: inFlight.removeFirst()) }
+            if inFlight.count > 2 { try applyResults(of: inFlight.removeFirst()) }
         }
 
         while let next = source.next() {
@@ -383,22 +400,45 @@ struct Scanner {
                 }
                 batch.append(raw)
                 bytesInBatch += raw.bytes.count
-                if batch.count >= batchSize || bytesInBatch >= batchBytes { submit() }
+                if batch.count >= batchSize || bytesInBatch >= batchBytes { try submit() }
             }
             progress.update(
                 done: summary.messagesRead + batch.count, orders: ordersSeen, shipments: shipmentsSeen)
         }
-        if !batch.isEmpty { submit() }
-        for read in hashing { check(read) }
+        if !batch.isEmpty { try submit() }
+        for read in hashing { try check(read) }
         hashing.removeAll()
-        for pending in inFlight { applyResults(of: pending) }
+        for pending in inFlight { try applyResults(of: pending) }
         inFlight.removeAll()
         progress.update(done: summary.messagesRead, orders: ordersSeen, shipments: shipmentsSeen, force: true)
         progress.finish()
-        writeBundles(summary: &summary, created: created, startSequence: startSequence)
-        summary.unlinkedShipments = (try? store.unlinkedShipmentCount()) ?? 0
+        try writeBundles(summary: &summary, created: created, startSequence: startSequence)
+        summary.unlinkedShipments = try fromStore { () throws(StoreError) in try store.unlinkedShipmentCount()
+        }
         summary.elapsed = Date().timeIntervalSince(start)
-        return summary
+    }
+
+    /// What `body` returns; a ``StoreError`` it throws stops the run (``ScanStoreFailure``):
+    /// a store that cannot be read is not one to write bundles from.
+    private func fromStore<T>(_ body: () throws(StoreError) -> T) throws(ScanStoreFailure) -> T {
+        do {
+            return try body()
+        } catch {
+            throw ScanStoreFailure(path: options.databasePath, error: error)
+        }
+    }
+
+    /// Whether a message with these bytes was applied before (its copy at `origin` is then
+    /// recorded). A failure of the store is thrown; any other counts as not known, and the
+    /// message is applied, which finds the copy again.
+    private func isKnownCopy(origin: String, contentHash: String) throws(StoreError) -> Bool {
+        do {
+            return try store.recordCopyIfKnown(origin: origin, contentHash: contentHash)
+        } catch  where error.isStoreFailure {
+            throw error
+        } catch {
+            return false
+        }
     }
 
     /// Writes the bundle of every order changed since the bundles were last written completely
@@ -407,33 +447,24 @@ struct Scanner {
     /// - Parameters:
     ///   - created: the orders this run's messages created.
     ///   - startSequence: the store's latest sequence before this run applied any message.
-    private func writeBundles(summary: inout ScanSummary, created: Set<Int64>, startSequence: Int64) {
+    /// - Throws: ``ScanStoreFailure`` when the store cannot be read.
+    private func writeBundles(summary: inout ScanSummary, created: Set<Int64>, startSequence: Int64)
+        throws(ScanStoreFailure)
+    {
         let watermark = BundleWatermark(directory: options.outputDirectory)
         let (written, mode) = watermark.read()
         let modeChanged = mode != nil && mode != bundles.mode
         let since = modeChanged ? 0 : written
-        let latest: Int64
-        let deleted: [Int64]
-        do {
-            latest = try store.latestSequence()
-            deleted = try store.deletedOrderIDs(after: since)
-        } catch {
-            summary.notWritten.append(("bundles", "the order store could not be read: \(error)"))
-            return
-        }
+        let latest = try fromStore { () throws(StoreError) in try store.latestSequence() }
+        let deleted = try fromStore { () throws(StoreError) in try store.deletedOrderIDs(after: since) }
         bundles.writer.removeAbandonedTemporaryFiles()
         let createdNow = created.subtracting(deleted)
         var failures = 0
         // Page by page, so memory does not grow with the number of orders changed.
         var lastID: Int64 = 0
         while true {
-            let page: [StoredOrder]
-            do {
-                page = try store.orders(changedAfter: since, idAbove: lastID, limit: 256)
-            } catch {
-                failures += 1
-                summary.notWritten.append(("bundles", "the order store could not be read: \(error)"))
-                break
+            let page = try fromStore { () throws(StoreError) in
+                try store.orders(changedAfter: since, idAbove: lastID, limit: 256)
             }
             guard let last = page.last else { break }
             lastID = last.id
@@ -466,7 +497,8 @@ struct Scanner {
                 }
             }
         }
-        if !deleted.isEmpty || modeChanged, let all = try? store.orders() {
+        if !deleted.isEmpty || modeChanged {
+            let all = try fromStore { () throws(StoreError) in try store.orders() }
             summary.bundlesRemoved = bundles.removeStaleBundles(keeping: all)
         }
         // The watermark moves only once the bundles are on the disk: after a crash before
@@ -494,14 +526,20 @@ struct Scanner {
     }
 
     /// Runs `body`, whose store calls commit together (``SQLiteOrderStore/batch(_:)``): one
-    /// transaction per batch of messages instead of one per message. When the batch as a whole
-    /// cannot be committed, nothing of it is stored, and `body` runs again without a batch, so
-    /// that each message succeeds or fails on its own as it would in a transaction of its own.
-    private func inOneTransaction<T>(_ body: () -> T) -> T {
+    /// transaction per batch of messages instead of one per message. `body` throws only a
+    /// failure of the store itself (``StoreError/isStoreFailure``), which rolls the whole batch
+    /// back and stops the run: nothing of the batch is stored, and its messages are read again
+    /// by the next run. When the batch cannot be committed for another reason, nothing of it is
+    /// stored, and `body` runs again without a batch, so that each message succeeds or fails on
+    /// its own as it would in a transaction of its own.
+    /// - Throws: ``ScanStoreFailure``.
+    private func inOneTransaction<T>(_ body: () throws(StoreError) -> T) throws(ScanStoreFailure) -> T {
         do {
-            return try store.batch { () throws(StoreError) in body() }
+            return try store.batch(body)
+        } catch  where error.isStoreFailure {
+            throw ScanStoreFailure(path: options.databasePath, error: error)
         } catch {
-            return body()
+            return try fromStore(body)
         }
     }
 
@@ -509,10 +547,10 @@ struct Scanner {
     /// meanwhile, then applying it. Counted afterwards by ``count(_:_:summary:created:)``.
     /// - Parameter recheck: whether a copy of this message was pending (not applied yet) when
     ///   the batch was checked, in the batch ahead or earlier in this batch.
-    private func storeStep(for processed: ProcessedMessage, recheck: Bool) -> StoreStep {
+    /// - Throws: a failure of the store itself; a message's own failure is a step.
+    private func storeStep(for processed: ProcessedMessage, recheck: Bool) throws(StoreError) -> StoreStep {
         if recheck,
-            (try? store.recordCopyIfKnown(
-                origin: processed.origin.description, contentHash: processed.contentHash)) == true
+            try isKnownCopy(origin: processed.origin.description, contentHash: processed.contentHash)
         {
             return .copyOfKnownMessage
         }
@@ -522,7 +560,13 @@ struct Scanner {
             origin: processed.origin.description, messageID: processed.messageID,
             contentHash: processed.contentHash, date: processed.date, extraction: extraction,
             orderManagementURL: extraction.orderManagementURL)
-        return .stored(Result { () throws(StoreError) in try store.apply(message) })
+        do {
+            return .stored(.success(try store.apply(message)))
+        } catch  where error.isStoreFailure {
+            throw error
+        } catch {
+            return .stored(.failure(error))
+        }
     }
 
     /// Counts one message's ``StoreStep`` into the summary, and the orders it created.
@@ -572,7 +616,9 @@ struct Scanner {
         case .success(.alreadyApplied):
             summary.alreadyApplied += 1
         case .failure(let error):
-            summary.skip(processed.origin.description, "not stored: \(error)")
+            summary.skip(
+                processed.origin.description, byteOffset: processed.origin.byteOffset,
+                "not stored: \(error.reason)")
         }
     }
 }
@@ -609,6 +655,19 @@ struct ScanSetupError: Error, CustomStringConvertible {
     init(_ description: String, leavesRecord: Bool = true) {
         self.description = description
         self.leavesRecord = leavesRecord
+    }
+}
+
+/// Why a scan stopped: the order store itself failed (``StoreError/isStoreFailure``). Exit
+/// status 2.
+struct ScanStoreFailure: Error, CustomStringConvertible {
+    /// The database file.
+    var path: String
+    var error: StoreError
+
+    var description: String {
+        "the order store \(path) failed: \(error.reason); the run stopped before writing bundles,"
+            + " and the messages not stored are read again by the next run"
     }
 }
 
