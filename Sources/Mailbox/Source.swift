@@ -102,9 +102,13 @@ public final class MessageSource: Sequence, IteratorProtocol {
     private let scratch = ReadScratch()
     private let maxMessageBytes: Int
     private let topLevelPaths: [String]
-    /// Files and folders never read (a scan's own output folder and database inside the tree
-    /// it reads), as device and inode, so that any spelling of their paths matches.
+    /// Files and folders never read (a scan's database inside the tree it reads), as device and
+    /// inode, so that any spelling of their paths matches.
     private let excludedFiles: Set<FileIdentity>
+    /// Output folders of `mailorders scan` (this run's), as device and inode: in them, and in
+    /// any folder that holds ``outputFolderMarker``, what a scan writes is passed over
+    /// (``isScanOutput(_:in:)``) and everything else read.
+    private let outputFolders: Set<FileIdentity>
     /// The descriptor read for `-`; tests substitute a pipe.
     var standardInputDescriptor: Int32 = 0
 
@@ -112,15 +116,20 @@ public final class MessageSource: Sequence, IteratorProtocol {
     ///   - paths: files, directories, or `-` for standard input.
     ///   - maxMessageBytes: the largest message read; bigger ones are reported and skipped.
     ///   - excluded: files and folders that are passed over without a report wherever they
-    ///     appear below `paths` (e.g. the output folder and database of a scan whose output
-    ///     lies inside the mailbox it reads); matched by device and inode, so they must exist
-    ///     when the source is made. Paths that do not exist are ignored.
+    ///     appear below `paths` (e.g. the database of a scan, given by `--db`, inside the
+    ///     mailbox it reads); matched by device and inode, so they must exist when the source
+    ///     is made. Paths that do not exist are ignored.
+    ///   - outputFolders: output folders of `mailorders scan` that may lie below `paths` (the
+    ///     run's `--out`): in them, what a scan writes (``isScanOutput(_:in:)``) is passed over
+    ///     without a report and everything else is read, as it is in any folder that holds
+    ///     ``outputFolderMarker``. Matched by device and inode, like `excluded`.
     public init(
         paths: [String], maxMessageBytes: Int = MIMELimits.default.maxMessageBytes,
-        excluding excluded: [String] = []
+        excluding excluded: [String] = [], outputFolders: [String] = []
     ) {
         self.topLevelPaths = paths
         self.excludedFiles = Set(excluded.compactMap(FileIdentity.init(path:)))
+        self.outputFolders = Set(outputFolders.compactMap(FileIdentity.init(path:)))
         self.pending = paths.reversed().map { $0 == "-" ? .standardInput : .path($0, insideTree: false) }
         self.maxMessageBytes = maxMessageBytes
     }
@@ -165,8 +174,50 @@ public final class MessageSource: Sequence, IteratorProtocol {
     }
 
     /// The file `mailorders scan` keeps in its output folder (the bundle watermark): a folder
-    /// inside a mailbox that holds it is an earlier scan's output, passed over without a report.
+    /// that holds it is an earlier scan's output, in which what a scan writes
+    /// (``isScanOutput(_:in:)``) is passed over without a report and everything else is read.
     public static let outputFolderMarker = ".mailorders-bundled"
+
+    /// The name of the order database `mailorders scan` keeps in its output folder unless
+    /// told otherwise (`--db`); SQLite keeps its `-wal`, `-shm` and `-journal` files beside it.
+    public static let defaultDatabaseName = "mailorders.sqlite"
+
+    /// Whether the entry `name` of the output folder `folder` is something `mailorders scan`
+    /// writes there, never mail:
+    ///
+    /// - the order database (``defaultDatabaseName``) and its `-wal`, `-shm` and `-journal`
+    ///   files;
+    /// - its hidden files and folders, all named `.mailorders-…`: the marker
+    ///   (``outputFolderMarker``), the last run's summary, the staging folder where bundles are
+    ///   written before they are put in place;
+    /// - bundles: a folder named `<merchant>-<order>-<10 lower-case hex digits>` that holds an
+    ///   `order.json`, or a file of that name with `.order` (a zipped bundle).
+    ///
+    /// Anything else in an output folder (a mail folder kept there, a Maildir) is read as
+    /// anywhere else.
+    /// - Parameters:
+    ///   - name: the entry's name, as listed.
+    ///   - folder: the output folder's path.
+    public static func isScanOutput(_ name: String, in folder: String) -> Bool {
+        if name.hasPrefix(".mailorders-") { return true }
+        if name == defaultDatabaseName
+            || ["-wal", "-shm", "-journal"].contains(where: { name == defaultDatabaseName + $0 })
+        {
+            return true
+        }
+        guard looksLikeBundleName(name) else { return false }
+        if name.hasSuffix(".order") { return true }
+        return access((folder as NSString).appendingPathComponent(name) + "/order.json", F_OK) == 0
+    }
+
+    /// `…-<10 lower-case hex digits>`, optionally with `.order`: the names bundles are given.
+    static func looksLikeBundleName(_ name: String) -> Bool {
+        let base = name.hasSuffix(".order") ? name.dropLast(6) : Substring(name)
+        guard base.count > 11 else { return false }
+        let hash = base.suffix(10)
+        let dash = base.dropLast(10).last
+        return dash == "-" && hash.allSatisfy { ("0"..."9").contains($0) || ("a"..."f").contains($0) }
+    }
 
     /// Whether `path` itself is a symbolic link (not what it points to; `lstat(2)`).
     public static func isSymbolicLink(_ path: String) -> Bool {
@@ -225,12 +276,15 @@ public final class MessageSource: Sequence, IteratorProtocol {
                 return .failure(
                     SourceProblem(origin: MessageOrigin(path: path), reason: "cannot list directory"))
             }
-            // The output folder of an earlier scan (its bundle watermark names it) holds
-            // bundles and the order database, not mail.
-            if insideTree && children.contains(Self.outputFolderMarker) { return nil }
+            // In an output folder (this run's, or an earlier scan's, which its bundle watermark
+            // names) the bundles, the order database and the scan's hidden files are not mail;
+            // anything else there is.
+            let isOutputFolder =
+                outputFolders.contains(FileIdentity(status)) || children.contains(Self.outputFolderMarker)
             let isMaildir = children.contains("cur") || children.contains("new")
             var entries: [Input] = []
             for name in children {
+                if isOutputFolder && Self.isScanOutput(name, in: path) { continue }
                 let child = (path as NSString).appendingPathComponent(name)
                 // Any other name is read whether it is a file or a folder (told apart, and a link
                 // to a folder passed over, when it is visited): no stat(2) here for each message.

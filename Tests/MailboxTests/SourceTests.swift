@@ -468,17 +468,56 @@ private func readThroughAPipe(_ input: String) -> (messages: [RawMessage], probl
     #expect(once.problems.isEmpty)
 }
 
-/// The output folder of an earlier scan inside the mailbox (bundles, the database, the
-/// watermark) is not mail: it is passed over without a report.
-@Test func anEarlierScansOutputFolderIsNotMail() throws {
+/// The output folder of an earlier scan inside the mailbox (it holds the bundle watermark):
+/// what the scan wrote there (bundles, the database and its files, its hidden files and
+/// staging folder) is passed over without a report, and mail kept there is read.
+@Test func anEarlierScansOutputFolderIsReadButForWhatTheScanWrote() throws {
     let folder = try TemporaryFolder()
     try folder.write("Mail/cur/1.a:2,S", "Subject: mail\n\n")
-    try folder.write("Mail/old-orders/.mailorders-bundled", "12 folders\n")
-    try folder.write("Mail/old-orders/mailorders.sqlite", "SQLite format 3")
-    try folder.write("Mail/old-orders/Shop-A-1/order.json", "{}")
-    try folder.write("Mail/old-orders/Shop-A-1/manifest.json", "{}")
+    let out = "Mail/old-orders/"
+    try folder.write(out + ".mailorders-bundled", "12 folders\n")
+    try folder.write(out + ".mailorders-last-scan.json", "{}")
+    try folder.write(out + ".mailorders-staging/shop-7-0123456789.AB12.tmp/order.json", "{}")
+    for name in [
+        "mailorders.sqlite", "mailorders.sqlite-wal", "mailorders.sqlite-shm", "mailorders.sqlite-journal",
+    ] {
+        try folder.write(out + name, "Subject: not mail\n\n")
+    }
+    try folder.write(out + "shop.example-A-1-0a1b2c3d4e/order.json", "{}")
+    try folder.write(out + "shop.example-A-1-0a1b2c3d4e/manifest.json", "{}")
+    try folder.write(out + "shop.example-B-2-0a1b2c3d4f.order", bytes: [0x50, 0x4B, 0x03, 0x04, 0, 0, 0])
+    // Mail kept there: a Maildir, a loose message, and a folder whose name only looks like a
+    // bundle's (no order.json in it).
+    try folder.write(out + "archive/box/cur/2.b:2,S", "Subject: archived\n\n")
+    try folder.write(out + "archive/box/new/3.c", "Subject: archived new\n\n")
+    try folder.write(out + "kept.eml", "Subject: kept\n\n")
+    try folder.write(out + "backup-2024061501/4.d", "Subject: backup\n\n")
     let mail = folder.url.appendingPathComponent("Mail").path
     let (messages, problems) = collect(MessageSource(paths: [mail]))
-    #expect(messages.map(text) == ["Subject: mail\n\n"])
-    #expect(problems.isEmpty)
+    #expect(
+        messages.map(text).sorted() == [
+            "Subject: archived\n\n", "Subject: archived new\n\n", "Subject: backup\n\n", "Subject: kept\n\n",
+            "Subject: mail\n\n",
+        ])
+    #expect(problems.isEmpty, "\(problems)")
+    // Given as a path itself, the same.
+    #expect(collect(MessageSource(paths: [mail + "/old-orders"])).messages.count == 4)
+}
+
+/// This run's output folder, given as `outputFolders` before it holds the watermark: mail in
+/// it is read, its bundles are not; so is a Maildir's `cur/` chosen as the output folder.
+@Test func thisRunsOutputFolderIsReadButForWhatTheScanWrites() throws {
+    for relative in ["Mail/archive", "Mail/archive/box/cur"] {
+        let folder = try TemporaryFolder()
+        try folder.write("Mail/archive/box/cur/1.a:2,S", "Subject: one\n\n")
+        try folder.write("Mail/archive/box/new/2.b", "Subject: two\n\n")
+        try folder.write(relative + "/mailorders.sqlite", "SQLite format 3")
+        try folder.write(relative + "/shop.example-A-1-0a1b2c3d4e/order.json", "{}")
+        let mail = folder.url.appendingPathComponent("Mail").path
+        let out = folder.url.appendingPathComponent(relative).path
+        let (messages, problems) = collect(MessageSource(paths: [mail], outputFolders: [out]))
+        #expect(messages.map(text).sorted() == ["Subject: one\n\n", "Subject: two\n\n"], "\(relative)")
+        #expect(problems.isEmpty, "\(relative): \(problems)")
+        #expect(messages.first { text($0) == "Subject: one\n\n" }?.maildirFlags == "S")
+    }
 }

@@ -386,6 +386,36 @@ import Testing
         #expect(again.status == 0, "\(again.standardError)")
     }
 
+    /// Mail kept in the folder chosen as the output folder is read, on the first run and on
+    /// every later one, with this output folder or another (the watermark left there does not
+    /// hide it); only what the scan wrote there is passed over. The same with a Maildir's
+    /// `cur/` as the output folder.
+    @Test func mailInsideTheOutputFolderIsRead() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let mail = folder.appendingPathComponent("mail")
+        let archive = mail.appendingPathComponent("archive")
+        let box = archive.appendingPathComponent("box")
+        try FileManager.default.createDirectory(at: archive, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Self.example, toPath: box.path)
+        let elsewhere = folder.appendingPathComponent("elsewhere").path
+        // The second run reads the first one's bundles beside the mail, the third its zipped
+        // bundles (`.order` files) too.
+        let runs: [(out: String, options: [String], created: Int)] = [
+            (archive.path, [], 3), (archive.path, [], 0), (archive.path, ["--zip"], 0), (archive.path, [], 0),
+            (elsewhere, [], 3), (box.path + "/cur", [], 3),
+        ]
+        for (out, options, created) in runs {
+            let result = try CommandRunner.run(
+                ["scan", mail.path, "--out", out, "--json", "--quiet"] + options)
+            #expect(result.status == 0, "\(out): \(result.standardError)")
+            let summary = try scanSummary(of: result)
+            #expect(summary["messagesRead"] as? Int == 13, "\(out)")
+            #expect(summary["ordersCreated"] as? Int == created, "\(out)")
+            #expect((summary["skipped"] as? [Any])?.isEmpty == true, "\(out): \(summary["skipped"] ?? "")")
+        }
+    }
+
     /// Switching between folder and zip bundles removes the old form, and only what the tool
     /// wrote: a folder of the user's that merely looks like a bundle stays.
     @Test func switchingToZipRemovesOldBundlesButNotTheUsersFolders() throws {

@@ -148,7 +148,8 @@ struct ScanOptions {
         let out = arguments.value("out") ?? "orders"
         outputDirectory = URL(fileURLWithPath: out).standardizedFileURL
         databasePath =
-            arguments.value("db") ?? outputDirectory.appendingPathComponent("mailorders.sqlite").path
+            arguments.value("db")
+            ?? outputDirectory.appendingPathComponent(MessageSource.defaultDatabaseName).path
         zip = arguments.has("zip")
         let cores = ProcessInfo.processInfo.activeProcessorCount
         // More threads than cores only add batches held in memory (each job keeps 32 messages).

@@ -279,13 +279,13 @@ struct Scanner {
         let startSequence = try fromStore { () throws(StoreError) in try store.latestSequence() }
         summary.outputDirectory = options.outputDirectory.path
         let progress = ProgressReporter(quiet: options.quiet)
-        // An output folder or database inside the mailbox is not mail.
+        // The database, wherever it is, and what this run writes in its output folder are not
+        // mail; the rest of an output folder inside the mailbox is.
         let database = options.databasePath
         let source = MessageSource(
             paths: options.paths,
-            excluding: [
-                options.outputDirectory.path, database, database + "-wal", database + "-shm",
-            ])
+            excluding: [database, database + "-wal", database + "-shm", database + "-journal"],
+            outputFolders: [options.outputDirectory.path])
         if progress.showsTotal { progress.total = source.estimatedTotal }
         var created = Set<Int64>()
         var ordersSeen = 0
