@@ -1,3 +1,4 @@
+import Foundation
 import MIME
 import Mailbox
 
@@ -19,8 +20,29 @@ final class MessageLoop {
 
     /// Calls `body` with each message's bytes as read, reporting and counting the messages the
     /// source could not read (a file that vanished, a message over the size limit).
+    ///
+    /// A path `FILE#N` that does not exist as given, where `FILE` is a regular file, names the
+    /// `N`-th message (from 1) of the mbox `FILE`, counted as `scan` counts when it lists
+    /// origins: `check`, `extract` and `inspect` read what a scan summary names.
     func forEachRawMessage(_ body: (RawMessage) -> Void) {
-        let source = MessageSource(paths: paths)
+        var plain: [String] = []
+        func readPlain() {
+            guard !plain.isEmpty else { return }
+            read(MessageSource(paths: plain), body)
+            plain = []
+        }
+        for path in paths {
+            guard let (file, index) = Self.mboxMessageReference(path) else {
+                plain.append(path)
+                continue
+            }
+            readPlain()
+            readMessage(index, of: file, givenAs: path, body)
+        }
+        readPlain()
+    }
+
+    private func read(_ source: MessageSource, _ body: (RawMessage) -> Void) {
         while let next = source.next() {
             switch next {
             case .failure(let problem):
@@ -29,6 +51,60 @@ final class MessageLoop {
                 body(raw)
             }
         }
+    }
+
+    /// Reads the `index`-th message of the mbox `file`, or says why there is none.
+    private func readMessage(
+        _ index: Int, of file: String, givenAs path: String, _ body: (RawMessage) -> Void
+    ) {
+        let source = MessageSource(paths: [file])
+        var last = 0
+        var isMbox = false
+        while let next = source.next() {
+            let origin: MessageOrigin
+            switch next {
+            case .failure(let problem): origin = problem.origin
+            case .success(let raw): origin = raw.origin
+            }
+            // Junk before the first separator is reported without an index: not a message.
+            guard origin.isInMultiMessageFile else {
+                if case .success = next { break }
+                continue
+            }
+            isMbox = true
+            guard origin.index == index else {
+                last = max(last, origin.index)
+                continue
+            }
+            switch next {
+            case .failure(let problem): skip(problem.description)
+            case .success(let raw): body(raw)
+            }
+            return
+        }
+        if isMbox {
+            skip(
+                "\(path): \(file) is an mbox of \(last) message\(last == 1 ? "" : "s"), it has no message \(index)"
+            )
+        } else {
+            skip("\(path): no such file, and \(file) is one message, not an mbox")
+        }
+    }
+
+    /// `(FILE, N)` for a path `FILE#N` (N from 1) that does not exist as given, where `FILE` is
+    /// a regular file: the origin `scan` gives the `N`-th message of an mbox.
+    static func mboxMessageReference(_ path: String) -> (file: String, index: Int)? {
+        guard let hash = path.lastIndex(of: "#") else { return nil }
+        let digits = path[path.index(after: hash)...]
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let index = Int(digits),
+            index >= 1
+        else { return nil }
+        let file = String(path[..<hash])
+        var isDirectory: ObjCBool = false
+        guard !FileManager.default.fileExists(atPath: path), !MessageSource.isSymbolicLink(path),
+            FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue
+        else { return nil }
+        return (file, index)
     }
 
     /// Calls `body` with each message parsed (RFC 5322 / MIME) beside its raw form, reporting and
