@@ -77,3 +77,38 @@ enum Console {
             && environment["TERM"] != "dumb"
     }
 }
+
+/// Why a file operation failed, as a few plain words (`permission denied`, `no such file or
+/// directory`): the system's reason (`strerror(3)`) when Foundation wraps one, never the
+/// `NSError` dump.
+/// - Parameter path: the file read, looked at when Foundation gives no reason (a folder read
+///   as a file).
+func fileErrorReason(_ error: any Error, path: String? = nil) -> String {
+    let nsError = error as NSError
+    if nsError.domain == NSPOSIXErrorDomain {
+        return String(cString: strerror(Int32(nsError.code))).lowercased()
+    }
+    if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
+        underlying.domain == NSPOSIXErrorDomain
+    {
+        return String(cString: strerror(Int32(underlying.code))).lowercased()
+    }
+    switch nsError.code {
+    case CocoaError.fileNoSuchFile.rawValue, CocoaError.fileReadNoSuchFile.rawValue:
+        return "no such file or directory"
+    case CocoaError.fileReadNoPermission.rawValue, CocoaError.fileWriteNoPermission.rawValue:
+        return "permission denied"
+    case CocoaError.fileWriteOutOfSpace.rawValue: return "no space left on device"
+    case CocoaError.fileWriteVolumeReadOnly.rawValue: return "read-only file system"
+    default:
+        if let path {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+                return "it is a folder, not a file"
+            }
+            if access(path, R_OK) != 0 { return String(cString: strerror(errno)).lowercased() }
+        }
+        if let description = nsError.userInfo[NSDebugDescriptionErrorKey] as? String { return description }
+        return nsError.localizedDescription
+    }
+}

@@ -49,10 +49,7 @@ enum CorpusCommand: Subcommand {
             Console.error("mailorders corpus: \(error)")
             return ExitCode.fatal
         } catch {
-            let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-            Console.error(
-                "mailorders corpus: cannot read \(path): \(underlying?.localizedDescription ?? error.localizedDescription)"
-            )
+            Console.error("mailorders corpus: cannot read \(path): \(fileErrorReason(error))")
             return ExitCode.fatal
         }
         if arguments.has("json") {
@@ -64,7 +61,7 @@ enum CorpusCommand: Subcommand {
             do {
                 try runner.junitReport().write(toFile: junit, atomically: true, encoding: .utf8)
             } catch {
-                Console.error("mailorders corpus: cannot write \(junit): \(error)")
+                Console.error("mailorders corpus: cannot write \(junit): \(fileErrorReason(error))")
                 return ExitCode.fatal
             }
         }

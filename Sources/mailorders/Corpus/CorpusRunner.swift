@@ -72,7 +72,21 @@ struct CorpusRunner {
     ///   pass as an empty corpus.
     func layout() throws -> (cases: [URL], threads: [URL]) {
         let fileManager = FileManager.default
-        let names = try fileManager.contentsOfDirectory(atPath: directory.path).sorted()
+        var isFolder: ObjCBool = false
+        guard fileManager.fileExists(atPath: directory.path, isDirectory: &isFolder) else {
+            throw CorpusLayoutError(description: "cannot read \(directory.path): no such file or directory")
+        }
+        guard isFolder.boolValue else {
+            throw CorpusLayoutError(
+                description:
+                    "cannot read \(directory.path): it is a file; give the folder that holds the cases")
+        }
+        let names: [String]
+        do {
+            names = try fileManager.contentsOfDirectory(atPath: directory.path).sorted()
+        } catch {
+            throw CorpusLayoutError(description: "cannot read \(directory.path): \(fileErrorReason(error))")
+        }
         var cases: [URL] = []
         var threads: [URL] = []
         for name in names where !name.hasPrefix(".") {
@@ -150,15 +164,28 @@ struct CorpusRunner {
             }
             return
         }
-        let expectedObject: Any
+        let expectedData: Data
         do {
-            expectedObject = try JSONSerialization.jsonObject(with: Data(contentsOf: expectedURL))
-            _ = try JSONDecoder().decode(ExtractionResult.self, from: Data(contentsOf: expectedURL))
+            expectedData = try Data(contentsOf: expectedURL)
         } catch {
             results.append(
                 CorpusCaseResult(
                     name: name,
-                    error: "\(expectedURL.lastPathComponent) is not valid extraction JSON: \(error)"))
+                    error:
+                        "cannot read \(expectedURL.path): \(fileErrorReason(error, path: expectedURL.path))"))
+            return
+        }
+        let expectedObject: Any
+        do {
+            expectedObject = try JSONSerialization.jsonObject(with: expectedData)
+            _ = try JSONDecoder().decode(ExtractionResult.self, from: expectedData)
+        } catch {
+            results.append(
+                CorpusCaseResult(
+                    name: name,
+                    error:
+                        "\(expectedURL.lastPathComponent) is not valid extraction JSON: \(Self.jsonErrorReason(error))"
+                ))
             return
         }
         let compared = Self.trimmed(actualObject, like: expectedObject as? [String: Any] ?? [:])
@@ -277,6 +304,22 @@ struct CorpusRunner {
                 })
         default:
             return []
+        }
+    }
+}
+
+extension CorpusRunner {
+    /// Why an expected file is not extraction JSON, in one line: where the JSON breaks, or
+    /// which key has a value of the wrong type.
+    static func jsonErrorReason(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context),
+            DecodingError.keyNotFound(_, let context), DecodingError.dataCorrupted(let context):
+            let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }
+                .joined()
+            return (path.isEmpty ? "" : "at \(path): ") + context.debugDescription
+        default:
+            return fileErrorReason(error)
         }
     }
 }

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+/// Error messages are one plain sentence naming the path and the reason, never an `NSError`
+/// dump.
+@Suite struct ErrorMessageTests {
+    /// No `NSError` text, and one line.
+    func expectPlain(_ text: String, _ comment: Comment? = nil) {
+        for dump in ["NSCocoaErrorDomain", "Error Domain=", "UserInfo=", "operation could not be completed"] {
+            #expect(!text.contains(dump), comment ?? "\(text)")
+        }
+        #expect(text.trimmingCharacters(in: .newlines).split(separator: "\n").count == 1, "\(text)")
+    }
+
+    @Test func corpusNamesThePathAndTheReason() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("a.txt")
+        try Data("x".utf8).write(to: file)
+        let notAFolder = try CommandRunner.run(["corpus", file.path])
+        #expect(notAFolder.status == 2)
+        #expect(notAFolder.standardError.contains("cannot read \(file.path): it is a file"))
+        expectPlain(notAFolder.standardError)
+
+        let missing = try CommandRunner.run(["corpus", folder.appendingPathComponent("none").path])
+        #expect(missing.status == 2)
+        #expect(missing.standardError.contains("none: no such file or directory"))
+        expectPlain(missing.standardError)
+
+        // One case whose expected file is a folder: it cannot be read as a file.
+        let corpus = folder.appendingPathComponent("corpus")
+        try FileManager.default.createDirectory(
+            at: corpus.appendingPathComponent("a.expected.json"), withIntermediateDirectories: true)
+        let example = CommandRunner.repository.appendingPathComponent("examples/Maildir/cur")
+        let first = try FileManager.default.contentsOfDirectory(atPath: example.path).sorted()[0]
+        try FileManager.default.copyItem(
+            at: example.appendingPathComponent(first), to: corpus.appendingPathComponent("a.eml"))
+        let unreadable = try CommandRunner.run(["corpus", corpus.path])
+        #expect(unreadable.status == 1)
+        let line = try #require(
+            unreadable.standardOutput.split(separator: "\n").first { $0.contains("a.expected.json") })
+        #expect(line.contains("cannot read \(corpus.path)/a.expected.json: "), "\(line)")
+        #expect(!line.contains("not valid extraction JSON"))
+        expectPlain(String(line))
+
+        let junit = try CommandRunner.run(["corpus", corpus.path, "--junit", "/nonexistent/x.xml"])
+        #expect(junit.status == 2)
+        #expect(junit.standardError.contains("cannot write /nonexistent/x.xml: no such file or directory"))
+        expectPlain(junit.standardError)
+    }
+}
