@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import mailorders
+
 /// Error messages are one plain sentence naming the path and the reason, never an `NSError`
 /// dump.
 @Suite struct ErrorMessageTests {
@@ -47,5 +49,43 @@ import Testing
         #expect(junit.status == 2)
         #expect(junit.standardError.contains("cannot write /nonexistent/x.xml: no such file or directory"))
         expectPlain(junit.standardError)
+    }
+
+    @Test func scanNamesWhyTheOutputFolderCannotBeMade() throws {
+        let result = try CommandRunner.run(["scan", "examples/Maildir", "--out", "/proc/mailorders-test"])
+        #expect(result.status == 2)
+        #expect(
+            result.standardError.contains(
+                "cannot create the output folder /proc/mailorders-test (--out): /proc does not allow new folders"
+            ),
+            "\(result.standardError)")
+        expectPlain(result.standardError)
+    }
+
+    /// Standard input can be read once: `scan - -` is a usage error, not an empty second message.
+    @Test func standardInputTwiceIsAUsageError() throws {
+        let result = try CommandRunner.run(["scan", "-", "-", "--out", "/tmp/unused"], standardInput: Data())
+        #expect(result.status == 64)
+        #expect(result.standardError.contains("- (standard input) can be read only once"))
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/unused"))
+    }
+
+    /// A file name with a line break is shown as `\n` in check's error line, as scan shows it.
+    @Test func checkKeepsAFileNameWithALineBreakOnItsLine() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("evil\nmailorders check: all good")
+        try Data().write(to: file)
+        let result = try CommandRunner.run(["check", file.path])
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("evil\\nmailorders check: all good"), "\(result.standardError)")
+        expectPlain(result.standardError)
+    }
+
+    /// The progress line counts emails and the parcels they mention, not orders.
+    @Test func theProgressLineSaysWhatItCounts() {
+        let progress = ProgressReporter(quiet: false, isTerminal: false)
+        let line = progress.line(done: 900, orders: 805, shipments: 912, now: Date())
+        #expect(line.hasSuffix(", 805 order emails, 912 parcel mentions"), "\(line)")
     }
 }

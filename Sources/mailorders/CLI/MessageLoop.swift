@@ -121,6 +121,7 @@ final class MessageLoop {
     /// Reports one message as skipped: `reason` names the file, the byte offset and why.
     func skip(_ reason: String) {
         skipped += 1
-        Console.error("mailorders \(command): skipped \(reason)")
+        // A file name with a line break stays on its line, as in scan's summary.
+        Console.error("mailorders \(command): skipped \(ScanSummary.oneLine(reason))")
     }
 }

@@ -3,8 +3,9 @@ import Foundation
 /// Progress of a long run on standard error.
 ///
 /// On a terminal: one line redrawn at most ten times a second with messages done (and the
-/// total when known), messages per second, the time left, and orders and shipments found so
-/// far. Not on a terminal: a plain line every 10,000 messages at most. Silent with `--quiet`.
+/// total when known), messages per second, the time left, and how many emails with an order
+/// number and parcel mentions were read so far (an order's several emails count each: these
+/// are not the orders of the summary). Not on a terminal: a plain line every 10,000 messages at most. Silent with `--quiet`.
 final class ProgressReporter {
     private let isTerminal: Bool
     private let quiet: Bool
@@ -64,7 +65,7 @@ final class ProgressReporter {
             text = "\(done) messages"
         }
         text += String(format: ", %.0f msg/s", rate)
-        text += ", \(orders) orders, \(shipments) shipments"
+        text += ", \(orders) order emails, \(shipments) parcel mentions"
         return text
     }
 }

@@ -145,6 +145,9 @@ struct ScanOptions {
         guard !paths.isEmpty else {
             throw UsageError(message: "give at least one PATH, or - for standard input")
         }
+        guard paths.filter({ $0 == "-" }).count <= 1 else {
+            throw UsageError(message: "- (standard input) can be read only once; give it once")
+        }
         let out = arguments.value("out") ?? "orders"
         outputDirectory = URL(fileURLWithPath: out).standardizedFileURL
         databasePath =

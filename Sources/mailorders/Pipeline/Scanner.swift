@@ -235,10 +235,14 @@ struct Scanner {
             try FileManager.default.createDirectory(
                 at: options.outputDirectory, withIntermediateDirectories: true)
         } catch {
-            let reason = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.localizedDescription
+            var reason = fileErrorReason(error)
+            // A parent that exists but takes no new folder (/proc, /sys) gives no reason of its own.
+            let parent = options.outputDirectory.deletingLastPathComponent().path
+            if reason == "no such file or directory", FileManager.default.fileExists(atPath: parent) {
+                reason = "\(parent) does not allow new folders"
+            }
             throw ScanSetupError(
-                "cannot create the output folder \(options.outputDirectory.path) (--out): "
-                    + (reason ?? "\(error.localizedDescription)"))
+                "cannot create the output folder \(options.outputDirectory.path) (--out): \(reason)")
         }
         guard FileManager.default.isWritableFile(atPath: options.outputDirectory.path) else {
             throw ScanSetupError("the output folder \(options.outputDirectory.path) (--out) is not writable")
