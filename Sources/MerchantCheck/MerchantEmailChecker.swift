@@ -95,7 +95,14 @@ public struct MerchantEmailChecker: Sendable {
                 document: document, extraction: extraction, text: text, expect: expect)
             findings += markupFindings(document: document, extraction: extraction, text: text)
         }
-        findings += checkDigitFindings(document: document, extraction: extraction, text: text)
+        let checkDigits = checkDigitFindings(document: document, extraction: extraction, text: text)
+        findings += checkDigits
+        if !checkDigits.isEmpty {
+            // The tracking number is printed, with a wrong check digit: MO205 says so and how
+            // to fix it; "no tracking number was found" would send the merchant looking for
+            // something that is there.
+            findings.removeAll { $0.code == FindingCode.trackingNumberMissing.code }
+        }
 
         var seen = Set<Finding>()
         findings = findings.filter { seen.insert($0).inserted }
@@ -388,12 +395,27 @@ public struct MerchantEmailChecker: Sendable {
             }
         }
 
+        // The carriers the email is about: named in its text, linked to, or sending it.
+        let present = Set(
+            carriers.filter { profile in
+                profile.names.contains { text.visibleContains(name: $0) }
+                    || trackingURLs.contains { url in Self.host(url, isOneOf: profile.linkHosts) }
+                    || document.sender.flatMap(\.domain).map {
+                        Self.host("https://\($0)/", isOneOf: profile.linkHosts)
+                    } == true
+            }.map(\.name))
+
         var findings: [Finding] = []
         var reported = Set<String>()
         for candidate in candidates.prefix(Self.maximumCandidates) {
             let number = EmailText.compact(candidate.number)
             guard number.count >= 8, !reported.contains(number), !Self.isPlaceholder(number) else { continue }
-            let matches = formats.matches(number)
+            var matches = formats.matches(number)
+            // A labelled number, or one in a tracking link, is read against the formats of the
+            // carriers the email is about: a Sagawa number with a wrong check digit is wrong
+            // even though it also has the shape of a format without a check digit.
+            let ofPresent = matches.filter { present.contains($0.carrier) }
+            if candidate.isRelevant && !ofPresent.isEmpty { matches = ofPresent }
             guard !matches.isEmpty, !matches.contains(where: { $0.checkDigitValid != false }) else {
                 continue
             }
@@ -415,6 +437,12 @@ public struct MerchantEmailChecker: Sendable {
         var counts: [Character: Int] = [:]
         for character in number { counts[character, default: 0] += 1 }
         return (counts.values.max() ?? 0) * 4 >= number.count * 3
+    }
+
+    /// Whether the URL's host is one of `hosts` or a subdomain of one.
+    static func host(_ url: String, isOneOf hosts: [String]) -> Bool {
+        guard let host = URLComponents(string: url)?.host?.lowercased() else { return false }
+        return hosts.contains { host == $0 || host.hasSuffix("." + $0) }
     }
 
     private func isCarrierTrackingURL(_ url: String) -> Bool {

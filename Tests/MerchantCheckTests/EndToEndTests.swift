@@ -110,6 +110,28 @@ import Testing
             "\(report.findings)")
     }
 
+    /// A carrier's number with a wrong check digit, printed with a label: MO205 names it, and
+    /// the check does not also claim that no tracking number was printed (MO201).
+    @Test(arguments: [
+        ("Corpus/ja-sagawa-haitatsu-kanryo.eml", "705182639475", "705182639476"),
+        ("Corpus/de-dhl-sendung-kommt-heute-8bit.eml", "00340434201175938604", "00340434201175938605"),
+    ])
+    func wrongCheckDigitOfTheEmailsCarrierIsMO205AndNotMO201(_ file: String, _ good: String, _ bad: String)
+        throws
+    {
+        let checker = try #require(Self.checker, "rules/ could not be loaded")
+        let original = try Data(contentsOf: Self.repository.appendingPathComponent(file))
+        let text = String(decoding: original, as: UTF8.self)
+        #expect(text.contains(good))
+        let report = try checker.check(
+            messageBytes: Array(text.replacingOccurrences(of: good, with: bad).utf8), origin: "bad.eml")
+        let codes = report.findings.map(\.code)
+        #expect(report.findings.contains { $0.code == "MO205" && $0.message.contains(bad) }, "\(codes)")
+        #expect(!codes.contains("MO201"), "\(codes)")
+        let intact = try checker.check(messageBytes: [UInt8](original), origin: "good.eml")
+        #expect(!intact.findings.contains { $0.code == "MO205" }, "\(intact.findings.map(\.code))")
+    }
+
     @Test func unreadableBytesThrow() {
         #expect(throws: (any Error).self) {
             _ = try Self.checker?.check(messageBytes: [], origin: "empty.eml")
