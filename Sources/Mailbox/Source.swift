@@ -76,9 +76,13 @@ public struct SourceProblem: Error, Sendable, Hashable, CustomStringConvertible 
 ///   separator, by nothing but white space to the end, or by bytes that are not a header
 ///   section (binary data, text with no header field) is reported as a ``SourceProblem`` at
 ///   the offset after it, and the message before it ends there.
-/// - A directory is walked in name order: files anywhere below it, Maildir `cur/` and
-///   `new/` (with flags read from names after `:2,`, `!2,` or `;2,`), nested Maildir++
-///   folders; `tmp/` of a Maildir and hidden files are skipped.
+/// - A directory is walked in name order: files anywhere below it but hidden ones. In a
+///   Maildir (a folder with `cur/` and `new/`, or a Maildir++ folder's `maildirfolder` file)
+///   the messages are the files in `cur/` and `new/` (with flags read from names after `:2,`,
+///   `!2,` or `;2,`), and its subfolders that are Maildirs (Maildir++ `.Name` folders, nested
+///   ones) are read; its other files and folders belong to the mail server (`dovecot-uidlist`,
+///   `dovecot.index`, `maildirsize`, `courierimapkeywords/` …) and are passed over without a
+///   report, `tmp/` too.
 /// - `-` is standard input: an mbox stream when it starts with `From `, else one message.
 ///
 /// Memory is bounded by the largest message: mbox files and streams are read in 1 MiB
@@ -86,11 +90,40 @@ public struct SourceProblem: Error, Sendable, Hashable, CustomStringConvertible 
 /// naming its origin, and so are empty files and binary junk; the stream goes on.
 public final class MessageSource: Sequence, IteratorProtocol {
     private enum Input {
-        /// A path given by the caller, or (`insideTree`) one found by listing a folder;
-        /// `followsLink`: a symbolic link to a folder is followed there (a Maildir's `cur/` and
-        /// `new/`).
-        case path(String, insideTree: Bool, followsLink: Bool = false)
+        /// A path given by the caller, or (`insideTree`) one found by listing a folder, and how
+        /// it is read.
+        case path(String, insideTree: Bool, role: Role = .any)
         case standardInput
+    }
+
+    /// How an entry found in a folder is read.
+    private enum Role {
+        /// Whatever it is: a file is read, a folder listed, anything else reported.
+        case any
+        /// A Maildir's `cur/` or `new/`: read as ``any``, and followed when it is a symbolic
+        /// link to a folder.
+        case maildirMessages
+        /// A hidden entry of a folder that is not a Maildir: a folder is listed (a Maildir++
+        /// folder such as `.Sent`), anything else passed over.
+        case ifFolder
+        /// An entry of a Maildir beside `cur/`, `new/` and `tmp/`: listed when it is a Maildir
+        /// itself (a Maildir++ folder `.Name`, or a subfolder in the layout that nests them),
+        /// passed over otherwise, without a report — the mail server's files (`dovecot-uidlist`,
+        /// `dovecot.index`, `maildirsize`, `subscriptions` …) and folders (`courierimapkeywords/`).
+        case ifMaildir
+    }
+
+    /// What a folder is, from the names it holds.
+    private enum FolderKind {
+        /// Neither `cur/` nor `new/`: every file below it is read.
+        case plain
+        /// `cur/` or `new/` but not both (a Maildir copied without its empty folders): its
+        /// `tmp/` is not read, the rest is.
+        case partialMaildir
+        /// A Maildir: `cur/` and `new/`, or a Maildir++ folder's `maildirfolder` file. Its
+        /// messages are the files in `cur/` and `new/`, and its subfolders that are Maildirs
+        /// are read; nothing else.
+        case maildir
     }
 
     private var pending: [Input]
@@ -144,7 +177,7 @@ public final class MessageSource: Sequence, IteratorProtocol {
             guard path != "-", FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
                 isDirectory.boolValue
             else { return nil }
-            total += MessageSource.countFiles(in: path)
+            total += countFiles(in: path)
         }
         return total
     }()
@@ -165,8 +198,8 @@ public final class MessageSource: Sequence, IteratorProtocol {
                 {
                     return result
                 }
-            case .path(let path, let insideTree, let followsLink):
-                if let result = visit(path, insideTree: insideTree, followsLink: followsLink) {
+            case .path(let path, let insideTree, let role):
+                if let result = visit(path, insideTree: insideTree, role: role) {
                     return result
                 }
             }
@@ -247,20 +280,22 @@ public final class MessageSource: Sequence, IteratorProtocol {
     /// and whether it is a folder, a regular file or something else.
     /// - Parameters:
     ///   - insideTree: the path was found by listing a folder: a symbolic link to a folder is
-    ///     then not followed (it may lead anywhere, up to `/`) but reported, unless
-    ///     `followsLink` (a Maildir's `cur/` or `new/`).
-    ///   - followsLink: follow a symbolic link to a folder even inside a tree.
-    private func visit(_ path: String, insideTree: Bool, followsLink: Bool = false)
-        -> Result<RawMessage, SourceProblem>?
-    {
+    ///     then not followed (it may lead anywhere, up to `/`) but reported, unless it is a
+    ///     Maildir's `cur/` or `new/`.
+    ///   - role: how the entry is read (``Role``).
+    private func visit(_ path: String, insideTree: Bool, role: Role = .any) -> Result<
+        RawMessage, SourceProblem
+    >? {
+        let isOptional = role == .ifFolder || role == .ifMaildir
         var status = stat()
         guard stat(path, &status) == 0 else {
+            if isOptional { return nil }
             return .failure(
                 SourceProblem(origin: MessageOrigin(path: path), reason: Self.missingReason(path)))
         }
         if excludedFiles.contains(FileIdentity(status)) { return nil }
         if (status.st_mode & S_IFMT) == S_IFDIR {
-            if insideTree && !followsLink && MessageSource.isSymbolicLink(path) {
+            if insideTree && role != .maildirMessages && MessageSource.isSymbolicLink(path) {
                 return .failure(
                     SourceProblem(
                         origin: MessageOrigin(path: path),
@@ -268,46 +303,19 @@ public final class MessageSource: Sequence, IteratorProtocol {
                             "symbolic link to a folder, not followed inside a mailbox; give it as a path to read it"
                     ))
             }
-            guard listedFolders.insert(FileIdentity(status)).inserted else { return nil }
-            let children: [String]
-            do {
-                children = try FileManager.default.contentsOfDirectory(atPath: path).sorted()
-            } catch {
-                return .failure(
-                    SourceProblem(origin: MessageOrigin(path: path), reason: "cannot list directory"))
+            guard !listedFolders.contains(FileIdentity(status)) else { return nil }
+            switch entries(ofFolder: path, status, role: role) {
+            case .success(let entries?):
+                listedFolders.insert(FileIdentity(status))
+                pending.append(contentsOf: entries.reversed())
+                return nil
+            case .success(nil):
+                return nil
+            case .failure(let problem):
+                return .failure(problem)
             }
-            // In an output folder (this run's, or an earlier scan's, which its bundle watermark
-            // names) the bundles, the order database and the scan's hidden files are not mail;
-            // anything else there is.
-            let isOutputFolder =
-                outputFolders.contains(FileIdentity(status)) || children.contains(Self.outputFolderMarker)
-            let isMaildir = children.contains("cur") || children.contains("new")
-            var entries: [Input] = []
-            for name in children {
-                if isOutputFolder && Self.isScanOutput(name, in: path) { continue }
-                let child = (path as NSString).appendingPathComponent(name)
-                // Any other name is read whether it is a file or a folder (told apart, and a link
-                // to a folder passed over, when it is visited): no stat(2) here for each message.
-                guard name.hasPrefix(".") || (isMaildir && name == "tmp") else {
-                    let isMaildirFolder = isMaildir && (name == "cur" || name == "new")
-                    entries.append(.path(child, insideTree: true, followsLink: isMaildirFolder))
-                    continue
-                }
-                // Hidden files are not mail, hidden folders are (Maildir++ folders such as
-                // `.Sent`), a Maildir's `tmp/` folder is not.
-                var childIsDirectory: ObjCBool = false
-                _ = FileManager.default.fileExists(atPath: child, isDirectory: &childIsDirectory)
-                if childIsDirectory.boolValue {
-                    if isMaildir && name == "tmp" { continue }
-                    if name == "." || name == ".." { continue }
-                    entries.append(.path(child, insideTree: true))
-                } else if !name.hasPrefix(".") {
-                    entries.append(.path(child, insideTree: true))
-                }
-            }
-            pending.append(contentsOf: entries.reversed())
-            return nil
         }
+        if isOptional { return nil }
         // FIFOs, sockets and devices are not mail files, and a FIFO would block the read.
         if (status.st_mode & S_IFMT) != S_IFREG {
             return .failure(SourceProblem(origin: MessageOrigin(path: path), reason: "not a regular file"))
@@ -320,6 +328,68 @@ public final class MessageSource: Sequence, IteratorProtocol {
         return open(
             descriptor: descriptor, path: path, flags: MessageSource.maildirFlags(path),
             isStandardInput: false)
+    }
+
+    /// The entries of the folder at `path` to read, in name order; `nil` when the folder is
+    /// passed over (an entry of a Maildir that is not a Maildir itself).
+    ///
+    /// In an output folder (``isScanOutput(_:in:)``) what a scan writes is left out. In a
+    /// Maildir, `cur/` and `new/` are read and every other entry is ``Role/ifMaildir``; in a
+    /// folder with `cur/` or `new/` but not both, `tmp/` is left out; elsewhere hidden entries
+    /// are ``Role/ifFolder`` and the rest is read. No `stat(2)` for each message: whether an
+    /// entry is a file or a folder is told when it is visited.
+    /// - Parameters:
+    ///   - status: the folder's `stat(2)`.
+    ///   - role: how the folder itself was reached.
+    private func entries(ofFolder path: String, _ status: stat, role: Role) -> Result<[Input]?, SourceProblem>
+    {
+        let children: [String]
+        do {
+            children = try FileManager.default.contentsOfDirectory(atPath: path).sorted()
+        } catch {
+            return .failure(SourceProblem(origin: MessageOrigin(path: path), reason: "cannot list directory"))
+        }
+        let kind = Self.folderKind(path, children: children)
+        if role == .ifMaildir && kind == .plain { return .success(nil) }
+        // In an output folder (this run's, or an earlier scan's, which its bundle watermark
+        // names) the bundles, the order database and the scan's hidden files are not mail;
+        // anything else there is.
+        let isOutputFolder =
+            outputFolders.contains(FileIdentity(status)) || children.contains(Self.outputFolderMarker)
+        var entries: [Input] = []
+        for name in children where name != "." && name != ".." {
+            if isOutputFolder && Self.isScanOutput(name, in: path) { continue }
+            let child = (path as NSString).appendingPathComponent(name)
+            switch kind {
+            case .maildir:
+                if name == "cur" || name == "new" {
+                    entries.append(.path(child, insideTree: true, role: .maildirMessages))
+                } else if name != "tmp" {
+                    entries.append(.path(child, insideTree: true, role: .ifMaildir))
+                }
+            case .partialMaildir, .plain:
+                if kind == .partialMaildir && name == "tmp" { continue }
+                let isMessages = kind == .partialMaildir && (name == "cur" || name == "new")
+                let role: Role = isMessages ? .maildirMessages : name.hasPrefix(".") ? .ifFolder : .any
+                entries.append(.path(child, insideTree: true, role: role))
+            }
+        }
+        return .success(entries)
+    }
+
+    /// Whether the folder holding `children` is a Maildir (`cur/` and `new/` folders, or a
+    /// Maildir++ folder's `maildirfolder` file), half of one, or neither.
+    private static func folderKind(_ path: String, children: [String]) -> FolderKind {
+        func isFolder(_ name: String) -> Bool {
+            guard children.contains(name) else { return false }
+            var status = stat()
+            let child = (path as NSString).appendingPathComponent(name)
+            return stat(child, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+        }
+        let hasCur = isFolder("cur")
+        let hasNew = isFolder("new")
+        if (hasCur && hasNew) || children.contains("maildirfolder") { return .maildir }
+        return hasCur || hasNew ? .partialMaildir : .plain
     }
 
     /// Reads the start of a file or stream and decides: mbox, or one message.
@@ -477,21 +547,25 @@ public final class MessageSource: Sequence, IteratorProtocol {
         return folder == "new" ? "" : nil
     }
 
-    private static func countFiles(in path: String) -> Int {
-        guard let enumerator = FileManager.default.enumerator(atPath: path) else { return 0 }
+    /// The number of files below `path` that are read as messages, walking its folders as
+    /// ``next()`` does, without opening files.
+    private func countFiles(in path: String) -> Int {
         var count = 0
-        while let relative = enumerator.nextObject() as? String {
-            let name = (relative as NSString).lastPathComponent
-            if name == "tmp" {
-                enumerator.skipDescendants()
-                continue
+        var pending: [Input] = [.path(path, insideTree: false)]
+        var listed = Set<FileIdentity>()
+        while case .path(let path, let insideTree, let role)? = pending.popLast() {
+            var status = stat()
+            guard stat(path, &status) == 0, !excludedFiles.contains(FileIdentity(status)) else { continue }
+            if (status.st_mode & S_IFMT) == S_IFDIR {
+                if insideTree && role != .maildirMessages && MessageSource.isSymbolicLink(path) { continue }
+                guard !listed.contains(FileIdentity(status)),
+                    case .success(let entries?) = entries(ofFolder: path, status, role: role)
+                else { continue }
+                listed.insert(FileIdentity(status))
+                pending.append(contentsOf: entries)
+            } else if (status.st_mode & S_IFMT) == S_IFREG && role != .ifFolder && role != .ifMaildir {
+                count += 1
             }
-            if name.hasPrefix(".")
-                && enumerator.fileAttributes?[.type] as? FileAttributeType != .typeDirectory
-            {
-                continue
-            }
-            if enumerator.fileAttributes?[.type] as? FileAttributeType == .typeRegular { count += 1 }
         }
         return count
     }

@@ -242,6 +242,58 @@ func text(_ message: RawMessage) -> String { String(decoding: message.bytes, as:
     #expect(Set(messages.compactMap(\.maildirFlags)) == ["FS", "", "T"])
 }
 
+/// A Maildir as Dovecot and Courier keep it: beside `cur/`, `new/` and `tmp/` the server's
+/// own files (indexes, uid lists, keywords, quota, subscriptions) and folders
+/// (`courierimapkeywords/`) are not mail and are passed over without a report; Maildir++
+/// folders (`.Archive`, with its `maildirfolder` file and files of its own) and subfolders
+/// that are Maildirs themselves are read, a folder that is not a Maildir is not.
+@Test func aMaildirsServerFilesAreNotMail() throws {
+    let folder = try TemporaryFolder()
+    try folder.write("box/cur/1.a:2,S", "Subject: a\n\n")
+    try folder.write("box/new/2.b", "Subject: b\n\n")
+    try folder.write("box/tmp/3.c", "Subject: half written\n\n")
+    var random = SystemRandomNumberGenerator()
+    let binary = (0..<4096).map { _ in UInt8.random(in: 0...255, using: &random) }
+    for name in [
+        "dovecot.index", "dovecot.index.log", "dovecot.index.cache", "dovecot.list.index.log",
+        "dovecot-uidvalidity.65f1a2b3", "courierimapacl",
+    ] {
+        try folder.write("box/" + name, bytes: binary)
+    }
+    for (name, text) in [
+        ("dovecot-uidlist", "3 V1 N14\n"), ("dovecot-keywords", "0 $Forwarded\n"),
+        ("dovecot-uidvalidity", "65f1a2b3"),
+        ("subscriptions", "Archive\n"), ("maildirsize", "1000000S\n123 1\n"), ("courierimapuiddb", "1 2 3\n"),
+        ("courierimapkeywords/:list", "$Label1\n"), ("courierimapkeywords/.1.x", "x"),
+        ("notes/readme.eml", "Subject: not in a Maildir folder\n\n"),
+    ] {
+        try folder.write("box/" + name, text)
+    }
+    try folder.write("box/.Archive/maildirfolder", "")
+    try folder.write("box/.Archive/dovecot-uidlist", "3 V1 N1\n")
+    try folder.write("box/.Archive/cur/4.d:2,S", "Subject: archived\n\n")
+    try FileManager.default.createDirectory(
+        at: folder.url.appendingPathComponent("box/.Archive/new"), withIntermediateDirectories: true)
+    try folder.write("box/Sent/cur/5.e:2,S", "Subject: sent\n\n")
+    try folder.write("box/Sent/new/6.f", "Subject: sent new\n\n")
+    try folder.write("box/Sent/dovecot.index.log", bytes: binary)
+    let source = MessageSource(paths: [folder.url.appendingPathComponent("box").path])
+    #expect(source.estimatedTotal == 5)
+    let (messages, problems) = collect(source)
+    #expect(problems.isEmpty, "\(problems)")
+    #expect(
+        messages.map(text).sorted() == [
+            "Subject: a\n\n", "Subject: archived\n\n", "Subject: b\n\n", "Subject: sent\n\n",
+            "Subject: sent new\n\n",
+        ])
+
+    // A folder that is not a Maildir (no `cur/` and `new/`) is read whole, as before.
+    try folder.write("plain/order.eml", "Subject: plain\n\n")
+    try folder.write("plain/new/7.g", "Subject: only new\n\n")
+    let plain = collect(MessageSource(paths: [folder.url.appendingPathComponent("plain").path]))
+    #expect(plain.messages.map(text).sorted() == ["Subject: only new\n\n", "Subject: plain\n\n"])
+}
+
 @Test func readsCorpusMaildirWithSemicolonFlags() throws {
     let (messages, problems) = collect(MessageSource(paths: [corpusMaildir.path]))
     #expect(problems.isEmpty)
