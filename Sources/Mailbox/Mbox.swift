@@ -11,9 +11,9 @@ import MIME
 ///   time zone; RFC 5322 dates). A sender with no date (`From - `, Netscape's) counts only
 ///   in an mbox whose first separator has no date either. `From 10:00 to 12:00` is body text.
 /// - A line of that shape splits only when the next line is a header field, or when the line
-///   before it is blank (RFC 4155 §2: each message ends with an empty line); see
-///   ``isSeparator(at:afterBlankLine:)``. A dated `From ` line inside a paragraph is read as
-///   an unescaped body line: the message stays whole rather than losing its rest.
+///   before it is blank (RFC 4155 §2: each message ends with an empty line) and what follows
+///   cannot be body text; see ``isSeparator(at:afterBlankLine:)``. Any other `From ` line is
+///   read as an unescaped body line: the message stays whole rather than losing its rest.
 /// - `Content-Length` framing (mboxcl, mboxcl2) is used when the length lands on a line of a
 ///   separator's shape or on the end; a length that does not is ignored (a repair noted on
 ///   the message) and the message is framed by its separators.
@@ -254,12 +254,12 @@ final class MboxReader {
     /// one — a sender alone. `From Monday to Friday 9:00-17:00` or `From 10:00 to 12:00` is
     /// body text wherever it stands. A line of that shape ends the message before it when the
     /// next line is a header field, or when it follows a blank line, as separators do (RFC 4155
-    /// §2: a message ends with an empty line). A dated line after a blank line is a separator
-    /// whatever follows it (``next()`` reports what is not a message); an undated one only when
-    /// what follows cannot be body text: another separator, white space up to the end, binary
-    /// data. A dated line in the middle of a paragraph, not followed by a header field, is an
-    /// unescaped line of the body: writers that quote (`>From `) never leave one there, and
-    /// reading it as body text keeps the message whole where a split would cut it in two.
+    /// §2: a message ends with an empty line) and what follows cannot be body text: another
+    /// separator, white space up to the end, binary data (``next()`` reports the binary data).
+    /// Any other line of that shape, dated or not, is an unescaped line of the body: writers
+    /// that quote (`>From `) never leave one, and reading it as body text keeps the message
+    /// whole where a split would cut it in two (`From john@example.com Mon Nov 16 09:00:00
+    /// 2026` over a quoted reply, in a text part with an HTML part after it).
     /// - Parameters:
     ///   - offset: where the `From ` line starts in the buffer.
     ///   - afterBlankLine: whether the line before it is blank.
@@ -268,7 +268,7 @@ final class MboxReader {
         let start = separatorEnd + 1
         stream.fill(atLeast: start + 1024)
         let buffer = stream.buffer
-        guard let shape = acceptedShape(buffer[offset..<separatorEnd]) else {
+        guard acceptedShape(buffer[offset..<separatorEnd]) != nil else {
             // A sender alone in an mbox whose separators are dated (two writers' files joined):
             // a separator only before a message's own header fields.
             return MboxReader.separatorShape(buffer[offset..<separatorEnd]) == .undated
@@ -277,7 +277,6 @@ final class MboxReader {
         if start >= buffer.count { return afterBlankLine }
         if startsWithFieldName(buffer, at: start) { return true }
         guard afterBlankLine else { return false }
-        if shape == .dated { return true }
         let after = buffer[start..<min(buffer.count, start + 1024)]
         if after.starts(with: MboxReader.fromLine), let lineEnd = after.firstIndex(of: 0x0A),
             acceptedShape(after[..<lineEnd]) != nil

@@ -193,13 +193,18 @@ import Testing
         #expect(undated.map(text) == ["Subject: 1\n\nfirst\n", "Subject: 2\n\nsecond\n"])
     }
 
-    @Test func aDatedLineAfterABlankLineIsASeparatorWhateverFollows() throws {
-        // Text that is not a header section after it is reported, not glued to the message.
+    @Test func aDatedLineAfterABlankLineSplitsOnlyBeforeAMessage() throws {
+        // Text that is not a header section after it is body text of the message.
         let (messages, problems) = try read(
             Self.separator + "\nSubject: 1\n\nfirst\n\n" + Self.separator + "\nnot a header\n")
-        #expect(messages.map(text) == ["Subject: 1\n\nfirst\n"])
-        #expect(problems.map(\.origin.index) == [2])
-        #expect(problems.first?.reason.hasPrefix("no header section after the From line") == true)
+        #expect(messages.map(text) == ["Subject: 1\n\nfirst\n\n" + Self.separator + "\nnot a header\n"])
+        #expect(problems.isEmpty)
+        // Binary data after it is no body text: reported, not glued to the message.
+        let (split, binaryProblems) = try read(
+            Self.separator + "\nSubject: 1\n\nfirst\n\n" + Self.separator
+                + "\n\u{0}\u{1}\u{2}\u{3}junk\u{0}\n")
+        #expect(split.map(text) == ["Subject: 1\n\nfirst\n"])
+        #expect(binaryProblems.first?.reason.hasPrefix("binary data after the From line") == true)
         // With no blank line before it and nothing after it, it is the body's last line.
         let (last, lastProblems) = try read(
             Self.separator + "\nSubject: 1\n\nfirst\n" + Self.separator + "\n")
