@@ -126,6 +126,50 @@ import Testing
         #expect(compared > 5_000)
     }
 
+    /// Days counted by arithmetic are the days of Foundation's Gregorian calendar in UTC, from
+    /// the instant to the day, the weekday and days added, over every day from 1899 to 2201.
+    @Test func dayArithmeticAgreesWithTheCalendar() throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
+        let start = try #require(calendar.date(from: DateComponents(year: 1899, month: 12, day: 25)))
+        func day(_ date: Date) -> CivilDate? {
+            let parts = calendar.dateComponents([.year, .month, .day], from: date)
+            guard let year = parts.year, let month = parts.month, let day = parts.day else { return nil }
+            return CivilDate(year: year, month: month, day: day)
+        }
+        var mismatches: [String] = []
+        var valid = 0
+        for offset in 0..<(302 * 366) {
+            let midnight = start.addingTimeInterval(TimeInterval(offset) * 86_400)
+            // Late in the day, and in the last second of the day before.
+            for instant in [midnight.addingTimeInterval(86_399.5), midnight.addingTimeInterval(-0.25)]
+            where CivilDate(instant) != day(instant) {
+                mismatches.append("\(instant): \(String(describing: CivilDate(instant)))")
+            }
+            guard let expected = day(midnight) else {
+                if CivilDate(midnight) != nil { mismatches.append("\(midnight) is no valid day") }
+                continue
+            }
+            valid += 1
+            if CivilDate(midnight) != expected { mismatches.append("\(midnight): \(expected.iso)") }
+            if CivilDate(daysSince1970: expected.daysSince1970) != expected {
+                mismatches.append("\(expected.iso) counted \(expected.daysSince1970)")
+            }
+            if expected.weekday != calendar.component(.weekday, from: midnight) - 1 {
+                mismatches.append("\(expected.iso) weekday \(String(describing: expected.weekday))")
+            }
+            for days in [-400, -7, -1, 0, 1, 2, 6, 7, 366] {
+                let moved = try #require(calendar.date(byAdding: .day, value: days, to: midnight))
+                if expected.adding(days: days) != day(moved) {
+                    mismatches.append("\(expected.iso) + \(days)")
+                }
+            }
+            if mismatches.count > 20 { break }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches)")
+        #expect(valid == 109_938)
+    }
+
     @Test func isoDatesAreWrittenAsTheirNumbersRead() {
         for year in [1900, 1999, 2000, 2026, 2099, 2100, 2200] {
             for month in 1...12 {

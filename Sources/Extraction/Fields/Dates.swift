@@ -6,12 +6,6 @@ struct CivilDate: Sendable, Hashable, Comparable {
     let month: Int
     let day: Int
 
-    private static let calendar: Calendar = {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? .current
-        return calendar
-    }()
-
     /// A valid day, or nil (e.g. February 30th).
     init?(year: Int, month: Int, day: Int) {
         guard (1900...2200).contains(year), (1...12).contains(month), day >= 1,
@@ -31,9 +25,36 @@ struct CivilDate: Sendable, Hashable, Comparable {
 
     /// The UTC day of an instant.
     init?(_ date: Date) {
-        let parts = CivilDate.calendar.dateComponents([.year, .month, .day], from: date)
-        guard let year = parts.year, let month = parts.month, let day = parts.day else { return nil }
+        let days = (date.timeIntervalSince1970 / 86_400).rounded(.down)
+        // Far outside 1900–2200: no valid day (and no overflow converting to `Int`).
+        guard days.isFinite, abs(days) < 1e9 else { return nil }
+        self.init(daysSince1970: Int(days))
+    }
+
+    /// The day `days` days after 1970-01-01 (before it when negative); nil outside 1900–2200.
+    init?(daysSince1970 days: Int) {
+        // Days to civil date in the proleptic Gregorian calendar, by 400-year eras of
+        // 146,097 days starting on March 1st (the leap day ends a year).
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthFromMarch = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
+        let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
         self.init(year: year, month: month, day: day)
+    }
+
+    /// The number of days from 1970-01-01 to this day (negative before it).
+    var daysSince1970: Int {
+        let shiftedYear = month <= 2 ? year - 1 : year
+        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
+        let yearOfEra = shiftedYear - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
     }
 
     static func daysIn(month: Int, year: Int) -> Int {
@@ -44,17 +65,13 @@ struct CivilDate: Sendable, Hashable, Comparable {
         }
     }
 
-    var date: Date? {
-        CivilDate.calendar.date(from: DateComponents(year: year, month: month, day: day))
-    }
-
     /// `YYYY-MM-DD` (the year always has four digits: it is 1900–2200), written as bytes.
     var iso: String {
         String(unsafeUninitializedCapacity: 10) { buffer in
-            let digits: [(Int, Int)] = [
-                (year / 1000 % 10, 0), (year / 100 % 10, 1), (year / 10 % 10, 2), (year % 10, 3),
-            ]
-            for (digit, offset) in digits { buffer[offset] = 0x30 + UInt8(digit) }
+            buffer[0] = 0x30 + UInt8(year / 1000 % 10)
+            buffer[1] = 0x30 + UInt8(year / 100 % 10)
+            buffer[2] = 0x30 + UInt8(year / 10 % 10)
+            buffer[3] = 0x30 + UInt8(year % 10)
             buffer[4] = 0x2D
             buffer[5] = 0x30 + UInt8(month / 10)
             buffer[6] = 0x30 + UInt8(month % 10)
@@ -73,17 +90,16 @@ struct CivilDate: Sendable, Hashable, Comparable {
         return "\(yearText)-\(monthText)-\(dayText)"
     }
 
+    /// The day `days` days later (earlier when negative); nil outside 1900–2200.
     func adding(days: Int) -> CivilDate? {
-        guard let date, let moved = CivilDate.calendar.date(byAdding: .day, value: days, to: date) else {
-            return nil
-        }
-        return CivilDate(moved)
+        CivilDate(daysSince1970: daysSince1970 + days)
     }
 
     /// 0 = Sunday … 6 = Saturday.
     var weekday: Int? {
-        guard let date else { return nil }
-        return CivilDate.calendar.component(.weekday, from: date) - 1
+        // 1970-01-01 was a Thursday.
+        let weekday = (daysSince1970 + 4) % 7
+        return weekday < 0 ? weekday + 7 : weekday
     }
 
     static func < (lhs: CivilDate, rhs: CivilDate) -> Bool {
@@ -709,16 +725,24 @@ struct DateReader: Sendable {
     private func resolve(year: Int?, month: Int, day: Int, reference: CivilDate?) -> CivilDate? {
         if let year { return CivilDate(year: year, month: month, day: day) }
         guard let reference else { return nil }
-        // A date without a year is the one nearest the email's date.
-        let options = [reference.year - 1, reference.year, reference.year + 1].compactMap {
-            CivilDate(year: $0, month: month, day: day)
+        // A date without a year is the one nearest the email's date (the earlier one at equal
+        // distance).
+        var nearest: CivilDate?
+        var nearestDistance = Int.max
+        for year in (reference.year - 1)...(reference.year + 1) {
+            guard let option = CivilDate(year: year, month: month, day: day) else { continue }
+            let distance = distance(option, reference)
+            if distance < nearestDistance {
+                nearest = option
+                nearestDistance = distance
+            }
         }
-        return options.min { distance($0, reference) < distance($1, reference) }
+        return nearest
     }
 
-    private func distance(_ lhs: CivilDate, _ rhs: CivilDate) -> Double {
-        guard let left = lhs.date, let right = rhs.date else { return .infinity }
-        return abs(left.timeIntervalSince(right))
+    /// The number of days between two days.
+    private func distance(_ lhs: CivilDate, _ rhs: CivilDate) -> Int {
+        abs(lhs.daysSince1970 - rhs.daysSince1970)
     }
 
     /// The first date in the text.
