@@ -475,7 +475,9 @@ struct ASCIIMatcher: Sendable {
         return readMatches(in: bytes)
     }
 
-    /// ``matches(in:)`` for a text already known to be one the matcher ``reads(_:)``.
+    /// ``matches(in:)`` for a text already known to be one the matcher ``reads(_:)``, or for
+    /// the units of ``DateReader/units(of:)``, where a non-ASCII scalar stands as bytes no step
+    /// matches (``DateReader/letterUnit`` being a letter for the look-behind).
     func readMatches(in bytes: UnsafeBufferPointer<UInt8>) -> [Match] {
         var found: [Match] = []
         var start = 0
@@ -483,7 +485,9 @@ struct ASCIIMatcher: Sendable {
         while start < bytes.count {
             // (?<![\p{L}\d])
             if !startBytes[Int(bytes[start])]
-                || (start > 0 && KeywordScanner.isAlphanumeric(bytes[start - 1]))
+                || (start > 0
+                    && (KeywordScanner.isAlphanumeric(bytes[start - 1])
+                        || bytes[start - 1] == DateReader.letterUnit))
             {
                 start += 1
                 continue
@@ -595,6 +599,11 @@ struct DateReader: Sendable {
     let monthLookup: [String: Int]
     let weekdays: [(Phrase, Int)]
     let relativeDays: [(Phrase, Int)]
+    /// The non-ASCII scalars of the language's month and weekday names and of its formats'
+    /// literal characters, with every scalar their case mappings (and those of the mappings)
+    /// hold: a text scalar whose mappings meet none of them takes no part in a match of a name
+    /// or literal without case.
+    let patternScalars: Set<UInt32>
     var rangeTail: NSRegularExpression? { Self.rangeTailExpression }
     var leadingDay: NSRegularExpression? { Self.leadingDayExpression }
 
@@ -627,6 +636,31 @@ struct DateReader: Sendable {
         relativeDays = language.relativeDays.map { (Phrase($0.key), $0.value) }.sorted {
             $0.0.folded.count > $1.0.folded.count
         }
+        var scalars: Set<UInt32> = []
+        for text in language.months.flatMap({ $0 }) + language.weekdays.flatMap({ $0 }) + formats {
+            for scalar in text.unicodeScalars where !scalar.isASCII {
+                scalars.formUnion(Self.caseClosure(of: scalar).map(\.value))
+            }
+        }
+        patternScalars = scalars
+    }
+
+    /// A scalar and the scalars of its lower-, upper- and title-case mappings, and of theirs.
+    static func caseClosure(of scalar: Unicode.Scalar) -> [Unicode.Scalar] {
+        var closure = [scalar]
+        func add(_ scalar: Unicode.Scalar) {
+            let properties = scalar.properties
+            for mapping in [
+                properties.lowercaseMapping, properties.uppercaseMapping, properties.titlecaseMapping,
+            ] {
+                for mapped in mapping.unicodeScalars where !closure.contains(mapped) {
+                    closure.append(mapped)
+                }
+            }
+        }
+        add(scalar)
+        for mapped in closure.dropFirst() { add(mapped) }
+        return closure
     }
 
     /// Every date in the text, in order, each with its UTF-16 range.
@@ -635,6 +669,7 @@ struct DateReader: Sendable {
         guard text.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 }) else { return [] }
         var text = text
         if let found = text.withUTF8({ asciiDates(in: $0, reference: reference) }) { return found }
+        if let found = unitDates(in: text, reference: reference) { return found }
         return expressionDates(in: text, reference: reference)
     }
 
@@ -644,6 +679,87 @@ struct DateReader: Sendable {
     func asciiDates(in bytes: UnsafeBufferPointer<UInt8>, reference: CivilDate?) -> [(CivilDate, NSRange)]? {
         guard ASCIIMatcher.reads(bytes) else { return nil }
         for pattern in patterns where pattern.ascii == nil { return nil }
+        return readDates(in: bytes, reference: reference)
+    }
+
+    /// ``dates(in:reference:)`` for text whose non-ASCII scalars take no part in a match
+    /// (``units(of:)``) when every format has an ``ASCIIMatcher``: the dates the matchers find
+    /// in the text's units; nil for other text.
+    func unitDates(in text: String, reference: CivilDate?) -> [(CivilDate, NSRange)]? {
+        for pattern in patterns where pattern.ascii == nil { return nil }
+        guard let units = units(of: text) else { return nil }
+        return units.withUnsafeBufferPointer { readDates(in: $0, reference: reference) }
+    }
+
+    /// A stand-in unit for a letter that takes no part in a match: it only keeps a match from
+    /// starting after it (`(?<![\p{L}\d])`).
+    static let letterUnit: UInt8 = 0x80
+    /// A stand-in unit for any other scalar that takes no part in a match.
+    static let otherUnit: UInt8 = 0x7F
+
+    /// The text as one byte per UTF-16 unit, so that a unit's position is its offset in the
+    /// expressions' ranges: printable ASCII and tabs as they are, a non-ASCII scalar as
+    /// ``letterUnit`` or ``otherUnit`` (twice when it takes two units); nil when the text holds
+    /// a scalar that may take part in a match of the expressions, which then read it:
+    /// - another ASCII control character (`\s` matches line ends);
+    /// - a scalar `\s` or `\d` may match (white space, separators, decimal digits), or one
+    ///   the two Unicode versions (this library's and the expressions') may not both know;
+    /// - a scalar that might match ASCII text without regard to case (`ſ`, `ß`, the Kelvin
+    ///   sign), or a non-ASCII scalar of a name or literal (``patternScalars``).
+    func units(of text: String) -> [UInt8]? {
+        var units: [UInt8] = []
+        units.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            let value = scalar.value
+            if value < 0x80 {
+                guard (value >= 0x20 && value < 0x7F) || value == 0x09 else { return nil }
+                units.append(UInt8(value))
+                continue
+            }
+            guard let isLetter = Self.isInertLetter(scalar, patternScalars: patternScalars) else {
+                return nil
+            }
+            let unit = isLetter ? Self.letterUnit : Self.otherUnit
+            units.append(unit)
+            if value > 0xFFFF { units.append(unit) }
+        }
+        return units
+    }
+
+    /// For a non-ASCII scalar that takes no part in a match (``units(of:)``), whether it is a
+    /// letter (`\p{L}`); nil for a scalar that may take part.
+    static func isInertLetter(_ scalar: Unicode.Scalar, patternScalars: Set<UInt32>) -> Bool? {
+        let properties = scalar.properties
+        // Unicode 15.0 and older: known to this library and to the expressions' ICU alike.
+        guard let age = properties.age, age.major < 15 || (age.major == 15 && age.minor == 0) else {
+            return nil
+        }
+        let isLetter: Bool
+        switch properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter:
+            isLetter = true
+        case .decimalNumber, .spaceSeparator, .lineSeparator, .paragraphSeparator, .control, .surrogate,
+            .unassigned:
+            return nil
+        default:
+            isLetter = false
+        }
+        if properties.isWhitespace { return nil }
+        if properties.changesWhenCaseMapped || properties.changesWhenCaseFolded {
+            for mapped in caseClosure(of: scalar)
+            where mapped.isASCII || patternScalars.contains(mapped.value) {
+                return nil
+            }
+        } else if patternScalars.contains(scalar.value) {
+            return nil
+        }
+        return isLetter
+    }
+
+    /// The dates the formats' ``ASCIIMatcher``s find in ASCII text or in ``units(of:)``.
+    private func readDates(in bytes: UnsafeBufferPointer<UInt8>, reference: CivilDate?) -> [(
+        CivilDate, NSRange
+    )] {
         var found: [(CivilDate, NSRange)] = []
         for pattern in patterns {
             guard let ascii = pattern.ascii else { continue }
