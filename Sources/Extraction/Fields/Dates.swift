@@ -373,6 +373,54 @@ struct ASCIIMatcher: Sendable {
     /// Per byte, whether a match can start with it (``firstBytes(of:)``): a position whose
     /// byte cannot start one is passed over without trying the steps.
     let startBytes: [Bool]
+    /// The lower-cased ASCII bytes every match holds: those of the literal steps.
+    let requiredBytes: Features.Bytes
+    /// Whether every match holds a year (a `.year` step).
+    let needsYear: Bool
+
+    /// What a text holds that a match may need: read once per text, it tells formats that
+    /// cannot match it apart without trying them.
+    struct Features {
+        /// A set of ASCII bytes.
+        struct Bytes: Equatable {
+            var low: UInt64 = 0
+            var high: UInt64 = 0
+
+            mutating func insert(_ byte: UInt8) {
+                if byte < 64 {
+                    low |= 1 << UInt64(byte)
+                } else if byte < 128 {
+                    high |= 1 << UInt64(byte - 64)
+                }
+            }
+
+            func isSubset(of other: Bytes) -> Bool { low & ~other.low == 0 && high & ~other.high == 0 }
+        }
+
+        /// The text's ASCII bytes, lower-cased.
+        var bytes = Bytes()
+        /// Whether the text holds what `((?:19|20|21)\d{2})` matches.
+        var hasYear = false
+
+        init(_ text: UnsafeBufferPointer<UInt8>) {
+            for index in text.indices {
+                let byte = text[index]
+                bytes.insert(KeywordScanner.lower(byte))
+                if !hasYear, index + 3 < text.count,
+                    (byte == 0x31 && text[index + 1] == 0x39)
+                        || (byte == 0x32 && (text[index + 1] == 0x30 || text[index + 1] == 0x31)),
+                    ASCIIMatcher.isDigit(text[index + 2]), ASCIIMatcher.isDigit(text[index + 3])
+                {
+                    hasYear = true
+                }
+            }
+        }
+    }
+
+    /// Whether a text with these features may hold a match (false only when it cannot).
+    func mayMatch(_ features: Features) -> Bool {
+        requiredBytes.isSubset(of: features.bytes) && (!needsYear || features.hasYear)
+    }
 
     /// - Parameter startingAnywhere: try the steps at every position (the reference the
     ///   start bytes are tested against).
@@ -381,6 +429,17 @@ struct ASCIIMatcher: Sendable {
         var startBytes = [Bool](repeating: startingAnywhere, count: 256)
         for byte in Self.firstBytes(of: steps) { startBytes[Int(byte)] = true }
         self.startBytes = startBytes
+        var required = Features.Bytes()
+        var needsYear = false
+        for step in steps {
+            switch step {
+            case .literal(let byte): required.insert(byte)
+            case .year: needsYear = true
+            default: break
+            }
+        }
+        requiredBytes = required
+        self.needsYear = needsYear
     }
 
     /// The bytes a non-empty match of the steps can start with: those of the first step, and
@@ -482,6 +541,7 @@ struct ASCIIMatcher: Sendable {
         var found: [Match] = []
         var start = 0
         var groups: [Range<Int>] = []
+        groups.reserveCapacity(steps.count)
         while start < bytes.count {
             // (?<![\p{L}\d])
             if !startBytes[Int(bytes[start])]
@@ -503,7 +563,7 @@ struct ASCIIMatcher: Sendable {
         return found
     }
 
-    private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+    static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
     /// The end of a match of the steps from `step` on at `position`, trying alternatives in
     /// the expression's order; `groups` holds the captured ranges of the match found.
@@ -554,7 +614,7 @@ struct ASCIIMatcher: Sendable {
                     return found
                 }
                 if let found = match(step: step + 1, at: end, in: bytes, groups: &groups) { return found }
-                groups.removeSubrange(count...)
+                groups.removeLast(groups.count - count)
             }
             return nil
         case .spaces:
@@ -588,7 +648,7 @@ struct ASCIIMatcher: Sendable {
         let count = groups.count
         groups.append(range)
         if let end = match(step: step + 1, at: range.upperBound, in: bytes, groups: &groups) { return end }
-        groups.removeSubrange(count...)
+        groups.removeLast(groups.count - count)
         return nil
     }
 }
@@ -761,8 +821,9 @@ struct DateReader: Sendable {
         CivilDate, NSRange
     )] {
         var found: [(CivilDate, NSRange)] = []
+        let features = ASCIIMatcher.Features(bytes)
         for pattern in patterns {
-            guard let ascii = pattern.ascii else { continue }
+            guard let ascii = pattern.ascii, ascii.mayMatch(features) else { continue }
             for match in ascii.readMatches(in: bytes) {
                 let matchRange = NSRange(location: match.range.lowerBound, length: match.range.count)
                 if found.contains(where: { NSIntersectionRange($0.1, matchRange).length > 0 }) { continue }
