@@ -278,6 +278,67 @@ import Testing
         #expect(valid == 109_938)
     }
 
+    /// ASCII text the window's checks turn away holds no match of the expressions for a day
+    /// before a date or a day range after one.
+    @Test func windowChecksTurnAwayOnlyTextWithoutAMatch() throws {
+        var generator = Generator(state: 25)
+        let pieces = [
+            " ", "  ", "\t", "\n", "\r", "\u{B}", "\u{C}", "-", "~", ",", ".", ":", "1", "24", "123", "er",
+            "et",
+            "et le", "and", "und", "y el", "y", "e il", "e", "en", "tot", "bis", "au", "al", "a", "to", "AND",
+            "Y",
+            "TO", "Bis", "x", "Nov", "26", "9 PM", "(", "by",
+        ]
+        let leading = try #require(DateReader.leadingDayExpression)
+        let tail = try #require(DateReader.rangeTailExpression)
+        var leadingTurned = 0
+        var tailTurned = 0
+        var matched = 0
+        for _ in 0..<20_000 {
+            let text = generator.text(pieces, count: 6)
+            let bytes = Array(text.utf8)[...]
+            let range = NSRange(location: 0, length: (text as NSString).length)
+            let leadingMatch = leading.firstMatch(in: text, range: range) != nil
+            let tailMatch = tail.firstMatch(in: text, range: range) != nil
+            if leadingMatch || tailMatch { matched += 1 }
+            if !DateReader.mayEndWithLeadingDay(bytes) {
+                leadingTurned += 1
+                #expect(!leadingMatch, "\(text.debugDescription)")
+            }
+            if !DateReader.mayStartWithRangeTail(bytes) {
+                tailTurned += 1
+                #expect(!tailMatch, "\(text.debugDescription)")
+            }
+        }
+        #expect(leadingTurned > 5_000)
+        #expect(tailTurned > 5_000)
+        #expect(matched > 500)
+    }
+
+    /// Lower-casing without mapping scalars that do not change gives what `lowercased()` gives.
+    @Test func lowercasedAgreesWithTheStandardLibrary() {
+        var generator = Generator(state: 26)
+        let pieces =
+            Self.nonASCIIPieces + [
+                "A", "z", "Q", " ", "MÄRZ", "İ", "Σ", "ΌΣ", "Straße", "ǅ", "Ω", "\u{212B}", "明日", "内일", "ａ",
+                "Ａ",
+                "𐐀", "ᾼ",
+            ]
+        for _ in 0..<5_000 {
+            let text = generator.text(pieces, count: 8)
+            #expect(DateReader.lowercased(text) == text.lowercased(), "\(text.debugDescription)")
+            #expect(DateReader.lowercasedUTF8(text) == Array(text.lowercased().utf8))
+        }
+        for value in UInt32(0x80)..<0x20000 {
+            guard let scalar = Unicode.Scalar(value), !scalar.properties.changesWhenLowercased else {
+                continue
+            }
+            if scalar.properties.lowercaseMapping != String(scalar) {
+                Issue.record("U+\(String(value, radix: 16)) changes when lower-cased")
+            }
+        }
+    }
+
     @Test func isoDatesAreWrittenAsTheirNumbersRead() {
         for year in [1900, 1999, 2000, 2026, 2099, 2100, 2200] {
             for month in 1...12 {

@@ -667,6 +667,63 @@ struct DateReader: Sendable {
     var rangeTail: NSRegularExpression? { Self.rangeTailExpression }
     var leadingDay: NSRegularExpression? { Self.leadingDayExpression }
 
+    /// `Array(text.lowercased().utf8)`. `lowercased()` maps scalar by scalar, and a scalar
+    /// that does not change when lower-cased maps to itself: when no non-ASCII scalar
+    /// changes, only ASCII capitals do, byte for byte (no byte of a longer scalar is one).
+    static func lowercasedUTF8(_ text: String) -> [UInt8] {
+        for scalar in text.unicodeScalars where !scalar.isASCII && scalar.properties.changesWhenLowercased {
+            return Array(text.lowercased().utf8)
+        }
+        return text.utf8.map(KeywordScanner.lower)
+    }
+
+    /// `text.lowercased()` (``lowercasedUTF8(_:)`` as a string).
+    static func lowercased(_ text: String) -> String {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.lowercased() }
+        let bytes = lowercasedUTF8(text)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The bytes of an ASCII text (where a UTF-16 offset is a byte offset), nil for other text.
+    static func asciiText(_ text: String) -> [UInt8]? {
+        let bytes = Array(text.utf8)
+        for byte in bytes where byte >= 0x80 { return nil }
+        return bytes
+    }
+
+    /// Whether ASCII text may end with what ``leadingDayExpression`` matches; false only when
+    /// it cannot: the expression needs a digit, then one of its connectors (each ends with `-`,
+    /// `~` or one of the letters `adelnstuy`, in either case) and nothing but white space after it.
+    static func mayEndWithLeadingDay(_ bytes: ArraySlice<UInt8>) -> Bool {
+        guard let last = bytes.lastIndex(where: { !isASCIISpace($0) }) else { return false }
+        switch KeywordScanner.lower(bytes[last]) {
+        case UInt8(ascii: "-"), UInt8(ascii: "~"), UInt8(ascii: "a"), UInt8(ascii: "d"), UInt8(ascii: "e"),
+            UInt8(ascii: "l"), UInt8(ascii: "n"), UInt8(ascii: "s"), UInt8(ascii: "t"), UInt8(ascii: "u"),
+            UInt8(ascii: "y"):
+            return bytes.contains { $0 >= 0x30 && $0 <= 0x39 }
+        default:
+            return false
+        }
+    }
+
+    /// Whether ASCII text may start with what ``rangeTailExpression`` matches; false only when
+    /// it cannot: after white space the expression needs one of its connectors, which in ASCII
+    /// start with `-`, `~`, `t`, `b` or `a` (no ASCII capital but their own folds to these).
+    static func mayStartWithRangeTail(_ bytes: ArraySlice<UInt8>) -> Bool {
+        guard let first = bytes.first(where: { !isASCIISpace($0) }) else { return false }
+        switch first {
+        case UInt8(ascii: "-"), UInt8(ascii: "~"), UInt8(ascii: "t"), UInt8(ascii: "T"), UInt8(ascii: "b"),
+            UInt8(ascii: "B"), UInt8(ascii: "a"), UInt8(ascii: "A"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// ASCII white space and line ends: tab, line feed, vertical tab, form feed, carriage
+    /// return and space (`\s` in ASCII is among them).
+    private static func isASCIISpace(_ byte: UInt8) -> Bool { byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) }
+
     /// A day before a date: "entre le 25 et le …", "24 - …" (compiled on first use).
     static let leadingDayExpression = try? NSRegularExpression(
         pattern:
@@ -942,8 +999,11 @@ struct DateReader: Sendable {
         }
         if let (first, range) = found.first {
             let nsText = text as NSString
+            let ascii = Self.asciiText(text)
             // "entre le 25 et le 26 novembre", "24 - 26 novembre": a day before the date.
-            if let leadingDay, range.location > 0 {
+            if let leadingDay, range.location > 0,
+                ascii.map({ Self.mayEndWithLeadingDay($0.prefix(range.location)) }) ?? true
+            {
                 let before = nsText.substring(to: range.location)
                 let nsBefore = before as NSString
                 if let match = leadingDay.firstMatch(
@@ -955,7 +1015,9 @@ struct DateReader: Sendable {
                 }
             }
             let tailStart = range.location + range.length
-            if let rangeTail, tailStart < nsText.length {
+            if let rangeTail, tailStart < nsText.length,
+                ascii.map({ Self.mayStartWithRangeTail($0.dropFirst(tailStart)) }) ?? true
+            {
                 let tail = nsText.substring(from: tailStart)
                 if let match = rangeTail.firstMatch(
                     in: tail, range: NSRange(location: 0, length: (tail as NSString).length)),
@@ -968,7 +1030,8 @@ struct DateReader: Sendable {
             return DateWindow(from: first.iso, until: first.iso)
         }
         guard let reference else { return nil }
-        let folded = Text.fold(Array(text.lowercased().utf8))
+        // In ASCII text lower-casing changes only capitals, and folding nothing after it.
+        let folded = Self.asciiText(text)?.map(KeywordScanner.lower) ?? Text.fold(Self.lowercasedUTF8(text))
         for (phrase, offset) in relativeDays where Text.contains(phrase, in: folded) {
             if let day = reference.adding(days: offset) { return DateWindow(from: day.iso, until: day.iso) }
         }
