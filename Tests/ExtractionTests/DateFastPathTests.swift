@@ -48,6 +48,114 @@ import Testing
         #expect(found > 100)
     }
 
+    /// Non-ASCII pieces for generated texts: scalars that take no part in a match, and scalars
+    /// that may (white space, digits of other scripts, scalars that fold to ASCII, letters of
+    /// names and literals and their other cases, line ends, a scalar of two UTF-16 units).
+    static let nonASCIIPieces = [
+        "–", "—", "·", "©", "€", "«", "»", "é", "É", "ñ", "Ñ", "ì", "Ì", "ä", "Ä", "ö", "ç", "á", "Á", "ã",
+        "ß", "ẞ", "ſ", "\u{212A}", "İ", "ı", "ﬀ", "ﬁ", "ǰ", "ª", "µ", "\u{301}", "\u{308}", "\u{200B}",
+        "\u{FEFF}", "\u{A0}", "\u{3000}", "\u{2028}", "\u{85}", "\u{2009}", "１", "٢", "𝟙", "😀", "𐐀", "𐐨",
+        "\u{E000}", "\u{378}", "年", "月", "日", "년", "월", "일", "수", "火", "（", "）", "：", "時", "〜", "～",
+        "送达", "オ", "Ω", "ω", "Ж", "\n", "\r\n", "\u{1}",
+    ]
+
+    /// Dates read from the units of text with non-ASCII scalars (``DateReader/units(of:)``) are
+    /// the dates the expressions find, in every language; text with a scalar that may take
+    /// part in a match is left to the expressions.
+    @Test func unitDatesAgreeWithTheExpressions() {
+        var generator = Generator(state: 24)
+        var compared = 0
+        var found = 0
+        var left = 0
+        let reference = CivilDate(year: 2026, month: 11, day: 20)
+        for language in Fixture.extractor.languages {
+            let pieces = FastPathTests.dateNamePieces(
+                language, asciiOnly: false,
+                [
+                    " ", "  ", "\t", ",", ".", "/", "-", "de ", "er", "le ", "1", "12", "3", "31", "2026",
+                    "1999",
+                    "05", "123", "x", "Nov", "a", "(", "0", "13", "2.", "2026-11-", "11/", "2026年", "11月",
+                    "24日", "2026년 ", "11월 ", "25일", "Nov 24, 2026", "24 November", "24.11.2026", "24/11/2026",
+                    "11/24", "2026-11-24", "24. ", "24 de ", " 24 ", "25 ", "2026",
+                ])
+            for round in 0..<1_500 {
+                let extra = Self.nonASCIIPieces
+                var text = generator.text(pieces, count: 8)
+                for _ in 0..<(1 + round % 3) {
+                    let cut = text.unicodeScalars.index(
+                        text.unicodeScalars.startIndex,
+                        offsetBy: Int(generator.next() % UInt64(text.unicodeScalars.count + 1)))
+                    text.insert(contentsOf: generator.pick(extra), at: cut)
+                }
+                let expected = Self.describe(language.dates.expressionDates(in: text, reference: reference))
+                #expect(
+                    Self.describe(language.dates.dates(in: text, reference: reference)) == expected,
+                    "\(language.rules.code) \(text.debugDescription)")
+                guard let fast = language.dates.unitDates(in: text, reference: reference) else {
+                    left += 1
+                    continue
+                }
+                compared += 1
+                found += fast.count
+                #expect(Self.describe(fast) == expected, "\(language.rules.code) \(text.debugDescription)")
+                #expect(
+                    Self.describe(language.dates.unitDates(in: text, reference: nil) ?? [])
+                        == Self.describe(language.dates.expressionDates(in: text, reference: nil)))
+            }
+        }
+        #expect(compared > 4_000)
+        #expect(left > 5_000)
+        #expect(found > 200)
+    }
+
+    /// The scalars ``DateReader/units(of:)`` stands in for are what the expressions take them
+    /// for: a letter is `\p{L}`, no scalar is `\s` or `\d` or matches ASCII text or a name's
+    /// scalar without regard to case; checked by the expressions themselves, and against
+    /// Foundation's case folding, over every scalar up to U+31FFF.
+    @Test func unitsStandInOnlyForScalarsThatTakeNoPart() throws {
+        for language in Fixture.extractor.languages {
+            let reader = language.dates
+            var letters = ""
+            var others = ""
+            var letterCount = 0
+            for value in UInt32(0x80)..<0x32000 {
+                guard let scalar = Unicode.Scalar(value),
+                    let isLetter = DateReader.isInertLetter(scalar, patternScalars: reader.patternScalars)
+                else { continue }
+                if isLetter {
+                    letters.unicodeScalars.append(scalar)
+                    letterCount += 1
+                } else {
+                    others.unicodeScalars.append(scalar)
+                }
+            }
+            let all = letters + others
+            func count(_ pattern: String, _ text: String, _ options: NSRegularExpression.Options = []) throws
+                -> Int
+            {
+                let expression = try NSRegularExpression(pattern: pattern, options: options)
+                return expression.numberOfMatches(
+                    in: text, range: NSRange(location: 0, length: (text as NSString).length))
+            }
+            #expect(try count("[\\p{L}\\d]", letters) == letterCount)
+            #expect(try count("[\\p{L}\\d]", others) == 0)
+            #expect(try count("[\\s\\d]", all) == 0)
+            #expect(try count("[\\x{20}-\\x{7E}\\t\\n\\r]", all, [.caseInsensitive]) == 0)
+            let nameScalars =
+                language.rules.months.flatMap { $0 } + language.rules.weekdays.flatMap { $0 }
+                + language.rules.dateFormats
+            let nonASCII = Set(nameScalars.flatMap { $0.unicodeScalars.filter { !$0.isASCII } })
+            if !nonASCII.isEmpty {
+                let set = nonASCII.map { String(format: "\\x{%X}", $0.value) }.joined()
+                #expect(try count("[\(set)]", all, [.caseInsensitive]) == 0, "\(language.rules.code)")
+            }
+            let folded = all.folding(options: [.caseInsensitive], locale: nil)
+            #expect(
+                !folded.unicodeScalars.contains { $0.isASCII || reader.patternScalars.contains($0.value) })
+            #expect(letterCount > 100_000)
+        }
+    }
+
     /// A format with a year is not searched in a text that cannot hold one: the expression
     /// finds nothing there either, whatever digits (ASCII, full-width, other scripts) it holds.
     @Test func formatsWithAYearSkipTextsWithoutOne() {
@@ -124,6 +232,111 @@ import Testing
             }
         }
         #expect(compared > 5_000)
+    }
+
+    /// Days counted by arithmetic are the days of Foundation's Gregorian calendar in UTC, from
+    /// the instant to the day, the weekday and days added, over every day from 1899 to 2201.
+    @Test func dayArithmeticAgreesWithTheCalendar() throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
+        let start = try #require(calendar.date(from: DateComponents(year: 1899, month: 12, day: 25)))
+        func day(_ date: Date) -> CivilDate? {
+            let parts = calendar.dateComponents([.year, .month, .day], from: date)
+            guard let year = parts.year, let month = parts.month, let day = parts.day else { return nil }
+            return CivilDate(year: year, month: month, day: day)
+        }
+        var mismatches: [String] = []
+        var valid = 0
+        for offset in 0..<(302 * 366) {
+            let midnight = start.addingTimeInterval(TimeInterval(offset) * 86_400)
+            // Late in the day, and in the last second of the day before.
+            for instant in [midnight.addingTimeInterval(86_399.5), midnight.addingTimeInterval(-0.25)]
+            where CivilDate(instant) != day(instant) {
+                mismatches.append("\(instant): \(String(describing: CivilDate(instant)))")
+            }
+            guard let expected = day(midnight) else {
+                if CivilDate(midnight) != nil { mismatches.append("\(midnight) is no valid day") }
+                continue
+            }
+            valid += 1
+            if CivilDate(midnight) != expected { mismatches.append("\(midnight): \(expected.iso)") }
+            if CivilDate(daysSince1970: expected.daysSince1970) != expected {
+                mismatches.append("\(expected.iso) counted \(expected.daysSince1970)")
+            }
+            if expected.weekday != calendar.component(.weekday, from: midnight) - 1 {
+                mismatches.append("\(expected.iso) weekday \(String(describing: expected.weekday))")
+            }
+            for days in [-400, -7, -1, 0, 1, 2, 6, 7, 366] {
+                let moved = try #require(calendar.date(byAdding: .day, value: days, to: midnight))
+                if expected.adding(days: days) != day(moved) {
+                    mismatches.append("\(expected.iso) + \(days)")
+                }
+            }
+            if mismatches.count > 20 { break }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches)")
+        #expect(valid == 109_938)
+    }
+
+    /// ASCII text the window's checks turn away holds no match of the expressions for a day
+    /// before a date or a day range after one.
+    @Test func windowChecksTurnAwayOnlyTextWithoutAMatch() throws {
+        var generator = Generator(state: 25)
+        let pieces = [
+            " ", "  ", "\t", "\n", "\r", "\u{B}", "\u{C}", "-", "~", ",", ".", ":", "1", "24", "123", "er",
+            "et",
+            "et le", "and", "und", "y el", "y", "e il", "e", "en", "tot", "bis", "au", "al", "a", "to", "AND",
+            "Y",
+            "TO", "Bis", "x", "Nov", "26", "9 PM", "(", "by",
+        ]
+        let leading = try #require(DateReader.leadingDayExpression)
+        let tail = try #require(DateReader.rangeTailExpression)
+        var leadingTurned = 0
+        var tailTurned = 0
+        var matched = 0
+        for _ in 0..<20_000 {
+            let text = generator.text(pieces, count: 6)
+            let bytes = Array(text.utf8)[...]
+            let range = NSRange(location: 0, length: (text as NSString).length)
+            let leadingMatch = leading.firstMatch(in: text, range: range) != nil
+            let tailMatch = tail.firstMatch(in: text, range: range) != nil
+            if leadingMatch || tailMatch { matched += 1 }
+            if !DateReader.mayEndWithLeadingDay(bytes) {
+                leadingTurned += 1
+                #expect(!leadingMatch, "\(text.debugDescription)")
+            }
+            if !DateReader.mayStartWithRangeTail(bytes) {
+                tailTurned += 1
+                #expect(!tailMatch, "\(text.debugDescription)")
+            }
+        }
+        #expect(leadingTurned > 5_000)
+        #expect(tailTurned > 5_000)
+        #expect(matched > 500)
+    }
+
+    /// Lower-casing without mapping scalars that do not change gives what `lowercased()` gives.
+    @Test func lowercasedAgreesWithTheStandardLibrary() {
+        var generator = Generator(state: 26)
+        let pieces =
+            Self.nonASCIIPieces + [
+                "A", "z", "Q", " ", "MÄRZ", "İ", "Σ", "ΌΣ", "Straße", "ǅ", "Ω", "\u{212B}", "明日", "内일", "ａ",
+                "Ａ",
+                "𐐀", "ᾼ",
+            ]
+        for _ in 0..<5_000 {
+            let text = generator.text(pieces, count: 8)
+            #expect(DateReader.lowercased(text) == text.lowercased(), "\(text.debugDescription)")
+            #expect(DateReader.lowercasedUTF8(text) == Array(text.lowercased().utf8))
+        }
+        for value in UInt32(0x80)..<0x20000 {
+            guard let scalar = Unicode.Scalar(value), !scalar.properties.changesWhenLowercased else {
+                continue
+            }
+            if scalar.properties.lowercaseMapping != String(scalar) {
+                Issue.record("U+\(String(value, radix: 16)) changes when lower-cased")
+            }
+        }
     }
 
     @Test func isoDatesAreWrittenAsTheirNumbersRead() {

@@ -149,13 +149,13 @@ struct LoweredStart {
         if start.endIndex == text.endIndex {
             self.init(whole: text)
         } else {
-            let lowered = String(start).lowercased()
+            let lowered = DateReader.lowercased(String(start))
             self.init(text: lowered, isWhole: false, count: lowered.count)
         }
     }
 
     init(whole text: String) {
-        self.init(text: text.lowercased(), isWhole: true, count: 0)
+        self.init(text: DateReader.lowercased(text), isWhole: true, count: 0)
     }
 
     private init(text: String, isWhole: Bool, count: Int) {

@@ -6,12 +6,6 @@ struct CivilDate: Sendable, Hashable, Comparable {
     let month: Int
     let day: Int
 
-    private static let calendar: Calendar = {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? .current
-        return calendar
-    }()
-
     /// A valid day, or nil (e.g. February 30th).
     init?(year: Int, month: Int, day: Int) {
         guard (1900...2200).contains(year), (1...12).contains(month), day >= 1,
@@ -31,9 +25,36 @@ struct CivilDate: Sendable, Hashable, Comparable {
 
     /// The UTC day of an instant.
     init?(_ date: Date) {
-        let parts = CivilDate.calendar.dateComponents([.year, .month, .day], from: date)
-        guard let year = parts.year, let month = parts.month, let day = parts.day else { return nil }
+        let days = (date.timeIntervalSince1970 / 86_400).rounded(.down)
+        // Far outside 1900–2200: no valid day (and no overflow converting to `Int`).
+        guard days.isFinite, abs(days) < 1e9 else { return nil }
+        self.init(daysSince1970: Int(days))
+    }
+
+    /// The day `days` days after 1970-01-01 (before it when negative); nil outside 1900–2200.
+    init?(daysSince1970 days: Int) {
+        // Days to civil date in the proleptic Gregorian calendar, by 400-year eras of
+        // 146,097 days starting on March 1st (the leap day ends a year).
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthFromMarch = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
+        let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
         self.init(year: year, month: month, day: day)
+    }
+
+    /// The number of days from 1970-01-01 to this day (negative before it).
+    var daysSince1970: Int {
+        let shiftedYear = month <= 2 ? year - 1 : year
+        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
+        let yearOfEra = shiftedYear - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
     }
 
     static func daysIn(month: Int, year: Int) -> Int {
@@ -44,17 +65,13 @@ struct CivilDate: Sendable, Hashable, Comparable {
         }
     }
 
-    var date: Date? {
-        CivilDate.calendar.date(from: DateComponents(year: year, month: month, day: day))
-    }
-
     /// `YYYY-MM-DD` (the year always has four digits: it is 1900–2200), written as bytes.
     var iso: String {
         String(unsafeUninitializedCapacity: 10) { buffer in
-            let digits: [(Int, Int)] = [
-                (year / 1000 % 10, 0), (year / 100 % 10, 1), (year / 10 % 10, 2), (year % 10, 3),
-            ]
-            for (digit, offset) in digits { buffer[offset] = 0x30 + UInt8(digit) }
+            buffer[0] = 0x30 + UInt8(year / 1000 % 10)
+            buffer[1] = 0x30 + UInt8(year / 100 % 10)
+            buffer[2] = 0x30 + UInt8(year / 10 % 10)
+            buffer[3] = 0x30 + UInt8(year % 10)
             buffer[4] = 0x2D
             buffer[5] = 0x30 + UInt8(month / 10)
             buffer[6] = 0x30 + UInt8(month % 10)
@@ -73,17 +90,16 @@ struct CivilDate: Sendable, Hashable, Comparable {
         return "\(yearText)-\(monthText)-\(dayText)"
     }
 
+    /// The day `days` days later (earlier when negative); nil outside 1900–2200.
     func adding(days: Int) -> CivilDate? {
-        guard let date, let moved = CivilDate.calendar.date(byAdding: .day, value: days, to: date) else {
-            return nil
-        }
-        return CivilDate(moved)
+        CivilDate(daysSince1970: daysSince1970 + days)
     }
 
     /// 0 = Sunday … 6 = Saturday.
     var weekday: Int? {
-        guard let date else { return nil }
-        return CivilDate.calendar.component(.weekday, from: date) - 1
+        // 1970-01-01 was a Thursday.
+        let weekday = (daysSince1970 + 4) % 7
+        return weekday < 0 ? weekday + 7 : weekday
     }
 
     static func < (lhs: CivilDate, rhs: CivilDate) -> Bool {
@@ -357,6 +373,54 @@ struct ASCIIMatcher: Sendable {
     /// Per byte, whether a match can start with it (``firstBytes(of:)``): a position whose
     /// byte cannot start one is passed over without trying the steps.
     let startBytes: [Bool]
+    /// The lower-cased ASCII bytes every match holds: those of the literal steps.
+    let requiredBytes: Features.Bytes
+    /// Whether every match holds a year (a `.year` step).
+    let needsYear: Bool
+
+    /// What a text holds that a match may need: read once per text, it tells formats that
+    /// cannot match it apart without trying them.
+    struct Features {
+        /// A set of ASCII bytes.
+        struct Bytes: Equatable {
+            var low: UInt64 = 0
+            var high: UInt64 = 0
+
+            mutating func insert(_ byte: UInt8) {
+                if byte < 64 {
+                    low |= 1 << UInt64(byte)
+                } else if byte < 128 {
+                    high |= 1 << UInt64(byte - 64)
+                }
+            }
+
+            func isSubset(of other: Bytes) -> Bool { low & ~other.low == 0 && high & ~other.high == 0 }
+        }
+
+        /// The text's ASCII bytes, lower-cased.
+        var bytes = Bytes()
+        /// Whether the text holds what `((?:19|20|21)\d{2})` matches.
+        var hasYear = false
+
+        init(_ text: UnsafeBufferPointer<UInt8>) {
+            for index in text.indices {
+                let byte = text[index]
+                bytes.insert(KeywordScanner.lower(byte))
+                if !hasYear, index + 3 < text.count,
+                    (byte == 0x31 && text[index + 1] == 0x39)
+                        || (byte == 0x32 && (text[index + 1] == 0x30 || text[index + 1] == 0x31)),
+                    ASCIIMatcher.isDigit(text[index + 2]), ASCIIMatcher.isDigit(text[index + 3])
+                {
+                    hasYear = true
+                }
+            }
+        }
+    }
+
+    /// Whether a text with these features may hold a match (false only when it cannot).
+    func mayMatch(_ features: Features) -> Bool {
+        requiredBytes.isSubset(of: features.bytes) && (!needsYear || features.hasYear)
+    }
 
     /// - Parameter startingAnywhere: try the steps at every position (the reference the
     ///   start bytes are tested against).
@@ -365,6 +429,17 @@ struct ASCIIMatcher: Sendable {
         var startBytes = [Bool](repeating: startingAnywhere, count: 256)
         for byte in Self.firstBytes(of: steps) { startBytes[Int(byte)] = true }
         self.startBytes = startBytes
+        var required = Features.Bytes()
+        var needsYear = false
+        for step in steps {
+            switch step {
+            case .literal(let byte): required.insert(byte)
+            case .year: needsYear = true
+            default: break
+            }
+        }
+        requiredBytes = required
+        self.needsYear = needsYear
     }
 
     /// The bytes a non-empty match of the steps can start with: those of the first step, and
@@ -459,15 +534,20 @@ struct ASCIIMatcher: Sendable {
         return readMatches(in: bytes)
     }
 
-    /// ``matches(in:)`` for a text already known to be one the matcher ``reads(_:)``.
+    /// ``matches(in:)`` for a text already known to be one the matcher ``reads(_:)``, or for
+    /// the units of ``DateReader/units(of:)``, where a non-ASCII scalar stands as bytes no step
+    /// matches (``DateReader/letterUnit`` being a letter for the look-behind).
     func readMatches(in bytes: UnsafeBufferPointer<UInt8>) -> [Match] {
         var found: [Match] = []
         var start = 0
         var groups: [Range<Int>] = []
+        groups.reserveCapacity(steps.count)
         while start < bytes.count {
             // (?<![\p{L}\d])
             if !startBytes[Int(bytes[start])]
-                || (start > 0 && KeywordScanner.isAlphanumeric(bytes[start - 1]))
+                || (start > 0
+                    && (KeywordScanner.isAlphanumeric(bytes[start - 1])
+                        || bytes[start - 1] == DateReader.letterUnit))
             {
                 start += 1
                 continue
@@ -483,7 +563,7 @@ struct ASCIIMatcher: Sendable {
         return found
     }
 
-    private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+    static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
     /// The end of a match of the steps from `step` on at `position`, trying alternatives in
     /// the expression's order; `groups` holds the captured ranges of the match found.
@@ -534,7 +614,7 @@ struct ASCIIMatcher: Sendable {
                     return found
                 }
                 if let found = match(step: step + 1, at: end, in: bytes, groups: &groups) { return found }
-                groups.removeSubrange(count...)
+                groups.removeLast(groups.count - count)
             }
             return nil
         case .spaces:
@@ -568,7 +648,7 @@ struct ASCIIMatcher: Sendable {
         let count = groups.count
         groups.append(range)
         if let end = match(step: step + 1, at: range.upperBound, in: bytes, groups: &groups) { return end }
-        groups.removeSubrange(count...)
+        groups.removeLast(groups.count - count)
         return nil
     }
 }
@@ -579,8 +659,70 @@ struct DateReader: Sendable {
     let monthLookup: [String: Int]
     let weekdays: [(Phrase, Int)]
     let relativeDays: [(Phrase, Int)]
+    /// The non-ASCII scalars of the language's month and weekday names and of its formats'
+    /// literal characters, with every scalar their case mappings (and those of the mappings)
+    /// hold: a text scalar whose mappings meet none of them takes no part in a match of a name
+    /// or literal without case.
+    let patternScalars: Set<UInt32>
     var rangeTail: NSRegularExpression? { Self.rangeTailExpression }
     var leadingDay: NSRegularExpression? { Self.leadingDayExpression }
+
+    /// `Array(text.lowercased().utf8)`. `lowercased()` maps scalar by scalar, and a scalar
+    /// that does not change when lower-cased maps to itself: when no non-ASCII scalar
+    /// changes, only ASCII capitals do, byte for byte (no byte of a longer scalar is one).
+    static func lowercasedUTF8(_ text: String) -> [UInt8] {
+        for scalar in text.unicodeScalars where !scalar.isASCII && scalar.properties.changesWhenLowercased {
+            return Array(text.lowercased().utf8)
+        }
+        return text.utf8.map(KeywordScanner.lower)
+    }
+
+    /// `text.lowercased()` (``lowercasedUTF8(_:)`` as a string).
+    static func lowercased(_ text: String) -> String {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.lowercased() }
+        let bytes = lowercasedUTF8(text)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The bytes of an ASCII text (where a UTF-16 offset is a byte offset), nil for other text.
+    static func asciiText(_ text: String) -> [UInt8]? {
+        let bytes = Array(text.utf8)
+        for byte in bytes where byte >= 0x80 { return nil }
+        return bytes
+    }
+
+    /// Whether ASCII text may end with what ``leadingDayExpression`` matches; false only when
+    /// it cannot: the expression needs a digit, then one of its connectors (each ends with `-`,
+    /// `~` or one of the letters `adelnstuy`, in either case) and nothing but white space after it.
+    static func mayEndWithLeadingDay(_ bytes: ArraySlice<UInt8>) -> Bool {
+        guard let last = bytes.lastIndex(where: { !isASCIISpace($0) }) else { return false }
+        switch KeywordScanner.lower(bytes[last]) {
+        case UInt8(ascii: "-"), UInt8(ascii: "~"), UInt8(ascii: "a"), UInt8(ascii: "d"), UInt8(ascii: "e"),
+            UInt8(ascii: "l"), UInt8(ascii: "n"), UInt8(ascii: "s"), UInt8(ascii: "t"), UInt8(ascii: "u"),
+            UInt8(ascii: "y"):
+            return bytes.contains { $0 >= 0x30 && $0 <= 0x39 }
+        default:
+            return false
+        }
+    }
+
+    /// Whether ASCII text may start with what ``rangeTailExpression`` matches; false only when
+    /// it cannot: after white space the expression needs one of its connectors, which in ASCII
+    /// start with `-`, `~`, `t`, `b` or `a` (no ASCII capital but their own folds to these).
+    static func mayStartWithRangeTail(_ bytes: ArraySlice<UInt8>) -> Bool {
+        guard let first = bytes.first(where: { !isASCIISpace($0) }) else { return false }
+        switch first {
+        case UInt8(ascii: "-"), UInt8(ascii: "~"), UInt8(ascii: "t"), UInt8(ascii: "T"), UInt8(ascii: "b"),
+            UInt8(ascii: "B"), UInt8(ascii: "a"), UInt8(ascii: "A"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// ASCII white space and line ends: tab, line feed, vertical tab, form feed, carriage
+    /// return and space (`\s` in ASCII is among them).
+    private static func isASCIISpace(_ byte: UInt8) -> Bool { byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) }
 
     /// A day before a date: "entre le 25 et le …", "24 - …" (compiled on first use).
     static let leadingDayExpression = try? NSRegularExpression(
@@ -611,6 +753,31 @@ struct DateReader: Sendable {
         relativeDays = language.relativeDays.map { (Phrase($0.key), $0.value) }.sorted {
             $0.0.folded.count > $1.0.folded.count
         }
+        var scalars: Set<UInt32> = []
+        for text in language.months.flatMap({ $0 }) + language.weekdays.flatMap({ $0 }) + formats {
+            for scalar in text.unicodeScalars where !scalar.isASCII {
+                scalars.formUnion(Self.caseClosure(of: scalar).map(\.value))
+            }
+        }
+        patternScalars = scalars
+    }
+
+    /// A scalar and the scalars of its lower-, upper- and title-case mappings, and of theirs.
+    static func caseClosure(of scalar: Unicode.Scalar) -> [Unicode.Scalar] {
+        var closure = [scalar]
+        func add(_ scalar: Unicode.Scalar) {
+            let properties = scalar.properties
+            for mapping in [
+                properties.lowercaseMapping, properties.uppercaseMapping, properties.titlecaseMapping,
+            ] {
+                for mapped in mapping.unicodeScalars where !closure.contains(mapped) {
+                    closure.append(mapped)
+                }
+            }
+        }
+        add(scalar)
+        for mapped in closure.dropFirst() { add(mapped) }
+        return closure
     }
 
     /// Every date in the text, in order, each with its UTF-16 range.
@@ -619,6 +786,7 @@ struct DateReader: Sendable {
         guard text.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 }) else { return [] }
         var text = text
         if let found = text.withUTF8({ asciiDates(in: $0, reference: reference) }) { return found }
+        if let found = unitDates(in: text, reference: reference) { return found }
         return expressionDates(in: text, reference: reference)
     }
 
@@ -628,9 +796,91 @@ struct DateReader: Sendable {
     func asciiDates(in bytes: UnsafeBufferPointer<UInt8>, reference: CivilDate?) -> [(CivilDate, NSRange)]? {
         guard ASCIIMatcher.reads(bytes) else { return nil }
         for pattern in patterns where pattern.ascii == nil { return nil }
+        return readDates(in: bytes, reference: reference)
+    }
+
+    /// ``dates(in:reference:)`` for text whose non-ASCII scalars take no part in a match
+    /// (``units(of:)``) when every format has an ``ASCIIMatcher``: the dates the matchers find
+    /// in the text's units; nil for other text.
+    func unitDates(in text: String, reference: CivilDate?) -> [(CivilDate, NSRange)]? {
+        for pattern in patterns where pattern.ascii == nil { return nil }
+        guard let units = units(of: text) else { return nil }
+        return units.withUnsafeBufferPointer { readDates(in: $0, reference: reference) }
+    }
+
+    /// A stand-in unit for a letter that takes no part in a match: it only keeps a match from
+    /// starting after it (`(?<![\p{L}\d])`).
+    static let letterUnit: UInt8 = 0x80
+    /// A stand-in unit for any other scalar that takes no part in a match.
+    static let otherUnit: UInt8 = 0x7F
+
+    /// The text as one byte per UTF-16 unit, so that a unit's position is its offset in the
+    /// expressions' ranges: printable ASCII and tabs as they are, a non-ASCII scalar as
+    /// ``letterUnit`` or ``otherUnit`` (twice when it takes two units); nil when the text holds
+    /// a scalar that may take part in a match of the expressions, which then read it:
+    /// - another ASCII control character (`\s` matches line ends);
+    /// - a scalar `\s` or `\d` may match (white space, separators, decimal digits), or one
+    ///   the two Unicode versions (this library's and the expressions') may not both know;
+    /// - a scalar that might match ASCII text without regard to case (`ſ`, `ß`, the Kelvin
+    ///   sign), or a non-ASCII scalar of a name or literal (``patternScalars``).
+    func units(of text: String) -> [UInt8]? {
+        var units: [UInt8] = []
+        units.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            let value = scalar.value
+            if value < 0x80 {
+                guard (value >= 0x20 && value < 0x7F) || value == 0x09 else { return nil }
+                units.append(UInt8(value))
+                continue
+            }
+            guard let isLetter = Self.isInertLetter(scalar, patternScalars: patternScalars) else {
+                return nil
+            }
+            let unit = isLetter ? Self.letterUnit : Self.otherUnit
+            units.append(unit)
+            if value > 0xFFFF { units.append(unit) }
+        }
+        return units
+    }
+
+    /// For a non-ASCII scalar that takes no part in a match (``units(of:)``), whether it is a
+    /// letter (`\p{L}`); nil for a scalar that may take part.
+    static func isInertLetter(_ scalar: Unicode.Scalar, patternScalars: Set<UInt32>) -> Bool? {
+        let properties = scalar.properties
+        // Unicode 15.0 and older: known to this library and to the expressions' ICU alike.
+        guard let age = properties.age, age.major < 15 || (age.major == 15 && age.minor == 0) else {
+            return nil
+        }
+        let isLetter: Bool
+        switch properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter:
+            isLetter = true
+        case .decimalNumber, .spaceSeparator, .lineSeparator, .paragraphSeparator, .control, .surrogate,
+            .unassigned:
+            return nil
+        default:
+            isLetter = false
+        }
+        if properties.isWhitespace { return nil }
+        if properties.changesWhenCaseMapped || properties.changesWhenCaseFolded {
+            for mapped in caseClosure(of: scalar)
+            where mapped.isASCII || patternScalars.contains(mapped.value) {
+                return nil
+            }
+        } else if patternScalars.contains(scalar.value) {
+            return nil
+        }
+        return isLetter
+    }
+
+    /// The dates the formats' ``ASCIIMatcher``s find in ASCII text or in ``units(of:)``.
+    private func readDates(in bytes: UnsafeBufferPointer<UInt8>, reference: CivilDate?) -> [(
+        CivilDate, NSRange
+    )] {
         var found: [(CivilDate, NSRange)] = []
+        let features = ASCIIMatcher.Features(bytes)
         for pattern in patterns {
-            guard let ascii = pattern.ascii else { continue }
+            guard let ascii = pattern.ascii, ascii.mayMatch(features) else { continue }
             for match in ascii.readMatches(in: bytes) {
                 let matchRange = NSRange(location: match.range.lowerBound, length: match.range.count)
                 if found.contains(where: { NSIntersectionRange($0.1, matchRange).length > 0 }) { continue }
@@ -709,16 +959,24 @@ struct DateReader: Sendable {
     private func resolve(year: Int?, month: Int, day: Int, reference: CivilDate?) -> CivilDate? {
         if let year { return CivilDate(year: year, month: month, day: day) }
         guard let reference else { return nil }
-        // A date without a year is the one nearest the email's date.
-        let options = [reference.year - 1, reference.year, reference.year + 1].compactMap {
-            CivilDate(year: $0, month: month, day: day)
+        // A date without a year is the one nearest the email's date (the earlier one at equal
+        // distance).
+        var nearest: CivilDate?
+        var nearestDistance = Int.max
+        for year in (reference.year - 1)...(reference.year + 1) {
+            guard let option = CivilDate(year: year, month: month, day: day) else { continue }
+            let distance = distance(option, reference)
+            if distance < nearestDistance {
+                nearest = option
+                nearestDistance = distance
+            }
         }
-        return options.min { distance($0, reference) < distance($1, reference) }
+        return nearest
     }
 
-    private func distance(_ lhs: CivilDate, _ rhs: CivilDate) -> Double {
-        guard let left = lhs.date, let right = rhs.date else { return .infinity }
-        return abs(left.timeIntervalSince(right))
+    /// The number of days between two days.
+    private func distance(_ lhs: CivilDate, _ rhs: CivilDate) -> Int {
+        abs(lhs.daysSince1970 - rhs.daysSince1970)
     }
 
     /// The first date in the text.
@@ -741,8 +999,11 @@ struct DateReader: Sendable {
         }
         if let (first, range) = found.first {
             let nsText = text as NSString
+            let ascii = Self.asciiText(text)
             // "entre le 25 et le 26 novembre", "24 - 26 novembre": a day before the date.
-            if let leadingDay, range.location > 0 {
+            if let leadingDay, range.location > 0,
+                ascii.map({ Self.mayEndWithLeadingDay($0.prefix(range.location)) }) ?? true
+            {
                 let before = nsText.substring(to: range.location)
                 let nsBefore = before as NSString
                 if let match = leadingDay.firstMatch(
@@ -754,7 +1015,9 @@ struct DateReader: Sendable {
                 }
             }
             let tailStart = range.location + range.length
-            if let rangeTail, tailStart < nsText.length {
+            if let rangeTail, tailStart < nsText.length,
+                ascii.map({ Self.mayStartWithRangeTail($0.dropFirst(tailStart)) }) ?? true
+            {
                 let tail = nsText.substring(from: tailStart)
                 if let match = rangeTail.firstMatch(
                     in: tail, range: NSRange(location: 0, length: (tail as NSString).length)),
@@ -767,7 +1030,8 @@ struct DateReader: Sendable {
             return DateWindow(from: first.iso, until: first.iso)
         }
         guard let reference else { return nil }
-        let folded = Text.fold(Array(text.lowercased().utf8))
+        // In ASCII text lower-casing changes only capitals, and folding nothing after it.
+        let folded = Self.asciiText(text)?.map(KeywordScanner.lower) ?? Text.fold(Self.lowercasedUTF8(text))
         for (phrase, offset) in relativeDays where Text.contains(phrase, in: folded) {
             if let day = reference.adding(days: offset) { return DateWindow(from: day.iso, until: day.iso) }
         }

@@ -90,6 +90,12 @@ struct TrimSet: Sendable {
 
 /// Byte-level tests on strings.
 enum FieldText {
+    /// `String(text.prefix(count))`: the text itself when it has no more than `count` UTF-8
+    /// bytes (a character takes at least one byte).
+    static func prefix(_ text: String, characters count: Int) -> String {
+        text.utf8.count <= count ? text : String(text.prefix(count))
+    }
+
     /// Whether the text is all ASCII.
     @inline(__always) static func isASCII(_ text: some StringProtocol) -> Bool {
         text.utf8.allSatisfy { $0 < 0x80 }

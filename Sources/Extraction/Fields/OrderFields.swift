@@ -179,10 +179,9 @@ extension ExtractionContext {
         for found in LabelledValues.find(
             languages.phrases(\.orderDate), in: text, origins: bodyOrigins, hits: phraseHits)
         {
+            let value = FieldText.prefix(found.value, characters: 60)
             for language in languages.all {
-                if let day = dateMemo.firstDate(
-                    in: String(found.value.prefix(60)), language: language, reference: reference)
-                {
+                if let day = dateMemo.firstDate(in: value, language: language, reference: reference) {
                     candidates.append(
                         Candidate(
                             value: day, key: day.iso, source: "label", score: found.placement.score,

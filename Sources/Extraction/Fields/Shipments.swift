@@ -139,7 +139,7 @@ extension ExtractionContext {
             languages.phrases(\.estimatedDelivery), in: text,
             origins: Self.allOrigins, hits: phraseHits)
         {
-            let value = String(found.value.prefix(80))
+            let value = FieldText.prefix(found.value, characters: 80)
             for language in languages.all {
                 let dates = dateMemo.dates(in: value, language: language, reference: reference)
                 guard let window = language.dates.window(in: value, reference: reference, found: dates) else {
