@@ -507,6 +507,12 @@ struct BytePattern: Sendable {
     /// for patterns that cannot match the empty string); `nil` when undecided.
     func allMatches(_ input: UnsafeBufferPointer<UInt8>) -> [[Int]]? {
         var state = State(groupCount: groupCount)
+        return allMatches(input, state: &state)
+    }
+
+    /// ``allMatches(_:)`` with buffers kept from an earlier match (of any pattern).
+    func allMatches(_ input: UnsafeBufferPointer<UInt8>, state: inout State) -> [[Int]]? {
+        state.prepare(groupCount: groupCount)
         var found: [[Int]] = []
         var from = 0
         while from <= input.count {

@@ -301,6 +301,15 @@ final class CompiledCarriers: @unchecked Sendable {
     }
 
     func match(_ number: String, where include: (Int) -> Bool = { _ in true }) -> [FormatMatch] {
+        var state = BytePattern.State()
+        return match(number, where: include, state: &state)
+    }
+
+    /// ``match(_:where:)`` with the byte patterns' buffers kept in `state`, so that a search
+    /// matching many numbers allocates them once.
+    func match(_ number: String, where include: (Int) -> Bool, state: inout BytePattern.State)
+        -> [FormatMatch]
+    {
         let length = number.utf8.count
         guard length < formatsByLength.count else { return [] }
         let bytes = Array(number.utf8)
@@ -311,7 +320,6 @@ final class CompiledCarriers: @unchecked Sendable {
         guard !indices.isEmpty else { return [] }
         let printable = BytePattern.isPrintableASCII(bytes)
         var results: [FormatMatch] = []
-        var state = BytePattern.State()
         for index in indices {
             let compiled = formats[index]
             if printable, let pattern = compiled.bytePattern {
@@ -412,10 +420,18 @@ final class CompiledCarriers: @unchecked Sendable {
     /// The raw `number` group of every match of URL pattern `patternIndex` in a link target,
     /// left to right, before percent decoding.
     func urlNumbers(_ patternIndex: Int, in target: String) -> [String] {
+        var state = BytePattern.State()
+        return urlNumbers(patternIndex, in: target, state: &state)
+    }
+
+    /// ``urlNumbers(_:in:)`` with the byte pattern's buffers kept in `state`.
+    func urlNumbers(_ patternIndex: Int, in target: String, state: inout BytePattern.State) -> [String] {
         var target = target
         if let pattern = urlBytePatterns[patternIndex], let group = pattern.groupNames["number"] {
             let found = target.withUTF8 { bytes -> [String]? in
-                guard BytePattern.isPrintableASCII(bytes), let matches = pattern.allMatches(bytes) else {
+                guard BytePattern.isPrintableASCII(bytes),
+                    let matches = pattern.allMatches(bytes, state: &state)
+                else {
                     return nil
                 }
                 return matches.compactMap { BytePattern.group(group, of: $0, in: bytes) }

@@ -268,7 +268,9 @@ struct TextScan {
         // Most windows fit no format that may be tried: no number text is built for them.
         guard search.compiled.mayMatchAny(compactBytes, where: include) else { return nil }
         let number = String(decoding: compactBytes, as: UTF8.self)
-        let matches = search.compiled.match(number, where: include).filter { $0.checkDigitValid != false }
+        let matches = search.compiled.match(number, where: include, state: &search.patternState).filter {
+            $0.checkDigitValid != false
+        }
         guard !matches.isEmpty else { return nil }
 
         var best: (score: Double, distance: Int, match: FormatMatch)?

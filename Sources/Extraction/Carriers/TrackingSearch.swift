@@ -60,6 +60,8 @@ final class TrackingSearch {
     let contextCarriers: Set<Int>
     /// The host of each link (up to ``maximumLinks``).
     let linkHosts: [String?]
+    /// The byte patterns' buffers, shared by every match of the run.
+    var patternState = BytePattern.State()
 
     init(compiled: CompiledCarriers, input: TrackingSearchInput) {
         self.compiled = compiled
@@ -154,7 +156,7 @@ final class TrackingSearch {
             var matchedCarrierPattern = false
             for patternIndex in compiled.urlPatterns(forHost: host) {
                 let carrierIndex = compiled.urlPatterns[patternIndex].carrier
-                for number in compiled.urlNumbers(patternIndex, in: target) {
+                for number in compiled.urlNumbers(patternIndex, in: target, state: &patternState) {
                     matchedCarrierPattern = true
                     // Without a `%` there is nothing to decode.
                     let raw =
@@ -189,7 +191,8 @@ final class TrackingSearch {
         else { return nil }
         var carrier = compiled.carriers[carrierIndex]
         let formats = compiled.formats
-        var matches = compiled.match(number) { formats[$0].carrierIndex == carrierIndex }
+        var matches = compiled.match(
+            number, where: { formats[$0].carrierIndex == carrierIndex }, state: &patternState)
         var checkValid: Bool?
         var formatID: String?
         var score = 0.85
@@ -199,9 +202,10 @@ final class TrackingSearch {
         if matches.isEmpty {
             // A number another carrier's format claims, on a sister company's page (a Colissimo
             // number on laPoste.fr): that carrier, when exactly one fits.
-            let others = compiled.match(number) {
-                !formats[$0].format.fallback && formats[$0].format.context != .carrier
-            }.filter { $0.checkDigitValid != false }
+            let others = compiled.match(
+                number, where: { !formats[$0].format.fallback && formats[$0].format.context != .carrier },
+                state: &patternState
+            ).filter { $0.checkDigitValid != false }
             if Set(others.map { compiled.formats[$0.formatIndex].carrierIndex }).count == 1 {
                 matches = others
                 carrier = compiled.carriers[compiled.formats[others[0].formatIndex].carrierIndex]
@@ -243,7 +247,8 @@ final class TrackingSearch {
                     bytes.allSatisfy(KeywordScanner.isAlphanumeric), !Self.isPlaceholder(bytes)
                 else { continue }
                 var best: (score: Double, match: FormatMatch)?
-                for match in compiled.match(number) where match.checkDigitValid != false {
+                let matches = compiled.match(number, where: { _ in true }, state: &patternState)
+                for match in matches where match.checkDigitValid != false {
                     let format = compiled.formats[match.formatIndex]
                     let carrier = format.carrierIndex
                     let carrierSignal =
