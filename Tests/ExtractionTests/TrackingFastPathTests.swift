@@ -287,6 +287,41 @@ import Testing
         }
     }
 
+    /// Links repeating a target take the candidates found for it before: the same as
+    /// searching every link by itself.
+    @Test func repeatedLinkTargetsAgree() {
+        var generator = Generator(state: 37)
+        let targets = [
+            "https://www.ups.com/track?tracknum=1Z5R89390357567127",
+            "https://www.ups.com/track?tracknum=1Z5R89390357567127,1Z5R89390357567128",
+            "https://www.ups.com/track?tracknum=1Z5R89390357567128",
+            "https://www.dhl.de/de/privatkunden/pakete-empfangen/verfolgen.html?piececode=00340434161094042557",
+            "https://shop.example/track?id=1Z5R89390357567127&order=1234",
+            "https://shop.example/tracking?number=RR123456785DE",
+            "https://shop.example/account", "mailto:help@shop.example",
+            "https://shop.example/track?n=%E3%81%82",
+        ]
+        let texts = ["", "Track", "Track your package", "  Sendung \n verfolgen ", "追跡する", "Track"]
+        var compared = 0
+        for _ in 0..<300 {
+            let links = (0..<Int(generator.next() % 8)).map { index in
+                Link(
+                    href: "", target: generator.pick(targets), text: generator.pick(texts), position: index,
+                    isHidden: generator.next() % 4 == 0)
+            }
+            let search = TrackingSearch(
+                compiled: Self.compiled, input: TrackingSearchInput(text: "", links: links))
+            var reference: [TrackingCandidate] = []
+            for (link, host) in zip(links, search.linkHosts) {
+                guard let host else { continue }
+                reference += search.candidates(link: link, host: host)
+            }
+            #expect(search.linkCandidates() == reference)
+            compared += reference.count
+        }
+        #expect(compared > 300)
+    }
+
     @Test func utf8PrefixAgrees() {
         for text in ["", "abc", "é", "日本語のテキスト", String(repeating: "x", count: 100)] {
             for limit in [0, 1, 2, 3, 5, 200] {

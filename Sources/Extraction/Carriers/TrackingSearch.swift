@@ -147,33 +147,68 @@ final class TrackingSearch {
 
     // MARK: Links
 
-    private func linkCandidates() -> [TrackingCandidate] {
+    /// A link target, hidden or not: what decides a link's candidates, all but their context.
+    private struct LinkKey: Hashable {
+        var target: String
+        var isHidden: Bool
+    }
+
+    /// The candidates of every link (up to ``maximumLinks``), in link order: those of
+    /// ``candidates(link:host:)`` for each link with a host and a target of at most 4 KB.
+    func linkCandidates() -> [TrackingCandidate] {
         var found: [TrackingCandidate] = []
+        // A target repeated (a button and a text link to one page) gives the candidates it gave
+        // before, each with the context of its own link.
+        var earlier: [LinkKey: (text: String, candidates: [TrackingCandidate])] = [:]
         for (link, host) in zip(input.links.prefix(Self.maximumLinks), linkHosts) {
-            let target = link.target
-            guard target.utf8.count <= 4_096, let host else { continue }
-            let penalty = link.isHidden ? 0.1 : 0
-            var matchedCarrierPattern = false
-            for patternIndex in compiled.urlPatterns(forHost: host) {
-                let carrierIndex = compiled.urlPatterns[patternIndex].carrier
-                for number in compiled.urlNumbers(patternIndex, in: target, state: &patternState) {
-                    matchedCarrierPattern = true
-                    // Without a `%` there is nothing to decode.
-                    let raw =
-                        number.utf8.contains(UInt8(ascii: "%"))
-                        ? (number.removingPercentEncoding ?? number) : number
-                    for piece in Self.numberPieces(raw) {
-                        if let candidate = carrierLinkCandidate(
-                            piece, carrierIndex: carrierIndex, link: link, penalty: penalty)
-                        {
-                            found.append(candidate)
-                        }
+            guard link.target.utf8.count <= 4_096, let host else { continue }
+            let key = LinkKey(target: link.target, isHidden: link.isHidden)
+            if let (text, candidates) = earlier[key] {
+                guard !candidates.isEmpty else { continue }
+                if text == link.text {
+                    found += candidates
+                } else {
+                    let context = Self.linkContext(link)
+                    for var candidate in candidates {
+                        candidate.context = context
+                        found.append(candidate)
+                    }
+                }
+                continue
+            }
+            let candidates = candidates(link: link, host: host)
+            earlier[key] = (link.text, candidates)
+            found += candidates
+        }
+        return found
+    }
+
+    /// The candidates of one link: numbers its carrier's URL patterns capture, else the query
+    /// values of a link that looks like a tracking link.
+    func candidates(link: Link, host: String) -> [TrackingCandidate] {
+        var found: [TrackingCandidate] = []
+        let target = link.target
+        let penalty = link.isHidden ? 0.1 : 0
+        var matchedCarrierPattern = false
+        for patternIndex in compiled.urlPatterns(forHost: host) {
+            let carrierIndex = compiled.urlPatterns[patternIndex].carrier
+            for number in compiled.urlNumbers(patternIndex, in: target, state: &patternState) {
+                matchedCarrierPattern = true
+                // Without a `%` there is nothing to decode.
+                let raw =
+                    number.utf8.contains(UInt8(ascii: "%"))
+                    ? (number.removingPercentEncoding ?? number) : number
+                for piece in Self.numberPieces(raw) {
+                    if let candidate = carrierLinkCandidate(
+                        piece, carrierIndex: carrierIndex, link: link, penalty: penalty)
+                    {
+                        found.append(candidate)
                     }
                 }
             }
-            if !matchedCarrierPattern, Self.looksLikeTrackingLink(target) {
-                found += genericLinkCandidates(link: link, host: host, penalty: penalty)
-            }
+        }
+        if !matchedCarrierPattern, Self.looksLikeTrackingLink(target) {
+            found += genericLinkCandidates(link: link, host: host, penalty: penalty)
         }
         return found
     }
