@@ -330,6 +330,23 @@ import Testing
         }
     }
 
+    /// The runs read eight bytes at a time are those every run gives, filtered.
+    @Test func runsReadByWordsAgree() {
+        var generator = Generator(state: 41)
+        let pieces = [
+            "a", "z", "A", "Z", "0", "9", " ", "-", "@", "[", "`", "{", "/", ":", "\u{7F}", "é", "Ω", "１",
+            "\n",
+            "lowercaseletters", "Capital", "UPS", "1Z5R89390357567127", "abc123", "x",
+        ]
+        let search = TrackingSearch(compiled: Self.compiled, input: TrackingSearchInput(text: ""))
+        for round in 0..<20_000 {
+            let text = generator.text(pieces, count: round % 4 == 0 ? 80 : 20)
+            let scan = TextScan(search: search, bytes: Array(text.utf8), isSubject: false)
+            let expected = scan.allRuns().filter { $0.isNumberLike || ($0.hasDigit && $0.length >= 6) }
+            #expect(scan.findRuns() == expected, "\(text.debugDescription)")
+        }
+    }
+
     @Test func wordsLeftOutOfTheRunsChangeNothing() {
         var generator = Generator(state: 31)
         let pieces = [
