@@ -178,6 +178,47 @@ import Testing
         #expect(matched > 1_000)
     }
 
+    /// Patterns without branches are matched in one pass, as backtracking matches them.
+    @Test func straightPatternsAgreeWithBacktracking() throws {
+        var generator = Generator(state: 43)
+        var patterns = Self.compiled.formats.map(\.format.pattern)
+        patterns += ["(?<a>[0-9]{2})(?:(?<b>A)B)[0-9]{0}C", "(?i)ab(?<x>c)", "[0-9]{3}"]
+        let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabc".utf8)
+        var straight = 0
+        var matched = 0
+        for pattern in patterns {
+            let compiled = try #require(BytePattern(pattern), "\(pattern)")
+            guard compiled.isStraight else { continue }
+            straight += 1
+            for round in 0..<400 {
+                let length = round % 3 == 0 ? Int(generator.next() % 30) : 6 + Int(generator.next() % 20)
+                var bytes = (0..<length).map { _ in generator.pick(alphabet) }
+                if round % 2 == 0,
+                    let example = Self.compiled.formats.first(where: { $0.format.pattern == pattern })
+                {
+                    bytes = Array(CompiledCarriers.compact(generator.pick(example.format.examples)).utf8)
+                    if round % 4 == 0, !bytes.isEmpty {
+                        bytes[Int(generator.next() % UInt64(bytes.count))] = generator.pick(alphabet)
+                    }
+                }
+                bytes.withUnsafeBufferPointer { buffer in
+                    var state = BytePattern.State()
+                    let fast = compiled.straightWholeMatch(buffer, state: &state)
+                    let reference = compiled.backtrackingWholeMatch(buffer)
+                    switch (fast, reference) {
+                    case (.matched(let a), .matched(let b)):
+                        #expect(a == b, "\(pattern) \(bytes)")
+                        matched += 1
+                    case (.noMatch, .noMatch): break
+                    default: Issue.record("\(pattern) \(bytes): \(fast) \(reference)")
+                    }
+                }
+            }
+        }
+        #expect(straight > 20)
+        #expect(matched > 1_000)
+    }
+
     @Test func urlBytePatternsAgreeWithTheExpressions() {
         let compiled = Self.compiled
         var generator = Generator(state: 9)
