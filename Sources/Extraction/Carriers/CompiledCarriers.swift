@@ -310,24 +310,32 @@ final class CompiledCarriers: @unchecked Sendable {
     func match(_ number: String, where include: (Int) -> Bool, state: inout BytePattern.State)
         -> [FormatMatch]
     {
-        let length = number.utf8.count
+        match(number, bytes: Array(number.utf8), where: include, state: &state)
+    }
+
+    /// ``match(_:where:state:)`` for a number whose UTF-8 bytes the caller holds.
+    /// - Parameters:
+    ///   - number: the compact number.
+    ///   - bytes: its UTF-8 bytes.
+    func match(
+        _ number: String, bytes: [UInt8], where include: (Int) -> Bool, state: inout BytePattern.State
+    ) -> [FormatMatch] {
+        let length = bytes.count
         guard length < formatsByLength.count else { return [] }
-        let bytes = Array(number.utf8)
         let allDigits = bytes.allSatisfy(CheckDigit.isDigit)
-        let indices = formatsByLength[length].filter {
-            formats[$0].mayMatch(bytes, allDigits: allDigits) && include($0)
-        }
-        guard !indices.isEmpty else { return [] }
-        let printable = BytePattern.isPrintableASCII(bytes)
+        var printable: Bool?
         var results: [FormatMatch] = []
-        for index in indices {
+        for index in formatsByLength[length]
+        where formats[index].mayMatch(bytes, allDigits: allDigits) && include(index) {
             let compiled = formats[index]
-            if printable, let pattern = compiled.bytePattern {
+            if printable == nil { printable = BytePattern.isPrintableASCII(bytes) }
+            if printable == true {
+                // The pattern is read where the format keeps it, not copied out.
                 let outcome = bytes.withUnsafeBufferPointer { buffer -> (FormatMatch?, decided: Bool) in
-                    switch pattern.wholeMatch(buffer, state: &state) {
-                    case .noMatch: return (nil, true)
-                    case .undecided: return (nil, false)
-                    case .matched(let slots): return (formatMatch(index, slots: slots, bytes: buffer), true)
+                    switch compiled.bytePattern?.wholeMatch(buffer, state: &state) {
+                    case nil, .undecided?: return (nil, false)
+                    case .noMatch?: return (nil, true)
+                    case .matched(let slots)?: return (formatMatch(index, slots: slots, bytes: buffer), true)
                     }
                 }
                 if let found = outcome.0 { results.append(found) }

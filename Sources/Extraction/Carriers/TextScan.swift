@@ -300,7 +300,9 @@ struct TextScan {
         // Most windows fit no format that may be tried: no number text is built for them.
         guard search.compiled.mayMatchAny(compactBytes, where: include) else { return nil }
         let number = String(decoding: compactBytes, as: UTF8.self)
-        let matches = search.compiled.match(number, where: include, state: &search.patternState).filter {
+        let matches = search.compiled.match(
+            number, bytes: compactBytes, where: include, state: &search.patternState
+        ).filter {
             $0.checkDigitValid != false
         }
         guard !matches.isEmpty else { return nil }
