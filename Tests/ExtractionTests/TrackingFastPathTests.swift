@@ -363,6 +363,30 @@ import Testing
         #expect(compared > 300)
     }
 
+    /// Candidates with distinct numbers are only sorted: as grouping them gives.
+    @Test func mergeOfDistinctNumbersAgrees() {
+        var generator = Generator(state: 47)
+        let numbers = [
+            "1Z5R89390357567127", "RR123456785DE", "123456789012", "JD014600006281230109", "a", "A",
+        ]
+        let sources: [TrackingSource] = [.link, .labelledText, .text, .subject]
+        var distinct = 0
+        for _ in 0..<5_000 {
+            let candidates = (0..<Int(generator.next() % 7)).map { _ in
+                TrackingCandidate(
+                    carrierID: generator.pick(["ups", "dhl"]), carrierName: "",
+                    trackingNumber: generator.pick(numbers),
+                    source: generator.pick(sources), checkDigitValid: generator.pick([true, false, nil]),
+                    score: Double(generator.next() % 4) / 4, context: "",
+                    utf8Offset: generator.pick([nil, 0, 5, 5, 9]), trackingURL: generator.pick([nil, "u"]),
+                    formatID: generator.pick([nil, "f"]))
+            }
+            if Set(candidates.map(\.trackingNumber)).count == candidates.count { distinct += 1 }
+            #expect(TrackingSearch.merge(candidates) == TrackingSearch.mergeByGroups(candidates))
+        }
+        #expect(distinct > 1_000)
+    }
+
     @Test func utf8PrefixAgrees() {
         for text in ["", "abc", "é", "日本語のテキスト", String(repeating: "x", count: 100)] {
             for limit in [0, 1, 2, 3, 5, 200] {

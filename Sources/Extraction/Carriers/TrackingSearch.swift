@@ -331,6 +331,15 @@ final class TrackingSearch {
     /// One candidate per number: the best carrier wins; sources of the same carrier and
     /// number merge (the link's URL kept, the score raised a little when several agree).
     static func merge(_ candidates: [TrackingCandidate]) -> [TrackingCandidate] {
+        // A few candidates with distinct numbers (the usual case) have nothing to merge: only
+        // the order is left to settle, without building the groups.
+        if candidates.count <= 16, !hasRepeatedNumber(candidates) { return sortedByOffset(candidates) }
+        return mergeByGroups(candidates)
+    }
+
+    /// ``merge(_:)`` by grouping the candidates by number, for any candidates (the reference
+    /// the shortcut for distinct numbers is tested against).
+    static func mergeByGroups(_ candidates: [TrackingCandidate]) -> [TrackingCandidate] {
         var order: [String] = []
         var byNumber: [String: [TrackingCandidate]] = [:]
         for candidate in candidates {
@@ -364,7 +373,21 @@ final class TrackingSearch {
             }
             merged.append(best)
         }
-        return merged.sorted {
+        return sortedByOffset(merged)
+    }
+
+    /// Whether two candidates share a tracking number.
+    private static func hasRepeatedNumber(_ candidates: [TrackingCandidate]) -> Bool {
+        for index in candidates.indices.dropFirst() {
+            let number = candidates[index].trackingNumber
+            for earlier in 0..<index where candidates[earlier].trackingNumber == number { return true }
+        }
+        return false
+    }
+
+    /// Candidates found in the text first, by offset; the others after them.
+    private static func sortedByOffset(_ candidates: [TrackingCandidate]) -> [TrackingCandidate] {
+        candidates.sorted {
             switch ($0.utf8Offset, $1.utf8Offset) {
             case (let a?, let b?): return a < b
             case (.some, .none): return true
