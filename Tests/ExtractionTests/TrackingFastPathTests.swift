@@ -32,6 +32,10 @@ import Testing
             let reference = compiled.hostAnswersWithoutTable(host)
             #expect(compiled.carriersForHost(host) == reference.carriers, "\(host)")
             #expect(compiled.urlPatterns(forHost: host) == reference.urlPatterns, "\(host)")
+            let answers = compiled.hostAnswers(host)
+            #expect(
+                answers.carriers == reference.carriers && answers.urlPatterns == reference.urlPatterns,
+                "\(host)")
             var sender: [Int] = []
             let lowered = String(decoding: host.utf8.map(KeywordScanner.lower), as: UTF8.self)
             if !lowered.isEmpty {
@@ -355,7 +359,7 @@ import Testing
             var reference: [TrackingCandidate] = []
             for (link, host) in zip(links, search.linkHosts) {
                 guard let host else { continue }
-                reference += search.candidates(link: link, host: host)
+                reference += search.candidates(link: link, host: Self.compiled.hostAnswers(host))
             }
             #expect(search.linkCandidates() == reference)
             compared += reference.count

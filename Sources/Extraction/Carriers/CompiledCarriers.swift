@@ -526,6 +526,23 @@ final class CompiledCarriers: @unchecked Sendable {
         return Self.domainAndParents(host).flatMap { urlPatternsByHost[$0] ?? [] }
     }
 
+    /// ``carriersForHost(_:)`` and ``urlPatterns(forHost:)`` together, from one look-up.
+    func hostAnswers(_ host: String) -> HostAnswers {
+        guard let entries = hostTable.lookup(Array(host.utf8)) else { return hostAnswersWithoutTable(host) }
+        var found: [Int] = []
+        var patterns: [Int] = []
+        for entry in entries {
+            for carrier in hostTable.entries[entry].hostCarriers where !found.contains(carrier) {
+                found.append(carrier)
+            }
+            patterns += hostTable.entries[entry].urlPatterns
+        }
+        return (found, patterns)
+    }
+
+    /// The carriers owning a link host and the URL patterns for it.
+    typealias HostAnswers = (carriers: [Int], urlPatterns: [Int])
+
     /// ``carriersForHost(_:)`` and ``urlPatterns(forHost:)`` by their general path, the
     /// reference ``HostTable`` is tested against.
     func hostAnswersWithoutTable(_ host: String) -> (carriers: [Int], urlPatterns: [Int]) {

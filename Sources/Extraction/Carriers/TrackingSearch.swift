@@ -60,6 +60,9 @@ final class TrackingSearch {
     let contextCarriers: Set<Int>
     /// The host of each link (up to ``maximumLinks``).
     let linkHosts: [String?]
+    /// What each link's host stands for (``CompiledCarriers/hostAnswers(_:)``), `nil` for a
+    /// link without a host; looked up once per host.
+    let linkHostAnswers: [CompiledCarriers.HostAnswers?]
     /// The byte patterns' buffers, shared by every match of the run.
     var patternState = BytePattern.State()
 
@@ -69,11 +72,26 @@ final class TrackingSearch {
         senderCarriers = Set(input.senderDomain.map { compiled.carriersForDomain($0) } ?? [])
         var linkCarriers = Set<Int>()
         let linkHosts = input.links.prefix(Self.maximumLinks).map { Self.host(of: $0.target) }
-        for host in Set(linkHosts.compactMap { $0 }) {
-            linkCarriers.formUnion(compiled.carriersForHost(host))
+        var answersByHost: [String: CompiledCarriers.HostAnswers] = [:]
+        var linkHostAnswers: [CompiledCarriers.HostAnswers?] = []
+        linkHostAnswers.reserveCapacity(linkHosts.count)
+        for host in linkHosts {
+            guard let host else {
+                linkHostAnswers.append(nil)
+                continue
+            }
+            if let known = answersByHost[host] {
+                linkHostAnswers.append(known)
+                continue
+            }
+            let answers = compiled.hostAnswers(host)
+            answersByHost[host] = answers
+            linkCarriers.formUnion(answers.carriers)
+            linkHostAnswers.append(answers)
         }
         self.linkCarriers = linkCarriers
         self.linkHosts = linkHosts
+        self.linkHostAnswers = linkHostAnswers
         let subjectBytes = Self.utf8Prefix(input.subject ?? "", Self.maximumSubjectBytes)
         subjectCarriers = Set(compiled.mentionHits(in: subjectBytes).map(\.tag))
         contextCarriers = linkCarriers.union(subjectCarriers).union(senderCarriers)
@@ -160,8 +178,8 @@ final class TrackingSearch {
         // A target repeated (a button and a text link to one page) gives the candidates it gave
         // before, each with the context of its own link.
         var earlier: [LinkKey: (text: String, candidates: [TrackingCandidate])] = [:]
-        for (link, host) in zip(input.links.prefix(Self.maximumLinks), linkHosts) {
-            guard link.target.utf8.count <= 4_096, let host else { continue }
+        for (link, answers) in zip(input.links.prefix(Self.maximumLinks), linkHostAnswers) {
+            guard link.target.utf8.count <= 4_096, let answers else { continue }
             let key = LinkKey(target: link.target, isHidden: link.isHidden)
             if let (text, candidates) = earlier[key] {
                 guard !candidates.isEmpty else { continue }
@@ -176,7 +194,7 @@ final class TrackingSearch {
                 }
                 continue
             }
-            let candidates = candidates(link: link, host: host)
+            let candidates = candidates(link: link, host: answers)
             earlier[key] = (link.text, candidates)
             found += candidates
         }
@@ -185,12 +203,15 @@ final class TrackingSearch {
 
     /// The candidates of one link: numbers its carrier's URL patterns capture, else the query
     /// values of a link that looks like a tracking link.
-    func candidates(link: Link, host: String) -> [TrackingCandidate] {
+    /// - Parameters:
+    ///   - link: the link.
+    ///   - host: the carriers and URL patterns of the link's host.
+    func candidates(link: Link, host: CompiledCarriers.HostAnswers) -> [TrackingCandidate] {
         var found: [TrackingCandidate] = []
         let target = link.target
         let penalty = link.isHidden ? 0.1 : 0
         var matchedCarrierPattern = false
-        for patternIndex in compiled.urlPatterns(forHost: host) {
+        for patternIndex in host.urlPatterns {
             let carrierIndex = compiled.urlPatterns[patternIndex].carrier
             for number in compiled.urlNumbers(patternIndex, in: target, state: &patternState) {
                 matchedCarrierPattern = true
@@ -267,9 +288,11 @@ final class TrackingSearch {
 
     /// Numbers in the query of a tracking link that is not a known carrier pattern (a shop's
     /// or a tracking service's page): each value is tried like labelled text.
-    private func genericLinkCandidates(link: Link, host: String, penalty: Double) -> [TrackingCandidate] {
+    private func genericLinkCandidates(link: Link, host: CompiledCarriers.HostAnswers, penalty: Double)
+        -> [TrackingCandidate]
+    {
         guard let query = link.target.split(separator: "?", maxSplits: 1).dropFirst().first else { return [] }
-        let hostCarriers = Set(compiled.carriersForHost(host))
+        let hostCarriers = Set(host.carriers)
         var found: [TrackingCandidate] = []
         for item in query.split(whereSeparator: { $0 == "&" || $0 == ";" || $0 == "#" }).prefix(20) {
             guard let equals = item.firstIndex(of: "=") else { continue }
