@@ -103,7 +103,7 @@ struct TextScan {
                 index += 1
                 continue
             }
-            let chain = Array(runs[index...chainEnd])
+            let chain = runs[index...chainEnd]
             for window in windows(of: chain, spaceJoined: spaceJoined) {
                 if let result = evaluate(window) { accepted.append(result) }
             }
@@ -251,26 +251,30 @@ struct TextScan {
 
     /// Candidate windows of a chain: each single run; the whole chain; the chain without a
     /// leading or trailing run of letters only (`UPS 1Z…`, `… FR`).
-    private func windows(of chain: [Run], spaceJoined: Bool) -> [RunWindow] {
-        var ranges: [ClosedRange<Int>] = []
-        for (offset, run) in chain.enumerated() where run.hasDigit && run.length >= 6 {
-            ranges.append(offset...offset)
+    private func windows(of chain: ArraySlice<Run>, spaceJoined: Bool) -> [RunWindow] {
+        var windows: [RunWindow] = []
+        for index in chain.indices where chain[index].hasDigit && chain[index].length >= 6 {
+            windows.append(RunWindow(runs: chain[index...index]))
         }
         if chain.count > 1, chain.count <= 12 {
             // Groups of one character only at the ends ("C 110 31 …", "… 276 C").
             let inner = chain.dropFirst().dropLast()
             if !spaceJoined || !inner.contains(where: { $0.length < 2 }) {
-                let starts = [0] + (chain[0].hasDigit ? [] : [1])
-                let ends = [chain.count - 1] + (chain[chain.count - 1].hasDigit ? [] : [chain.count - 2])
-                for start in starts {
-                    for end in ends where end > start {
-                        let range = start...end
-                        if !ranges.contains(range) { ranges.append(range) }
+                let first = chain.startIndex
+                let last = chain.endIndex - 1
+                // The first run, then the second when the first has no digit; likewise the ends.
+                for start in first...(chain[first].hasDigit ? first : first + 1) {
+                    for end in stride(from: last, through: chain[last].hasDigit ? last : last - 1, by: -1)
+                    where end > start {
+                        let known = windows.contains {
+                            $0.runs.startIndex == start && $0.runs.endIndex == end + 1
+                        }
+                        if !known { windows.append(RunWindow(runs: chain[start...end])) }
                     }
                 }
             }
         }
-        return ranges.map { RunWindow(runs: chain[$0]) }
+        return windows
     }
 
     /// Judges one window: formats, check digit, guards, context, score.
