@@ -32,6 +32,10 @@ import Testing
             let reference = compiled.hostAnswersWithoutTable(host)
             #expect(compiled.carriersForHost(host) == reference.carriers, "\(host)")
             #expect(compiled.urlPatterns(forHost: host) == reference.urlPatterns, "\(host)")
+            let answers = compiled.hostAnswers(host)
+            #expect(
+                answers.carriers == reference.carriers && answers.urlPatterns == reference.urlPatterns,
+                "\(host)")
             var sender: [Int] = []
             let lowered = String(decoding: host.utf8.map(KeywordScanner.lower), as: UTF8.self)
             if !lowered.isEmpty {
@@ -178,6 +182,47 @@ import Testing
         #expect(matched > 1_000)
     }
 
+    /// Patterns without branches are matched in one pass, as backtracking matches them.
+    @Test func straightPatternsAgreeWithBacktracking() throws {
+        var generator = Generator(state: 43)
+        var patterns = Self.compiled.formats.map(\.format.pattern)
+        patterns += ["(?<a>[0-9]{2})(?:(?<b>A)B)[0-9]{0}C", "(?i)ab(?<x>c)", "[0-9]{3}"]
+        let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabc".utf8)
+        var straight = 0
+        var matched = 0
+        for pattern in patterns {
+            let compiled = try #require(BytePattern(pattern), "\(pattern)")
+            guard compiled.isStraight else { continue }
+            straight += 1
+            for round in 0..<400 {
+                let length = round % 3 == 0 ? Int(generator.next() % 30) : 6 + Int(generator.next() % 20)
+                var bytes = (0..<length).map { _ in generator.pick(alphabet) }
+                if round % 2 == 0,
+                    let example = Self.compiled.formats.first(where: { $0.format.pattern == pattern })
+                {
+                    bytes = Array(CompiledCarriers.compact(generator.pick(example.format.examples)).utf8)
+                    if round % 4 == 0, !bytes.isEmpty {
+                        bytes[Int(generator.next() % UInt64(bytes.count))] = generator.pick(alphabet)
+                    }
+                }
+                bytes.withUnsafeBufferPointer { buffer in
+                    var state = BytePattern.State()
+                    let fast = compiled.straightWholeMatch(buffer, state: &state)
+                    let reference = compiled.backtrackingWholeMatch(buffer)
+                    switch (fast, reference) {
+                    case (.matched(let a), .matched(let b)):
+                        #expect(a == b, "\(pattern) \(bytes)")
+                        matched += 1
+                    case (.noMatch, .noMatch): break
+                    default: Issue.record("\(pattern) \(bytes): \(fast) \(reference)")
+                    }
+                }
+            }
+        }
+        #expect(straight > 20)
+        #expect(matched > 1_000)
+    }
+
     @Test func urlBytePatternsAgreeWithTheExpressions() {
         let compiled = Self.compiled
         var generator = Generator(state: 9)
@@ -287,11 +332,87 @@ import Testing
         }
     }
 
+    /// Links repeating a target take the candidates found for it before: the same as
+    /// searching every link by itself.
+    @Test func repeatedLinkTargetsAgree() {
+        var generator = Generator(state: 37)
+        let targets = [
+            "https://www.ups.com/track?tracknum=1Z5R89390357567127",
+            "https://www.ups.com/track?tracknum=1Z5R89390357567127,1Z5R89390357567128",
+            "https://www.ups.com/track?tracknum=1Z5R89390357567128",
+            "https://www.dhl.de/de/privatkunden/pakete-empfangen/verfolgen.html?piececode=00340434161094042557",
+            "https://shop.example/track?id=1Z5R89390357567127&order=1234",
+            "https://shop.example/tracking?number=RR123456785DE",
+            "https://shop.example/account", "mailto:help@shop.example",
+            "https://shop.example/track?n=%E3%81%82",
+        ]
+        let texts = ["", "Track", "Track your package", "  Sendung \n verfolgen ", "追跡する", "Track"]
+        var compared = 0
+        for _ in 0..<300 {
+            let links = (0..<Int(generator.next() % 8)).map { index in
+                Link(
+                    href: "", target: generator.pick(targets), text: generator.pick(texts), position: index,
+                    isHidden: generator.next() % 4 == 0)
+            }
+            let search = TrackingSearch(
+                compiled: Self.compiled, input: TrackingSearchInput(text: "", links: links))
+            var reference: [TrackingCandidate] = []
+            for (link, host) in zip(links, search.linkHosts) {
+                guard let host else { continue }
+                reference += search.candidates(link: link, host: Self.compiled.hostAnswers(host))
+            }
+            #expect(search.linkCandidates() == reference)
+            compared += reference.count
+        }
+        #expect(compared > 300)
+    }
+
+    /// Candidates with distinct numbers are only sorted: as grouping them gives.
+    @Test func mergeOfDistinctNumbersAgrees() {
+        var generator = Generator(state: 47)
+        let numbers = [
+            "1Z5R89390357567127", "RR123456785DE", "123456789012", "JD014600006281230109", "a", "A",
+        ]
+        let sources: [TrackingSource] = [.link, .labelledText, .text, .subject]
+        var distinct = 0
+        for _ in 0..<5_000 {
+            let candidates = (0..<Int(generator.next() % 7)).map { _ in
+                TrackingCandidate(
+                    carrierID: generator.pick(["ups", "dhl"]), carrierName: "",
+                    trackingNumber: generator.pick(numbers),
+                    source: generator.pick(sources), checkDigitValid: generator.pick([true, false, nil]),
+                    score: Double(generator.next() % 4) / 4, context: "",
+                    utf8Offset: generator.pick([nil, 0, 5, 5, 9]), trackingURL: generator.pick([nil, "u"]),
+                    formatID: generator.pick([nil, "f"]))
+            }
+            if Set(candidates.map(\.trackingNumber)).count == candidates.count { distinct += 1 }
+            #expect(TrackingSearch.merge(candidates) == TrackingSearch.mergeByGroups(candidates))
+        }
+        #expect(distinct > 1_000)
+    }
+
     @Test func utf8PrefixAgrees() {
         for text in ["", "abc", "é", "日本語のテキスト", String(repeating: "x", count: 100)] {
             for limit in [0, 1, 2, 3, 5, 200] {
                 #expect(TrackingSearch.utf8Prefix(text, limit) == Array(text.utf8.prefix(limit)))
             }
+        }
+    }
+
+    /// The runs read eight bytes at a time are those every run gives, filtered.
+    @Test func runsReadByWordsAgree() {
+        var generator = Generator(state: 41)
+        let pieces = [
+            "a", "z", "A", "Z", "0", "9", " ", "-", "@", "[", "`", "{", "/", ":", "\u{7F}", "é", "Ω", "１",
+            "\n",
+            "lowercaseletters", "Capital", "UPS", "1Z5R89390357567127", "abc123", "x",
+        ]
+        let search = TrackingSearch(compiled: Self.compiled, input: TrackingSearchInput(text: ""))
+        for round in 0..<20_000 {
+            let text = generator.text(pieces, count: round % 4 == 0 ? 80 : 20)
+            let scan = TextScan(search: search, bytes: Array(text.utf8), isSubject: false)
+            let expected = scan.allRuns().filter { $0.isNumberLike || ($0.hasDigit && $0.length >= 6) }
+            #expect(scan.findRuns() == expected, "\(text.debugDescription)")
         }
     }
 

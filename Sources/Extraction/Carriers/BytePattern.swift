@@ -84,7 +84,18 @@ struct BytePattern: Sendable {
         program.append(.succeed)
         guard program.count <= 4_000 else { return nil }
         firstBytes = Self.firstBytes(of: program, sets: sets)
+        isStraight = program.allSatisfy {
+            switch $0 {
+            case .byteIn, .save, .succeed: return true
+            case .split, .jump, .lookahead: return false
+            }
+        }
     }
+
+    /// Whether the program has no branch, jump or look-ahead: one byte set after another
+    /// (fixed repetitions, groups), matched by ``straightWholeMatch(_:state:)`` without
+    /// backtracking.
+    private(set) var isStraight = false
 
     /// The bytes a match can start with, `nil` when any may (a look-ahead comes first).
     private(set) var firstBytes: ByteSet?
@@ -466,13 +477,43 @@ struct BytePattern: Sendable {
     /// - Parameter input: printable ASCII bytes.
     func wholeMatch(_ input: UnsafeBufferPointer<UInt8>) -> Outcome {
         var state = State(groupCount: groupCount)
-        return run(input, start: 0, pc: 0, wholeInput: true, state: &state)
+        return wholeMatch(input, state: &state)
     }
 
     /// ``wholeMatch(_:)`` with buffers kept from an earlier match (of any pattern), so that
     /// trying many patterns on one string allocates them once.
     func wholeMatch(_ input: UnsafeBufferPointer<UInt8>, state: inout State) -> Outcome {
+        if isStraight { return straightWholeMatch(input, state: &state) }
         state.prepare(groupCount: groupCount)
+        return run(input, start: 0, pc: 0, wholeInput: true, state: &state)
+    }
+
+    /// ``wholeMatch(_:state:)`` for a program without branches (``isStraight``): the one way
+    /// through it, in the order ``run(_:start:pc:wholeInput:state:)`` takes it.
+    func straightWholeMatch(_ input: UnsafeBufferPointer<UInt8>, state: inout State) -> Outcome {
+        state.prepare(groupCount: groupCount)
+        for slot in state.slots.indices { state.slots[slot] = -1 }
+        var position = 0
+        for instruction in program {
+            switch instruction {
+            case .byteIn(let set):
+                guard position < input.count, sets[set].contains(input[position]) else { return .noMatch }
+                position += 1
+            case .save(let slot):
+                state.slots[slot] = position
+            case .succeed:
+                return position == input.count ? .matched(state.slots) : .noMatch
+            case .split, .jump, .lookahead:
+                return run(input, start: 0, pc: 0, wholeInput: true, state: &state)
+            }
+        }
+        return .noMatch
+    }
+
+    /// ``wholeMatch(_:state:)`` by backtracking alone (the reference the straight path is
+    /// tested against).
+    func backtrackingWholeMatch(_ input: UnsafeBufferPointer<UInt8>) -> Outcome {
+        var state = State(groupCount: groupCount)
         return run(input, start: 0, pc: 0, wholeInput: true, state: &state)
     }
 
@@ -507,6 +548,12 @@ struct BytePattern: Sendable {
     /// for patterns that cannot match the empty string); `nil` when undecided.
     func allMatches(_ input: UnsafeBufferPointer<UInt8>) -> [[Int]]? {
         var state = State(groupCount: groupCount)
+        return allMatches(input, state: &state)
+    }
+
+    /// ``allMatches(_:)`` with buffers kept from an earlier match (of any pattern).
+    func allMatches(_ input: UnsafeBufferPointer<UInt8>, state: inout State) -> [[Int]]? {
+        state.prepare(groupCount: groupCount)
         var found: [[Int]] = []
         var from = 0
         while from <= input.count {

@@ -301,25 +301,41 @@ final class CompiledCarriers: @unchecked Sendable {
     }
 
     func match(_ number: String, where include: (Int) -> Bool = { _ in true }) -> [FormatMatch] {
-        let length = number.utf8.count
-        guard length < formatsByLength.count else { return [] }
-        let bytes = Array(number.utf8)
-        let allDigits = bytes.allSatisfy(CheckDigit.isDigit)
-        let indices = formatsByLength[length].filter {
-            formats[$0].mayMatch(bytes, allDigits: allDigits) && include($0)
-        }
-        guard !indices.isEmpty else { return [] }
-        let printable = BytePattern.isPrintableASCII(bytes)
-        var results: [FormatMatch] = []
         var state = BytePattern.State()
-        for index in indices {
+        return match(number, where: include, state: &state)
+    }
+
+    /// ``match(_:where:)`` with the byte patterns' buffers kept in `state`, so that a search
+    /// matching many numbers allocates them once.
+    func match(_ number: String, where include: (Int) -> Bool, state: inout BytePattern.State)
+        -> [FormatMatch]
+    {
+        match(number, bytes: Array(number.utf8), where: include, state: &state)
+    }
+
+    /// ``match(_:where:state:)`` for a number whose UTF-8 bytes the caller holds.
+    /// - Parameters:
+    ///   - number: the compact number.
+    ///   - bytes: its UTF-8 bytes.
+    func match(
+        _ number: String, bytes: [UInt8], where include: (Int) -> Bool, state: inout BytePattern.State
+    ) -> [FormatMatch] {
+        let length = bytes.count
+        guard length < formatsByLength.count else { return [] }
+        let allDigits = bytes.allSatisfy(CheckDigit.isDigit)
+        var printable: Bool?
+        var results: [FormatMatch] = []
+        for index in formatsByLength[length]
+        where formats[index].mayMatch(bytes, allDigits: allDigits) && include(index) {
             let compiled = formats[index]
-            if printable, let pattern = compiled.bytePattern {
+            if printable == nil { printable = BytePattern.isPrintableASCII(bytes) }
+            if printable == true {
+                // The pattern is read where the format keeps it, not copied out.
                 let outcome = bytes.withUnsafeBufferPointer { buffer -> (FormatMatch?, decided: Bool) in
-                    switch pattern.wholeMatch(buffer, state: &state) {
-                    case .noMatch: return (nil, true)
-                    case .undecided: return (nil, false)
-                    case .matched(let slots): return (formatMatch(index, slots: slots, bytes: buffer), true)
+                    switch compiled.bytePattern?.wholeMatch(buffer, state: &state) {
+                    case nil, .undecided?: return (nil, false)
+                    case .noMatch?: return (nil, true)
+                    case .matched(let slots)?: return (formatMatch(index, slots: slots, bytes: buffer), true)
                     }
                 }
                 if let found = outcome.0 { results.append(found) }
@@ -412,10 +428,18 @@ final class CompiledCarriers: @unchecked Sendable {
     /// The raw `number` group of every match of URL pattern `patternIndex` in a link target,
     /// left to right, before percent decoding.
     func urlNumbers(_ patternIndex: Int, in target: String) -> [String] {
+        var state = BytePattern.State()
+        return urlNumbers(patternIndex, in: target, state: &state)
+    }
+
+    /// ``urlNumbers(_:in:)`` with the byte pattern's buffers kept in `state`.
+    func urlNumbers(_ patternIndex: Int, in target: String, state: inout BytePattern.State) -> [String] {
         var target = target
         if let pattern = urlBytePatterns[patternIndex], let group = pattern.groupNames["number"] {
             let found = target.withUTF8 { bytes -> [String]? in
-                guard BytePattern.isPrintableASCII(bytes), let matches = pattern.allMatches(bytes) else {
+                guard BytePattern.isPrintableASCII(bytes),
+                    let matches = pattern.allMatches(bytes, state: &state)
+                else {
                     return nil
                 }
                 return matches.compactMap { BytePattern.group(group, of: $0, in: bytes) }
@@ -501,6 +525,23 @@ final class CompiledCarriers: @unchecked Sendable {
         }
         return Self.domainAndParents(host).flatMap { urlPatternsByHost[$0] ?? [] }
     }
+
+    /// ``carriersForHost(_:)`` and ``urlPatterns(forHost:)`` together, from one look-up.
+    func hostAnswers(_ host: String) -> HostAnswers {
+        guard let entries = hostTable.lookup(Array(host.utf8)) else { return hostAnswersWithoutTable(host) }
+        var found: [Int] = []
+        var patterns: [Int] = []
+        for entry in entries {
+            for carrier in hostTable.entries[entry].hostCarriers where !found.contains(carrier) {
+                found.append(carrier)
+            }
+            patterns += hostTable.entries[entry].urlPatterns
+        }
+        return (found, patterns)
+    }
+
+    /// The carriers owning a link host and the URL patterns for it.
+    typealias HostAnswers = (carriers: [Int], urlPatterns: [Int])
 
     /// ``carriersForHost(_:)`` and ``urlPatterns(forHost:)`` by their general path, the
     /// reference ``HostTable`` is tested against.

@@ -103,7 +103,7 @@ struct TextScan {
                 index += 1
                 continue
             }
-            let chain = Array(runs[index...chainEnd])
+            let chain = runs[index...chainEnd]
             for window in windows(of: chain, spaceJoined: spaceJoined) {
                 if let result = evaluate(window) { accepted.append(result) }
             }
@@ -131,25 +131,46 @@ struct TextScan {
     /// alone, and with one left out its neighbours are too far apart to chain.
     /// Runs longer than twice the longest format are glued to other letters (Hangul, kana,
     /// accented Latin), part of a word, and left out too.
+    ///
+    /// Every run kept holds a digit or a capital letter, so only the runs around those are
+    /// read: eight bytes without one are passed over at once.
     func findRuns() -> [Run] {
         var runs: [Run] = []
+        // Most texts keep a few dozen runs: one allocation rather than a growth at each doubling.
+        runs.reserveCapacity(64)
         bytes.withUnsafeBufferPointer { bytes in
             Self.byteKinds.withUnsafeBufferPointer { kinds in
+                guard let base = bytes.baseAddress else { return }
                 let count = bytes.count
+                let marked = Self.digitKind | Self.upperKind
                 var index = 0
+                // The end of the last run read: the run of a byte after it starts after it.
+                var floor = 0
                 while index < count {
-                    var kind = kinds[Int(bytes[index])]
-                    guard kind != 0 else {
+                    if index + 8 <= count {
+                        let word = UInt64(
+                            littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                        let mask = Self.digitOrCapitalMask(word)
+                        guard mask != 0 else {
+                            index += 8
+                            continue
+                        }
+                        index += mask.trailingZeroBitCount / 8
+                    } else if kinds[Int(base[index])] & marked == 0 {
                         index += 1
                         continue
                     }
-                    let start = index
+                    var start = index
+                    while start > floor, kinds[Int(base[start - 1])] != 0 { start -= 1 }
+                    index = start
+                    var kind = kinds[Int(base[index])]
                     var seen: UInt8 = 0
                     repeat {
                         seen |= kind
                         index += 1
-                        kind = index < count ? kinds[Int(bytes[index])] : 0
+                        kind = index < count ? kinds[Int(base[index])] : 0
                     } while kind != 0
+                    floor = index
                     let run = Run(
                         start: start, end: index, hasDigit: seen & Self.digitKind != 0,
                         hasLower: seen & Self.lowerKind != 0)
@@ -159,6 +180,17 @@ struct TextScan {
             }
         }
         return runs
+    }
+
+    /// Bit 7 of each byte of `word` that is an ASCII digit or capital letter, the other bits 0.
+    @inline(__always) static func digitOrCapitalMask(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let seven = word & (0x7F &* ones)
+        // Bit 7 of a sum is set when the low seven bits are at least 0x80 minus the added
+        // byte; no sum carries into the next byte.
+        let digit = (seven &+ (0x50 &* ones)) & ~(seven &+ (0x46 &* ones))
+        let capital = (seven &+ (0x3F &* ones)) & ~(seven &+ (0x25 &* ones))
+        return (digit | capital) & ~word & (0x80 &* ones)
     }
 
     static let digitKind: UInt8 = 1
@@ -219,26 +251,30 @@ struct TextScan {
 
     /// Candidate windows of a chain: each single run; the whole chain; the chain without a
     /// leading or trailing run of letters only (`UPS 1Z…`, `… FR`).
-    private func windows(of chain: [Run], spaceJoined: Bool) -> [RunWindow] {
-        var ranges: [ClosedRange<Int>] = []
-        for (offset, run) in chain.enumerated() where run.hasDigit && run.length >= 6 {
-            ranges.append(offset...offset)
+    private func windows(of chain: ArraySlice<Run>, spaceJoined: Bool) -> [RunWindow] {
+        var windows: [RunWindow] = []
+        for index in chain.indices where chain[index].hasDigit && chain[index].length >= 6 {
+            windows.append(RunWindow(runs: chain[index...index]))
         }
         if chain.count > 1, chain.count <= 12 {
             // Groups of one character only at the ends ("C 110 31 …", "… 276 C").
             let inner = chain.dropFirst().dropLast()
             if !spaceJoined || !inner.contains(where: { $0.length < 2 }) {
-                let starts = [0] + (chain[0].hasDigit ? [] : [1])
-                let ends = [chain.count - 1] + (chain[chain.count - 1].hasDigit ? [] : [chain.count - 2])
-                for start in starts {
-                    for end in ends where end > start {
-                        let range = start...end
-                        if !ranges.contains(range) { ranges.append(range) }
+                let first = chain.startIndex
+                let last = chain.endIndex - 1
+                // The first run, then the second when the first has no digit; likewise the ends.
+                for start in first...(chain[first].hasDigit ? first : first + 1) {
+                    for end in stride(from: last, through: chain[last].hasDigit ? last : last - 1, by: -1)
+                    where end > start {
+                        let known = windows.contains {
+                            $0.runs.startIndex == start && $0.runs.endIndex == end + 1
+                        }
+                        if !known { windows.append(RunWindow(runs: chain[start...end])) }
                     }
                 }
             }
         }
-        return ranges.map { RunWindow(runs: chain[$0]) }
+        return windows
     }
 
     /// Judges one window: formats, check digit, guards, context, score.
@@ -268,7 +304,11 @@ struct TextScan {
         // Most windows fit no format that may be tried: no number text is built for them.
         guard search.compiled.mayMatchAny(compactBytes, where: include) else { return nil }
         let number = String(decoding: compactBytes, as: UTF8.self)
-        let matches = search.compiled.match(number, where: include).filter { $0.checkDigitValid != false }
+        let matches = search.compiled.match(
+            number, bytes: compactBytes, where: include, state: &search.patternState
+        ).filter {
+            $0.checkDigitValid != false
+        }
         guard !matches.isEmpty else { return nil }
 
         var best: (score: Double, distance: Int, match: FormatMatch)?

@@ -60,6 +60,11 @@ final class TrackingSearch {
     let contextCarriers: Set<Int>
     /// The host of each link (up to ``maximumLinks``).
     let linkHosts: [String?]
+    /// What each link's host stands for (``CompiledCarriers/hostAnswers(_:)``), `nil` for a
+    /// link without a host; looked up once per host.
+    let linkHostAnswers: [CompiledCarriers.HostAnswers?]
+    /// The byte patterns' buffers, shared by every match of the run.
+    var patternState = BytePattern.State()
 
     init(compiled: CompiledCarriers, input: TrackingSearchInput) {
         self.compiled = compiled
@@ -67,11 +72,26 @@ final class TrackingSearch {
         senderCarriers = Set(input.senderDomain.map { compiled.carriersForDomain($0) } ?? [])
         var linkCarriers = Set<Int>()
         let linkHosts = input.links.prefix(Self.maximumLinks).map { Self.host(of: $0.target) }
-        for host in Set(linkHosts.compactMap { $0 }) {
-            linkCarriers.formUnion(compiled.carriersForHost(host))
+        var answersByHost: [String: CompiledCarriers.HostAnswers] = [:]
+        var linkHostAnswers: [CompiledCarriers.HostAnswers?] = []
+        linkHostAnswers.reserveCapacity(linkHosts.count)
+        for host in linkHosts {
+            guard let host else {
+                linkHostAnswers.append(nil)
+                continue
+            }
+            if let known = answersByHost[host] {
+                linkHostAnswers.append(known)
+                continue
+            }
+            let answers = compiled.hostAnswers(host)
+            answersByHost[host] = answers
+            linkCarriers.formUnion(answers.carriers)
+            linkHostAnswers.append(answers)
         }
         self.linkCarriers = linkCarriers
         self.linkHosts = linkHosts
+        self.linkHostAnswers = linkHostAnswers
         let subjectBytes = Self.utf8Prefix(input.subject ?? "", Self.maximumSubjectBytes)
         subjectCarriers = Set(compiled.mentionHits(in: subjectBytes).map(\.tag))
         contextCarriers = linkCarriers.union(subjectCarriers).union(senderCarriers)
@@ -145,33 +165,71 @@ final class TrackingSearch {
 
     // MARK: Links
 
-    private func linkCandidates() -> [TrackingCandidate] {
+    /// A link target, hidden or not: what decides a link's candidates, all but their context.
+    private struct LinkKey: Hashable {
+        var target: String
+        var isHidden: Bool
+    }
+
+    /// The candidates of every link (up to ``maximumLinks``), in link order: those of
+    /// ``candidates(link:host:)`` for each link with a host and a target of at most 4 KB.
+    func linkCandidates() -> [TrackingCandidate] {
         var found: [TrackingCandidate] = []
-        for (link, host) in zip(input.links.prefix(Self.maximumLinks), linkHosts) {
-            let target = link.target
-            guard target.utf8.count <= 4_096, let host else { continue }
-            let penalty = link.isHidden ? 0.1 : 0
-            var matchedCarrierPattern = false
-            for patternIndex in compiled.urlPatterns(forHost: host) {
-                let carrierIndex = compiled.urlPatterns[patternIndex].carrier
-                for number in compiled.urlNumbers(patternIndex, in: target) {
-                    matchedCarrierPattern = true
-                    // Without a `%` there is nothing to decode.
-                    let raw =
-                        number.utf8.contains(UInt8(ascii: "%"))
-                        ? (number.removingPercentEncoding ?? number) : number
-                    for piece in Self.numberPieces(raw) {
-                        if let candidate = carrierLinkCandidate(
-                            piece, carrierIndex: carrierIndex, link: link, penalty: penalty)
-                        {
-                            found.append(candidate)
-                        }
+        // A target repeated (a button and a text link to one page) gives the candidates it gave
+        // before, each with the context of its own link.
+        var earlier: [LinkKey: (text: String, candidates: [TrackingCandidate])] = [:]
+        for (link, answers) in zip(input.links.prefix(Self.maximumLinks), linkHostAnswers) {
+            guard link.target.utf8.count <= 4_096, let answers else { continue }
+            let key = LinkKey(target: link.target, isHidden: link.isHidden)
+            if let (text, candidates) = earlier[key] {
+                guard !candidates.isEmpty else { continue }
+                if text == link.text {
+                    found += candidates
+                } else {
+                    let context = Self.linkContext(link)
+                    for var candidate in candidates {
+                        candidate.context = context
+                        found.append(candidate)
+                    }
+                }
+                continue
+            }
+            let candidates = candidates(link: link, host: answers)
+            earlier[key] = (link.text, candidates)
+            found += candidates
+        }
+        return found
+    }
+
+    /// The candidates of one link: numbers its carrier's URL patterns capture, else the query
+    /// values of a link that looks like a tracking link.
+    /// - Parameters:
+    ///   - link: the link.
+    ///   - host: the carriers and URL patterns of the link's host.
+    func candidates(link: Link, host: CompiledCarriers.HostAnswers) -> [TrackingCandidate] {
+        var found: [TrackingCandidate] = []
+        let target = link.target
+        let penalty = link.isHidden ? 0.1 : 0
+        var matchedCarrierPattern = false
+        for patternIndex in host.urlPatterns {
+            let carrierIndex = compiled.urlPatterns[patternIndex].carrier
+            for number in compiled.urlNumbers(patternIndex, in: target, state: &patternState) {
+                matchedCarrierPattern = true
+                // Without a `%` there is nothing to decode.
+                let raw =
+                    number.utf8.contains(UInt8(ascii: "%"))
+                    ? (number.removingPercentEncoding ?? number) : number
+                for piece in Self.numberPieces(raw) {
+                    if let candidate = carrierLinkCandidate(
+                        piece, carrierIndex: carrierIndex, link: link, penalty: penalty)
+                    {
+                        found.append(candidate)
                     }
                 }
             }
-            if !matchedCarrierPattern, Self.looksLikeTrackingLink(target) {
-                found += genericLinkCandidates(link: link, host: host, penalty: penalty)
-            }
+        }
+        if !matchedCarrierPattern, Self.looksLikeTrackingLink(target) {
+            found += genericLinkCandidates(link: link, host: host, penalty: penalty)
         }
         return found
     }
@@ -189,7 +247,8 @@ final class TrackingSearch {
         else { return nil }
         var carrier = compiled.carriers[carrierIndex]
         let formats = compiled.formats
-        var matches = compiled.match(number) { formats[$0].carrierIndex == carrierIndex }
+        var matches = compiled.match(
+            number, where: { formats[$0].carrierIndex == carrierIndex }, state: &patternState)
         var checkValid: Bool?
         var formatID: String?
         var score = 0.85
@@ -199,9 +258,10 @@ final class TrackingSearch {
         if matches.isEmpty {
             // A number another carrier's format claims, on a sister company's page (a Colissimo
             // number on laPoste.fr): that carrier, when exactly one fits.
-            let others = compiled.match(number) {
-                !formats[$0].format.fallback && formats[$0].format.context != .carrier
-            }.filter { $0.checkDigitValid != false }
+            let others = compiled.match(
+                number, where: { !formats[$0].format.fallback && formats[$0].format.context != .carrier },
+                state: &patternState
+            ).filter { $0.checkDigitValid != false }
             if Set(others.map { compiled.formats[$0.formatIndex].carrierIndex }).count == 1 {
                 matches = others
                 carrier = compiled.carriers[compiled.formats[others[0].formatIndex].carrierIndex]
@@ -228,9 +288,11 @@ final class TrackingSearch {
 
     /// Numbers in the query of a tracking link that is not a known carrier pattern (a shop's
     /// or a tracking service's page): each value is tried like labelled text.
-    private func genericLinkCandidates(link: Link, host: String, penalty: Double) -> [TrackingCandidate] {
+    private func genericLinkCandidates(link: Link, host: CompiledCarriers.HostAnswers, penalty: Double)
+        -> [TrackingCandidate]
+    {
         guard let query = link.target.split(separator: "?", maxSplits: 1).dropFirst().first else { return [] }
-        let hostCarriers = Set(compiled.carriersForHost(host))
+        let hostCarriers = Set(host.carriers)
         var found: [TrackingCandidate] = []
         for item in query.split(whereSeparator: { $0 == "&" || $0 == ";" || $0 == "#" }).prefix(20) {
             guard let equals = item.firstIndex(of: "=") else { continue }
@@ -243,7 +305,8 @@ final class TrackingSearch {
                     bytes.allSatisfy(KeywordScanner.isAlphanumeric), !Self.isPlaceholder(bytes)
                 else { continue }
                 var best: (score: Double, match: FormatMatch)?
-                for match in compiled.match(number) where match.checkDigitValid != false {
+                let matches = compiled.match(number, where: { _ in true }, state: &patternState)
+                for match in matches where match.checkDigitValid != false {
                     let format = compiled.formats[match.formatIndex]
                     let carrier = format.carrierIndex
                     let carrierSignal =
@@ -291,6 +354,15 @@ final class TrackingSearch {
     /// One candidate per number: the best carrier wins; sources of the same carrier and
     /// number merge (the link's URL kept, the score raised a little when several agree).
     static func merge(_ candidates: [TrackingCandidate]) -> [TrackingCandidate] {
+        // A few candidates with distinct numbers (the usual case) have nothing to merge: only
+        // the order is left to settle, without building the groups.
+        if candidates.count <= 16, !hasRepeatedNumber(candidates) { return sortedByOffset(candidates) }
+        return mergeByGroups(candidates)
+    }
+
+    /// ``merge(_:)`` by grouping the candidates by number, for any candidates (the reference
+    /// the shortcut for distinct numbers is tested against).
+    static func mergeByGroups(_ candidates: [TrackingCandidate]) -> [TrackingCandidate] {
         var order: [String] = []
         var byNumber: [String: [TrackingCandidate]] = [:]
         for candidate in candidates {
@@ -324,7 +396,21 @@ final class TrackingSearch {
             }
             merged.append(best)
         }
-        return merged.sorted {
+        return sortedByOffset(merged)
+    }
+
+    /// Whether two candidates share a tracking number.
+    private static func hasRepeatedNumber(_ candidates: [TrackingCandidate]) -> Bool {
+        for index in candidates.indices.dropFirst() {
+            let number = candidates[index].trackingNumber
+            for earlier in 0..<index where candidates[earlier].trackingNumber == number { return true }
+        }
+        return false
+    }
+
+    /// Candidates found in the text first, by offset; the others after them.
+    private static func sortedByOffset(_ candidates: [TrackingCandidate]) -> [TrackingCandidate] {
+        candidates.sorted {
             switch ($0.utf8Offset, $1.utf8Offset) {
             case (let a?, let b?): return a < b
             case (.some, .none): return true
