@@ -29,7 +29,7 @@ enum TextOrigin: String, Sendable, Comparable, CaseIterable {
 }
 
 /// One line of rendered text as UTF-8 bytes, with a case-folded copy of the same length.
-struct TextLine: Sendable {
+final class TextLine: Sendable {
     let origin: TextOrigin
     /// The 0-based line number within its rendition.
     let number: Int
@@ -40,6 +40,16 @@ struct TextLine: Sendable {
     let startOffset: Int
     /// The rendered span the line starts in, when the document says.
     let span: TextSpan?
+
+    init(origin: TextOrigin, number: Int, bytes: [UInt8], folded: [UInt8], startOffset: Int, span: TextSpan?)
+    {
+        self.origin = origin
+        self.number = number
+        self.bytes = bytes
+        self.folded = folded
+        self.startOffset = startOffset
+        self.span = span
+    }
 
     /// Part path and DOM path of the line, when the document says (built when asked for:
     /// most lines are never cited as evidence).
