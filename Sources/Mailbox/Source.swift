@@ -243,8 +243,10 @@ public final class MessageSource: Sequence, IteratorProtocol {
         return access((folder as NSString).appendingPathComponent(name) + "/order.json", F_OK) == 0
     }
 
-    /// `…-<10 lower-case hex digits>`, optionally with `.order`: the names bundles are given.
-    static func looksLikeBundleName(_ name: String) -> Bool {
+    /// Whether a file or folder name has the shape `mailorders scan` gives bundles:
+    /// `…-<10 lower-case hex digits>`, optionally followed by `.order`.
+    /// - Parameter name: a name without a folder (`shop.example-A-1-0123456789`).
+    public static func looksLikeBundleName(_ name: String) -> Bool {
         let base = name.hasSuffix(".order") ? name.dropLast(6) : Substring(name)
         guard base.count > 11 else { return false }
         let hash = base.suffix(10)

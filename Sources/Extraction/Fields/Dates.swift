@@ -33,29 +33,12 @@ struct CivilDate: Sendable, Hashable, Comparable {
 
     /// The day `days` days after 1970-01-01 (before it when negative); nil outside 1900–2200.
     init?(daysSince1970 days: Int) {
-        // Days to civil date in the proleptic Gregorian calendar, by 400-year eras of
-        // 146,097 days starting on March 1st (the leap day ends a year).
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthFromMarch = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
-        let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let (year, month, day) = GregorianDays.civil(fromDays: days)
         self.init(year: year, month: month, day: day)
     }
 
     /// The number of days from 1970-01-01 to this day (negative before it).
-    var daysSince1970: Int {
-        let shiftedYear = month <= 2 ? year - 1 : year
-        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-        let yearOfEra = shiftedYear - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
+    var daysSince1970: Int { GregorianDays.days(year: year, month: month, day: day) }
 
     static func daysIn(month: Int, year: Int) -> Int {
         switch month {

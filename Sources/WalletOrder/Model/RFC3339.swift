@@ -1,3 +1,4 @@
+import Extraction
 import Foundation
 
 /// RFC 3339 timestamps and ISO 8601 durations, read strictly and written in one fixed form.
@@ -53,7 +54,7 @@ public enum WalletTime {
             return nil
         }
         guard index == b.count else { return nil }
-        let days = daysSinceEpoch(year: year, month: month, day: day)
+        let days = GregorianDays.days(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + min(second, 59) - offset
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }
@@ -79,7 +80,7 @@ public enum WalletTime {
             rest += 86_400
             days -= 1
         }
-        let (year, month, day) = civil(fromDays: days)
+        let (year, month, day) = GregorianDays.civil(fromDays: days)
         func pad(_ value: Int, _ width: Int) -> String {
             let text = String(value)
             return String(repeating: "0", count: max(0, width - text.count)) + text
@@ -157,28 +158,6 @@ public enum WalletTime {
         }
     }
 
-    /// Days from 1970-01-01 to a proleptic Gregorian date.
-    private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
-    private static func civil(fromDays days: Int) -> (Int, Int, Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
 }
 
 extension KeyedDecodingContainer where Key == AnyKey {

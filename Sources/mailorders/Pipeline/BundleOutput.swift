@@ -99,11 +99,5 @@ struct BundleOutput: Sendable {
     }
 
     /// `…-<10 lower-case hex digits>`, optionally with `.order`: the names ``BundleWriter`` gives.
-    static func looksLikeBundleName(_ name: String) -> Bool {
-        let base = name.hasSuffix(".order") ? name.dropLast(6) : Substring(name)
-        guard base.count > 11 else { return false }
-        let hash = base.suffix(10)
-        let dash = base.dropLast(10).last
-        return dash == "-" && hash.allSatisfy { ("0"..."9").contains($0) || ("a"..."f").contains($0) }
-    }
+    static func looksLikeBundleName(_ name: String) -> Bool { MessageSource.looksLikeBundleName(name) }
 }
