@@ -255,7 +255,9 @@ final class MboxReader {
     /// body text wherever it stands. A line of that shape ends the message before it when the
     /// next line is a header field, or when it follows a blank line, as separators do (RFC 4155
     /// §2: a message ends with an empty line) and what follows cannot be body text: another
-    /// separator, white space up to the end, binary data (``next()`` reports the binary data).
+    /// separator, white space up to the end, binary data or a line with control bytes
+    /// (``next()`` reports them). A header field is a known message field or a field with a
+    /// value (`wrote:` alone is not one).
     /// Any other line of that shape, dated or not, is an unescaped line of the body: writers
     /// that quote (`>From `) never leave one, and reading it as body text keeps the message
     /// whole where a split would cut it in two (`From john@example.com Mon Nov 16 09:00:00
@@ -275,9 +277,12 @@ final class MboxReader {
                 && startsWithMessageField(buffer, at: start)
         }
         if start >= buffer.count { return afterBlankLine }
-        if startsWithFieldName(buffer, at: start) { return true }
+        if startsWithHeaderField(buffer, at: start) { return true }
         guard afterBlankLine else { return false }
         let after = buffer[start..<min(buffer.count, start + 1024)]
+        // A line with control bytes (NUL, a bell …) after it is no body text of a mail
+        // message: junk after a separator, which ``next()`` reports.
+        if Self.hasControlByte(after.prefix { $0 != 0x0A }) { return true }
         if after.starts(with: MboxReader.fromLine), let lineEnd = after.firstIndex(of: 0x0A),
             acceptedShape(after[..<lineEnd]) != nil
         {
@@ -297,6 +302,25 @@ final class MboxReader {
         case .undated: acceptsUndated ? .undated : nil
         case nil: nil
         }
+    }
+
+    /// Whether a header field starts at `start`: one of ``messageFieldNames``, or any field
+    /// name with a value on its line (`X-Mozilla-Status: 0001`). A name and a colon with
+    /// nothing after them (`wrote:` under a quoted reply's `From … 2026` line) are body text.
+    private func startsWithHeaderField(_ buffer: [UInt8], at start: Int) -> Bool {
+        if startsWithMessageField(buffer, at: start) { return true }
+        guard startsWithFieldName(buffer, at: start),
+            let colon = buffer[start..<min(buffer.count, start + 80)].firstIndex(of: UInt8(ascii: ":"))
+        else { return false }
+        var index = colon + 1
+        while index < buffer.count, buffer[index] == 0x20 || buffer[index] == 0x09 { index += 1 }
+        return index < buffer.count && buffer[index] != 0x0A && buffer[index] != 0x0D
+    }
+
+    /// Whether the bytes hold a C0 control other than tab, line feed, form feed, carriage
+    /// return and escape (which text may carry).
+    static func hasControlByte(_ bytes: ArraySlice<UInt8>) -> Bool {
+        bytes.contains { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0C && $0 != 0x0D && $0 != 0x1B }
     }
 
     /// Whether a header field name (printable ASCII but `:`, within 80 bytes) and `:` start

@@ -193,6 +193,31 @@ import Testing
         #expect(undated.map(text) == ["Subject: 1\n\nfirst\n", "Subject: 2\n\nsecond\n"])
     }
 
+    /// A quoted reply's attribution: `From … 2026` then `wrote:` (a name and a colon with no
+    /// value) is body text; a field with a value, or a message's own field, starts a message.
+    @Test func aQuotedReplysFromLineFollowedByWroteStaysInTheBody() throws {
+        let body = "Sounds good.\n\n" + Self.separator + "\nwrote:\n> Your order has shipped.\n"
+        let (kept, keptProblems) = try read(Self.separator + "\nSubject: 1\n\n" + body)
+        #expect(keptProblems.isEmpty)
+        #expect(kept.map(text) == ["Subject: 1\n\n" + body])
+        let (split, splitProblems) = try read(
+            Self.separator + "\nSubject: 1\n\nfirst\n\n" + Self.separator
+                + "\nX-Status: RO\nSubject: 2\n\nsecond\n")
+        #expect(splitProblems.isEmpty)
+        #expect(split.map(text) == ["Subject: 1\n\nfirst\n", "X-Status: RO\nSubject: 2\n\nsecond\n"])
+    }
+
+    /// A few junk bytes after a separator are reported, however short: a line with control
+    /// bytes is no body text.
+    @Test func shortJunkAfterASeparatorIsReportedNotGlued() throws {
+        for junk in ["\u{0}\u{0}\u{0}", "ab\u{7}cd", "\u{1}\u{2}\u{3}\u{4}\u{5}\u{6}xyz"] {
+            let (messages, problems) = try read(
+                Self.separator + "\nSubject: 1\n\nfirst\n\n" + Self.separator + "\n" + junk + "\n")
+            #expect(messages.map(text) == ["Subject: 1\n\nfirst\n"], "\(junk.debugDescription)")
+            #expect(problems.map(\.origin.index) == [2], "\(junk.debugDescription)")
+        }
+    }
+
     @Test func aDatedLineAfterABlankLineSplitsOnlyBeforeAMessage() throws {
         // Text that is not a header section after it is body text of the message.
         let (messages, problems) = try read(
