@@ -45,12 +45,14 @@ extension ExtractionContext {
             languages.phrases(\.orderNumber), in: text, origins: Self.allOrigins,
             hits: phraseHits)
         for found in strong where !isNegated(found, by: notOrder) {
-            // A number shorter than three digits only when it is the label's whole value, and
-            // trusted less: a subject alone does not give it.
+            // A number shorter than three digits only when it is the label's whole value in the
+            // label's cell or the next one (a line below an empty label may be a quantity),
+            // and trusted less: a subject alone does not give it.
             var short = false
             guard
                 let number = OrderNumberToken.extract(from: found.value, fillers: fillers, minimumLength: 4)
                     ?? {
+                        guard found.placement != .nextLine else { return nil }
                         short = true
                         return OrderNumberToken.shortLabelled(found.value, fillers: fillers)
                     }()

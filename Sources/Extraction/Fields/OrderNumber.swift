@@ -33,9 +33,11 @@ enum OrderNumberToken {
     /// merely near an order word (quantities, "2 of 3", prices) are not taken; a new shop's
     /// first orders have shorter numbers. Such a number is taken only when nothing but filler
     /// words ("is", "no.") stands before it in the value and nothing but closing punctuation
-    /// after it. Shapes accepted (ASCII): one to three digits, not all zeros; or two to five
-    /// letters and digits, with at least one of each, in at most two groups joined by one
-    /// hyphen (`AB12`, `HX-3`).
+    /// after it. Shapes accepted (ASCII): one to four digits, not all zeros (four digits that
+    /// read as a year are refused by ``isPlausible(_:minimumLength:)`` but not here: after a
+    /// strong label, "Order number: 2026" is an order number); or two to five capital letters
+    /// and digits, with at least one of each, in at most two groups joined by one hyphen
+    /// (`AB12`, `HX-3`; `2pcs` is a quantity).
     /// - Parameters:
     ///   - value: the text after the label (``LabelledValue/value``).
     ///   - fillers: folded words skipped before the value.
@@ -58,13 +60,13 @@ enum OrderNumberToken {
             token.removeLast()
         }
         func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
-        func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
+        func isLetter(_ byte: UInt8) -> Bool { byte >= 0x41 && byte <= 0x5A }
         let digits = token.filter(isDigit).count
         let letters = token.filter(isLetter).count
         let hyphens = token.filter { $0 == UInt8(ascii: "-") }.count
         guard digits + letters + hyphens == token.count, digits >= 1 else { return nil }
         if letters == 0 && hyphens == 0 {
-            guard token.count <= 3, token.contains(where: { $0 != 0x30 }) else { return nil }
+            guard token.count <= 4, token.contains(where: { $0 != 0x30 }) else { return nil }
         } else {
             guard letters >= 1, hyphens <= 1, (2...5).contains(token.count),
                 token.first != UInt8(ascii: "-"), token.last != UInt8(ascii: "-")
