@@ -120,6 +120,22 @@ import Testing
         }
     }
 
+    @Test func missingOrFileRulesFolderIsNamedPlainly() throws {
+        let missing = URL(fileURLWithPath: "/nonexistent-rules-\(UUID().uuidString)")
+        #expect(throws: RulesError(path: missing.path, reason: "no such folder")) {
+            _ = try Rules.load(from: missing)
+        }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("rules-\(UUID().uuidString)")
+        try Data("{}".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        do {
+            _ = try Rules.load(from: file)
+            Issue.record("a file loaded as a rules folder")
+        } catch {
+            #expect(error.reason.hasPrefix("not a folder"), "\(error)")
+        }
+    }
+
     @Test func unknownKindIsReported() throws {
         let english = try String(
             contentsOf: Fixture.rulesDirectory.appendingPathComponent("languages/en.json5"), encoding: .utf8)

@@ -18,6 +18,14 @@ public struct Rules: Sendable {
     /// - Returns: the rules.
     /// - Throws: ``RulesError`` naming the first file that cannot be read, its line and the reason.
     public static func load(from directory: URL) throws(RulesError) -> Rules {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isFolder) else {
+            throw RulesError(path: directory.path, reason: "no such folder")
+        }
+        guard isFolder.boolValue else {
+            throw RulesError(
+                path: directory.path, reason: "not a folder (a rules folder holds languages/ and carriers/)")
+        }
         let languageFiles = RulesFile.files(in: directory.appendingPathComponent("languages"))
         if languageFiles.isEmpty {
             throw RulesError(
