@@ -2,6 +2,20 @@ import Foundation
 
 /// Runs the built `mailorders` binary as a user would.
 enum CommandRunner {
+    /// `text` without the report a sanitizer prints at exit (LeakSanitizer's "Suppressions
+    /// used:" block, under a line of dashes), so that tests can count the tool's own lines
+    /// in builds with `--sanitize=address` too.
+    static func withoutSanitizerReport(_ text: String) -> String {
+        var lines = text.components(separatedBy: "\n")
+        if let start = lines.indices.first(where: {
+            lines[$0].hasPrefix("-----") && $0 + 1 < lines.count
+                && lines[$0 + 1].hasPrefix("Suppressions used:")
+        }) {
+            lines.removeSubrange(start...)
+        }
+        return lines.joined(separator: "\n")
+    }
+
     struct Output {
         var status: Int32
         var standardOutput: String
