@@ -28,15 +28,20 @@ import Testing
         #expect(sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK)
     }
 
-    @Test func aDamagedSchemaStopsTheRun() throws {
-        let folder = try CommandRunner.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+    /// One example message scanned into `folder/orders`: the output folder and its bundles.
+    func scanOneMessage(into folder: URL) throws -> (out: URL, bundles: Set<String>) {
         let out = folder.appendingPathComponent("orders")
         let first = try CommandRunner.run([
             "scan", Self.example + "/cur/1764400001.M1P4242.mailhost:2,S", "--out", out.path, "--quiet",
         ])
         #expect(first.status == 0, "\(first.standardError)")
-        let before = try bundles(in: out)
+        return (out, try bundles(in: out))
+    }
+
+    @Test func aDamagedSchemaStopsTheRun() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (out, before) = try scanOneMessage(into: folder)
         try damage(out.appendingPathComponent("mailorders.sqlite"), "DROP TABLE contributions")
 
         let result = try CommandRunner.run(["scan", Self.example, "--out", out.path, "--json"])
@@ -60,12 +65,7 @@ import Testing
     func aReadOnlyStoreStopsTheRun() throws {
         let folder = try CommandRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let out = folder.appendingPathComponent("orders")
-        let first = try CommandRunner.run([
-            "scan", Self.example + "/cur/1764400001.M1P4242.mailhost:2,S", "--out", out.path, "--quiet",
-        ])
-        #expect(first.status == 0, "\(first.standardError)")
-        let before = try bundles(in: out)
+        let (out, before) = try scanOneMessage(into: folder)
         chmod(folder.path, 0o755)
         chmod(out.path, 0o777)
         for name in try FileManager.default.contentsOfDirectory(atPath: out.path)
