@@ -396,13 +396,12 @@ public struct MerchantEmailChecker: Sendable {
         }
 
         // The carriers the email is about: named in its text, linked to, or sending it.
+        var hosts = trackingURLs.compactMap { URLComponents(string: $0)?.host?.lowercased() }
+        if let domain = document.sender?.domain?.lowercased() { hosts.append(domain) }
         let present = Set(
             carriers.filter { profile in
-                profile.names.contains { text.visibleContains(name: $0) }
-                    || trackingURLs.contains { url in Self.host(url, isOneOf: profile.linkHosts) }
-                    || document.sender.flatMap(\.domain).map {
-                        Self.host("https://\($0)/", isOneOf: profile.linkHosts)
-                    } == true
+                hosts.contains { Self.host($0, isOneOf: profile.linkHosts) }
+                    || profile.names.contains { text.visibleContains(name: $0) }
             }.map(\.name))
 
         var findings: [Finding] = []
@@ -439,17 +438,14 @@ public struct MerchantEmailChecker: Sendable {
         return (counts.values.max() ?? 0) * 4 >= number.count * 3
     }
 
-    /// Whether the URL's host is one of `hosts` or a subdomain of one.
-    static func host(_ url: String, isOneOf hosts: [String]) -> Bool {
-        guard let host = URLComponents(string: url)?.host?.lowercased() else { return false }
-        return hosts.contains { host == $0 || host.hasSuffix("." + $0) }
+    /// Whether a host (lower-cased) is one of `hosts` or a subdomain of one.
+    static func host(_ host: String, isOneOf hosts: [String]) -> Bool {
+        hosts.contains { host == $0 || host.hasSuffix("." + $0) }
     }
 
     private func isCarrierTrackingURL(_ url: String) -> Bool {
         guard let host = URLComponents(string: url)?.host?.lowercased() else { return false }
-        return carriers.contains { profile in
-            profile.linkHosts.contains { host == $0 || host.hasSuffix("." + $0) }
-        }
+        return carriers.contains { Self.host(host, isOneOf: $0.linkHosts) }
     }
 
     /// Runs of digit-bearing groups (`1Z 999 AA1 01 2345 6784`): the whole run with the

@@ -221,10 +221,15 @@ final class MessageApplier {
 
         for item in tracked {
             // Shipment-only records of the parcel (carrier emails read first) join the order.
-            for holder in try fulfillments(trackingKey: item.key) where holder.orderID != target {
-                if try isShipmentOnly(holder.orderID) { try absorb(holder.orderID, into: target) }
-            }
             var holders = try fulfillments(trackingKey: item.key)
+            var absorbed = false
+            for holder in holders where holder.orderID != target {
+                if try isShipmentOnly(holder.orderID) {
+                    try absorb(holder.orderID, into: target)
+                    absorbed = true
+                }
+            }
+            if absorbed { holders = try fulfillments(trackingKey: item.key) }
             if !holders.contains(where: { $0.orderID == target }) {
                 // A parcel other orders list too is one box holding several orders (a combined
                 // shipment): each order lists it, with everything said about the parcel.

@@ -117,7 +117,8 @@ enum ScanCommand: Subcommand {
         do {
             try json.write(to: record, atomically: true, encoding: .utf8)
         } catch  where reportingFailure {
-            Console.error("mailorders scan: cannot write \(record.path): \(error.localizedDescription)")
+            Console.error(
+                "mailorders scan: cannot write \(record.path): \(fileErrorReason(error, path: record.path))")
         } catch {}
     }
 }
