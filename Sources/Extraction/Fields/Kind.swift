@@ -10,7 +10,9 @@ extension ExtractionContext {
     func phraseScores(
         _ set: PhraseSet, bodyLines: Int = 400, origins: Set<TextOrigin> = ExtractionContext.allOrigins
     ) -> [Int: Double] {
-        var best: [Int: (tag: Int, weight: Double)] = [:]
+        // The phrases found, each with the weight of its strongest place (few per email, so
+        // searched in order rather than hashed).
+        var best: [(phrase: Int, weight: Double)] = []
         // Lines counted per origin (by ``TextOrigin/position``), and the origins read.
         var counted = (0, 0, 0, 0)
         var wanted = 0
@@ -45,13 +47,17 @@ extension ExtractionContext {
             let matches =
                 hits?.matches(set, line: lineIndex, limit: 32)
                 ?? set.matches(in: text.lines[lineIndex].folded, limit: 32)
-            for (index, _) in matches
-            where (best[index]?.weight ?? 0) < weight {
-                best[index] = (set.tags[index], weight)
+            for (index, _) in matches {
+                if let found = best.firstIndex(where: { $0.phrase == index }) {
+                    if best[found].weight < weight { best[found].weight = weight }
+                } else {
+                    best.append((index, weight))
+                }
             }
         }
+        // Weights are whole numbers, so the sums do not depend on the order they are added in.
         var scores: [Int: Double] = [:]
-        for entry in best.values { scores[entry.tag, default: 0] += entry.weight }
+        for entry in best { scores[set.tags[entry.phrase], default: 0] += entry.weight }
         return scores
     }
 
