@@ -246,7 +246,10 @@ extension FieldFastPathTests {
 
     @Test func domainLabelsAgree() {
         var generator = Generator(state: 17)
-        let pieces = ["fern", "hill", "-", ".", "Shop", "7", "é", "bücher", "xn--", "注文", "", "_", "\r\n"]
+        let pieces = [
+            "fern", "hill", "-", ".", "Shop", "7", "é", "bücher", "xn--", "注文", "", "_", "\r\n", "k", "K",
+            "\u{212A}", "o\u{308}", "ö", "\u{308}", "\t", "\n", "님", "\u{1F600}",
+        ]
         for _ in 0..<10_000 {
             let domain = generator.text(pieces, count: 5)
             let expected = String(

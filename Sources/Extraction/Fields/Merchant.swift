@@ -147,7 +147,14 @@ extension ExtractionContext {
     /// A sender display name without "no-reply", "orders", "customer service", "team" and the like.
     func cleanDisplayName(_ displayName: String) -> String? {
         var name = Text.trimmed(Self.quotes.trimming(displayName))
-        if FieldText.isASCII(name) ? name.utf8.contains(UInt8(ascii: "@")) : name.contains("@") { return nil }
+        // Foundation finds no "@" in a text without its byte (no other character is
+        // canonically equivalent to it).
+        if FieldText.isASCII(name)
+            ? name.utf8.contains(UInt8(ascii: "@"))
+            : name.utf8.contains(UInt8(ascii: "@")) && name.contains("@")
+        {
+            return nil
+        }
         // The folded name, folded again only when a phrase changed the name.
         var folded = Text.fold(Array(name.utf8))
         var present = ByteSet(folded)
@@ -445,10 +452,17 @@ extension ExtractionContext {
         return String((domain.split(separator: ".").first ?? "").filter { $0.isLetter || $0.isNumber })
     }
 
-    /// `text.contains(other)`, byte by byte when both are ASCII without carriage returns (each
-    /// byte then one character) and `other` is not empty.
+    /// `text.contains(other)`, byte by byte when `other` is not empty and both are made of
+    /// ASCII other than the carriage return and of ``SimpleScalars``: each scalar is then a
+    /// character of its own (ASCII controls other than CR always are), and no two of these
+    /// scalars are canonically equivalent, so the characters match where the bytes do.
     static func contains(_ text: String, _ other: String) -> Bool {
-        func isPlain(_ string: String) -> Bool { string.utf8.allSatisfy { $0 < 0x80 && $0 != 0x0D } }
+        func isPlain(_ string: String) -> Bool {
+            if string.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) { return true }
+            return string.unicodeScalars.allSatisfy {
+                $0.isASCII ? $0 != "\r" : SimpleScalars.isStandalone($0)
+            }
+        }
         if !other.isEmpty && isPlain(text) && isPlain(other) {
             return Text.containsBytes(Array(other.utf8), in: Array(text.utf8))
         }
