@@ -181,10 +181,13 @@ import Testing
     /// A number is found in a value where Foundation finds it.
     @Test func numberRangeAgreesWithFoundation() {
         var generator = Generator(state: 47)
-        let pieces = ["A", "12", "3", "-", " ", "#", "x", "\r\n", "\n", "é", "e\u{301}", "123", "AB-12"]
+        let pieces = [
+            "A", "12", "3", "-", " ", "#", "x", "\r\n", "\n", "é", "e\u{301}", "123", "AB-12", "주문", "注文",
+            "\u{301}", "\u{212A}", "K", "ö", "o\u{308}", "\t", "\u{3000}", "ａ", "\u{1F600}",
+        ]
         var found = 0
-        for round in 0..<4_000 {
-            let value = generator.text(pieces, count: round % 10 == 0 ? 120 : 12)
+        for round in 0..<6_000 {
+            let value = generator.text(pieces, count: round % 10 == 0 ? 200 : 12)
             let number = generator.text(pieces, count: 3)
             let expected = value.prefix(160).range(of: number)
             let actual = ExtractionContext.range(of: number, inFirst160Of: value)

@@ -88,22 +88,45 @@ extension ExtractionContext {
     /// Every rendition and the subject, where order numbers are looked for.
     static let allOrigins: Set<TextOrigin> = [.html, .plain, .subject, .preheader]
 
-    /// `value.prefix(160).range(of: number)`, found among the bytes when both are ASCII
-    /// without a carriage return (each byte a character, nothing to compose or decompose).
+    /// `value.prefix(160).range(of: number)`, found among the bytes when the number is ASCII
+    /// without a carriage return and the value's first 161 scalars are ``SimpleScalars``:
+    /// there each scalar is a character, so the first 160 characters are the first 160
+    /// scalars, and an ASCII number matches only the same ASCII bytes (no scalar of the value
+    /// composes with its neighbours or is canonically equivalent to ASCII text).
     static func range(of number: String, inFirst160Of value: String) -> Range<String.Index>? {
-        let asciiWithoutCR = { (text: String) in text.utf8.allSatisfy { $0 < 0x80 && $0 != 0x0D } }
-        guard !number.isEmpty, asciiWithoutCR(value), asciiWithoutCR(number) else {
+        let needle = Array(number.utf8)
+        guard !needle.isEmpty, needle.allSatisfy({ $0 < 0x80 && $0 != 0x0D }),
+            let prefixBytes = simplePrefixByteCount(value, characters: 160)
+        else {
             return value.prefix(160).range(of: number)
         }
-        let haystack = Array(value.utf8.prefix(160))
-        let needle = Array(number.utf8)
-        guard needle.count <= haystack.count else { return nil }
-        for start in 0...(haystack.count - needle.count)
-        where haystack[start] == needle[0] && haystack[start..<(start + needle.count)].elementsEqual(needle) {
-            let lower = value.utf8.index(value.utf8.startIndex, offsetBy: start)
-            return lower..<value.utf8.index(lower, offsetBy: needle.count)
+        return value.utf8.withContiguousStorageIfAvailable { bytes -> Range<String.Index>? in
+            let haystack = UnsafeBufferPointer(rebasing: bytes[0..<prefixBytes])
+            guard needle.count <= haystack.count else { return nil }
+            for start in 0...(haystack.count - needle.count)
+            where haystack[start] == needle[0]
+                && haystack[start..<(start + needle.count)].elementsEqual(needle)
+            {
+                let lower = value.utf8.index(value.utf8.startIndex, offsetBy: start)
+                return lower..<value.utf8.index(lower, offsetBy: needle.count)
+            }
+            return nil
+        } ?? value.prefix(160).range(of: number)
+    }
+
+    /// The UTF-8 length of the text's first `characters` scalars when those scalars and the
+    /// one after them (if any) are ``SimpleScalars`` (so each is a character of its own);
+    /// else `nil`.
+    static func simplePrefixByteCount(_ text: String, characters: Int) -> Int? {
+        var count = 0
+        var bytes = 0
+        for scalar in text.unicodeScalars {
+            guard SimpleScalars.isStandalone(scalar) else { return nil }
+            if count == characters { break }
+            count += 1
+            bytes += UTF8.width(scalar)
         }
-        return nil
+        return bytes
     }
 
     /// Whether a label is part of a label for another number ("Invoice order number", "Coupon code").
