@@ -42,25 +42,65 @@ enum Scoring {
     /// Groups candidates by key and ranks the groups: merged score, then the most trusted
     /// rendition (HTML, then text/plain, then subject), then document order.
     static func rank<Value>(_ candidates: [Candidate<Value>]) -> [Chosen<Value>] {
-        var groups: [String: [Candidate<Value>]] = [:]
-        var order: [String] = []
+        let chosen = groups(candidates).map(merge)
+        return chosen.sorted(by: ranksBefore)
+    }
+
+    /// The best value when its merged score reaches the threshold: the first of
+    /// ``rank(_:)``, without sorting the groups that do not win.
+    static func choose<Value>(_ candidates: [Candidate<Value>], threshold: Double) -> Chosen<Value>? {
+        var first: Chosen<Value>?
+        for members in groups(candidates) {
+            let merged = merge(members)
+            // The sort is stable: of equal groups, the earlier one comes first.
+            if let current = first, !ranksBefore(merged, current) { continue }
+            first = merged
+        }
+        guard let first, first.score >= threshold else { return nil }
+        return first
+    }
+
+    /// The candidates grouped by ``Candidate/key`` (compared as `String`s, as a dictionary
+    /// would), the groups in the order of their first candidate and each group's members in
+    /// input order. Shape: one array per distinct key.
+    static func groups<Value>(_ candidates: [Candidate<Value>]) -> [[Candidate<Value>]] {
+        var keys: [String] = []
+        var groups: [[Candidate<Value>]] = []
+        keys.reserveCapacity(candidates.count)
+        groups.reserveCapacity(candidates.count)
+        // A few candidates are grouped by comparing keys; many through a dictionary of indices.
+        var index: [String: Int]? = candidates.count > 32 ? [:] : nil
         for candidate in candidates {
-            if groups[candidate.key] == nil { order.append(candidate.key) }
-            groups[candidate.key, default: []].append(candidate)
+            let found: Int?
+            if let dictionary = index {
+                found = dictionary[candidate.key]
+            } else {
+                found = keys.firstIndex(of: candidate.key)
+            }
+            if let found {
+                groups[found].append(candidate)
+            } else {
+                index?[candidate.key] = keys.count
+                keys.append(candidate.key)
+                groups.append([candidate])
+            }
         }
-        var chosen: [Chosen<Value>] = []
-        for key in order {
-            guard let members = groups[key] else { continue }
-            let sorted = members.sorted(by: better)
-            guard let best = sorted.first else { continue }
-            let renditions = distinctRenditions(members)
-            let score = min(0.99, best.score + agreementBonus * Double(renditions - 1))
-            chosen.append(Chosen(best: best, supporting: Array(sorted.dropFirst()), score: score))
-        }
-        return chosen.sorted { lhs, rhs in
-            if lhs.score != rhs.score { return lhs.score > rhs.score }
-            return better(lhs.best, rhs.best)
-        }
+        return groups
+    }
+
+    /// One group's members merged: the best of them, the others in rank order, and the score
+    /// raised by ``agreementBonus`` for each further rendition.
+    private static func merge<Value>(_ members: [Candidate<Value>]) -> Chosen<Value> {
+        let sorted = members.count == 1 ? members : members.sorted(by: better)
+        let renditions = members.count == 1 ? 1 : distinctRenditions(members)
+        let score = min(0.99, sorted[0].score + agreementBonus * Double(renditions - 1))
+        return Chosen(best: sorted[0], supporting: Array(sorted.dropFirst()), score: score)
+    }
+
+    /// The order of ranked groups: merged score, then ``better(_:_:)`` of their best candidates.
+    private static func ranksBefore<Value>(_ lhs: Chosen<Value>, _ rhs: Chosen<Value>) -> Bool {
+        if lhs.score != rhs.score { return lhs.score > rhs.score }
+        return better(lhs.best, rhs.best)
     }
 
     /// How many distinct renditions (origin, or source without one) the candidates come from:
@@ -77,12 +117,6 @@ enum Scoring {
             distinct += 1
         }
         return distinct
-    }
-
-    /// The best value when its merged score reaches the threshold.
-    static func choose<Value>(_ candidates: [Candidate<Value>], threshold: Double) -> Chosen<Value>? {
-        guard let first = rank(candidates).first, first.score >= threshold else { return nil }
-        return first
     }
 
     private static func better<Value>(_ lhs: Candidate<Value>, _ rhs: Candidate<Value>) -> Bool {

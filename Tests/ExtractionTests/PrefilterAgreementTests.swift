@@ -197,6 +197,64 @@ import Testing
         #expect(found > 500)
     }
 
+    /// Candidates are ranked, and the best chosen, as grouping them through a dictionary and
+    /// sorting every group does.
+    @Test func rankingAgreesWithDictionaryGrouping() {
+        func better(_ lhs: Candidate<String>, _ rhs: Candidate<String>) -> Bool {
+            if lhs.score != rhs.score { return lhs.score > rhs.score }
+            let leftRank = lhs.origin?.rank ?? -1
+            let rightRank = rhs.origin?.rank ?? -1
+            if leftRank != rightRank { return leftRank < rightRank }
+            return lhs.offset < rhs.offset
+        }
+        func reference(_ candidates: [Candidate<String>]) -> [Chosen<String>] {
+            var groups: [String: [Candidate<String>]] = [:]
+            var order: [String] = []
+            for candidate in candidates {
+                if groups[candidate.key] == nil { order.append(candidate.key) }
+                groups[candidate.key, default: []].append(candidate)
+            }
+            return order.compactMap { key -> Chosen<String>? in
+                guard let members = groups[key] else { return nil }
+                let sorted = members.sorted(by: better)
+                let renditions = Set(members.map { $0.origin?.rawValue ?? $0.source }).count
+                let score = min(0.99, sorted[0].score + Scoring.agreementBonus * Double(renditions - 1))
+                return Chosen(best: sorted[0], supporting: Array(sorted.dropFirst()), score: score)
+            }.sorted { lhs, rhs in
+                if lhs.score != rhs.score { return lhs.score > rhs.score }
+                return better(lhs.best, rhs.best)
+            }
+        }
+        // The text names each candidate, so that equal-looking candidates are told apart.
+        func names(_ chosen: Chosen<String>) -> [String] {
+            [chosen.best.text] + chosen.supporting.map(\.text)
+        }
+        var generator = Generator(state: 49)
+        let origins: [TextOrigin?] = [nil, .html, .plain, .subject, .preheader]
+        let keys = ["A1", "B2", "C3", "é", "e\u{301}", "Ω", "\u{2126}"]
+        let scores = [0.5, 0.6, 0.65, 0.8]
+        var chosenCount = 0
+        for round in 0..<3_000 {
+            let count = round % 40 == 0 ? 33 + Int(generator.next() % 20) : Int(generator.next() % 9)
+            let candidates = (0..<count).map { index in
+                Candidate(
+                    value: "v", key: generator.pick(keys), source: generator.pick(["label", "subject"]),
+                    score: generator.pick(scores), text: "#\(index)", origin: generator.pick(origins),
+                    offset: Int(generator.next() % 4))
+            }
+            let expected = reference(candidates)
+            let actual = Scoring.rank(candidates)
+            #expect(actual.map(names) == expected.map(names))
+            #expect(actual.map(\.score) == expected.map(\.score))
+            let threshold = generator.pick([0.0, 0.6, 0.7])
+            let chosen = Scoring.choose(candidates, threshold: threshold)
+            let first = expected.first.flatMap { $0.score >= threshold ? $0 : nil }
+            #expect(chosen.map(names) == first.map(names))
+            if chosen != nil { chosenCount += 1 }
+        }
+        #expect(chosenCount > 1_000)
+    }
+
     /// Renditions are counted as a set of them counts them.
     @Test func distinctRenditionsCountAsASet() {
         var generator = Generator(state: 48)
