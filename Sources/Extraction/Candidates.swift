@@ -10,12 +10,65 @@ struct Candidate<Value: Sendable>: Sendable {
     var source: String
     /// Trust, 0–1, before merging.
     var score: Double
-    /// The text around the value.
-    var text: String
+    /// The text around the value: ``EvidenceLines/text`` when the candidate was made from
+    /// lines (built only when asked for: most candidates are never cited as evidence).
+    var text: String {
+        get { lines?.text ?? storedText }
+        set {
+            storedText = newValue
+            lines = nil
+        }
+    }
     var origin: TextOrigin?
     /// UTF-8 offset in its rendition, for document order.
     var offset: Int = 0
     var location: String?
+    private var storedText: String
+    private var lines: EvidenceLines?
+
+    init(
+        value: Value, key: String, source: String, score: Double, text: String, origin: TextOrigin?,
+        offset: Int = 0, location: String? = nil
+    ) {
+        self.value = value
+        self.key = key
+        self.source = source
+        self.score = score
+        self.storedText = text
+        self.origin = origin
+        self.offset = offset
+        self.location = location
+    }
+
+    /// A candidate whose text is the display of the lines it was read from.
+    init(
+        value: Value, key: String, source: String, score: Double, lines: EvidenceLines, origin: TextOrigin?,
+        offset: Int = 0, location: String? = nil
+    ) {
+        self.init(
+            value: value, key: key, source: source, score: score, text: "", origin: origin, offset: offset,
+            location: location)
+        self.lines = lines
+    }
+}
+
+/// The lines a value was read from: its label's line and its own (the same line, or the next).
+struct EvidenceLines: Sendable {
+    let label: TextLine
+    let line: TextLine
+
+    /// The label's and the value's line from a labelled value.
+    init(_ found: LabelledValue) {
+        label = found.labelLine
+        line = found.line
+    }
+
+    /// ``LabelledValue/context``: the line as displayed, or both lines joined by ` / ` and
+    /// cut to 200 characters when the value is on the line after its label.
+    var text: String {
+        guard label.number != line.number else { return line.display }
+        return Text.shortened(label.display + " / " + line.display, limit: 200)
+    }
 }
 
 /// The candidates that agree on one value, merged.

@@ -5,29 +5,29 @@ extension ExtractionContext {
     /// Order-number candidates from the attached order, markup, labelled values and the subject.
     func orderNumberCandidates() -> [Candidate<String>] {
         var candidates: [Candidate<String>] = []
-        func add(
-            _ value: String, source: String, score: Double, text: String, origin: TextOrigin?,
-            offset: Int = 0,
-            location: String? = nil
-        ) {
+        func add(_ value: String, source: String, score: Double, text: String) {
             candidates.append(
                 Candidate(
                     value: value, key: value.uppercased(), source: source, score: score, text: text,
-                    origin: origin,
-                    offset: offset, location: location))
+                    origin: nil))
+        }
+        func add(_ value: String, source: String, score: Double, found: LabelledValue) {
+            candidates.append(
+                Candidate(
+                    value: value, key: value.uppercased(), source: source, score: score,
+                    lines: EvidenceLines(found),
+                    origin: found.line.origin, offset: found.offset, location: found.line.location))
         }
         for attached in document.attachedOrders {
             if let number = Markup.string(Markup.object(attached.order)?["orderNumber"]) {
                 add(
-                    number, source: "order", score: 0.98, text: "order.json orderNumber: \(number)",
-                    origin: nil)
+                    number, source: "order", score: 0.98, text: "order.json orderNumber: \(number)")
             }
         }
         for object in Markup.objects(ofType: ["Order"], in: document) {
             if let number = Markup.string(object.properties["orderNumber"]) {
                 add(
-                    number, source: "markup", score: 0.95, text: "schema.org Order orderNumber: \(number)",
-                    origin: nil)
+                    number, source: "markup", score: 0.95, text: "schema.org Order orderNumber: \(number)")
             }
         }
         for object in Markup.objects(ofType: ["ParcelDelivery"], in: document) {
@@ -35,8 +35,7 @@ extension ExtractionContext {
                 let number = Markup.string(order["orderNumber"])
             {
                 add(
-                    number, source: "markup", score: 0.93, text: "schema.org partOfOrder: \(number)",
-                    origin: nil)
+                    number, source: "markup", score: 0.93, text: "schema.org partOfOrder: \(number)")
             }
         }
         let fillers = languages.fillers
@@ -62,8 +61,7 @@ extension ExtractionContext {
             if !isSubject && found.placement == .sameCell && !found.labelOpensCell { score -= 0.05 }
             if short { score -= Self.shortNumberPenalty }
             add(
-                number, source: isSubject ? "subject" : "label", score: score, text: found.context,
-                origin: found.line.origin, offset: found.offset, location: found.line.location)
+                number, source: isSubject ? "subject" : "label", score: score, found: found)
         }
         let weak = LabelledValues.find(
             languages.phrases(\.orderNumberWeak), in: text, origins: Self.allOrigins,
@@ -73,9 +71,7 @@ extension ExtractionContext {
             else { continue }
             let isSubject = found.line.origin == .subject || found.line.origin == .preheader
             add(
-                number, source: isSubject ? "subject" : "label", score: isSubject ? 0.62 : 0.7,
-                text: found.context,
-                origin: found.line.origin, offset: found.offset, location: found.line.location)
+                number, source: isSubject ? "subject" : "label", score: isSubject ? 0.62 : 0.7, found: found)
         }
         return candidates
     }
@@ -210,7 +206,7 @@ extension ExtractionContext {
                     candidates.append(
                         Candidate(
                             value: day, key: day.iso, source: "label", score: found.placement.score,
-                            text: found.context,
+                            lines: EvidenceLines(found),
                             origin: found.line.origin, offset: found.offset, location: found.line.location))
                     break
                 }
@@ -245,7 +241,7 @@ extension ExtractionContext {
                             candidates.append(
                                 Candidate(
                                     value: day, key: day.iso, source: "label", score: 0.75,
-                                    text: found.context,
+                                    lines: EvidenceLines(found),
                                     origin: found.line.origin, offset: found.offset,
                                     location: found.line.location))
                             break
@@ -306,7 +302,7 @@ extension ExtractionContext {
                 Candidate(
                     value: amount, key: amount.amount + amount.currency, source: "label",
                     score: min(score, 0.86),
-                    text: value.context, origin: value.line.origin, offset: value.offset,
+                    lines: EvidenceLines(value), origin: value.line.origin, offset: value.offset,
                     location: value.line.location))
         }
         return candidates

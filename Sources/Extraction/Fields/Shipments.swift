@@ -154,7 +154,7 @@ extension ExtractionContext {
                     Candidate(
                         value: window, key: window.from + window.until,
                         source: isSubject ? "subject" : "label",
-                        score: score, text: found.context,
+                        score: score, lines: EvidenceLines(found),
                         origin: found.line.origin,
                         offset: found.offset, location: found.line.location))
                 break
