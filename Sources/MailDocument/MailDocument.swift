@@ -20,6 +20,10 @@ public struct MailDocument: Sendable {
     /// (the day is then read in UTC).
     public var dateTimeZone: TimeZone?
     public var messageID: String?
+    /// The message identifiers of In-Reply-To and References (RFC 5322 §3.6.4), with angle
+    /// brackets: not empty when the message is a reply (or a follow-up in a thread).
+    public var inReplyTo: [String] = []
+    public var references: [String] = []
     /// Visible text of the preferred text/plain part, when there is one.
     public var plainText: RenderedText?
     /// Visible text of the preferred text/html part, when there is one.
@@ -105,6 +109,9 @@ public struct RenderedText: Sendable {
     public var hiddenText: String
     /// Spans of ``hiddenText`` with where each came from.
     public var hiddenSpans: [TextSpan]
+    /// In a reply, the quoted earlier message cut from the end of ``text``
+    /// (``ReplyQuote``): kept for inspection, not read for fields. Empty otherwise.
+    public var quotedText = ""
 
     public init(text: String, spans: [TextSpan] = [], hiddenText: String = "", hiddenSpans: [TextSpan] = []) {
         self.text = text

@@ -28,6 +28,9 @@ extension MailDocument {
         public var replyTo: [MailAddress] = []
         /// The zone of the Date field (RFC 5322 §3.3), when known.
         public var dateTimeZone: TimeZone?
+        /// The message identifiers of In-Reply-To and References (RFC 5322 §3.6.4).
+        public var inReplyTo: [String] = []
+        public var references: [String] = []
         public var textBody: BodyPart?
         public var htmlBody: BodyPart?
         public var attachments: [BodyPart]
@@ -63,6 +66,8 @@ extension MailDocument {
                 attachments: message.attachments)
             replyTo = message.replyTo
             dateTimeZone = dated?.timeZone ?? nil
+            inReplyTo = message.inReplyTo
+            references = message.references
         }
     }
 
@@ -92,6 +97,8 @@ extension MailDocument {
             date: parts.date, messageID: parts.messageID)
         replyTo = parts.replyTo.first.map(Sender.init(address:))
         dateTimeZone = parts.dateTimeZone
+        inReplyTo = parts.inReplyTo
+        references = parts.references
 
         if let body = parts.textBody, let text = body.text {
             let rendered = PlainTextRenderer.render(text: text, partPath: body.path)
@@ -126,6 +133,8 @@ extension MailDocument {
                 StructuredDataNormalizer.normalize(values, origin: "jsonld")
                 + StructuredDataNormalizer.normalize(rendered.microdata, origin: "microdata")
         }
+
+        if isReply, !ReplyQuote.hasForwardPrefix(subject ?? "") { cutReplyQuotes() }
 
         for part in parts.attachments {
             readAttachment(part, options: options, depth: depth)
@@ -162,6 +171,28 @@ extension MailDocument {
         attachments.append(
             AttachmentSummary(
                 filename: part.filename, contentType: type, size: size, contentID: part.contentID))
+    }
+
+    /// Whether the message answers another or follows it in a thread: it has In-Reply-To or
+    /// References (RFC 5322 §3.6.4).
+    public var isReply: Bool { !inReplyTo.isEmpty || !references.isEmpty }
+
+    /// Moves a reply's quoted earlier message out of each rendition into
+    /// ``RenderedText/quotedText``, with the links and images that were in it.
+    private mutating func cutReplyQuotes() {
+        if let plain = plainText, let start = ReplyQuote.quoteStart(in: plain.text, isPlainText: true) {
+            var cut = plain.prefix(upTo: start)
+            cut.quotedText = plain.suffix(from: start)
+            plainText = cut
+            links.removeAll { $0.origin == .plain && $0.position >= start }
+        }
+        if let html = htmlText, let start = ReplyQuote.quoteStart(in: html.text, isPlainText: false) {
+            var cut = html.prefix(upTo: start)
+            cut.quotedText = html.suffix(from: start)
+            htmlText = cut
+            links.removeAll { $0.origin == .html && !$0.isHidden && $0.position >= start }
+            images.removeAll { !$0.isHidden && $0.position >= start }
+        }
     }
 
     /// Looks for an inline-forwarded original in the plain text, then in the HTML text.

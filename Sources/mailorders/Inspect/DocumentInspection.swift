@@ -86,9 +86,17 @@ private func writeText(_ document: MailDocument, into output: inout String, dept
     }
     if let messageID = document.messageID { line("Message-ID: \(messageID)") }
     if let preheader = document.preheader { line("Preheader: \(preheader)") }
-    if let plain = document.plainText { block("text/plain", plain.text) }
+    if let plain = document.plainText {
+        block("text/plain", plain.text)
+        if !plain.quotedText.isEmpty {
+            block("quoted earlier message in the text/plain (not read)", plain.quotedText)
+        }
+    }
     if let html = document.htmlText {
         block("text/html (cells separated by \u{2502})", html.text)
+        if !html.quotedText.isEmpty {
+            block("quoted earlier message in the HTML (not read)", html.quotedText)
+        }
         if !html.hiddenText.isEmpty { block("hidden text in the HTML", html.hiddenText) }
     }
     if document.plainText == nil && document.htmlText == nil { line("(no text body)") }

@@ -1,0 +1,167 @@
+import Foundation
+import MIME
+import Testing
+
+@testable import MailDocument
+
+/// A reply's quoted earlier message is cut from its renditions and kept apart.
+@Suite struct ReplyQuoteTests {
+    /// A document from a raw message (CRLF line ends).
+    static func document(_ lines: [String]) throws -> MailDocument {
+        try MailDocument(message: Message(bytes: Array(lines.joined(separator: "\r\n").utf8)))
+    }
+
+    static let replyHeader = [
+        "From: Jordan Lee <jordan.lee@example.com>",
+        "To: Northwind Outfitters <orders@northwind-outfitters.example>",
+        "Subject: Re: Your Northwind order #NW-448201 is confirmed",
+        "Date: Sat, 21 Nov 2026 10:00:00 +0000",
+        "Message-ID: <reply1@example.com>",
+        "In-Reply-To: <confirm.NW448201@northwind-outfitters.example>",
+        "References: <confirm.NW448201@northwind-outfitters.example>",
+        "MIME-Version: 1.0",
+    ]
+
+    @Test func plainReplyLosesTheAttributionAndQuote() throws {
+        let document = try Self.document(
+            Self.replyHeader + [
+                "Content-Type: text/plain; charset=utf-8", "",
+                "Hi, can I still change the size of the jacket?", "", "Thanks, Jordan", "",
+                "On Fri, Nov 20, 2026 at 9:00 PM Northwind Outfitters <orders@northwind-outfitters.example> wrote:",
+                "> Thank you for your order!", ">", "> Order number: NW-448201",
+                "> Track it: https://www.ups.com/track?tracknum=1Z8A4F290361537848",
+            ])
+        #expect(document.isReply)
+        #expect(document.inReplyTo == ["<confirm.NW448201@northwind-outfitters.example>"])
+        let plain = try #require(document.plainText)
+        #expect(plain.text == "Hi, can I still change the size of the jacket?\n\nThanks, Jordan")
+        #expect(plain.quotedText.hasPrefix("On Fri, Nov 20, 2026 at 9:00 PM"))
+        #expect(plain.quotedText.contains("> Order number: NW-448201"))
+        #expect(plain.spans.allSatisfy { $0.range.upperBound <= plain.text.utf8.count })
+        #expect(document.links.isEmpty, "the quoted tracking link went with the quote")
+    }
+
+    @Test func attributionOverTwoLinesIsCutWhole() throws {
+        let document = try Self.document(
+            Self.replyHeader + [
+                "Content-Type: text/plain; charset=utf-8", "", "Where is my parcel?", "",
+                "On Fri, Nov 20, 2026 at 9:00 PM Northwind Outfitters <",
+                "orders@northwind-outfitters.example> wrote:", "", "> Order number: NW-448201",
+            ])
+        #expect(document.plainText?.text == "Where is my parcel?")
+        #expect(document.plainText?.quotedText.hasPrefix("On Fri,") == true)
+    }
+
+    @Test func quotedLinesWithoutAttributionAreCut() throws {
+        let document = try Self.document(
+            Self.replyHeader + [
+                "Content-Type: text/plain; charset=utf-8", "", "See below.", "> Order number: NW-448201",
+                "> Total: $248.00",
+            ])
+        #expect(document.plainText?.text == "See below.")
+        // One line starting with ">" is decoration, not a quote.
+        let single = try Self.document(
+            Self.replyHeader + [
+                "Content-Type: text/plain; charset=utf-8", "", "Your parcel is on its way.",
+                "> Track your parcel", "Order number: NW-448201",
+            ])
+        #expect(single.plainText?.quotedText == "")
+        #expect(single.plainText?.text.contains("Order number: NW-448201") == true)
+    }
+
+    @Test func gmailHTMLReplyLosesTheQuoteAndItsLinks() throws {
+        let html = """
+            <div dir="ltr">Hi, can I still change the size?</div><br>\
+            <div class="gmail_quote"><div dir="ltr" class="gmail_attr">On Fri, Nov 20, 2026 at 9:00 PM \
+            Northwind Outfitters &lt;<a href="mailto:orders@northwind-outfitters.example">orders@northwind-outfitters.example</a>&gt; wrote:<br></div>\
+            <blockquote class="gmail_quote"><p>Order number: NW-448201</p>\
+            <p><a href="https://www.ups.com/track?tracknum=1Z8A4F290361537848">Track</a>\
+            <img src="https://northwind-outfitters.example/logo.png" alt="Northwind Outfitters"></p></blockquote></div>
+            """
+        let document = try Self.document(
+            Self.replyHeader + ["Content-Type: text/html; charset=utf-8", "", html])
+        let rendered = try #require(document.htmlText)
+        #expect(rendered.text == "Hi, can I still change the size?")
+        #expect(rendered.quotedText.contains("Order number: NW-448201"))
+        #expect(!document.links.contains { $0.target.contains("ups.com") })
+        #expect(document.images.isEmpty)
+    }
+
+    @Test func attributionsInEachLanguageAreFound() {
+        let attributions = [
+            "Am 20.11.2026 um 21:00 schrieb Nordlicht <bestellung@nordlicht.example>:",
+            "Le ven. 20 nov. 2026 à 21:00, Maison Lumière <commande@maison.example> a écrit :",
+            "Le ven. 20 nov. 2026 à 21:00, Maison Lumière <commande@maison.example> a écrit\u{202F}:",
+            "El vie, 20 nov 2026 a las 21:00, Almendra <pedidos@almendra.example> escribió:",
+            "Il giorno ven 20 nov 2026 alle ore 21:00 Bottega <ordini@bottega.example> ha scritto:",
+            "Em sex., 20 de nov. de 2026 às 21:00, Loja <pedidos@loja.example> escreveu:",
+            "Op vr 20 nov 2026 om 21:00 schreef Winkel <bestelling@winkel.example>:",
+            "2026년 11월 20일 (금) 오후 9:00, 모아마켓 <order@moa.example>님이 작성:",
+            "2026年11月20日(金) 21:00 さくら堂 <order@sakura.example>:",
+            "青竹 <order@qingzhu.example> 于2026年11月20日周五 21:00写道：",
+            "On 20/11/2026 21:00, Northwind wrote:",
+        ]
+        for attribution in attributions {
+            let text = "Thanks!\n\n\(attribution)\nOrder number: 12345678"
+            #expect(
+                ReplyQuote.quoteStart(in: text, isPlainText: false) == "Thanks!\n\n".utf8.count,
+                "\(attribution)")
+        }
+        // Shop text that merely ends with a colon is not an attribution.
+        for line in ["Our founder wrote:", "Order summary:", "Here is what you ordered on 20 Nov:"] {
+            #expect(
+                ReplyQuote.quoteStart(in: "Hello\n\(line)\nOrder number: 1", isPlainText: true) == nil,
+                "\(line)")
+        }
+    }
+
+    @Test func messagesThatAreNotRepliesKeepTheirText() throws {
+        var header = Self.replyHeader
+        header.removeAll { $0.hasPrefix("In-Reply-To") || $0.hasPrefix("References") }
+        let document = try Self.document(
+            header + [
+                "Content-Type: text/plain; charset=utf-8", "", "Hello",
+                "On Fri, Nov 20, 2026 at 9:00 PM Shop <orders@shop.example> wrote:",
+                "> Order number: NW-448201",
+                "> Total: $1",
+            ])
+        #expect(!document.isReply)
+        #expect(document.plainText?.text.contains("> Order number: NW-448201") == true)
+        #expect(document.plainText?.quotedText == "")
+    }
+
+    @Test func forwardsWithInReplyToAreStillForwards() throws {
+        var header = Self.replyHeader
+        header[2] = "Subject: Fwd: Your Northwind order #NW-448201 is confirmed"
+        let document = try Self.document(
+            header + [
+                "Content-Type: text/plain; charset=utf-8", "", "FYI", "",
+                "---------- Forwarded message ---------",
+                "From: Northwind Outfitters <orders@northwind-outfitters.example>",
+                "Date: Fri, Nov 20, 2026 at 9:00 PM", "Subject: Your Northwind order #NW-448201 is confirmed",
+                "To: <jordan.lee@example.com>", "", "Order number: NW-448201",
+            ])
+        #expect(document.forwardedOriginal?.sender?.address == "orders@northwind-outfitters.example")
+        #expect(document.plainText?.quotedText == "")
+    }
+
+    @Test func subjectPrefixes() {
+        for subject in [
+            "Re: Your order", "RE: Your order", "AW: Ihre Bestellung", "Antw: x", "SV: x", "答复：您的订单",
+            "Re: Re: x",
+        ] {
+            #expect(ReplyQuote.hasReplyPrefix(subject), "\(subject)")
+            #expect(!ReplyQuote.hasForwardPrefix(subject), "\(subject)")
+        }
+        for subject in [
+            "Fwd: Your order", "FW: x", "WG: Ihre Bestellung", "TR: Votre commande", "Re: Fwd: x",
+        ] {
+            #expect(ReplyQuote.hasForwardPrefix(subject), "\(subject)")
+            #expect(!ReplyQuote.hasReplyPrefix(subject), "\(subject)")
+        }
+        for subject in ["Your order #1", "Order: 12345 shipped", "Regarding your order", ""] {
+            #expect(!ReplyQuote.hasReplyPrefix(subject), "\(subject)")
+            #expect(!ReplyQuote.hasForwardPrefix(subject), "\(subject)")
+        }
+    }
+}
