@@ -99,6 +99,10 @@ struct ExtractionContext {
             if document.structuredData.isEmpty { document.structuredData = outer.structuredData }
             if document.attachedOrders.isEmpty { document.attachedOrders = outer.attachedOrders }
             if document.date == nil { document.date = outer.date }
+        } else if outer.isReply, let subject = outer.subject, ReplyQuote.hasReplyPrefix(subject) {
+            // A reply's subject is the one it answers ("Re: Your order … is confirmed"), written
+            // by whoever started the thread: it says nothing about the reply itself.
+            document.subject = nil
         }
         self.document = document
         self.text = DocumentText(document: document)

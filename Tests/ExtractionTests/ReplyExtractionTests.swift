@@ -1,0 +1,66 @@
+import Foundation
+import MIME
+import MailDocument
+import Testing
+
+@testable import Extraction
+
+/// Replies: what a reply quotes, and the subject it answers, are not read as its own content.
+@Suite struct ReplyExtractionTests {
+    static func extract(_ lines: [String]) throws -> ExtractionResult {
+        let message = try Message(bytes: Array(lines.joined(separator: "\r\n").utf8))
+        return Fixture.extract(MailDocument(message: message))
+    }
+
+    static func header(from: String, subject: String, reply: Bool = true) -> [String] {
+        [
+            "From: \(from)", "To: Someone <someone@example.com>", "Subject: \(subject)",
+            "Date: Wed, 25 Nov 2026 08:03:11 -0800", "Message-ID: <m1@example.com>",
+        ] + (reply ? ["In-Reply-To: <JP-30917.confirm@juniperandpine.example>"] : []) + [
+            "MIME-Version: 1.0", "Content-Type: text/plain; charset=utf-8", "",
+        ]
+    }
+
+    static let quotedConfirmation = [
+        "On Tue, Nov 24, 2026 at 6:12 PM Juniper & Pine <orders@juniperandpine.example> wrote:",
+        "> Thank you for your order!", ">", "> Order number: JP-30917", "> Order date: November 24, 2026",
+        "> Total: $44.00",
+    ]
+
+    @Test func customerReplyQuotingAConfirmationIsNotAnOrder() throws {
+        let result = try Self.extract(
+            Self.header(
+                from: "Jordan Lee <jordan.lee@example.com>",
+                subject: "Re: Your Juniper & Pine order JP-30917 is confirmed")
+                + ["Could you send the pillow in ochre instead?", "", "Jordan", ""] + Self.quotedConfirmation)
+        #expect(result.kind == .notAnOrder)
+        #expect(result.orderNumber == nil)
+        #expect(result.merchant == nil)
+    }
+
+    @Test func sameTextWithoutReplyFieldsIsStillRead() throws {
+        // Without In-Reply-To the "quote" is the email's own text (and the subject is read).
+        let result = try Self.extract(
+            Self.header(
+                from: "Juniper & Pine <orders@juniperandpine.example>",
+                subject: "Your Juniper & Pine order JP-30917 is confirmed", reply: false)
+                + ["Order number: JP-30917", "Total: $44.00"])
+        #expect(result.kind == .orderConfirmation)
+        #expect(result.orderNumber == "JP-30917")
+    }
+
+    @Test func shopAnswerKeepsWhatItSaysItself() throws {
+        let result = try Self.extract(
+            Self.header(
+                from: "Juniper & Pine <orders@juniperandpine.example>",
+                subject: "Re: Your Juniper & Pine order JP-30917 is confirmed")
+                + [
+                    "Hi Jordan, your order has been cancelled as you asked.", "", "Order number: JP-30917",
+                    "Refund: $44.00 to your card.", "",
+                ] + Self.quotedConfirmation)
+        #expect(result.kind == .cancellation)
+        #expect(result.orderNumber == "JP-30917")
+        #expect(result.merchant?.name == "Juniper & Pine")
+        #expect(result.orderDate == nil, "the order date was only in the quote")
+    }
+}
