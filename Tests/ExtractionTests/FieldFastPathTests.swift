@@ -295,6 +295,9 @@ extension FieldFastPathTests {
             #expect(
                 FieldText.hasSuffix(text, affix, simple: simple) == text.hasSuffix(affix), "\(text) \(affix)")
             #expect(
+                FieldText.hasSuffix(text, FieldText.Affix(affix), simple: simple) == text.hasSuffix(affix),
+                "\(text) \(affix)")
+            #expect(
                 FieldText.hasPrefix(text, affix, simple: simple) == text.hasPrefix(affix), "\(text) \(affix)")
         }
     }

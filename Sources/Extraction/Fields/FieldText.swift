@@ -157,20 +157,33 @@ extension FieldText {
         let isSimple: Bool
         /// The number of characters.
         let count: Int
+        /// The UTF-8 bytes.
+        let bytes: [UInt8]
 
         init(_ text: String) {
             self.text = text
             isSimple = FieldText.isSimple(text)
             count = text.count
+            bytes = Array(text.utf8)
         }
     }
 
-    /// ``hasSuffix(_:_:simple:)`` for a suffix whose simplicity is known.
+    /// ``hasSuffix(_:_:simple:)`` for a suffix whose simplicity is known; byte by byte, last
+    /// byte first, when both are simple.
     static func hasSuffix(_ text: String, _ suffix: Affix, simple: Bool) -> Bool {
         guard simple && suffix.isSimple else { return text.hasSuffix(suffix.text) }
-        let count = suffix.text.utf8.count
-        guard count <= text.utf8.count else { return false }
-        return text.utf8.suffix(count).elementsEqual(suffix.text.utf8)
+        let needle = suffix.bytes
+        var text = text
+        return text.withUTF8 { bytes in
+            guard needle.count <= bytes.count else { return false }
+            let start = bytes.count - needle.count
+            var index = needle.count - 1
+            while index >= 0 {
+                if bytes[start + index] != needle[index] { return false }
+                index -= 1
+            }
+            return true
+        }
     }
 
     /// ``hasPrefix(_:_:simple:)`` for a prefix whose simplicity is known.

@@ -233,14 +233,20 @@ extension ExtractionContext {
             name = Text.trimmed(String(name.dropLast(honorific.count)))
         }
         let folded = name.lowercased()
-        if FieldText.hasSuffix(folded, "reserved.", simple: FieldText.isSimple(folded)) { name.removeLast() }
+        let foldedIsSimple = FieldText.isSimple(folded)
+        var changed = false
+        if FieldText.hasSuffix(folded, "reserved.", simple: foldedIsSimple) {
+            name.removeLast()
+            changed = true
+        }
         for suffix in allRightsReserved where FieldText.hasSuffix(name, suffix, simple: simple) {
             name = String(name.dropLast(suffix.count))
+            changed = true
         }
         // Legal forms other than the English ones are not part of how a shop is named;
         // the English ones ("Co.", "Ltd") are kept unless the name comes from a copyright line.
-        var lowered = name.lowercased()
-        var loweredIsSimple = FieldText.isSimple(lowered)
+        var lowered = changed ? name.lowercased() : folded
+        var loweredIsSimple = changed ? FieldText.isSimple(lowered) : foldedIsSimple
         func dropLegalForms(_ forms: [(count: Int, lowered: FieldText.Affix)]) {
             for form in forms where FieldText.hasSuffix(lowered, form.lowered, simple: loweredIsSimple) {
                 name = String(name.dropLast(form.count))
