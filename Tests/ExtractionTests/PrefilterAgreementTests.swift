@@ -272,3 +272,18 @@ import Testing
         }
     }
 }
+
+/// Kind scores kept in lanes by case position.
+@Suite struct KindScoresTests {
+    @Test func lanesFollowTheCaseOrder() {
+        #expect(EmailKind.allCases.enumerated().allSatisfy { $0.offset == $0.element.caseIndex })
+        var scores = KindScores()
+        scores.add(3, to: .refund)
+        scores.add(0.5, to: .orderConfirmation)
+        scores.add(0, to: .notAnOrder)
+        #expect(scores[.refund] == 3)
+        #expect(scores[.deliveryUpdate] == 0)
+        #expect(scores.given.map(\.kind) == [.orderConfirmation, .refund, .notAnOrder])
+        #expect(scores.total == 3.5)
+    }
+}

@@ -9,7 +9,7 @@ extension ExtractionContext {
     /// - Parameter bodyOnly: score only the body (for a separate subject/body weighting).
     func phraseScores(
         _ set: PhraseSet, bodyLines: Int = 400, origins: Set<TextOrigin> = ExtractionContext.allOrigins
-    ) -> [Int: Double] {
+    ) -> [(tag: Int, score: Double)] {
         // The phrases found, each with the weight of its strongest place (few per email, so
         // searched in order rather than hashed).
         var best: [(phrase: Int, weight: Double)] = []
@@ -56,16 +56,23 @@ extension ExtractionContext {
             }
         }
         // Weights are whole numbers, so the sums do not depend on the order they are added in.
-        var scores: [Int: Double] = [:]
-        for entry in best { scores[set.tags[entry.phrase], default: 0] += entry.weight }
+        var scores: [(tag: Int, score: Double)] = []
+        for entry in best {
+            let tag = set.tags[entry.phrase]
+            if let index = scores.firstIndex(where: { $0.tag == tag }) {
+                scores[index].score += entry.weight
+            } else {
+                scores.append((tag, entry.weight))
+            }
+        }
         return scores
     }
 
-    func kindScores(origins: Set<TextOrigin>) -> [EmailKind: Double] {
-        var result: [EmailKind: Double] = [:]
+    func kindScores(origins: Set<TextOrigin>) -> KindScores {
+        var result = KindScores()
         for (tag, score) in phraseScores(languages.kinds, bodyLines: 150, origins: origins)
         where tag < EmailKind.allCases.count {
-            result[EmailKind.allCases[tag], default: 0] += score
+            result.add(score, to: EmailKind.allCases[tag])
         }
         return result
     }
@@ -76,35 +83,35 @@ extension ExtractionContext {
         // Without a tracking number, shipping words in the body are often about the future
         // ("you will receive a shipping confirmation"): they count half.
         let hasParcel = !tracking.isEmpty || !Markup.objects(ofType: ["ParcelDelivery"], in: document).isEmpty
-        for (kind, score) in kindScores(origins: Self.bodyOriginSet) {
+        for (kind, score) in kindScores(origins: Self.bodyOriginSet).given {
             let factor = !hasParcel && (kind == .shippingConfirmation || kind == .deliveryUpdate) ? 0.5 : 1
-            scores[kind, default: 0] += score * factor
+            scores.add(score * factor, to: kind)
         }
         var reasons: [String] = []
         let hasMarkup = !Markup.objects(ofType: ["Order", "ParcelDelivery"], in: document).isEmpty
         for object in Markup.objects(ofType: ["Order"], in: document) {
-            scores[.orderConfirmation, default: 0] += 3
+            scores.add(3, to: .orderConfirmation)
             if let status = Markup.statusName(object.properties["orderStatus"]) {
                 switch status {
-                case "OrderCancelled": scores[.cancellation, default: 0] += 4
-                case "OrderReturned": scores[.refund, default: 0] += 4
-                case "OrderDelivered": scores[.deliveryUpdate, default: 0] += 4
-                case "OrderInTransit", "OrderPickupAvailable": scores[.shippingConfirmation, default: 0] += 4
+                case "OrderCancelled": scores.add(4, to: .cancellation)
+                case "OrderReturned": scores.add(4, to: .refund)
+                case "OrderDelivered": scores.add(4, to: .deliveryUpdate)
+                case "OrderInTransit", "OrderPickupAvailable": scores.add(4, to: .shippingConfirmation)
                 default: break
                 }
             }
             reasons.append("schema.org Order")
         }
         if !Markup.objects(ofType: ["ParcelDelivery"], in: document).isEmpty {
-            scores[.shippingConfirmation, default: 0] += 3
+            scores.add(3, to: .shippingConfirmation)
             reasons.append("schema.org ParcelDelivery")
         }
         if !document.attachedOrders.isEmpty {
-            scores[.orderConfirmation, default: 0] += 3
+            scores.add(3, to: .orderConfirmation)
             reasons.append("attached order")
         }
         if !tracking.isEmpty {
-            scores[.shippingConfirmation, default: 0] += 2
+            scores.add(2, to: .shippingConfirmation)
         }
         // A number after a bare "order" word alone ("a review of order 123") is not enough.
         let orderEvidence =
@@ -115,11 +122,11 @@ extension ExtractionContext {
         ]
         var best: EmailKind?
         var bestScore = 0.0
-        for kind in orderKinds where scores[kind, default: 0] > bestScore {
+        for kind in orderKinds where scores[kind] > bestScore {
             best = kind
-            bestScore = scores[kind, default: 0]
+            bestScore = scores[kind]
         }
-        let notOrder = scores[.notAnOrder, default: 0]
+        let notOrder = scores[.notAnOrder]
         var kind: EmailKind
         if let carrierSender, !hasMarkup {
             // A carrier's own email about a parcel.
@@ -135,11 +142,11 @@ extension ExtractionContext {
             kind = .notAnOrder
         }
         if kind == .notAnOrder && bestScore == 0 && notOrder == 0 { reasons.append("no order words") }
-        let scoreText = scores.sorted { $0.key.rawValue < $1.key.rawValue }.map {
-            "\($0.key.rawValue) \($0.value)"
+        let scoreText = scores.given.sorted { $0.kind.rawValue < $1.kind.rawValue }.map {
+            "\($0.kind.rawValue) \($0.score)"
         }
-        let total = scores.values.reduce(0, +)
-        var confidence = total > 0 ? min(0.95, 0.5 + 0.5 * (scores[kind, default: 0] / total)) : 0.5
+        let total = scores.total
+        var confidence = total > 0 ? min(0.95, 0.5 + 0.5 * (scores[kind] / total)) : 0.5
         if kind == .carrierUpdate { confidence = 0.9 }
         evidence.append(
             Evidence(
@@ -182,6 +189,47 @@ extension ExtractionContext {
         case .cancellation: return (.cancelled, "kind cancellation", 0.6)
         case .carrierUpdate: return (.onTheWay, "kind carrierUpdate", 0.5)
         default: return nil
+        }
+    }
+}
+
+/// A score for each ``EmailKind`` and which kinds were given one: lane `i` of `values` is
+/// `EmailKind.allCases[i]`, bit `i` of `givenKinds` says whether it was given a score.
+struct KindScores {
+    private var values = SIMD8<Double>()
+    private var givenKinds: UInt8 = 0
+
+    /// The kind's score, 0 when it was given none.
+    subscript(kind: EmailKind) -> Double { values[kind.caseIndex] }
+
+    /// Adds to a kind's score (and marks it given, even when adding 0).
+    mutating func add(_ score: Double, to kind: EmailKind) {
+        values[kind.caseIndex] += score
+        givenKinds |= 1 << UInt8(kind.caseIndex)
+    }
+
+    /// The kinds given a score, with their scores, in `EmailKind.allCases` order.
+    var given: [(kind: EmailKind, score: Double)] {
+        EmailKind.allCases.enumerated().compactMap { index, kind in
+            givenKinds & (1 << UInt8(index)) != 0 ? (kind, values[index]) : nil
+        }
+    }
+
+    /// The sum of the scores given (whole numbers and halves: exact in any order).
+    var total: Double { given.reduce(0) { $0 + $1.score } }
+}
+
+extension EmailKind {
+    /// The case's position in `allCases`.
+    var caseIndex: Int {
+        switch self {
+        case .orderConfirmation: 0
+        case .shippingConfirmation: 1
+        case .deliveryUpdate: 2
+        case .carrierUpdate: 3
+        case .cancellation: 4
+        case .refund: 5
+        case .notAnOrder: 6
         }
     }
 }
