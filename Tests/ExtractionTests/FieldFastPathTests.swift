@@ -486,3 +486,48 @@ extension FieldFastPathTests {
         }
     }
 }
+
+/// Hosts read from a URL's bytes are the hosts Foundation parses.
+@Suite struct WebURLHostTests {
+    @Test func hostsAgreeWithFoundation() {
+        var generator = FastPathTests.Generator(state: 24)
+        let schemes = [
+            "https://", "http://", "HTTPS://", "Http://", "ftp://", "https:/", "https:", "mailto:", "",
+        ]
+        let hostPieces = [
+            "www", ".", "shop", "-", "Example", "EXAMPLE", "com", "7", "xn--bcher-kva", "_", "@", ":8080",
+            "user:pw@",
+            "[::1]", "é", " ", "%41", "..",
+        ]
+        let restPieces = [
+            "/", "?", "#", "a", "Z", "9", "-", ".", "_", "~", "!", "$", "&", "'", "(", ")", "*", "+", ",",
+            ";", "=",
+            ":", "@", "%20", "%2", "%zz", "%", " ", "\"", "<", ">", "\\", "^", "`", "{", "|", "}", "[", "]",
+            "é",
+            "\t", "\n", "q=1", "order/NW-1",
+        ]
+        // Half of the URLs are drawn from pieces that make URLs the bytes decide.
+        let plainHosts = ["www", ".", "shop", "-", "Example", "EXAMPLE", "com", "7", "xn"]
+        let plainRest = [
+            "/", "?", "#", "a", "Z", "9", "-", ".", "_", "~", "!", "$", "&", "=", ":", "@", "%20", "q=1",
+        ]
+        var decided = 0
+        for round in 0..<20_000 {
+            let plain = round % 2 == 0
+            let url =
+                generator.pick(plain ? Array(schemes.prefix(4)) : schemes)
+                + generator.text(plain ? plainHosts : hostPieces, count: 4)
+                + generator.text(plain ? plainRest : restPieces, count: round % 5 == 0 ? 30 : 6)
+            let components = URLComponents(string: url)?.host
+            let foundation = URL(string: url)?.host
+            if case .host(let host) = WebURLHost.read(url) {
+                decided += 1
+                #expect(String(host) == components, "\(url.debugDescription)")
+                #expect(String(host) == foundation, "\(url.debugDescription)")
+            }
+            #expect(WebURLHost.componentsHost(url) == components, "\(url.debugDescription)")
+            #expect(WebURLHost.urlHost(url) == foundation, "\(url.debugDescription)")
+        }
+        #expect(decided > 2_000)
+    }
+}

@@ -209,3 +209,116 @@ extension FieldText {
         return text.utf8.starts(with: prefix.utf8)
     }
 }
+
+/// The host of a web URL read from its bytes, for the URLs nearly every email link is.
+enum WebURLHost {
+    /// What ``read(_:)`` found.
+    enum Outcome: Equatable {
+        /// The URL parses, and this is its host as written (not lower-cased).
+        case host(Substring)
+        /// The bytes do not decide: ask Foundation.
+        case undecided
+    }
+
+    /// The host of `url` when it is `http://` or `https://` (any case) followed by a host of
+    /// ASCII letters, digits, dots and hyphens (no user, no port, no IP literal, no punycode
+    /// `xn--`, which Foundation decodes), and the
+    /// rest is made only of characters RFC 3986 allows in a path, query and fragment
+    /// (§3.3–3.5: unreserved, sub-delims, `:`, `@`, `/`, `?`, `%` with two hex digits) with at
+    /// most one `#`. Such a URL parses with `URLComponents(string:)` and `URL(string:)`, and
+    /// its host is the host written. Anything else is ``Outcome/undecided``.
+    static func read(_ url: String) -> Outcome {
+        var url = url
+        let range: Range<Int>? = url.withUTF8 { bytes in hostRange(bytes) }
+        guard let range else { return .undecided }
+        let utf8 = url.utf8
+        let lower = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
+        return .host(Substring(utf8[lower..<utf8.index(lower, offsetBy: range.count)]))
+    }
+
+    /// The byte range of the host, when ``read(_:)`` decides.
+    private static func hostRange(_ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        // "http://" or "https://", in any case.
+        guard bytes.count > 7, bytes[0] | 0x20 == 0x68, bytes[1] | 0x20 == 0x74, bytes[2] | 0x20 == 0x74,
+            bytes[3] | 0x20 == 0x70
+        else { return nil }
+        var index = 4
+        if bytes[index] | 0x20 == 0x73 { index += 1 }
+        guard index + 3 <= bytes.count, bytes[index] == UInt8(ascii: ":"),
+            bytes[index + 1] == UInt8(ascii: "/"),
+            bytes[index + 2] == UInt8(ascii: "/")
+        else { return nil }
+        index += 3
+        let hostStart = index
+        // Foundation decodes punycode labels (`xn--`): their host is not the one written.
+        var punycode = false
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
+            guard isHostByte(byte) else { return nil }
+            if byte == UInt8(ascii: "-"), index >= hostStart + 3, bytes[index - 1] == UInt8(ascii: "-"),
+                bytes[index - 2] | 0x20 == 0x6E, bytes[index - 3] | 0x20 == 0x78
+            {
+                punycode = true
+            }
+            index += 1
+        }
+        let hostEnd = index
+        guard hostStart < hostEnd, !punycode else { return nil }
+        // Path, query and fragment.
+        var fragments = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "%") {
+                guard index + 2 < bytes.count, isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2])
+                else {
+                    return nil
+                }
+                index += 3
+                continue
+            }
+            if byte == UInt8(ascii: "#") {
+                fragments += 1
+                if fragments > 1 { return nil }
+            } else if !isPathByte(byte) {
+                return nil
+            }
+            index += 1
+        }
+        return hostStart..<hostEnd
+    }
+
+    /// `URLComponents(string: url)?.host`, read from the bytes when ``read(_:)`` decides.
+    static func componentsHost(_ url: String) -> String? {
+        if case .host(let host) = read(url) { return String(host) }
+        return URLComponents(string: url)?.host
+    }
+
+    /// `URL(string: url)?.host`, read from the bytes when ``read(_:)`` decides.
+    static func urlHost(_ url: String) -> String? {
+        if case .host(let host) = read(url) { return String(host) }
+        return URL(string: url)?.host
+    }
+
+    private static func isHostByte(_ byte: UInt8) -> Bool {
+        KeywordScanner.isAlphanumeric(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x66)
+    }
+
+    /// Unreserved, sub-delims, `:`, `@`, `/` and `?` (RFC 3986 §2.2, §2.3, §3.3–3.4).
+    private static func isPathByte(_ byte: UInt8) -> Bool {
+        if KeywordScanner.isAlphanumeric(byte) { return true }
+        switch byte {
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"),
+            UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("),
+            UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"),
+            UInt8(ascii: "="), UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "/"), UInt8(ascii: "?"):
+            return true
+        default:
+            return false
+        }
+    }
+}

@@ -426,7 +426,7 @@ extension ExtractionContext {
         let keyBytes = Array(key.utf8)
         for link in document.links.prefix(200) where !link.isHidden {
             guard Self.mayHaveLabel(link.target, key: keyBytes),
-                let host = URL(string: link.target)?.host?.lowercased(),
+                let host = WebURLHost.urlHost(link.target)?.lowercased(),
                 let domain = RegistrableDomain.of(host)
             else { continue }
             if label(domain) == key { return domain }
@@ -526,7 +526,7 @@ extension ExtractionContext {
         var counts: [String: Int] = [:]
         var order: [String] = []
         for link in document.links.prefix(200) where !link.isHidden {
-            guard let host = URL(string: link.target)?.host?.lowercased(),
+            guard let host = WebURLHost.urlHost(link.target)?.lowercased(),
                 let domain = RegistrableDomain.of(host), domain != platform,
                 !ExtractionContext.commonLinkDomains.contains(domain),
                 rules.carriers.carrier(forSenderDomain: domain) == nil,

@@ -39,8 +39,7 @@ extension ExtractionContext {
         for link in document.links where !link.isHidden {
             let target = link.target
             guard Self.mayBeOnDomain(target, domain: domainBytes), Self.hasWebPrefix(target),
-                let components = URLComponents(string: target),
-                let host = components.host?.lowercased(),
+                let host = WebURLHost.componentsHost(target)?.lowercased(),
                 host == merchantDomain || host.hasSuffix("." + merchantDomain)
             else { continue }
             let anchor = Self.whitespaceAndNewlines.trimming(link.text.lowercased())
