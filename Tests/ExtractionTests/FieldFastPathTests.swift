@@ -460,7 +460,7 @@ extension FieldFastPathTests {
         var generator = Generator(state: 27)
         let pieces = [
             " ", "  ", ",", ", ", "\t", "\r\n", "Shop", "OR", "é", "\u{301}", "주문", "🙂", "\u{A0}", "x",
-            "\u{3000}",
+            "\u{3000}", "Kaffeerösterei", "山猫珈琲", "ﬀ", "\u{308}",
         ]
         for _ in 0..<10_000 {
             let text = generator.text(pieces, count: 6)
@@ -469,6 +469,10 @@ extension FieldFastPathTests {
             #expect(
                 ExtractionContext.spaceSeparatedWords(text) == text.split(separator: " ").map(String.init),
                 "\(text.debugDescription)")
+            let substrings = ExtractionContext.spaceSeparatedSubstrings(text)
+            let reference = text.split(separator: " ")
+            #expect(substrings == reference, "\(text.debugDescription)")
+            #expect(substrings.map(\.startIndex) == reference.map(\.startIndex), "\(text.debugDescription)")
         }
     }
 

@@ -128,14 +128,14 @@ extension ExtractionContext {
             // In a sentence ("Ihr Paket von Kaffeerösterei Bohnenglück wird heute zugestellt")
             // the name ends before the first word in lower case.
             if found.placement == .sameCell {
-                let words = value.split(separator: " ")
+                let words = Self.spaceSeparatedSubstrings(value)
                 let name = words.prefix { word in word.first.map { !$0.isLowercase } ?? false }
                 if !name.isEmpty && name.count < words.count { value = name.joined(separator: " ") }
             }
             // A name printed in capitals on a carrier's label reads in title case.
             let letters = value.filter(\.isLetter)
             if letters.count >= 4, letters.allSatisfy(\.isUppercase), letters.contains(where: \.isASCII) {
-                value = value.split(separator: " ").map { word in
+                value = Self.spaceSeparatedSubstrings(value).map { word in
                     word.count <= 1 ? String(word) : word.prefix(1) + word.dropFirst().lowercased()
                 }.joined(separator: " ")
             }
@@ -186,17 +186,28 @@ extension ExtractionContext {
         return cleanBrand(name)
     }
 
-    /// `text.firstIndex(of: ",")`, found among the UTF-8 bytes when the text is ASCII (where
-    /// a comma is always a character of its own).
+    /// `text.firstIndex(of: ",")`, found among the UTF-8 bytes when the text is ASCII or
+    /// ``FieldText/isSimple(_:)`` (where a comma is always a character of its own).
     static func firstComma(in text: String) -> String.Index? {
-        if FieldText.isASCII(text) { return text.utf8.firstIndex(of: UInt8(ascii: ",")) }
+        if FieldText.isASCII(text) || FieldText.isSimple(text) {
+            return text.utf8.firstIndex(of: UInt8(ascii: ","))
+        }
         return text.firstIndex(of: ",")
     }
 
+    /// `text.split(separator: " ")`, split at space bytes when the text is ASCII or
+    /// ``FieldText/isSimple(_:)`` (where a space is always a character of its own).
+    static func spaceSeparatedSubstrings(_ text: String) -> [Substring] {
+        guard FieldText.isASCII(text) || FieldText.isSimple(text) else { return text.split(separator: " ") }
+        return text.utf8.split(separator: 0x20).map { Substring($0) }
+    }
+
     /// `text.split(separator: " ").map(String.init)`, split at space bytes when the text is
-    /// ASCII (where a space is always a character of its own).
+    /// ASCII or ``FieldText/isSimple(_:)`` (where a space is always a character of its own).
     static func spaceSeparatedWords(_ text: String) -> [String] {
-        guard FieldText.isASCII(text) else { return text.split(separator: " ").map(String.init) }
+        guard FieldText.isASCII(text) || FieldText.isSimple(text) else {
+            return text.split(separator: " ").map(String.init)
+        }
         return text.utf8.split(separator: 0x20).map { String(decoding: $0, as: UTF8.self) }
     }
 
