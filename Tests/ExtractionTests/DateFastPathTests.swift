@@ -350,3 +350,28 @@ import Testing
         }
     }
 }
+
+/// The dates memo answers as reading the text again does, past its short list too.
+@Suite struct DateMemoTests {
+    @Test func memoAnswersAsTheLanguageDoes() {
+        let memo = DateMemo()
+        let reference = CivilDate(year: 2026, month: 11, day: 20)
+        let texts = (1...100).map { "Delivery by November \($0 % 28 + 1), 2026 (\($0))" } + ["no date here"]
+        let english = Fixture.extractor.languages.filter { $0.rules.code == "en" }
+        let german = Fixture.extractor.languages.filter { $0.rules.code == "de" }
+        #expect(english.count == 1 && german.count == 1)
+        var withDates = 0
+        for round in 0..<2 {
+            for language in english + german {
+                for text in texts {
+                    let expected = DateFastPathTests.describe(
+                        language.dates.dates(in: text, reference: reference))
+                    let memoized = memo.dates(in: text, language: language, reference: reference)
+                    #expect(DateFastPathTests.describe(memoized) == expected, "round \(round): \(text)")
+                    if !expected.isEmpty { withDates += 1 }
+                }
+            }
+        }
+        #expect(withDates >= 200)
+    }
+}

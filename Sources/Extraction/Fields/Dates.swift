@@ -291,14 +291,22 @@ final class DateMemo {
         let reference: CivilDate?
     }
 
+    /// The texts read so far, searched in order: an email reads a few dozen at most, and
+    /// comparing them costs less than hashing them. Past 64 entries, a dictionary takes over.
+    private var recent: [(key: Key, dates: [(CivilDate, NSRange)])] = []
     private var found: [Key: [(CivilDate, NSRange)]] = [:]
 
     /// `language.dates.dates(in: text, reference: reference)`, read once.
     func dates(in text: String, language: CompiledLanguage, reference: CivilDate?) -> [(CivilDate, NSRange)] {
         let key = Key(language: ObjectIdentifier(language), text: text, reference: reference)
+        if let known = recent.first(where: { $0.key == key }) { return known.dates }
         if let known = found[key] { return known }
         let dates = language.dates.dates(in: text, reference: reference)
-        found[key] = dates
+        if recent.count < 64 {
+            recent.append((key, dates))
+        } else {
+            found[key] = dates
+        }
         return dates
     }
 
