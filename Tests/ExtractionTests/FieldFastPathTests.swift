@@ -535,3 +535,25 @@ extension FieldFastPathTests {
         #expect(decided > 2_000)
     }
 }
+
+/// Printed numbers normalized from their scalars as from their characters.
+@Suite struct MoneyNormalizeTests {
+    @Test func scalarsAgreeWithCharacters() {
+        var generator = FastPathTests.Generator(state: 25)
+        let pieces = [
+            "0", "1", "9", "00", "38", "900", ".", ",", "'", " ", "\u{A0}", "\u{202F}", "١", "é", "\r\n",
+            "\r",
+            "\u{301}", "x",
+        ]
+        var read = 0
+        for _ in 0..<20_000 {
+            let number = generator.text(pieces, count: 8)
+            for currency in ["USD", "JPY", "KRW", "EUR"] {
+                let expected = Money.normalizeCharacters(number, currency: currency)
+                #expect(Money.normalize(number, currency: currency) == expected, "\(number.debugDescription)")
+                if expected != nil { read += 1 }
+            }
+        }
+        #expect(read > 20_000)
+    }
+}

@@ -150,6 +150,45 @@ enum Money {
     /// The last `.` or `,` is the decimal separator when one or two digits follow it;
     /// otherwise separators group thousands ("38,900", "1.234", "1 234,56").
     static func normalize(_ number: String, currency: String) -> String? {
+        // Printed numbers are ASCII digits and separators, and no-break spaces: there every
+        // scalar is a character (only CR LF joins two ASCII scalars), so the scalars are read.
+        guard
+            number.unicodeScalars.allSatisfy({
+                ($0.isASCII && $0 != "\r") || $0 == "\u{A0}" || $0 == "\u{202F}"
+            })
+        else { return normalizeCharacters(number, currency: currency) }
+        let scalars = Array(number.unicodeScalars)
+        let separatorIndex = scalars.lastIndex { $0 == "." || $0 == "," }
+        var decimalIndex: Int?
+        if let separatorIndex {
+            let after = scalars.count - separatorIndex - 1
+            if after == 1 || after == 2 { decimalIndex = separatorIndex }
+        }
+        var integerDigits: [UInt8] = []
+        var fractionDigits: [UInt8] = []
+        for (index, scalar) in scalars.enumerated() where scalar >= "0" && scalar <= "9" {
+            if let decimalIndex, index > decimalIndex {
+                fractionDigits.append(UInt8(scalar.value))
+            } else {
+                integerDigits.append(UInt8(scalar.value))
+            }
+        }
+        var leading = 0
+        while integerDigits.count - leading > 1 && integerDigits[leading] == UInt8(ascii: "0") {
+            leading += 1
+        }
+        let integer = String(decoding: integerDigits[leading...], as: UTF8.self)
+        guard !integer.isEmpty, integer.utf8.count <= 12 else { return nil }
+        if zeroDecimal.contains(currency) && fractionDigits.allSatisfy({ $0 == UInt8(ascii: "0") }) {
+            return integer
+        }
+        // `padding(toLength: 2, withPad: "0", startingAt: 0)`: at most two digits follow.
+        while fractionDigits.count < 2 { fractionDigits.append(UInt8(ascii: "0")) }
+        return integer + "." + String(decoding: fractionDigits.prefix(2), as: UTF8.self)
+    }
+
+    /// ``normalize(_:currency:)`` character by character, for any text.
+    static func normalizeCharacters(_ number: String, currency: String) -> String? {
         let characters = Array(number)
         var integerDigits = ""
         var fractionDigits = ""
