@@ -102,6 +102,11 @@ enum Scoring {
     /// The best value when its merged score reaches the threshold: the first of
     /// ``rank(_:)``, without sorting the groups that do not win.
     static func choose<Value>(_ candidates: [Candidate<Value>], threshold: Double) -> Chosen<Value>? {
+        if candidates.count <= 1 {
+            // One candidate is its own group: nothing to merge or rank.
+            guard let only = candidates.first, min(0.99, only.score) >= threshold else { return nil }
+            return Chosen(best: only, supporting: [], score: min(0.99, only.score))
+        }
         var first: Chosen<Value>?
         for members in groups(candidates) {
             let merged = merge(members)
