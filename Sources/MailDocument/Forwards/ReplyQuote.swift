@@ -74,7 +74,7 @@ public enum ReplyQuote {
             guard let colon = rest.firstIndex(where: { $0 == ":" || $0 == "：" }),
                 rest.distance(from: rest.startIndex, to: colon) <= 8
             else { return false }
-            let prefix = rest[..<colon].lowercased().trimmingCharacters(in: .whitespaces)
+            let prefix = subjectPrefix(rest[..<colon])
             if forwardPrefixes.contains(prefix) { return true }
             guard replyPrefixes.contains(prefix) else { return false }
             rest = rest[rest.index(after: colon)...]
@@ -89,8 +89,21 @@ public enum ReplyQuote {
         guard let colon = rest.firstIndex(where: { $0 == ":" || $0 == "：" }),
             rest.distance(from: rest.startIndex, to: colon) <= 8
         else { return false }
-        let prefix = rest[..<colon].lowercased().trimmingCharacters(in: .whitespaces)
+        let prefix = subjectPrefix(rest[..<colon])
         return replyPrefixes.contains(prefix) && !hasForwardPrefix(subject)
+    }
+
+    /// The text before a subject's colon, lower-cased, without spaces and tabs around it
+    /// (trimmed by hand: a shared `CharacterSet` is not to be asked from several threads).
+    private static func subjectPrefix(_ text: Substring) -> String {
+        let trimmed = text.drop { $0 == " " || $0 == "\t" }
+        var end = trimmed.endIndex
+        while end > trimmed.startIndex {
+            let before = trimmed.index(before: end)
+            guard trimmed[before] == " " || trimmed[before] == "\t" else { break }
+            end = before
+        }
+        return trimmed[..<end].lowercased()
     }
 
     static let forwardPrefixes: Set<String> = [
