@@ -104,7 +104,7 @@ struct ExtractionContext {
         self.text = DocumentText(document: document)
         self.lineIsBlank = text.lines.map(\.isBlank)
         self.languages = extractor.languageSet(for: text)
-        self.phraseHits = PhraseHits(index: languages.index, lines: text.lines.map(\.folded))
+        self.phraseHits = PhraseHits(index: languages.index, text: text)
         // "Tomorrow" is the day after the sender's day, read in the Date field's own zone.
         self.reference = document.date.flatMap { CivilDate($0, in: document.dateTimeZone) }
         let domain = document.sender?.domain ?? document.sender?.registrableDomain

@@ -261,6 +261,39 @@ import Testing
         }
     }
 
+    /// A document's folded text holds every line folded on its own, and the phrase hits read
+    /// from it are those of the lines' own folded bytes.
+    @Test func documentFoldedTextAgreesWithEachLine() {
+        var generator = Generator(state: 13)
+        let pieces = [
+            "a", "Order", "ÉTÉ", "é", "\u{C3}", "x\u{A0}y", "\u{A0}", "\n", "\r\n", "\r", "\t", " ", "ß", "Ä",
+            "×", "注文", "ORDER NUMBER", "Tracking", "Ihre Bestellung",
+        ]
+        let languageSet = Fixture.extractor.languageSets["de"] ?? Fixture.extractor.languageSets["en"]
+        for _ in 0..<500 {
+            let document = Fixture.document(
+                subject: generator.text(pieces, count: 8), html: [generator.text(pieces, count: 30)],
+                plain: generator.next() % 2 == 0 ? [generator.text(pieces, count: 30)] : nil)
+            let text = DocumentText(document: document)
+            #expect(text.foldedRanges.count == text.lines.count)
+            for (line, range) in zip(text.lines, text.foldedRanges) {
+                #expect(
+                    Array(text.foldedText[range]) == Text.fold(line.bytes), "\(line.text.debugDescription)")
+            }
+            if let index = languageSet?.index {
+                let whole = PhraseHits(index: index, text: text)
+                let each = PhraseHits(index: index, lines: text.lines.map(\.folded))
+                for set in index.sets {
+                    for lineIndex in text.lines.indices {
+                        let expected = each.matches(set, line: lineIndex, limit: 64)
+                        let actual = whole.matches(set, line: lineIndex, limit: 64)
+                        #expect(actual.map(\.0) == expected.map(\.0) && actual.map(\.1) == expected.map(\.1))
+                    }
+                }
+            }
+        }
+    }
+
     /// A line's display as it was built from Strings: each cell trimmed of spaces, empty
     /// cells dropped, the rest joined by " | " and shortened.
     static func referenceDisplay(_ line: TextLine) -> String {
@@ -302,8 +335,8 @@ import Testing
         }
         // A line cut inside a character keeps its repaired tail.
         let cut = TextLine(
-            origin: .plain, number: 0, bytes: Array("total\t12 ".utf8) + [0xE2, 0x80], folded: [],
-            startOffset: 0, span: nil)
+            origin: .plain, number: 0, bytes: Array("total\t12 ".utf8) + [0xE2, 0x80], startOffset: 0,
+            span: nil)
         #expect(cut.display == Self.referenceDisplay(cut))
         #expect(Text.shortened("ab", limit: 1) == "a…")
         #expect(Text.shortened("é", limit: 1) == "é")

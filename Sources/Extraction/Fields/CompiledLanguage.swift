@@ -287,14 +287,13 @@ final class LanguageSet: Sendable {
         } else if han >= 4 {
             code = "zh"
         } else {
-            let sample = text.lines.prefix(sampleLines).map(\.folded)
             var best = 0
             if let index, index.sets.count == languages.count {
                 // One pass over the sample's occurrences: each line adds its match count to
                 // every language whose words it holds.
-                let hits = PhraseHits(index: index, lines: sample)
+                let hits = PhraseHits(index: index, text: text, lineCount: sampleLines)
                 var counts = [Int](repeating: 0, count: languages.count)
-                for lineIndex in sample.indices where hits.hasOccurrences(line: lineIndex) {
+                for lineIndex in 0..<sampleLines where hits.hasOccurrences(line: lineIndex) {
                     var present = hits.setsPresent(line: lineIndex)
                     while present != 0 {
                         let set = present.trailingZeroBitCount
@@ -310,8 +309,8 @@ final class LanguageSet: Sendable {
             } else {
                 for language in languages where !isScriptLanguage(language.rules.code) {
                     var found = 0
-                    for line in sample {
-                        found += language.detectionSet.matches(in: line, limit: 64).count
+                    for line in text.lines.prefix(sampleLines) {
+                        found += language.detectionSet.matches(in: line.folded, limit: 64).count
                     }
                     if found > best {
                         best = found

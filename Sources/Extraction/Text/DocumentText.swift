@@ -28,28 +28,29 @@ enum TextOrigin: String, Sendable, Comparable, CaseIterable {
     static func < (lhs: TextOrigin, rhs: TextOrigin) -> Bool { lhs.rank < rhs.rank }
 }
 
-/// One line of rendered text as UTF-8 bytes, with a case-folded copy of the same length.
+/// One line of rendered text as UTF-8 bytes.
 final class TextLine: Sendable {
     let origin: TextOrigin
     /// The 0-based line number within its rendition.
     let number: Int
     let bytes: [UInt8]
-    /// ``bytes`` with ASCII and Latin-1 capitals lower-cased (same length, same offsets).
-    let folded: [UInt8]
     /// UTF-8 offset of the line's first byte in the rendered text.
     let startOffset: Int
     /// The rendered span the line starts in, when the document says.
     let span: TextSpan?
 
-    init(origin: TextOrigin, number: Int, bytes: [UInt8], folded: [UInt8], startOffset: Int, span: TextSpan?)
-    {
+    init(origin: TextOrigin, number: Int, bytes: [UInt8], startOffset: Int, span: TextSpan?) {
         self.origin = origin
         self.number = number
         self.bytes = bytes
-        self.folded = folded
         self.startOffset = startOffset
         self.span = span
     }
+
+    /// ``bytes`` with ASCII and Latin-1 capitals lower-cased (same length, same offsets),
+    /// folded when asked for: a document's lines are read folded from
+    /// ``DocumentText/foldedText``, in one buffer.
+    var folded: [UInt8] { Text.fold(bytes) }
 
     /// Part path and DOM path of the line, when the document says (built when asked for:
     /// most lines are never cited as evidence).
@@ -101,7 +102,12 @@ final class TextLine: Sendable {
 
 /// The email's texts split into lines: HTML rendition, text/plain rendition, subject.
 struct DocumentText: Sendable {
-    var lines: [TextLine]
+    let lines: [TextLine]
+    /// Every line's folded bytes (``TextLine/folded``), rendition after rendition in the
+    /// order of ``lines``, each rendition folded as a whole (line ends included).
+    let foldedText: [UInt8]
+    /// Per line, where its folded bytes are in ``foldedText`` (as many as the line's bytes).
+    let foldedRanges: [Range<Int>]
 
     init(document: MailDocument) {
         // Every rendition's bytes first, so that room for all the lines is reserved once (a
@@ -118,10 +124,35 @@ struct DocumentText: Sendable {
         }
         var lines: [TextLine] = []
         var count = 0
-        for part in parts { count += part.newlines + 1 }
+        var bytes = 0
+        for part in parts {
+            count += part.newlines + 1
+            bytes += part.bytes.count
+        }
         lines.reserveCapacity(count)
-        for part in parts { DocumentText.split(part, into: &lines) }
+        var foldedText: [UInt8] = []
+        foldedText.reserveCapacity(bytes)
+        var foldedRanges: [Range<Int>] = []
+        foldedRanges.reserveCapacity(count)
+        for part in parts {
+            let base = foldedText.count
+            foldedText += part.bytes
+            // Folding reads a byte and the one after it, never across a line end (a line
+            // feed or carriage return is not the second byte of a folded pair), so the
+            // rendition folded as a whole is every line folded on its own.
+            foldedText.withUnsafeMutableBufferPointer { folded in
+                Text.foldBytes(UnsafeMutableBufferPointer(rebasing: folded[base...]), from: 0)
+            }
+            let first = lines.count
+            DocumentText.split(part, into: &lines)
+            for line in lines[first...] {
+                let start = base + line.startOffset
+                foldedRanges.append(start..<(start + line.bytes.count))
+            }
+        }
         self.lines = lines
+        self.foldedText = foldedText
+        self.foldedRanges = foldedRanges
     }
 
     /// At most this many bytes of each rendition are read: hostile input stays bounded.
@@ -193,9 +224,7 @@ struct DocumentText: Sendable {
                 span = spans[spanIndex]
             }
             result.append(
-                TextLine(
-                    origin: origin, number: number, bytes: slice, folded: Text.fold(slice),
-                    startOffset: start, span: span))
+                TextLine(origin: origin, number: number, bytes: slice, startOffset: start, span: span))
             number += 1
         }
         if part.newlines > 0 {
@@ -297,7 +326,7 @@ enum Text {
     }
 
     /// ``fold(_:)``'s loop, from a position the loop reaches.
-    private static func foldBytes(_ result: UnsafeMutableBufferPointer<UInt8>, from start: Int) {
+    static func foldBytes(_ result: UnsafeMutableBufferPointer<UInt8>, from start: Int) {
         var index = start
         while index < result.count {
             let byte = result[index]
