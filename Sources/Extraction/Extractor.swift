@@ -18,6 +18,9 @@ public struct Extractor: Sendable {
     let languageSets: [String: LanguageSet]
     /// Every language's detection words, set `i` for `languages[i]`.
     let detectionIndex: PhraseIndex?
+    /// The detection words of the languages detected from their words, read word by word
+    /// when they are all Latin words (``LanguageSet/detectionWords(_:)``).
+    let detectionWords: WordTable?
     /// The `orderLinkPhrases` of every language, lower-cased.
     let orderLinkPhrases: [LinkPhrase]
 
@@ -42,6 +45,7 @@ public struct Extractor: Sendable {
         self.detectionIndex =
             languages.count <= 64
             ? PhraseIndex(languages.enumerated().map { PhraseSet($1.detection, id: $0) }) : nil
+        self.detectionWords = LanguageSet.detectionWords(languages)
         self.orderLinkPhrases = rules.languages.flatMap { $0.orderLinkPhrases ?? [] }.map {
             LinkPhrase($0.lowercased())
         }
@@ -49,7 +53,8 @@ public struct Extractor: Sendable {
 
     /// The language set for the languages detected in a text.
     func languageSet(for text: DocumentText) -> LanguageSet {
-        let detected = LanguageSet.detect(in: text, languages: languages, index: detectionIndex)
+        let detected = LanguageSet.detect(
+            in: text, languages: languages, index: detectionIndex, words: detectionWords)
         if let code = detected.first?.rules.code, let set = languageSets[code] { return set }
         return LanguageSet(detected)
     }

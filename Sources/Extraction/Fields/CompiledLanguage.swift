@@ -259,10 +259,15 @@ final class LanguageSet: Sendable {
 
     /// Detects the language from the script (Hangul, kana, Han) or, for Latin text, from
     /// the most frequent detection words; English is always added as a fallback.
-    /// - Parameter index: the languages' detection sets, set `i` for `languages[i]`, to read
-    ///   the sample in one pass.
+    /// - Parameters:
+    ///   - index: the languages' detection sets, set `i` for `languages[i]`, to read the
+    ///     sample in one pass.
+    ///   - words: the detection words of the languages detected from their words (set `i` for
+    ///     `languages[i]`, empty for the others), to read the sample word by word
+    ///     (``detectionWords(_:)``); `index` is read when there is none.
     static func detect(
-        in text: DocumentText, languages: [CompiledLanguage], index: PhraseIndex? = nil
+        in text: DocumentText, languages: [CompiledLanguage], index: PhraseIndex? = nil,
+        words: WordTable? = nil
     ) -> [CompiledLanguage] {
         var hangul = 0
         var kana = 0
@@ -288,7 +293,18 @@ final class LanguageSet: Sendable {
             code = "zh"
         } else {
             var best = 0
-            if let index, index.sets.count == languages.count {
+            if let words, words.setCount == languages.count {
+                // Each line adds its count of every language's words (at most 64 a language).
+                var counts = [Int](repeating: 0, count: languages.count)
+                words.count(
+                    in: text.foldedText, lines: text.foldedRanges.prefix(sampleLines), limit: 64,
+                    into: &counts)
+                for (languageIndex, language) in languages.enumerated()
+                where !isScriptLanguage(language.rules.code) && counts[languageIndex] > best {
+                    best = counts[languageIndex]
+                    code = language.rules.code
+                }
+            } else if let index, index.sets.count == languages.count {
                 // One pass over the sample's occurrences: each line adds its match count to
                 // every language whose words it holds.
                 let hits = PhraseHits(index: index, text: text, lineCount: sampleLines)
@@ -326,6 +342,13 @@ final class LanguageSet: Sendable {
         }
         if ordered.isEmpty, let first = languages.first { ordered.append(first) }
         return ordered
+    }
+
+    /// The languages' detection words for ``detect(in:languages:index:words:)``: set `i` holds
+    /// those of `languages[i]`, none for a language detected from its script; nil when a word
+    /// is not made only of letters and digits of Latin words.
+    static func detectionWords(_ languages: [CompiledLanguage]) -> WordTable? {
+        WordTable(languages.map { isScriptLanguage($0.rules.code) ? [] : $0.detection.map(\.folded) })
     }
 
     /// Whether a language is detected from its script rather than from its words.
