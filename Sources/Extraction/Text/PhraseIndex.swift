@@ -22,12 +22,15 @@ final class PhraseIndex: Sendable {
     /// For each merged phrase and set, the phrase's index in the set (row by row).
     private let setIndices: [Int32]
     /// Phrases of two bytes or more by a hash of their first two bytes, in merged order: the
-    /// phrases of bucket `b` are `bucketEntries[bucketStarts[b]..<bucketStarts[b + 1]]`.
+    /// phrases of bucket `b` are entries `bucketStarts[b]..<bucketStarts[b + 1]` of
+    /// `bucketEntries`, three words an entry: the phrase's head and head mask (``heads``) and
+    /// its index, so that a bucket is tried reading one array.
     private let bucketStarts: [Int32]
-    private let bucketEntries: [Int32]
-    /// Per bucket, the phrases that need no word boundary before them (tried inside a word).
+    private let bucketEntries: [UInt64]
+    /// Per bucket, the phrases that need no word boundary before them (tried inside a word),
+    /// entries as in ``bucketEntries``.
     private let freeStarts: [Int32]
-    private let freeEntries: [Int32]
+    private let freeEntries: [UInt64]
     /// One-byte phrases by their byte.
     private let singleByte: [Int32]
     /// A bit for the hash of every three-byte prefix a phrase can start a match with (for a
@@ -48,10 +51,6 @@ final class PhraseIndex: Sendable {
     /// and starts no phrase with the next byte (``pairBits``), is passed over without looking
     /// at its buckets.
     private let steps: [UInt16]
-    /// Per merged phrase, its first eight bytes (fewer for a shorter phrase) read as a
-    /// little-endian word, then the mask of the bytes the phrase has: `heads[2 * p]` and
-    /// `heads[2 * p + 1]`. A phrase is compared with the text's next eight bytes in one step.
-    private let heads: [UInt64]
 
     static let continuationClass: UInt8 = 1
     static let wordClass: UInt8 = 2
@@ -106,6 +105,9 @@ final class PhraseIndex: Sendable {
         var singleByte = [Int32](repeating: -1, count: 256)
         var prefixBits = [UInt64](repeating: 0, count: Self.prefixBitCount / 64)
         var pairBits = [UInt64](repeating: 0, count: 65536 / 64)
+        // Per merged phrase, its first eight bytes (fewer for a shorter phrase) read as a
+        // little-endian word, then the mask of the bytes the phrase has: `heads[2 * p]` and
+        // `heads[2 * p + 1]`. A phrase is compared with the text's next eight bytes in one step.
         var heads: [UInt64] = []
         var byteClasses = (0..<256).map { value -> UInt8 in
             let byte = UInt8(value)
@@ -148,17 +150,20 @@ final class PhraseIndex: Sendable {
             }
         }
         var bucketStarts: [Int32] = []
-        var bucketEntries: [Int32] = []
+        var bucketEntries: [UInt64] = []
         var freeStarts: [Int32] = []
-        var freeEntries: [Int32] = []
+        var freeEntries: [UInt64] = []
         for bucket in buckets {
-            bucketStarts.append(Int32(bucketEntries.count))
-            bucketEntries += bucket
-            freeStarts.append(Int32(freeEntries.count))
-            freeEntries += bucket.filter { !startsWord[Int($0)] }
+            bucketStarts.append(Int32(bucketEntries.count / 3))
+            freeStarts.append(Int32(freeEntries.count / 3))
+            for phrase in bucket {
+                let entry = [heads[2 * Int(phrase)], heads[2 * Int(phrase) + 1], UInt64(phrase)]
+                bucketEntries += entry
+                if !startsWord[Int(phrase)] { freeEntries += entry }
+            }
         }
-        bucketStarts.append(Int32(bucketEntries.count))
-        freeStarts.append(Int32(freeEntries.count))
+        bucketStarts.append(Int32(bucketEntries.count / 3))
+        freeStarts.append(Int32(freeEntries.count / 3))
         self.pool = pool
         self.offsets = offsets
         self.lengths = lengths
@@ -189,7 +194,6 @@ final class PhraseIndex: Sendable {
             }
         }
         self.steps = steps
-        self.heads = heads
     }
 
     /// The index of a merged phrase in a set, or -1.
@@ -222,32 +226,30 @@ final class PhraseIndex: Sendable {
                                     freeEntries.withUnsafeBufferPointer { freeEntries in
                                         prefixBits.withUnsafeBufferPointer { prefixBits in
                                             steps.withUnsafeBufferPointer { steps in
-                                                heads.withUnsafeBufferPointer { heads in
-                                                    setMasks.withUnsafeBufferPointer { setMasks in
-                                                        pairBits.withUnsafeBufferPointer { pairBits in
-                                                            let buckets: Buckets = (
-                                                                bucketStarts, bucketEntries, freeStarts,
-                                                                freeEntries,
-                                                                prefixBits, steps, heads, pairBits
-                                                            )
-                                                            for range in lines {
-                                                                let first = phrases.count
-                                                                lineStarts.append(first)
-                                                                if !range.isEmpty {
-                                                                    scan(
-                                                                        UnsafeBufferPointer(
-                                                                            rebasing: text[range]),
-                                                                        pool: pool, offsets: offsets,
-                                                                        lengths: lengths, buckets: buckets,
-                                                                        phrases: &phrases, starts: &starts,
-                                                                        counts: &counts)
-                                                                }
-                                                                var mask: UInt64 = 0
-                                                                for slot in first..<phrases.count {
-                                                                    mask |= setMasks[Int(phrases[slot])]
-                                                                }
-                                                                lineMasks.append(mask)
+                                                setMasks.withUnsafeBufferPointer { setMasks in
+                                                    pairBits.withUnsafeBufferPointer { pairBits in
+                                                        let buckets: Buckets = (
+                                                            bucketStarts, bucketEntries, freeStarts,
+                                                            freeEntries,
+                                                            prefixBits, steps, pairBits
+                                                        )
+                                                        for range in lines {
+                                                            let first = phrases.count
+                                                            lineStarts.append(first)
+                                                            if !range.isEmpty {
+                                                                scan(
+                                                                    UnsafeBufferPointer(
+                                                                        rebasing: text[range]),
+                                                                    pool: pool, offsets: offsets,
+                                                                    lengths: lengths, buckets: buckets,
+                                                                    phrases: &phrases, starts: &starts,
+                                                                    counts: &counts)
                                                             }
+                                                            var mask: UInt64 = 0
+                                                            for slot in first..<phrases.count {
+                                                                mask |= setMasks[Int(phrases[slot])]
+                                                            }
+                                                            lineMasks.append(mask)
                                                         }
                                                     }
                                                 }
@@ -264,10 +266,10 @@ final class PhraseIndex: Sendable {
     }
 
     private typealias Buckets = (
-        starts: UnsafeBufferPointer<Int32>, entries: UnsafeBufferPointer<Int32>,
-        freeStarts: UnsafeBufferPointer<Int32>, freeEntries: UnsafeBufferPointer<Int32>,
+        starts: UnsafeBufferPointer<Int32>, entries: UnsafeBufferPointer<UInt64>,
+        freeStarts: UnsafeBufferPointer<Int32>, freeEntries: UnsafeBufferPointer<UInt64>,
         prefixBits: UnsafeBufferPointer<UInt64>, steps: UnsafeBufferPointer<UInt16>,
-        heads: UnsafeBufferPointer<UInt64>, pairBits: UnsafeBufferPointer<UInt64>
+        pairBits: UnsafeBufferPointer<UInt64>
     )
 
     /// Up to eight bytes as a little-endian word: the first byte in the lowest bits.
@@ -337,13 +339,14 @@ final class PhraseIndex: Sendable {
                 var slot = from
                 let word = from < to ? Self.word(at: position, in: text) : 0
                 while slot < to {
-                    let phrase = Int(entries[slot])
+                    let entry = 3 * slot
                     slot += 1
+                    // The first eight bytes at once, the rest of a longer phrase byte by byte.
+                    guard word & entries[entry + 1] == entries[entry] else { continue }
+                    let phrase = Int(entries[entry + 2])
                     let length = lengths[phrase]
                     let end = position + length
                     guard end <= count else { continue }
-                    // The first eight bytes at once, the rest of a longer phrase byte by byte.
-                    guard word & buckets.heads[2 * phrase + 1] == buckets.heads[2 * phrase] else { continue }
                     let offset = offsets[phrase]
                     var matched = 8
                     while matched < length, text[position + matched] == pool[offset + matched] {
