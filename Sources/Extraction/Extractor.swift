@@ -91,28 +91,35 @@ struct ExtractionContext {
         self.outer = outer
         self.extractor = extractor
         self.rules = extractor.rules
-        var document = outer
-        if let original = outer.forwardedOriginal {
-            document = original
-            if document.subject == nil { document.subject = outer.subject }
-            if document.htmlText == nil && document.plainText == nil {
-                document.htmlText = outer.htmlText
-                document.plainText = outer.plainText
-                document.links = outer.links
-                document.images = outer.images
+        // The email itself is copied only when it forwards an original (a copy retains every
+        // field).
+        if var original = outer.forwardedOriginal {
+            if original.subject == nil { original.subject = outer.subject }
+            if original.htmlText == nil && original.plainText == nil {
+                original.htmlText = outer.htmlText
+                original.plainText = outer.plainText
+                original.links = outer.links
+                original.images = outer.images
             }
-            if document.structuredData.isEmpty { document.structuredData = outer.structuredData }
-            if document.attachedOrders.isEmpty { document.attachedOrders = outer.attachedOrders }
-            if document.date == nil { document.date = outer.date }
+            if original.structuredData.isEmpty { original.structuredData = outer.structuredData }
+            if original.attachedOrders.isEmpty { original.attachedOrders = outer.attachedOrders }
+            if original.date == nil { original.date = outer.date }
+            self.document = original
+        } else {
+            self.document = outer
         }
-        self.document = document
-        self.text = DocumentText(document: document)
+        self.text = DocumentText(document: self.document)
         self.lineIsBlank = text.lines.map(\.isBlank)
         self.languages = extractor.languageSet(for: text)
         self.phraseHits = PhraseHits(index: languages.index, text: text)
         // "Tomorrow" is the day after the sender's day, read in the Date field's own zone.
-        self.reference = document.date.flatMap { CivilDate($0, in: document.dateTimeZone) }
-        let domain = document.sender?.domain ?? document.sender?.registrableDomain
+        if let date = self.document.date {
+            self.reference = CivilDate(date, in: self.document.dateTimeZone)
+        } else {
+            self.reference = nil
+        }
+        let sender = self.document.sender
+        let domain = sender?.domain ?? sender?.registrableDomain
         self.carrierSender = domain.flatMap { extractor.rules.carriers.carrier(forSenderDomain: $0) }
     }
 
