@@ -17,6 +17,9 @@ final class WordTable: Sendable {
     private let slotMask: Int
     /// The longest word, in bytes (at most 16).
     private let longest: Int
+    /// A bit for the ``filterKey(_:_:length:)`` of every word: a word of the text whose bit is
+    /// clear is none of the words, and is not looked up.
+    private let filterBits: [UInt64]
     /// Per byte: ``wordLead`` when it starts a character of a Latin word, ``continuation`` for a
     /// UTF-8 continuation byte, 0 otherwise.
     private let classes: [UInt8]
@@ -41,7 +44,10 @@ final class WordTable: Sendable {
         var slotCount = 16
         while slotCount < order.count * 4 { slotCount *= 2 }
         var slots = [UInt64](repeating: 0, count: slotCount * 4)
+        var filterBits = [UInt64](repeating: 0, count: 65536 / 64)
         for word in order {
+            let key = Self.filterKey(word[0], word.count > 1 ? word[1] : 0, length: word.count)
+            filterBits[key >> 6] |= 1 << UInt64(key & 63)
             let (low, high) = (Self.word(word.prefix(8)), Self.word(word.dropFirst(8)))
             var slot = Self.hash(low, high, word.count) & (slotCount - 1)
             while slots[4 * slot + 2] != 0 { slot = (slot + 1) & (slotCount - 1) }
@@ -54,6 +60,7 @@ final class WordTable: Sendable {
         self.slots = slots
         self.slotMask = slotCount - 1
         self.longest = order.map(\.count).max() ?? 0
+        self.filterBits = filterBits
         self.classes = (0..<256).map { value in
             let byte = UInt8(value)
             if byte & 0xC0 == 0x80 { return Self.continuation }
@@ -73,6 +80,12 @@ final class WordTable: Sendable {
         return word
     }
 
+    /// A word's key in ``filterBits``: its first two bytes (the second 0 for a one-byte word)
+    /// and its length, 16 bits.
+    @inline(__always) static func filterKey(_ first: UInt8, _ second: UInt8, length: Int) -> Int {
+        (Int(first) << 8 | Int(second)) ^ (length &* 0x2F1)
+    }
+
     @inline(__always) private static func hash(_ low: UInt64, _ high: UInt64, _ length: Int) -> Int {
         let mixed = (low ^ (high &* 0x9E37_79B9_7F4A_7C15) ^ UInt64(length)) &* 0xBF58_476D_1CE4_E5B9
         return Int(truncatingIfNeeded: mixed >> 40)
@@ -88,29 +101,35 @@ final class WordTable: Sendable {
         var lineCounts = [Int](repeating: 0, count: setCount)
         text.withUnsafeBufferPointer { text in
             slots.withUnsafeBufferPointer { slots in
-                classes.withUnsafeBufferPointer { classes in
-                    guard let base = text.baseAddress, let classes = classes.baseAddress else { return }
-                    for range in lines where !range.isEmpty {
-                        var found: UInt64 = 0
-                        var position = range.lowerBound
-                        while true {
-                            let word = Self.nextWord(
-                                base, from: position, end: range.upperBound, classes: classes)
-                            guard word.lowerBound < word.upperBound else { break }
-                            position = word.upperBound
-                            guard word.count <= longest else { continue }
-                            var sets = lookUp(text, word, slots: slots)
-                            found |= sets
-                            while sets != 0 {
-                                lineCounts[sets.trailingZeroBitCount] += 1
-                                sets &= sets - 1
+                filterBits.withUnsafeBufferPointer { filterBits in
+                    classes.withUnsafeBufferPointer { classes in
+                        guard let base = text.baseAddress, let classes = classes.baseAddress else { return }
+                        for range in lines where !range.isEmpty {
+                            var found: UInt64 = 0
+                            var position = range.lowerBound
+                            while true {
+                                let word = Self.nextWord(
+                                    base, from: position, end: range.upperBound, classes: classes)
+                                guard word.lowerBound < word.upperBound else { break }
+                                position = word.upperBound
+                                guard word.count <= longest else { continue }
+                                let key = Self.filterKey(
+                                    base[word.lowerBound], word.count > 1 ? base[word.lowerBound + 1] : 0,
+                                    length: word.count)
+                                guard filterBits[key >> 6] & (1 << UInt64(key & 63)) != 0 else { continue }
+                                var sets = lookUp(text, word, slots: slots)
+                                found |= sets
+                                while sets != 0 {
+                                    lineCounts[sets.trailingZeroBitCount] += 1
+                                    sets &= sets - 1
+                                }
                             }
-                        }
-                        while found != 0 {
-                            let set = found.trailingZeroBitCount
-                            counts[set] += min(lineCounts[set], limit)
-                            lineCounts[set] = 0
-                            found &= found - 1
+                            while found != 0 {
+                                let set = found.trailingZeroBitCount
+                                counts[set] += min(lineCounts[set], limit)
+                                lineCounts[set] = 0
+                                found &= found - 1
+                            }
                         }
                     }
                 }
