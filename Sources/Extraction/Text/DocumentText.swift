@@ -36,16 +36,33 @@ final class TextLine: Sendable {
     let bytes: [UInt8]
     /// UTF-8 offset of the line's first byte in the rendered text.
     let startOffset: Int
-    /// The rendered span the line starts in, when the document says.
-    let span: TextSpan?
+    /// The rendition's spans (shared by its lines, not copied into each) and the position of
+    /// the one the line starts in, or -1.
+    private let spans: [TextSpan]
+    private let spanIndex: Int
 
-    init(origin: TextOrigin, number: Int, bytes: [UInt8], startOffset: Int, span: TextSpan?) {
+    /// - Parameters:
+    ///   - spans: the rendition's spans.
+    ///   - spanIndex: the position in `spans` of the span the line starts in, or -1.
+    init(origin: TextOrigin, number: Int, bytes: [UInt8], startOffset: Int, spans: [TextSpan], spanIndex: Int)
+    {
         self.origin = origin
         self.number = number
         self.bytes = bytes
         self.startOffset = startOffset
-        self.span = span
+        self.spans = spans
+        self.spanIndex = spanIndex
     }
+
+    convenience init(origin: TextOrigin, number: Int, bytes: [UInt8], startOffset: Int, span: TextSpan?) {
+        self.init(
+            origin: origin, number: number, bytes: bytes, startOffset: startOffset,
+            spans: span.map { [$0] } ?? [],
+            spanIndex: span == nil ? -1 : 0)
+    }
+
+    /// The rendered span the line starts in, when the document says.
+    var span: TextSpan? { spanIndex >= 0 ? spans[spanIndex] : nil }
 
     /// ``bytes`` with ASCII and Latin-1 capitals lower-cased (same length, same offsets),
     /// folded when asked for: a document's lines are read folded from
@@ -240,13 +257,15 @@ struct DocumentText: Sendable {
         func emit(_ end: Int) {
             let kept = end > start && bytes[end - 1] == 0x0D ? end - 1 : end
             let slice = Array(UnsafeBufferPointer(rebasing: bytes[start..<kept]))
-            var span: TextSpan?
+            var span = -1
             while spanIndex < spans.count && spans[spanIndex].range.upperBound <= start { spanIndex += 1 }
             if spanIndex < spans.count && spans[spanIndex].range.lowerBound < max(end, start + 1) {
-                span = spans[spanIndex]
+                span = spanIndex
             }
             result.append(
-                TextLine(origin: origin, number: number, bytes: slice, startOffset: start, span: span))
+                TextLine(
+                    origin: origin, number: number, bytes: slice, startOffset: start, spans: spans,
+                    spanIndex: span))
             ranges.append((base + start)..<(base + kept))
             number += 1
         }
