@@ -274,14 +274,21 @@ final class LanguageSet: Sendable {
         var han = 0
         var sampleLines = 0
         var sampled = 0
-        // The lines are read in place (a copy of a line would retain its arrays and spans);
-        // the sample only grows, so the first line that finds it full ends it.
-        text.lines.withUnsafeBufferPointer { lines in
-            for index in lines.indices {
-                guard sampled < 6_000 else { break }
-                sampleLines += 1
-                sampled += lines[index].bytes.count
-                countScripts(lines[index].bytes, hangul: &hangul, kana: &kana, han: &han)
+        // The sample only grows, so the first line that finds it full ends it.
+        let ranges = text.foldedRanges
+        for range in ranges {
+            guard sampled < 6_000 else { break }
+            sampleLines += 1
+            sampled += range.count
+        }
+        // The sample's lines are back to back in the folded text, with line ends between them:
+        // they are counted in one pass (a counted scalar is three bytes of valid UTF-8, which
+        // folding leaves as they are, and never spans a line end).
+        if sampleLines > 0 {
+            text.foldedText.withUnsafeBufferPointer { folded in
+                let sample = ranges[0].lowerBound..<ranges[sampleLines - 1].upperBound
+                countScripts(
+                    UnsafeBufferPointer(rebasing: folded[sample]), hangul: &hangul, kana: &kana, han: &han)
             }
         }
         var code: String?
