@@ -18,6 +18,9 @@ public struct Extractor: Sendable {
     let languageSets: [String: LanguageSet]
     /// Every language's detection words, set `i` for `languages[i]`.
     let detectionIndex: PhraseIndex?
+    /// The detection words of the languages detected from their words, read word by word
+    /// when they are all Latin words (``LanguageSet/detectionWords(_:)``).
+    let detectionWords: WordTable?
     /// The `orderLinkPhrases` of every language, lower-cased.
     let orderLinkPhrases: [LinkPhrase]
 
@@ -42,6 +45,7 @@ public struct Extractor: Sendable {
         self.detectionIndex =
             languages.count <= 64
             ? PhraseIndex(languages.enumerated().map { PhraseSet($1.detection, id: $0) }) : nil
+        self.detectionWords = LanguageSet.detectionWords(languages)
         self.orderLinkPhrases = rules.languages.flatMap { $0.orderLinkPhrases ?? [] }.map {
             LinkPhrase($0.lowercased())
         }
@@ -49,7 +53,8 @@ public struct Extractor: Sendable {
 
     /// The language set for the languages detected in a text.
     func languageSet(for text: DocumentText) -> LanguageSet {
-        let detected = LanguageSet.detect(in: text, languages: languages, index: detectionIndex)
+        let detected = LanguageSet.detect(
+            in: text, languages: languages, index: detectionIndex, words: detectionWords)
         if let code = detected.first?.rules.code, let set = languageSets[code] { return set }
         return LanguageSet(detected)
     }
@@ -86,32 +91,41 @@ struct ExtractionContext {
         self.outer = outer
         self.extractor = extractor
         self.rules = extractor.rules
-        var document = outer
-        if let original = outer.forwardedOriginal {
-            document = original
-            if document.subject == nil { document.subject = outer.subject }
-            if document.htmlText == nil && document.plainText == nil {
-                document.htmlText = outer.htmlText
-                document.plainText = outer.plainText
-                document.links = outer.links
-                document.images = outer.images
+        // The email itself is copied only when it forwards an original (a copy retains every
+        // field).
+        if var original = outer.forwardedOriginal {
+            if original.subject == nil { original.subject = outer.subject }
+            if original.htmlText == nil && original.plainText == nil {
+                original.htmlText = outer.htmlText
+                original.plainText = outer.plainText
+                original.links = outer.links
+                original.images = outer.images
             }
-            if document.structuredData.isEmpty { document.structuredData = outer.structuredData }
-            if document.attachedOrders.isEmpty { document.attachedOrders = outer.attachedOrders }
-            if document.date == nil { document.date = outer.date }
+            if original.structuredData.isEmpty { original.structuredData = outer.structuredData }
+            if original.attachedOrders.isEmpty { original.attachedOrders = outer.attachedOrders }
+            if original.date == nil { original.date = outer.date }
+            self.document = original
         } else if outer.isReply, let subject = outer.subject, ReplyQuote.hasReplyPrefix(subject) {
             // A reply's subject is the one it answers ("Re: Your order … is confirmed"), written
             // by whoever started the thread: it says nothing about the reply itself.
-            document.subject = nil
+            var reply = outer
+            reply.subject = nil
+            self.document = reply
+        } else {
+            self.document = outer
         }
-        self.document = document
-        self.text = DocumentText(document: document)
+        self.text = DocumentText(document: self.document)
         self.lineIsBlank = text.lines.map(\.isBlank)
         self.languages = extractor.languageSet(for: text)
-        self.phraseHits = PhraseHits(index: languages.index, lines: text.lines.map(\.folded))
+        self.phraseHits = PhraseHits(index: languages.index, text: text)
         // "Tomorrow" is the day after the sender's day, read in the Date field's own zone.
-        self.reference = document.date.flatMap { CivilDate($0, in: document.dateTimeZone) }
-        let domain = document.sender?.domain ?? document.sender?.registrableDomain
+        if let date = self.document.date {
+            self.reference = CivilDate(date, in: self.document.dateTimeZone)
+        } else {
+            self.reference = nil
+        }
+        let sender = self.document.sender
+        let domain = sender?.domain ?? sender?.registrableDomain
         self.carrierSender = domain.flatMap { extractor.rules.carriers.carrier(forSenderDomain: $0) }
     }
 

@@ -261,6 +261,110 @@ import Testing
         }
     }
 
+    /// A document's folded text holds every line folded on its own, and the phrase hits read
+    /// from it are those of the lines' own folded bytes.
+    @Test func documentFoldedTextAgreesWithEachLine() {
+        var generator = Generator(state: 13)
+        let pieces = [
+            "a", "Order", "ÉTÉ", "é", "\u{C3}", "x\u{A0}y", "\u{A0}", "\n", "\r\n", "\r", "\t", " ", "ß", "Ä",
+            "×", "注文", "ORDER NUMBER", "Tracking", "Ihre Bestellung",
+        ]
+        let languageSet = Fixture.extractor.languageSets["de"] ?? Fixture.extractor.languageSets["en"]
+        for _ in 0..<500 {
+            let document = Fixture.document(
+                subject: generator.text(pieces, count: 8), html: [generator.text(pieces, count: 30)],
+                plain: generator.next() % 2 == 0 ? [generator.text(pieces, count: 30)] : nil)
+            let text = DocumentText(document: document)
+            #expect(text.foldedRanges.count == text.lines.count)
+            for (line, range) in zip(text.lines, text.foldedRanges) {
+                #expect(
+                    Array(text.foldedText[range]) == Text.fold(line.bytes), "\(line.text.debugDescription)")
+            }
+            if let index = languageSet?.index {
+                let whole = PhraseHits(index: index, text: text)
+                let each = PhraseHits(index: index, lines: text.lines.map(\.folded))
+                for set in index.sets {
+                    for lineIndex in text.lines.indices {
+                        let expected = each.matches(set, line: lineIndex, limit: 64)
+                        let actual = whole.matches(set, line: lineIndex, limit: 64)
+                        #expect(actual.map(\.0) == expected.map(\.0) && actual.map(\.1) == expected.map(\.1))
+                    }
+                }
+            }
+        }
+    }
+
+    /// `Text.fold` as a byte-by-byte loop: ASCII and Latin-1 capitals lower-cased, a no-break
+    /// space made two spaces.
+    static func referenceFold(_ bytes: [UInt8]) -> [UInt8] {
+        var result = bytes
+        var index = 0
+        while index < result.count {
+            let byte = result[index]
+            if byte >= 0x41 && byte <= 0x5A {
+                result[index] = byte + 0x20
+            } else if byte == 0xC3 && index + 1 < result.count {
+                let next = result[index + 1]
+                if next >= 0x80 && next <= 0x9E && next != 0x97 { result[index + 1] = next + 0x20 }
+                index += 1
+            } else if byte == 0xC2 && index + 1 < result.count && result[index + 1] == 0xA0 {
+                result[index] = 0x20
+                result[index + 1] = 0x20
+                index += 1
+            }
+            index += 1
+        }
+        return result
+    }
+
+    @Test func foldAgreesWithByteByByteFolding() {
+        var generator = Generator(state: 17)
+        let special: [UInt8] = [
+            0x40, 0x41, 0x5A, 0x5B, 0x60, 0x61, 0x7A, 0x7B, 0x7F, 0xC2, 0xA0, 0xC3, 0x80, 0x97, 0x9E, 0x9F,
+        ]
+        for _ in 0..<5_000 {
+            let count = Int(generator.next() % 40)
+            let bytes = (0..<count).map { _ in
+                generator.next() % 2 == 0
+                    ? generator.pick(special) : UInt8(truncatingIfNeeded: generator.next() % 0x80)
+            }
+            #expect(Text.fold(bytes) == Self.referenceFold(bytes), "\(bytes)")
+        }
+    }
+
+    /// A word table counts what each set's own scan matches, line by line.
+    @Test func wordTableCountsWhatEachSetMatches() throws {
+        let languages = Fixture.extractor.languages
+        let sets = languages.map { $0.detection.map(\.folded) }
+        let table = try #require(WordTable(sets.map { $0.filter(WordTable.isLatinWord) }))
+        #expect(WordTable([[Array("c'est".utf8)]]) == nil)
+        #expect(WordTable([[Array("ordre n°".utf8)]]) == nil)
+        var generator = Generator(state: 19)
+        let pieces =
+            languages.flatMap { $0.detection.map(\.text) } + [
+                " ", "", "x", "1", "-", "'", ".", "é", "É", "\u{A0}", "\t", "ä", "の", "\u{301}", "THE", "Für",
+                "È",
+            ]
+        for _ in 0..<2_000 {
+            let lines = (0..<3).map { _ in Text.fold(Array(generator.text(pieces, count: 14).utf8)) }
+            var text: [UInt8] = []
+            var ranges: [Range<Int>] = []
+            for line in lines {
+                ranges.append(text.count..<(text.count + line.count))
+                text += line + [0x0A]
+            }
+            for limit in [1, 2, 64] {
+                var counts = [Int](repeating: 0, count: languages.count)
+                table.count(in: text, lines: ranges[...], limit: limit, into: &counts)
+                for (index, words) in sets.enumerated() where words.allSatisfy(WordTable.isLatinWord) {
+                    let set = PhraseSet(languages[index].detection)
+                    let expected = lines.reduce(0) { $0 + set.matches(in: $1, limit: limit).count }
+                    #expect(counts[index] == expected, "\(lines.map { String(decoding: $0, as: UTF8.self) })")
+                }
+            }
+        }
+    }
+
     /// A line's display as it was built from Strings: each cell trimmed of spaces, empty
     /// cells dropped, the rest joined by " | " and shortened.
     static func referenceDisplay(_ line: TextLine) -> String {
@@ -302,8 +406,8 @@ import Testing
         }
         // A line cut inside a character keeps its repaired tail.
         let cut = TextLine(
-            origin: .plain, number: 0, bytes: Array("total\t12 ".utf8) + [0xE2, 0x80], folded: [],
-            startOffset: 0, span: nil)
+            origin: .plain, number: 0, bytes: Array("total\t12 ".utf8) + [0xE2, 0x80], startOffset: 0,
+            span: nil)
         #expect(cut.display == Self.referenceDisplay(cut))
         #expect(Text.shortened("ab", limit: 1) == "a…")
         #expect(Text.shortened("é", limit: 1) == "é")

@@ -259,24 +259,36 @@ final class LanguageSet: Sendable {
 
     /// Detects the language from the script (Hangul, kana, Han) or, for Latin text, from
     /// the most frequent detection words; English is always added as a fallback.
-    /// - Parameter index: the languages' detection sets, set `i` for `languages[i]`, to read
-    ///   the sample in one pass.
+    /// - Parameters:
+    ///   - index: the languages' detection sets, set `i` for `languages[i]`, to read the
+    ///     sample in one pass.
+    ///   - words: the detection words of the languages detected from their words (set `i` for
+    ///     `languages[i]`, empty for the others), to read the sample word by word
+    ///     (``detectionWords(_:)``); `index` is read when there is none.
     static func detect(
-        in text: DocumentText, languages: [CompiledLanguage], index: PhraseIndex? = nil
+        in text: DocumentText, languages: [CompiledLanguage], index: PhraseIndex? = nil,
+        words: WordTable? = nil
     ) -> [CompiledLanguage] {
         var hangul = 0
         var kana = 0
         var han = 0
         var sampleLines = 0
         var sampled = 0
-        // The lines are read in place (a copy of a line would retain its arrays and spans);
-        // the sample only grows, so the first line that finds it full ends it.
-        text.lines.withUnsafeBufferPointer { lines in
-            for index in lines.indices {
-                guard sampled < 6_000 else { break }
-                sampleLines += 1
-                sampled += lines[index].bytes.count
-                countScripts(lines[index].bytes, hangul: &hangul, kana: &kana, han: &han)
+        // The sample only grows, so the first line that finds it full ends it.
+        let ranges = text.foldedRanges
+        for range in ranges {
+            guard sampled < 6_000 else { break }
+            sampleLines += 1
+            sampled += range.count
+        }
+        // The sample's lines are back to back in the folded text, with line ends between them:
+        // they are counted in one pass (a counted scalar is three bytes of valid UTF-8, which
+        // folding leaves as they are, and never spans a line end).
+        if sampleLines > 0 {
+            text.foldedText.withUnsafeBufferPointer { folded in
+                let sample = ranges[0].lowerBound..<ranges[sampleLines - 1].upperBound
+                countScripts(
+                    UnsafeBufferPointer(rebasing: folded[sample]), hangul: &hangul, kana: &kana, han: &han)
             }
         }
         var code: String?
@@ -287,14 +299,24 @@ final class LanguageSet: Sendable {
         } else if han >= 4 {
             code = "zh"
         } else {
-            let sample = text.lines.prefix(sampleLines).map(\.folded)
             var best = 0
-            if let index, index.sets.count == languages.count {
+            if let words, words.setCount == languages.count {
+                // Each line adds its count of every language's words (at most 64 a language).
+                var counts = [Int](repeating: 0, count: languages.count)
+                words.count(
+                    in: text.foldedText, lines: text.foldedRanges.prefix(sampleLines), limit: 64,
+                    into: &counts)
+                for (languageIndex, language) in languages.enumerated()
+                where !isScriptLanguage(language.rules.code) && counts[languageIndex] > best {
+                    best = counts[languageIndex]
+                    code = language.rules.code
+                }
+            } else if let index, index.sets.count == languages.count {
                 // One pass over the sample's occurrences: each line adds its match count to
                 // every language whose words it holds.
-                let hits = PhraseHits(index: index, lines: sample)
+                let hits = PhraseHits(index: index, text: text, lineCount: sampleLines)
                 var counts = [Int](repeating: 0, count: languages.count)
-                for lineIndex in sample.indices where hits.hasOccurrences(line: lineIndex) {
+                for lineIndex in 0..<sampleLines where hits.hasOccurrences(line: lineIndex) {
                     var present = hits.setsPresent(line: lineIndex)
                     while present != 0 {
                         let set = present.trailingZeroBitCount
@@ -310,8 +332,8 @@ final class LanguageSet: Sendable {
             } else {
                 for language in languages where !isScriptLanguage(language.rules.code) {
                     var found = 0
-                    for line in sample {
-                        found += language.detectionSet.matches(in: line, limit: 64).count
+                    for line in text.lines.prefix(sampleLines) {
+                        found += language.detectionSet.matches(in: line.folded, limit: 64).count
                     }
                     if found > best {
                         best = found
@@ -327,6 +349,13 @@ final class LanguageSet: Sendable {
         }
         if ordered.isEmpty, let first = languages.first { ordered.append(first) }
         return ordered
+    }
+
+    /// The languages' detection words for ``detect(in:languages:index:words:)``: set `i` holds
+    /// those of `languages[i]`, none for a language detected from its script; nil when a word
+    /// is not made only of letters and digits of Latin words.
+    static func detectionWords(_ languages: [CompiledLanguage]) -> WordTable? {
+        WordTable(languages.map { isScriptLanguage($0.rules.code) ? [] : $0.detection.map(\.folded) })
     }
 
     /// Whether a language is detected from its script rather than from its words.

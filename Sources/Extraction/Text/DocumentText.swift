@@ -28,28 +28,46 @@ enum TextOrigin: String, Sendable, Comparable, CaseIterable {
     static func < (lhs: TextOrigin, rhs: TextOrigin) -> Bool { lhs.rank < rhs.rank }
 }
 
-/// One line of rendered text as UTF-8 bytes, with a case-folded copy of the same length.
+/// One line of rendered text as UTF-8 bytes.
 final class TextLine: Sendable {
     let origin: TextOrigin
     /// The 0-based line number within its rendition.
     let number: Int
     let bytes: [UInt8]
-    /// ``bytes`` with ASCII and Latin-1 capitals lower-cased (same length, same offsets).
-    let folded: [UInt8]
     /// UTF-8 offset of the line's first byte in the rendered text.
     let startOffset: Int
-    /// The rendered span the line starts in, when the document says.
-    let span: TextSpan?
+    /// The rendition's spans (shared by its lines, not copied into each) and the position of
+    /// the one the line starts in, or -1.
+    private let spans: [TextSpan]
+    private let spanIndex: Int
 
-    init(origin: TextOrigin, number: Int, bytes: [UInt8], folded: [UInt8], startOffset: Int, span: TextSpan?)
+    /// - Parameters:
+    ///   - spans: the rendition's spans.
+    ///   - spanIndex: the position in `spans` of the span the line starts in, or -1.
+    init(origin: TextOrigin, number: Int, bytes: [UInt8], startOffset: Int, spans: [TextSpan], spanIndex: Int)
     {
         self.origin = origin
         self.number = number
         self.bytes = bytes
-        self.folded = folded
         self.startOffset = startOffset
-        self.span = span
+        self.spans = spans
+        self.spanIndex = spanIndex
     }
+
+    convenience init(origin: TextOrigin, number: Int, bytes: [UInt8], startOffset: Int, span: TextSpan?) {
+        self.init(
+            origin: origin, number: number, bytes: bytes, startOffset: startOffset,
+            spans: span.map { [$0] } ?? [],
+            spanIndex: span == nil ? -1 : 0)
+    }
+
+    /// The rendered span the line starts in, when the document says.
+    var span: TextSpan? { spanIndex >= 0 ? spans[spanIndex] : nil }
+
+    /// ``bytes`` with ASCII and Latin-1 capitals lower-cased (same length, same offsets),
+    /// folded when asked for: a document's lines are read folded from
+    /// ``DocumentText/foldedText``, in one buffer.
+    var folded: [UInt8] { Text.fold(bytes) }
 
     /// Part path and DOM path of the line, when the document says (built when asked for:
     /// most lines are never cited as evidence).
@@ -101,54 +119,107 @@ final class TextLine: Sendable {
 
 /// The email's texts split into lines: HTML rendition, text/plain rendition, subject.
 struct DocumentText: Sendable {
-    var lines: [TextLine]
+    let lines: [TextLine]
+    /// Every line's folded bytes (``TextLine/folded``), rendition after rendition in the
+    /// order of ``lines``, each rendition folded as a whole (line ends included).
+    let foldedText: [UInt8]
+    /// Per line, where its folded bytes are in ``foldedText`` (as many as the line's bytes).
+    let foldedRanges: [Range<Int>]
 
     init(document: MailDocument) {
-        // Every rendition's bytes first, so that room for all the lines is reserved once (a
-        // line is large, and growing the array copies every line made so far).
+        // Every rendition's bytes first, back to back in one buffer, so that room for all the
+        // lines is reserved once.
+        var size = 0
+        for text in [document.subject, document.preheader, document.htmlText?.text, document.plainText?.text]
+        {
+            if let text { size += min(text.utf8.count, Self.maximumBytes) }
+        }
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(size)
         var parts: [Part] = []
         parts.reserveCapacity(4)
         if let subject = document.subject {
-            parts.append(Part(subject, origin: .subject, newlinesAsSpaces: true))
+            parts.append(Part(subject, origin: .subject, newlinesAsSpaces: true, in: &buffer))
         }
-        if let preheader = document.preheader { parts.append(Part(preheader, origin: .preheader)) }
-        if let html = document.htmlText { parts.append(Part(html.text, origin: .html, spans: html.spans)) }
+        if let preheader = document.preheader {
+            parts.append(Part(preheader, origin: .preheader, in: &buffer))
+        }
+        if let html = document.htmlText {
+            parts.append(Part(html.text, origin: .html, spans: html.spans, in: &buffer))
+        }
         if let plain = document.plainText {
-            parts.append(Part(plain.text, origin: .plain, spans: plain.spans))
+            parts.append(Part(plain.text, origin: .plain, spans: plain.spans, in: &buffer))
         }
-        var lines: [TextLine] = []
         var count = 0
         for part in parts { count += part.newlines + 1 }
+        var lines: [TextLine] = []
         lines.reserveCapacity(count)
-        for part in parts { DocumentText.split(part, into: &lines) }
+        var foldedRanges: [Range<Int>] = []
+        foldedRanges.reserveCapacity(count)
+        buffer.withUnsafeBufferPointer { buffer in
+            for part in parts { DocumentText.split(part, of: buffer, into: &lines, ranges: &foldedRanges) }
+        }
+        // Folding reads a byte and the one after it, never across a line end (a line feed or
+        // carriage return is not the second byte of a folded pair), so each rendition folded as
+        // a whole is every line folded on its own.
+        buffer.withUnsafeMutableBufferPointer { buffer in
+            for part in parts {
+                Text.foldBytes(UnsafeMutableBufferPointer(rebasing: buffer[part.range]), from: 0)
+            }
+        }
         self.lines = lines
+        self.foldedText = buffer
+        self.foldedRanges = foldedRanges
     }
 
     /// At most this many bytes of each rendition are read: hostile input stays bounded.
     static let maximumBytes = 2_000_000
 
-    /// One rendition's bytes (at most ``maximumBytes``), ready to be split into lines.
+    /// One rendition's bytes (at most ``maximumBytes``) in a buffer, ready to be split into
+    /// lines.
     struct Part {
-        var bytes: [UInt8]
+        /// Where the bytes are in the buffer.
+        let range: Range<Int>
         let origin: TextOrigin
         let spans: [TextSpan]
-        /// The number of line feeds in ``bytes`` (0 when they were made spaces).
-        var newlines = 0
+        /// The number of line feeds in the bytes (0 when they were made spaces).
+        let newlines: Int
 
+        /// Appends a rendition's bytes to `buffer`.
         /// - Parameter newlinesAsSpaces: read every LF as a space, so that the text is one line
         ///   (a subject whose folding left line ends in it).
-        init(_ text: String, origin: TextOrigin, spans: [TextSpan] = [], newlinesAsSpaces: Bool = false) {
+        init(
+            _ text: String, origin: TextOrigin, spans: [TextSpan] = [], newlinesAsSpaces: Bool = false,
+            in buffer: inout [UInt8]
+        ) {
             self.origin = origin
             self.spans = spans
-            bytes =
-                text.utf8.withContiguousStorageIfAvailable { Array($0.prefix(DocumentText.maximumBytes)) }
-                ?? Array(text.utf8.prefix(DocumentText.maximumBytes))
-            if newlinesAsSpaces {
-                for index in bytes.indices where bytes[index] == 0x0A { bytes[index] = 0x20 }
-            } else {
-                for byte in bytes where byte == 0x0A { newlines += 1 }
+            let base = buffer.count
+            let copied: Void? = text.utf8.withContiguousStorageIfAvailable { utf8 in
+                buffer.append(
+                    contentsOf: UnsafeBufferPointer(rebasing: utf8.prefix(DocumentText.maximumBytes)))
             }
+            if copied == nil { buffer.append(contentsOf: text.utf8.prefix(DocumentText.maximumBytes)) }
+            range = base..<buffer.count
+            var newlines = 0
+            buffer.withUnsafeMutableBufferPointer { buffer in
+                let bytes = UnsafeMutableBufferPointer(rebasing: buffer[base...])
+                var position = 0
+                while let found = DocumentText.lineFeed(in: UnsafeBufferPointer(bytes), from: position) {
+                    if newlinesAsSpaces { bytes[found] = 0x20 } else { newlines += 1 }
+                    position = found + 1
+                }
+            }
+            self.newlines = newlines
         }
+    }
+
+    /// The position of the first line feed in `bytes` from `position` on, or nil.
+    @inline(__always)
+    static func lineFeed(in bytes: UnsafeBufferPointer<UInt8>, from position: Int) -> Int? {
+        guard position < bytes.count, let base = bytes.baseAddress else { return nil }
+        guard let found = memchr(base + position, 0x0A, bytes.count - position) else { return nil }
+        return UnsafeRawPointer(found) - UnsafeRawPointer(base)
     }
 
     /// The lines of a rendition.
@@ -160,48 +231,48 @@ struct DocumentText: Sendable {
     static func split(
         _ text: String, origin: TextOrigin, spans: [TextSpan] = [], newlinesAsSpaces: Bool = false
     ) -> [TextLine] {
+        var buffer: [UInt8] = []
+        let part = Part(text, origin: origin, spans: spans, newlinesAsSpaces: newlinesAsSpaces, in: &buffer)
         var result: [TextLine] = []
-        split(text, origin: origin, spans: spans, newlinesAsSpaces: newlinesAsSpaces, into: &result)
+        result.reserveCapacity(part.newlines + 1)
+        var ranges: [Range<Int>] = []
+        buffer.withUnsafeBufferPointer { split(part, of: $0, into: &result, ranges: &ranges) }
         return result
     }
 
-    /// ``split(_:origin:spans:newlinesAsSpaces:)``, appending the lines to `result` (room for
-    /// them is reserved first: a line is large, and growing the array copies every line).
+    /// Appends the lines of a rendition's bytes to `result`, and where each line's bytes are in
+    /// `buffer` to `ranges` (with room reserved by the caller).
+    /// - Parameter buffer: the buffer that holds the rendition's bytes at `part.range`.
     static func split(
-        _ text: String, origin: TextOrigin, spans: [TextSpan] = [], newlinesAsSpaces: Bool = false,
-        into result: inout [TextLine]
+        _ part: Part, of buffer: UnsafeBufferPointer<UInt8>, into result: inout [TextLine],
+        ranges: inout [Range<Int>]
     ) {
-        let part = Part(text, origin: origin, spans: spans, newlinesAsSpaces: newlinesAsSpaces)
-        result.reserveCapacity(result.count + part.newlines + 1)
-        split(part, into: &result)
-    }
-
-    /// Appends the lines of a rendition's bytes to `result` (with room reserved by the caller).
-    static func split(_ part: Part, into result: inout [TextLine]) {
-        let bytes = part.bytes
+        let bytes = UnsafeBufferPointer(rebasing: buffer[part.range])
+        let base = part.range.lowerBound
         let spans = part.spans
         let origin = part.origin
         var start = 0
         var number = 0
         var spanIndex = 0
         func emit(_ end: Int) {
-            var slice = Array(bytes[start..<end])
-            if slice.last == 0x0D { slice.removeLast() }
-            var span: TextSpan?
+            let kept = end > start && bytes[end - 1] == 0x0D ? end - 1 : end
+            let slice = Array(UnsafeBufferPointer(rebasing: bytes[start..<kept]))
+            var span = -1
             while spanIndex < spans.count && spans[spanIndex].range.upperBound <= start { spanIndex += 1 }
             if spanIndex < spans.count && spans[spanIndex].range.lowerBound < max(end, start + 1) {
-                span = spans[spanIndex]
+                span = spanIndex
             }
             result.append(
                 TextLine(
-                    origin: origin, number: number, bytes: slice, folded: Text.fold(slice),
-                    startOffset: start, span: span))
+                    origin: origin, number: number, bytes: slice, startOffset: start, spans: spans,
+                    spanIndex: span))
+            ranges.append((base + start)..<(base + kept))
             number += 1
         }
         if part.newlines > 0 {
-            for index in bytes.indices where bytes[index] == 0x0A {
-                emit(index)
-                start = index + 1
+            while let found = lineFeed(in: bytes, from: start) {
+                emit(found)
+                start = found + 1
             }
         }
         emit(bytes.count)
@@ -275,6 +346,14 @@ enum Text {
         let start = bytes.withUnsafeBufferPointer { bytes -> Int? in
             var index = 0
             while index < bytes.count {
+                // Eight ASCII bytes without a capital at once.
+                if index + 8 <= bytes.count, let base = bytes.baseAddress {
+                    let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                    if word & asciiHighBits == 0 && capitals(word) == 0 {
+                        index += 8
+                        continue
+                    }
+                }
                 let byte = bytes[index]
                 if byte >= 0x41 && byte <= 0x5A { return index }
                 if byte == 0xC3 && index + 1 < bytes.count {
@@ -296,10 +375,31 @@ enum Text {
         return result
     }
 
-    /// ``fold(_:)``'s loop, from a position the loop reaches.
-    private static func foldBytes(_ result: UnsafeMutableBufferPointer<UInt8>, from start: Int) {
+    /// The high bit of every byte of a word: a word without them holds eight ASCII bytes.
+    static let asciiHighBits: UInt64 = 0x8080_8080_8080_8080
+
+    /// For a word of eight ASCII bytes, the high bit of each byte that is a capital
+    /// (0x41–0x5A). (A byte below 0x80 plus 0x3F reaches 0x80 from 0x41 on, plus 0x25 from
+    /// 0x5B on, and neither carries into the next byte.)
+    @inline(__always) static func capitals(_ word: UInt64) -> UInt64 {
+        (word &+ 0x3F3F_3F3F_3F3F_3F3F) & ~(word &+ 0x2525_2525_2525_2525) & asciiHighBits
+    }
+
+    /// ``fold(_:)``'s loop, from a position the loop reaches: eight ASCII bytes are folded at
+    /// once (each capital gains 0x20, the high bit of its byte moved down two places).
+    static func foldBytes(_ result: UnsafeMutableBufferPointer<UInt8>, from start: Int) {
         var index = start
         while index < result.count {
+            if index + 8 <= result.count, let base = result.baseAddress {
+                let raw = UnsafeMutableRawPointer(base + index)
+                let word = raw.loadUnaligned(as: UInt64.self)
+                if word & asciiHighBits == 0 {
+                    let upper = capitals(word)
+                    if upper != 0 { raw.storeBytes(of: word | (upper >> 2), as: UInt64.self) }
+                    index += 8
+                    continue
+                }
+            }
             let byte = result[index]
             if byte >= 0x41 && byte <= 0x5A {
                 result[index] = byte + 0x20

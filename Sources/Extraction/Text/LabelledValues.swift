@@ -72,7 +72,7 @@ enum LabelledValues {
             // Most lines hold none of the labels.
             if let hits, !hits.containsMatch(labels, line: lineIndex) { continue }
             let line = lines[lineIndex]
-            guard !line.folded.isEmpty else { continue }
+            guard !line.bytes.isEmpty else { continue }
             let matches =
                 hits?.matches(labels, line: lineIndex, limit: 16)
                 ?? labels.matches(in: line.folded, limit: 16)

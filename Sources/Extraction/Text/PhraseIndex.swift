@@ -22,33 +22,45 @@ final class PhraseIndex: Sendable {
     /// For each merged phrase and set, the phrase's index in the set (row by row).
     private let setIndices: [Int32]
     /// Phrases of two bytes or more by a hash of their first two bytes, in merged order: the
-    /// phrases of bucket `b` are `bucketEntries[bucketStarts[b]..<bucketStarts[b + 1]]`.
+    /// phrases of bucket `b` are entries `bucketStarts[b]..<bucketStarts[b + 1]` of
+    /// `bucketEntries`, three words an entry: the phrase's head and head mask (``heads``) and
+    /// its index, so that a bucket is tried reading one array.
     private let bucketStarts: [Int32]
-    private let bucketEntries: [Int32]
-    /// Per bucket, the phrases that need no word boundary before them (tried inside a word).
+    private let bucketEntries: [UInt64]
+    /// Per bucket, the phrases that need no word boundary before them (tried inside a word),
+    /// entries as in ``bucketEntries``.
     private let freeStarts: [Int32]
-    private let freeEntries: [Int32]
+    private let freeEntries: [UInt64]
     /// One-byte phrases by their byte.
     private let singleByte: [Int32]
     /// A bit for the hash of every three-byte prefix a phrase can start a match with (for a
     /// two-byte phrase, its two bytes followed by any byte): a position whose next three bytes'
     /// bit is clear starts no match of two bytes or more.
     private let prefixBits: [UInt64]
-    /// Per byte: ``continuationClass`` for a UTF-8 continuation byte, ``wordClass`` for a byte
-    /// that starts a character of a Latin word (``Text/wordAt(_:_:)``), ``freeClass`` when a
-    /// phrase that needs no word boundary before it starts with the byte, ``startClass`` when
-    /// any phrase does. A position whose byte starts no phrase (or, inside a word, no phrase
-    /// that may start there) is passed over without looking at its buckets.
-    private let byteClasses: [UInt8]
-    /// Per merged phrase, its first eight bytes (fewer for a shorter phrase) read as a
-    /// little-endian word, then the mask of the bytes the phrase has: `heads[2 * p]` and
-    /// `heads[2 * p + 1]`. A phrase is compared with the text's next eight bytes in one step.
-    private let heads: [UInt64]
+    /// A bit for every pair of bytes a phrase of two bytes or more starts with (bit
+    /// `first << 8 | second`): a position whose byte and the next are not such a pair starts
+    /// no match of two bytes or more.
+    private let pairBits: [UInt64]
+    /// The scan's steps, one row of 256 per state (0 outside a Latin word, ``insideStep``
+    /// inside one: the character before is a letter or digit of a Latin word), read at
+    /// `state + byte`: the state after the byte (``insideStep`` or 0; a continuation byte of
+    /// UTF-8 keeps the state), ``candidateStep`` when a phrase may start at the byte in that
+    /// state (it starts a character, and a phrase that may start there, inside a word one
+    /// that needs no word boundary before it, starts with it), and ``singleStep`` when the
+    /// byte is a phrase of its own. A position that is no candidate, or whose byte is no phrase
+    /// and starts no phrase with the next byte (``pairBits``), is passed over without looking
+    /// at its buckets.
+    private let steps: [UInt16]
 
     static let continuationClass: UInt8 = 1
     static let wordClass: UInt8 = 2
     static let freeClass: UInt8 = 4
     static let startClass: UInt8 = 8
+    static let singleClass: UInt8 = 16
+
+    static let candidateStep = 1
+    static let singleStep = 2
+    static let insideStep = 0x100
 
     /// At most this many occurrences of one set are recorded per line; the callers ask for
     /// fewer (64 at most).
@@ -92,6 +104,10 @@ final class PhraseIndex: Sendable {
         var single: [Int32] = []
         var singleByte = [Int32](repeating: -1, count: 256)
         var prefixBits = [UInt64](repeating: 0, count: Self.prefixBitCount / 64)
+        var pairBits = [UInt64](repeating: 0, count: 65536 / 64)
+        // Per merged phrase, its first eight bytes (fewer for a shorter phrase) read as a
+        // little-endian word, then the mask of the bytes the phrase has: `heads[2 * p]` and
+        // `heads[2 * p + 1]`. A phrase is compared with the text's next eight bytes in one step.
         var heads: [UInt64] = []
         var byteClasses = (0..<256).map { value -> UInt8 in
             let byte = UInt8(value)
@@ -119,6 +135,8 @@ final class PhraseIndex: Sendable {
             setMasks.append(mask)
             if folded.count >= 2 {
                 buckets[Self.bucket(folded[0], folded[1])].append(Int32(index))
+                let pair = Int(folded[0]) << 8 | Int(folded[1])
+                pairBits[pair >> 6] |= 1 << UInt64(pair & 63)
                 if folded.count >= 3 {
                     setPrefixBit(folded[0], folded[1], folded[2])
                 } else {
@@ -127,21 +145,25 @@ final class PhraseIndex: Sendable {
             } else {
                 // Distinct phrases: at most one per byte.
                 singleByte[Int(folded[0])] = Int32(index)
+                byteClasses[Int(folded[0])] |= Self.singleClass
                 single.append(Int32(index))
             }
         }
         var bucketStarts: [Int32] = []
-        var bucketEntries: [Int32] = []
+        var bucketEntries: [UInt64] = []
         var freeStarts: [Int32] = []
-        var freeEntries: [Int32] = []
+        var freeEntries: [UInt64] = []
         for bucket in buckets {
-            bucketStarts.append(Int32(bucketEntries.count))
-            bucketEntries += bucket
-            freeStarts.append(Int32(freeEntries.count))
-            freeEntries += bucket.filter { !startsWord[Int($0)] }
+            bucketStarts.append(Int32(bucketEntries.count / 3))
+            freeStarts.append(Int32(freeEntries.count / 3))
+            for phrase in bucket {
+                let entry = [heads[2 * Int(phrase)], heads[2 * Int(phrase) + 1], UInt64(phrase)]
+                bucketEntries += entry
+                if !startsWord[Int(phrase)] { freeEntries += entry }
+            }
         }
-        bucketStarts.append(Int32(bucketEntries.count))
-        freeStarts.append(Int32(freeEntries.count))
+        bucketStarts.append(Int32(bucketEntries.count / 3))
+        freeStarts.append(Int32(freeEntries.count / 3))
         self.pool = pool
         self.offsets = offsets
         self.lengths = lengths
@@ -155,8 +177,23 @@ final class PhraseIndex: Sendable {
         self.freeEntries = freeEntries
         self.singleByte = singleByte
         self.prefixBits = prefixBits
-        self.byteClasses = byteClasses
-        self.heads = heads
+        self.pairBits = pairBits
+        var steps = [UInt16](repeating: 0, count: 512)
+        for state in [0, Self.insideStep] {
+            for byte in 0..<256 {
+                let byteClass = byteClasses[byte]
+                var step = state
+                if byteClass & Self.continuationClass == 0 {
+                    step = byteClass & Self.wordClass != 0 ? Self.insideStep : 0
+                    if byteClass & (state == 0 ? Self.startClass : Self.freeClass) != 0 {
+                        step |= Self.candidateStep
+                        if byteClass & Self.singleClass != 0 { step |= Self.singleStep }
+                    }
+                }
+                steps[state + byte] = UInt16(step)
+            }
+        }
+        self.steps = steps
     }
 
     /// The index of a merged phrase in a set, or -1.
@@ -166,13 +203,20 @@ final class PhraseIndex: Sendable {
 
     func length(of phrase: Int) -> Int { lengths[phrase] }
 
-    /// Every occurrence of every phrase in the folded bytes of a line, in order of position
-    /// and, at one position, longest first; appended to `phrases` and `starts`. Occurrences
-    /// of a phrase all of whose sets already have ``perSetLimit`` occurrences are left out.
-    func scan(_ bytes: [UInt8], phrases: inout [Int32], starts: inout [Int32], counts: inout [Int]) {
-        guard !bytes.isEmpty else { return }
-        for index in counts.indices { counts[index] = 0 }
-        bytes.withUnsafeBufferPointer { text in
+    /// Every occurrence of every phrase in some lines of folded bytes, line after line: in
+    /// order of position and, at one position, longest first. Each line's occurrences are
+    /// appended to `phrases` and `starts` (positions from the line's start), where they begin
+    /// to `lineStarts`, and the sets they belong to to `lineMasks`. Occurrences of a phrase
+    /// all of whose sets already have ``perSetLimit`` occurrences in the line are left out.
+    /// - Parameters:
+    ///   - text: the folded bytes of the lines, and maybe more.
+    ///   - lines: each line's range in `text`.
+    func scan(
+        _ text: [UInt8], lines: ArraySlice<Range<Int>>, phrases: inout [Int32], starts: inout [Int32],
+        lineStarts: inout [Int], lineMasks: inout [UInt64]
+    ) {
+        var counts = [Int](repeating: 0, count: sets.count)
+        text.withUnsafeBufferPointer { text in
             pool.withUnsafeBufferPointer { pool in
                 offsets.withUnsafeBufferPointer { offsets in
                     lengths.withUnsafeBufferPointer { lengths in
@@ -181,16 +225,33 @@ final class PhraseIndex: Sendable {
                                 freeStarts.withUnsafeBufferPointer { freeStarts in
                                     freeEntries.withUnsafeBufferPointer { freeEntries in
                                         prefixBits.withUnsafeBufferPointer { prefixBits in
-                                            byteClasses.withUnsafeBufferPointer { classes in
-                                                heads.withUnsafeBufferPointer { heads in
-                                                    scan(
-                                                        text, pool: pool, offsets: offsets, lengths: lengths,
-                                                        buckets: (
+                                            steps.withUnsafeBufferPointer { steps in
+                                                setMasks.withUnsafeBufferPointer { setMasks in
+                                                    pairBits.withUnsafeBufferPointer { pairBits in
+                                                        let buckets: Buckets = (
                                                             bucketStarts, bucketEntries, freeStarts,
                                                             freeEntries,
-                                                            prefixBits, classes, heads
-                                                        ),
-                                                        phrases: &phrases, starts: &starts, counts: &counts)
+                                                            prefixBits, steps, pairBits
+                                                        )
+                                                        for range in lines {
+                                                            let first = phrases.count
+                                                            lineStarts.append(first)
+                                                            if !range.isEmpty {
+                                                                scan(
+                                                                    UnsafeBufferPointer(
+                                                                        rebasing: text[range]),
+                                                                    pool: pool, offsets: offsets,
+                                                                    lengths: lengths, buckets: buckets,
+                                                                    phrases: &phrases, starts: &starts,
+                                                                    counts: &counts)
+                                                            }
+                                                            var mask: UInt64 = 0
+                                                            for slot in first..<phrases.count {
+                                                                mask |= setMasks[Int(phrases[slot])]
+                                                            }
+                                                            lineMasks.append(mask)
+                                                        }
+                                                    }
                                                 }
                                             }
                                         }
@@ -205,10 +266,10 @@ final class PhraseIndex: Sendable {
     }
 
     private typealias Buckets = (
-        starts: UnsafeBufferPointer<Int32>, entries: UnsafeBufferPointer<Int32>,
-        freeStarts: UnsafeBufferPointer<Int32>, freeEntries: UnsafeBufferPointer<Int32>,
-        prefixBits: UnsafeBufferPointer<UInt64>, classes: UnsafeBufferPointer<UInt8>,
-        heads: UnsafeBufferPointer<UInt64>
+        starts: UnsafeBufferPointer<Int32>, entries: UnsafeBufferPointer<UInt64>,
+        freeStarts: UnsafeBufferPointer<Int32>, freeEntries: UnsafeBufferPointer<UInt64>,
+        prefixBits: UnsafeBufferPointer<UInt64>, steps: UnsafeBufferPointer<UInt16>,
+        pairBits: UnsafeBufferPointer<UInt64>
     )
 
     /// Up to eight bytes as a little-endian word: the first byte in the lowest bits.
@@ -245,18 +306,24 @@ final class PhraseIndex: Sendable {
         phrases: inout [Int32], starts: inout [Int32], counts: inout [Int]
     ) {
         let count = text.count
-        guard let base = text.baseAddress, let classes = buckets.classes.baseAddress else { return }
-        // Whether the character before the position is part of a Latin word: the class of
-        // its lead byte (false before the first character).
-        var leadInWord = false
+        guard let base = text.baseAddress, let steps = buckets.steps.baseAddress,
+            let pairs = buckets.pairBits.baseAddress
+        else { return }
+        // The line's first occurrence; `counts` is read only from the line's
+        // ``perSetLimit``-th occurrence on (before it, no set can have reached the limit).
+        let lineFirst = phrases.count
+        var counted = false
+        // The state after the character before the position (``steps``): whether its lead
+        // byte starts a character of a Latin word (not before the first character).
+        var state = 0
         var position = 0
         while true {
             let next = Self.nextStart(
-                base, count: count, from: position, classes: classes, leadInWord: leadInWord)
+                base, count: count, from: position, steps: steps, pairs: pairs, state: state)
             guard next.position < count else { break }
             position = next.position
-            leadInWord = next.leadInWord
-            let insideWord = next.insideWord
+            state = next.after
+            let insideWord = next.before != 0
             let first = base[position]
             if position + 1 < count {
                 let bucket = Self.bucket(first, text[position + 1])
@@ -272,13 +339,14 @@ final class PhraseIndex: Sendable {
                 var slot = from
                 let word = from < to ? Self.word(at: position, in: text) : 0
                 while slot < to {
-                    let phrase = Int(entries[slot])
+                    let entry = 3 * slot
                     slot += 1
+                    // The first eight bytes at once, the rest of a longer phrase byte by byte.
+                    guard word & entries[entry + 1] == entries[entry] else { continue }
+                    let phrase = Int(entries[entry + 2])
                     let length = lengths[phrase]
                     let end = position + length
                     guard end <= count else { continue }
-                    // The first eight bytes at once, the rest of a longer phrase byte by byte.
-                    guard word & buckets.heads[2 * phrase + 1] == buckets.heads[2 * phrase] else { continue }
                     let offset = offsets[phrase]
                     var matched = 8
                     while matched < length, text[position + matched] == pool[offset + matched] {
@@ -286,63 +354,90 @@ final class PhraseIndex: Sendable {
                     }
                     guard matched >= length else { continue }
                     record(
-                        phrase, at: position, end: end, in: text, phrases: &phrases, starts: &starts,
-                        counts: &counts)
+                        phrase, at: position, end: end, in: text, lineFirst: lineFirst, counted: &counted,
+                        phrases: &phrases, starts: &starts, counts: &counts)
                 }
             }
             let single = Int(singleByte[Int(first)])
             if single >= 0, !(insideWord && startsWord[single]) {
                 record(
-                    single, at: position, end: position + 1, in: text, phrases: &phrases, starts: &starts,
-                    counts: &counts)
+                    single, at: position, end: position + 1, in: text, lineFirst: lineFirst,
+                    counted: &counted, phrases: &phrases, starts: &starts, counts: &counts)
             }
             position += 1
         }
     }
 
     /// The first position from `position` on whose byte may start a phrase there: a
-    /// continuation byte of UTF-8 starts none (every phrase is whole characters), and inside a
-    /// word only a phrase that needs no word boundary before it may start. Returns the
-    /// position (`count` when there is none), whether it is inside a word
-    /// (`Text.wordBefore(text, position)`), and the word state after its character.
+    /// continuation byte of UTF-8 starts none (every phrase is whole characters), inside a
+    /// word only a phrase that needs no word boundary before it may start, and a byte that is
+    /// no phrase of its own starts one only with the next byte (``pairBits``).
+    /// - Parameter state: the state before `position` (``steps``).
+    /// - Returns: the position (`count` when there is none), the state before it (inside a
+    ///   word: `Text.wordBefore(text, position)`) and the state after its character.
     /// (A function of its own, so that its short loop keeps everything in registers.)
     @inline(never)
     private static func nextStart(
-        _ base: UnsafePointer<UInt8>, count: Int, from start: Int, classes: UnsafePointer<UInt8>,
-        leadInWord: Bool
-    ) -> (position: Int, insideWord: Bool, leadInWord: Bool) {
+        _ base: UnsafePointer<UInt8>, count: Int, from start: Int, steps: UnsafePointer<UInt16>,
+        pairs: UnsafePointer<UInt64>, state: Int
+    ) -> (position: Int, before: Int, after: Int) {
         var position = start
-        var lead = leadInWord
+        var state = state
         while position < count {
-            let byteClass = classes[Int(base[position])]
-            if byteClass & continuationClass == 0 {
-                let inside = lead
-                lead = byteClass & wordClass != 0
-                if byteClass & (inside ? freeClass : startClass) != 0 { return (position, inside, lead) }
+            let step = Int(steps[state &+ Int(base[position])])
+            if step & candidateStep != 0 {
+                if step & singleStep != 0 { return (position, state, step & insideStep) }
+                if position + 1 < count {
+                    let pair = Int(base[position]) << 8 | Int(base[position + 1])
+                    if pairs[pair >> 6] & (1 << UInt64(pair & 63)) != 0 {
+                        return (position, state, step & insideStep)
+                    }
+                }
             }
+            state = step & insideStep
             position += 1
         }
-        return (count, false, lead)
+        return (count, state, state)
     }
 
+    /// Appends an occurrence when it ends on a word boundary (if the phrase needs one) and
+    /// one of its sets has fewer than ``perSetLimit`` occurrences in the line.
+    /// - Parameters:
+    ///   - lineFirst: the line's first slot in `phrases`.
+    ///   - counted: whether `counts` holds the line's occurrences per set (from the
+    ///     ``perSetLimit``-th occurrence of the line on; before it every occurrence is kept).
     @inline(__always) private func record(
-        _ phrase: Int, at position: Int, end: Int, in text: UnsafeBufferPointer<UInt8>,
-        phrases: inout [Int32], starts: inout [Int32], counts: inout [Int]
+        _ phrase: Int, at position: Int, end: Int, in text: UnsafeBufferPointer<UInt8>, lineFirst: Int,
+        counted: inout Bool, phrases: inout [Int32], starts: inout [Int32], counts: inout [Int]
     ) {
         if endsWord[phrase], end < text.count {
             let byte = text[end]
             let wordAfter = byte < 0x80 ? Text.isWordByte(byte) : (byte >= 0xC3 && byte < 0xE0)
             if wordAfter { return }
         }
-        var mask = setMasks[phrase]
-        var open = false
-        while mask != 0 {
-            let set = mask.trailingZeroBitCount
-            mask &= mask - 1
-            if counts[set] < Self.perSetLimit { open = true }
-            counts[set] += 1
+        if phrases.count - lineFirst >= Self.perSetLimit {
+            if !counted {
+                // Every occurrence so far was kept: count them by set.
+                counted = true
+                for index in counts.indices { counts[index] = 0 }
+                for slot in lineFirst..<phrases.count {
+                    var mask = setMasks[Int(phrases[slot])]
+                    while mask != 0 {
+                        counts[mask.trailingZeroBitCount] += 1
+                        mask &= mask - 1
+                    }
+                }
+            }
+            var mask = setMasks[phrase]
+            var open = false
+            while mask != 0 {
+                let set = mask.trailingZeroBitCount
+                mask &= mask - 1
+                if counts[set] < Self.perSetLimit { open = true }
+                counts[set] += 1
+            }
+            guard open else { return }
         }
-        guard open else { return }
         phrases.append(Int32(phrase))
         starts.append(Int32(position))
     }
@@ -361,7 +456,28 @@ final class PhraseHits: Sendable {
 
     /// Scans the given lines (for a document: all of them, so that positions are line numbers
     /// of ``DocumentText/lines``).
-    init(index: PhraseIndex, lines: [[UInt8]]) {
+    convenience init(index: PhraseIndex, lines: [[UInt8]]) {
+        var text: [UInt8] = []
+        var ranges: [Range<Int>] = []
+        ranges.reserveCapacity(lines.count)
+        for line in lines {
+            ranges.append(text.count..<(text.count + line.count))
+            text += line
+        }
+        self.init(index: index, text: text, lines: ranges[...])
+    }
+
+    /// Scans a document's lines, all of them or the first `lineCount`.
+    convenience init(index: PhraseIndex, text: DocumentText, lineCount: Int? = nil) {
+        let ranges = text.foldedRanges
+        self.init(index: index, text: text.foldedText, lines: ranges.prefix(lineCount ?? ranges.count))
+    }
+
+    /// Scans lines of folded bytes.
+    /// - Parameters:
+    ///   - text: the folded bytes of the lines.
+    ///   - lines: each line's range in `text`; positions are indices in `lines`, from 0.
+    init(index: PhraseIndex, text: [UInt8], lines: ArraySlice<Range<Int>>) {
         self.index = index
         var phrases: [Int32] = []
         var starts: [Int32] = []
@@ -372,15 +488,9 @@ final class PhraseHits: Sendable {
         lineStarts.reserveCapacity(lines.count + 1)
         var lineMasks: [UInt64] = []
         lineMasks.reserveCapacity(lines.count)
-        var counts = [Int](repeating: 0, count: index.sets.count)
-        for line in lines {
-            let first = phrases.count
-            lineStarts.append(first)
-            index.scan(line, phrases: &phrases, starts: &starts, counts: &counts)
-            var mask: UInt64 = 0
-            for slot in first..<phrases.count { mask |= index.setMasks[Int(phrases[slot])] }
-            lineMasks.append(mask)
-        }
+        index.scan(
+            text, lines: lines, phrases: &phrases, starts: &starts, lineStarts: &lineStarts,
+            lineMasks: &lineMasks)
         lineStarts.append(phrases.count)
         self.phrases = phrases
         self.starts = starts
