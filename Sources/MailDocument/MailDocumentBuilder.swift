@@ -179,19 +179,38 @@ extension MailDocument {
 
     /// Moves a reply's quoted earlier message out of each rendition into
     /// ``RenderedText/quotedText``, with the links and images that were in it.
+    ///
+    /// The quote starts at the first attribution or quoted block (``ReplyQuote``), or at an
+    /// Outlook header block ("From: … Sent: …", "-----Original Message-----") or a bare one
+    /// ("From: … Date: … Subject: …", Outlook for Mac), which in a reply is the message
+    /// answered, not a forward. When the HTML loses a quote, the
+    /// schema.org data goes with it: a reply's own words carry none.
     private mutating func cutReplyQuotes() {
-        if let plain = plainText, let start = ReplyQuote.quoteStart(in: plain.text, isPlainText: true) {
+        func start(in text: String, isPlainText: Bool) -> Int? {
+            let quote = ReplyQuote.quoteStart(in: text, isPlainText: isPlainText)
+            let outlook = ForwardDetector.detect(in: text).flatMap {
+                $0.style == .outlook || $0.style == .headerBlock ? $0.markerOffset : nil
+            }
+            switch (quote, outlook) {
+            case (let quote?, let outlook?): return min(quote, outlook)
+            case (let quote?, nil): return quote
+            case (nil, let outlook?): return outlook
+            case (nil, nil): return nil
+            }
+        }
+        if let plain = plainText, let start = start(in: plain.text, isPlainText: true) {
             var cut = plain.prefix(upTo: start)
             cut.quotedText = plain.suffix(from: start)
             plainText = cut
             links.removeAll { $0.origin == .plain && $0.position >= start }
         }
-        if let html = htmlText, let start = ReplyQuote.quoteStart(in: html.text, isPlainText: false) {
+        if let html = htmlText, let start = start(in: html.text, isPlainText: false) {
             var cut = html.prefix(upTo: start)
             cut.quotedText = html.suffix(from: start)
             htmlText = cut
             links.removeAll { $0.origin == .html && !$0.isHidden && $0.position >= start }
             images.removeAll { !$0.isHidden && $0.position >= start }
+            structuredData = []
         }
     }
 

@@ -38,6 +38,23 @@ import Testing
         #expect(result.merchant == nil)
     }
 
+    @Test func customerOutlookReplyIsNotReadAsTheShopsEmail() throws {
+        let result = try Self.extract(
+            Self.header(
+                from: "Jordan Lee <jordan.lee@example.com>",
+                subject: "RE: Your Juniper & Pine order JP-30917 is confirmed")
+                + [
+                    "Could you send the pillow in ochre instead?", "", "________________________________",
+                    "From: Juniper & Pine <orders@juniperandpine.example>",
+                    "Sent: Tuesday, November 24, 2026 6:12 PM", "To: Jordan Lee <jordan.lee@example.com>",
+                    "Subject: Your Juniper & Pine order JP-30917 is confirmed", "",
+                    "Thank you for your order!",
+                    "Order number: JP-30917", "Total: $44.00",
+                ])
+        #expect(result.kind == .notAnOrder)
+        #expect(result.orderNumber == nil)
+    }
+
     @Test func sameTextWithoutReplyFieldsIsStillRead() throws {
         // Without In-Reply-To the "quote" is the email's own text (and the subject is read).
         let result = try Self.extract(

@@ -52,6 +52,64 @@ import Testing
         #expect(document.plainText?.quotedText.hasPrefix("On Fri,") == true)
     }
 
+    @Test func attributionOverThreeLinesIsCutWhole() {
+        let text =
+            "Where is it?\nOn Sun, Nov 29, 2026 at 10:00 AM Lumen Shop Customer\nService Team <orders@lumen.example>\nwrote:\n> Order LS-1"
+        #expect(ReplyQuote.quoteStart(in: text, isPlainText: true) == "Where is it?\n".utf8.count)
+    }
+
+    @Test func decorativeQuoteLinesInAThreadedShopEmailStay() throws {
+        let document = try Self.document(
+            Self.replyHeader + [
+                "Content-Type: text/plain; charset=utf-8", "", "Your order has shipped!",
+                "> Order number: NW-448201", "> Carrier: UPS", "Tracking number: 1Z8A4F290361537848",
+                "Thank you for shopping with us.",
+            ])
+        #expect(document.plainText?.quotedText == "")
+        #expect(document.plainText?.text.contains("Tracking number: 1Z8A4F290361537848") == true)
+    }
+
+    @Test func outlookReplyLosesTheHeaderBlockQuote() throws {
+        let document = try Self.document(
+            Self.replyHeader + [
+                "Content-Type: text/plain; charset=utf-8", "",
+                "Hi Jordan, your order NW-448201 shipped today with UPS.",
+                "Tracking number: 1Z8A4F290361537848", "", "________________________________",
+                "From: Jordan Lee <jordan.lee@example.com>", "Sent: Friday, November 20, 2026 9:00 PM",
+                "To: Northwind Outfitters <orders@northwind-outfitters.example>",
+                "Subject: Where is my order NW-448201?", "", "Has it shipped yet?",
+            ])
+        #expect(document.forwardedOriginal == nil)
+        #expect(document.plainText?.text.contains("Tracking number: 1Z8A4F290361537848") == true)
+        #expect(document.plainText?.text.contains("Has it shipped yet?") == false)
+        #expect(document.plainText?.quotedText.contains("Sent: Friday") == true)
+    }
+
+    @Test func bareHeaderBlockReplyLosesItsQuote() throws {
+        let html = """
+            <div>Thanks!</div><div><hr><b>From: </b>Shop &lt;orders@shop.example&gt;<br>\
+            <b>Date: </b>Sunday, 29 November 2026 at 10:00<br><b>To: </b>Jordan &lt;jordan.lee@example.com&gt;<br>\
+            <b>Subject: </b>Your order NW-448201 is confirmed</div><p>Order number: NW-448201</p>
+            """
+        let document = try Self.document(
+            Self.replyHeader + ["Content-Type: text/html; charset=utf-8", "", html])
+        #expect(document.forwardedOriginal == nil)
+        #expect(document.htmlText?.text.contains("NW-448201") == false)
+    }
+
+    @Test func markupInAQuotedHTMLMessageGoesWithIt() throws {
+        let html = """
+            <p>Thanks!</p><div class="gmail_quote">On Fri, Nov 20, 2026 at 9:00 PM Shop &lt;orders@shop.example&gt; wrote:\
+            <blockquote><script type="application/ld+json">{"@context":"https://schema.org","@type":"Order",\
+            "orderNumber":"NW-448201","merchant":{"@type":"Organization","name":"Shop"}}</script>\
+            <p>Order number: NW-448201</p></blockquote></div>
+            """
+        let document = try Self.document(
+            Self.replyHeader + ["Content-Type: text/html; charset=utf-8", "", html])
+        #expect(document.htmlText?.text == "Thanks!")
+        #expect(document.structuredData.isEmpty)
+    }
+
     @Test func quotedLinesWithoutAttributionAreCut() throws {
         let document = try Self.document(
             Self.replyHeader + [
@@ -100,6 +158,11 @@ import Testing
             "2026年11月20日(金) 21:00 さくら堂 <order@sakura.example>:",
             "青竹 <order@qingzhu.example> 于2026年11月20日周五 21:00写道：",
             "On 20/11/2026 21:00, Northwind wrote:",
+            "Am 29.11.26 um 10:00 schrieb Lumen Shop:",
+            "Op 29-11-2026 om 10:00 schreef Lumen Shop:",
+            "2026/11/29 10:00、Lumen Shop <orders@lumen.example>のメール:",
+            "On Sunday, Lumen Shop wrote:",
+            "Den 29 nov. 2026 kl. 10:00 skrev Lumen Shop <orders@lumen.example>:",
         ]
         for attribution in attributions {
             let text = "Thanks!\n\n\(attribution)\nOrder number: 12345678"
@@ -107,8 +170,12 @@ import Testing
                 ReplyQuote.quoteStart(in: text, isPlainText: false) == "Thanks!\n\n".utf8.count,
                 "\(attribution)")
         }
-        // Shop text that merely ends with a colon is not an attribution.
-        for line in ["Our founder wrote:", "Order summary:", "Here is what you ordered on 20 Nov:"] {
+        // Shop text that merely ends with a colon, or with "wrote:", is not an attribution.
+        for line in [
+            "Our founder wrote:", "Order summary:", "Here is what you ordered on 20 Nov:",
+            "What our 4,812 happy customers wrote:", "Questions? Write to Lumen Shop <help@lumen.example>:",
+            "On 24 November you ordered:",
+        ] {
             #expect(
                 ReplyQuote.quoteStart(in: "Hello\n\(line)\nOrder number: 1", isPlainText: true) == nil,
                 "\(line)")
@@ -148,7 +215,8 @@ import Testing
     @Test func subjectPrefixes() {
         for subject in [
             "Re: Your order", "RE: Your order", "AW: Ihre Bestellung", "Antw: x", "SV: x", "答复：您的订单",
-            "Re: Re: x",
+            "Re: Re: x", "Re[2]: Your order", "[EXT] Re: Your order", "Antwort: Ihre Bestellung",
+            "Réf. : Votre commande", "[Lumen] [EXT] RE: x",
         ] {
             #expect(ReplyQuote.hasReplyPrefix(subject), "\(subject)")
             #expect(!ReplyQuote.hasForwardPrefix(subject), "\(subject)")

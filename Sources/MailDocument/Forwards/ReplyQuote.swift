@@ -10,27 +10,37 @@ import Foundation
 /// not read as the reply's own content.
 ///
 /// What is recognised:
-/// - an attribution line: at most 400 bytes, holding a digit (the date) and ending with a
-///   "wrote:" phrase in one of the supported languages, or with `>:` after an address (the
-///   form Gmail uses in Japanese and Chinese); the line before is included when the
-///   attribution starts there ("On Fri, …, Shop <" / "orders@shop.example> wrote:");
-/// - in plain text only, two lines in a row that start with `>` (a single such line, or one
-///   in HTML text, is more likely decoration such as "> Track your parcel").
-///
-/// Outlook's header-block replies ("From: … Sent: … Subject: …") are read by
-/// ``ForwardDetector`` as an inline original with its own sender, and are not handled here.
+/// - an attribution line of at most 400 bytes that starts with an opener word ("On", "Am",
+///   "Le", "El", "Il giorno", "Em", "Op", "Den", "W dniu") or holds an address (`@`), and
+///   either ends with a "wrote:" phrase in one of the supported languages ("wrote:",
+///   "schrieb:", "a écrit :", "escribió:", "ha scritto:", "escreveu:", "schreef:", "skrev:",
+///   "작성:", "写道：", "のメッセージ:", "のメール:"), or, after an opener, holds the verb before
+///   the name and ends with a colon ("Am … schrieb Shop:", "Op … schreef Shop:"), or starts
+///   with a digit and ends with `>:` after an address (the form Gmail uses in Japanese);
+///   up to two lines before it are included when the attribution starts there ("On Fri, …,
+///   Shop <" / "orders@shop.example> wrote:");
+/// - in plain text only, lines starting with `>` after such an attribution, or two or more
+///   that run to the end of the text (the whole quote below a top-posted answer); `>` lines
+///   inside the writer's own text are more likely decoration ("> Track your parcel");
+/// - Outlook's header block ("From: … Sent: … Subject: …", "-----Original Message-----"),
+///   found by ``ForwardDetector``: in a reply it is the quoted message, not a forward.
 public enum ReplyQuote {
     /// Endings of attribution lines, lower-cased.
     static let attributionEndings = [
         "wrote:", "wrote：", "schrieb:", "geschrieben:", "a écrit :", "a écrit:", "a\u{A0}écrit\u{A0}:",
         "a écrit\u{A0}:", "a écrit\u{202F}:", "escribió:", "ha scritto:", "escreveu:", "schreef:", "작성:",
         "写道：", "写道:", "寫道：",
-        "寫道:", "のメッセージ:", "のメッセージ：",
+        "寫道:", "のメッセージ:", "のメッセージ：", "のメール:", "のメール：", "skrev:", "napisał:",
     ].map { Array($0.utf8) }
 
-    /// Words an attribution starts with when it runs over two lines, lower-cased, with the
-    /// space after them.
+    /// Words an attribution starts with, lower-cased, with the space after them.
     static let attributionOpeners = ["on ", "am ", "le ", "el ", "il ", "em ", "op ", "den ", "w dniu "].map {
+        Array($0.utf8)
+    }
+
+    /// Verbs that come before the writer's name ("Am … schrieb Shop:"), lower-cased, with
+    /// the spaces around them.
+    static let attributionVerbs = [" schrieb ", " schreef ", " wrote ", " skrev ", " napisał "].map {
         Array($0.utf8)
     }
 
@@ -51,13 +61,21 @@ public enum ReplyQuote {
             lines.append(start..<bytes.count)
             for (number, line) in lines.enumerated() {
                 let trimmed = trimmedRange(bytes, line)
-                if isPlainText, isQuoted(bytes, trimmed), number + 1 < lines.count,
-                    isQuoted(bytes, trimmedRange(bytes, lines[number + 1]))
+                if isPlainText, isQuoted(bytes, trimmed),
+                    let start = attributionStart(before: number, lines: lines, bytes: bytes)
+                        ?? (quoteRunsToTheEnd(from: number, lines: lines, bytes: bytes)
+                            ? line.lowerBound : nil)
                 {
-                    return attributionStart(before: number, lines: lines, bytes: bytes) ?? line.lowerBound
+                    return start
                 }
                 if isAttribution(bytes, trimmed) {
-                    return twoLineStart(of: number, lines: lines, bytes: bytes)
+                    return attributionFirstLine(of: number, lines: lines, bytes: bytes)
+                }
+                // An attribution wrapped over up to three lines: "On …, Shop Customer" /
+                // "Service Team <orders@shop.example>" / "wrote:".
+                if endsLikeAttribution(bytes, trimmed), number > 0 {
+                    let first = attributionFirstLine(of: number, lines: lines, bytes: bytes)
+                    if first < lines[number].lowerBound { return first }
                 }
             }
             return nil
@@ -68,7 +86,7 @@ public enum ReplyQuote {
     /// `I:`, `Doorst:`, `转发:`, `轉寄:`, `전달:`), after any reply prefixes: such a message
     /// passes an original on rather than answering it.
     public static func hasForwardPrefix(_ subject: String) -> Bool {
-        var rest = Substring(subject)
+        var rest = withoutTags(Substring(subject))
         for _ in 0..<8 {
             rest = rest.drop { $0 == " " || $0 == "\t" }
             guard let colon = rest.firstIndex(where: { $0 == ":" || $0 == "：" }),
@@ -85,7 +103,7 @@ public enum ReplyQuote {
     /// Whether a subject starts with a reply prefix (`Re:`, `AW:`, `Antw:`, `SV:`, `R:`,
     /// `RIF:`, `Réf:`, `答复:`, `回复:`, `답장:`, `返信:` …) and no forward prefix follows.
     public static func hasReplyPrefix(_ subject: String) -> Bool {
-        let rest = Substring(subject).drop { $0 == " " || $0 == "\t" }
+        let rest = withoutTags(Substring(subject)).drop { $0 == " " || $0 == "\t" }
         guard let colon = rest.firstIndex(where: { $0 == ":" || $0 == "：" }),
             rest.distance(from: rest.startIndex, to: colon) <= 8
         else { return false }
@@ -93,8 +111,23 @@ public enum ReplyQuote {
         return replyPrefixes.contains(prefix) && !hasForwardPrefix(subject)
     }
 
+    /// The subject without the bracketed tags mail systems put before it ("[EXT] Re: …",
+    /// "[Shop] Re: …"): up to three, each at most 24 characters.
+    private static func withoutTags(_ subject: Substring) -> Substring {
+        var rest = subject
+        for _ in 0..<3 {
+            let trimmed = rest.drop { $0 == " " || $0 == "\t" }
+            guard trimmed.first == "[", let close = trimmed.firstIndex(of: "]"),
+                trimmed.distance(from: trimmed.startIndex, to: close) <= 24
+            else { break }
+            rest = trimmed[trimmed.index(after: close)...]
+        }
+        return rest
+    }
+
     /// The text before a subject's colon, lower-cased, without spaces and tabs around it
-    /// (trimmed by hand: a shared `CharacterSet` is not to be asked from several threads).
+    /// (trimmed by hand: a shared `CharacterSet` is not to be asked from several threads),
+    /// and without a count after it ("Re[2]", "Re(3)", "RE^2").
     private static func subjectPrefix(_ text: Substring) -> String {
         let trimmed = text.drop { $0 == " " || $0 == "\t" }
         var end = trimmed.endIndex
@@ -103,14 +136,24 @@ public enum ReplyQuote {
             guard trimmed[before] == " " || trimmed[before] == "\t" else { break }
             end = before
         }
-        return trimmed[..<end].lowercased()
+        var prefix = trimmed[..<end].lowercased()
+        if let open = prefix.firstIndex(where: { $0 == "[" || $0 == "(" || $0 == "^" }),
+            open != prefix.startIndex,
+            prefix[prefix.index(after: open)...].allSatisfy({
+                $0.isASCII && ($0.isNumber || $0 == "]" || $0 == ")")
+            })
+        {
+            prefix = String(prefix[..<open])
+        }
+        return prefix
     }
 
     static let forwardPrefixes: Set<String> = [
         "fwd", "fw", "wg", "tr", "rv", "i", "doorst", "enc", "转发", "轉寄", "전달", "転送",
     ]
     static let replyPrefixes: Set<String> = [
-        "re", "aw", "antw", "sv", "vs", "r", "rif", "réf", "res", "答复", "回复", "回覆", "답장", "返信",
+        "re", "aw", "antw", "antwort", "sv", "vs", "r", "rif", "réf", "réf.", "ref", "res", "答复", "回复", "回覆",
+        "답장", "返信",
     ]
 
     private static func trimmedRange(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Range<Int> {
@@ -131,14 +174,34 @@ public enum ReplyQuote {
     private static func isAttribution(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
         guard range.count >= 6, range.count <= 400 else { return false }
         let line = bytes[range]
-        guard line.contains(where: { $0 >= 0x30 && $0 <= 0x39 }) || line.contains(UInt8(ascii: "@")) else {
-            return false
-        }
-        if line.last == UInt8(ascii: ":"), line.dropLast().last == UInt8(ascii: ">"),
-            line.contains(UInt8(ascii: "@"))
+        let opener = startsWithOpener(bytes, range)
+        let address = line.contains(UInt8(ascii: "@"))
+        guard opener || address else { return false }
+        let last = line.last ?? 0
+        // Gmail in Japanese: "2026年11月20日(金) 21:00 Shop <orders@shop.example>:".
+        if last == UInt8(ascii: ":"), line.dropLast().last == UInt8(ascii: ">"), address,
+            let first = line.first, first >= 0x30 && first <= 0x39
         {
             return true
         }
+        if endsLikeAttribution(bytes, range) { return true }
+        // "Am 29.11.26 um 10:00 schrieb Shop:": the verb before the name.
+        guard opener, last == UInt8(ascii: ":") || line.suffix(3).elementsEqual("：".utf8) else {
+            return false
+        }
+        let folded = lowered(line)
+        return attributionVerbs.contains { verb in
+            folded.count >= verb.count
+                && (0...(folded.count - verb.count)).contains {
+                    folded[$0..<($0 + verb.count)].elementsEqual(verb)
+                }
+        }
+    }
+
+    /// Whether a trimmed line ends with one of the ``attributionEndings``.
+    private static func endsLikeAttribution(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool
+    {
+        let line = bytes[range]
         return attributionEndings.contains { ending in
             ending.count <= line.count && lowered(line.suffix(ending.count)).elementsEqual(ending)
         }
@@ -148,18 +211,37 @@ public enum ReplyQuote {
         bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
     }
 
-    /// The start of the attribution ending on line `number`: the line before when the
-    /// attribution starts there and not on line `number`.
-    private static func twoLineStart(of number: Int, lines: [Range<Int>], bytes: UnsafeBufferPointer<UInt8>)
-        -> Int
-    {
+    /// The start of the attribution ending on line `number`: one of the two lines before
+    /// when the attribution starts there (an opener) and not on line `number`.
+    private static func attributionFirstLine(
+        of number: Int, lines: [Range<Int>], bytes: UnsafeBufferPointer<UInt8>
+    ) -> Int {
         let own = trimmedRange(bytes, lines[number])
-        guard number > 0, !startsWithOpener(bytes, own) else { return lines[number].lowerBound }
-        let previous = trimmedRange(bytes, lines[number - 1])
-        guard !previous.isEmpty, previous.count <= 300, startsWithOpener(bytes, previous) else {
-            return lines[number].lowerBound
+        guard !startsWithOpener(bytes, own) else { return lines[number].lowerBound }
+        var index = number - 1
+        while index >= 0 && number - index <= 2 {
+            let previous = trimmedRange(bytes, lines[index])
+            guard !previous.isEmpty, previous.count <= 300 else { break }
+            if startsWithOpener(bytes, previous) { return lines[index].lowerBound }
+            index -= 1
         }
-        return lines[number - 1].lowerBound
+        return lines[number].lowerBound
+    }
+
+    /// Whether the lines from `number` on are all quoted (`>`) or blank, at least two quoted.
+    private static func quoteRunsToTheEnd(
+        from number: Int, lines: [Range<Int>], bytes: UnsafeBufferPointer<UInt8>
+    )
+        -> Bool
+    {
+        var quoted = 0
+        for line in lines[number...] {
+            let trimmed = trimmedRange(bytes, line)
+            if trimmed.isEmpty { continue }
+            guard isQuoted(bytes, trimmed) else { return false }
+            quoted += 1
+        }
+        return quoted >= 2
     }
 
     /// The start of an attribution just above the first quoted line, if there is one (blank
@@ -172,7 +254,7 @@ public enum ReplyQuote {
         var index = number - 1
         while index >= 0, trimmedRange(bytes, lines[index]).isEmpty, number - index <= 2 { index -= 1 }
         guard index >= 0, isAttribution(bytes, trimmedRange(bytes, lines[index])) else { return nil }
-        return twoLineStart(of: index, lines: lines, bytes: bytes)
+        return attributionFirstLine(of: index, lines: lines, bytes: bytes)
     }
 
     private static func startsWithOpener(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
