@@ -442,4 +442,89 @@ import Testing
         }
         #expect(compared > 200)
     }
+
+    /// The windows of a list of runs as the search first listed them: the whole list kept,
+    /// each chain sliced out of it (byte ranges from the first run's start to the last one's end),
+    /// and the number of runs in the longest chain.
+    static func referenceWindows(_ runs: [TextScan.Run], bytes: [UInt8]) -> (
+        windows: [Range<Int>], longest: Int
+    ) {
+        func joiner(_ left: TextScan.Run, _ right: TextScan.Run) -> UInt8? {
+            let gap = right.start - left.end
+            if gap == 1, bytes[left.end] == UInt8(ascii: " ") || bytes[left.end] == UInt8(ascii: "-") {
+                return bytes[left.end]
+            }
+            if gap == 2, bytes[left.end] == 0xC2, bytes[left.end + 1] == 0xA0 { return UInt8(ascii: " ") }
+            return nil
+        }
+        var windows: [Range<Int>] = []
+        var longest = 0
+        var index = 0
+        while index < runs.count {
+            var chainEnd = index
+            var spaceJoined = false
+            while chainEnd + 1 < runs.count, runs[chainEnd].isNumberLike, runs[chainEnd + 1].isNumberLike,
+                let joiner = joiner(runs[chainEnd], runs[chainEnd + 1])
+            {
+                if joiner == UInt8(ascii: "-"), runs[chainEnd].length < 3 || runs[chainEnd + 1].length < 3 {
+                    break
+                }
+                if joiner != UInt8(ascii: "-") { spaceJoined = true }
+                chainEnd += 1
+            }
+            if chainEnd == index && !(runs[index].hasDigit && runs[index].length >= 6) {
+                index += 1
+                continue
+            }
+            let chain = runs[index...chainEnd]
+            longest = max(longest, chain.count)
+            var found: [ClosedRange<Int>] = []
+            for position in chain.indices where chain[position].hasDigit && chain[position].length >= 6 {
+                found.append(position...position)
+            }
+            if chain.count > 1, chain.count <= 12 {
+                let inner = chain.dropFirst().dropLast()
+                if !spaceJoined || !inner.contains(where: { $0.length < 2 }) {
+                    let first = chain.startIndex
+                    let last = chain.endIndex - 1
+                    for start in first...(chain[first].hasDigit ? first : first + 1) {
+                        for end in stride(from: last, through: chain[last].hasDigit ? last : last - 1, by: -1)
+                        where end > start && !found.contains(start...end) {
+                            found.append(start...end)
+                        }
+                    }
+                }
+            }
+            windows += found.map { runs[$0.lowerBound].start..<runs[$0.upperBound].end }
+            index = chainEnd + 1
+        }
+        return (windows, longest)
+    }
+
+    /// Chains grown while the runs go by give the windows a list of all runs gives, long
+    /// chains (more than twelve runs) included.
+    @Test func chainsGiveTheWindowsOfTheRunList() {
+        var generator = Generator(state: 53)
+        let pieces = [
+            " ", " ", "-", "\u{A0}", "\n", "x", "AB", "C", "123", "4567", "12", "1Z5R89390357567127",
+            "abc123456",
+            "GM", "TBA", "FR", "9", "0001234567", "word",
+        ]
+        let search = TrackingSearch(compiled: Self.compiled, input: TrackingSearchInput(text: ""))
+        var long = 0
+        for round in 0..<6_000 {
+            let text = generator.text(pieces, count: round % 3 == 0 ? 120 : 24)
+            let scan = TextScan(search: search, bytes: Array(text.utf8), isSubject: false)
+            let runs = scan.findRuns()
+            let (expected, longest) = Self.referenceWindows(runs, bytes: scan.bytes)
+            var windows: [Range<Int>] = []
+            scan.forEachWindow { windows.append($0[0].start..<$0[$0.count - 1].end) }
+            #expect(windows == expected, "\(text.debugDescription)")
+            var fromList: [Range<Int>] = []
+            scan.forEachWindow(runs: runs) { fromList.append($0[0].start..<$0[$0.count - 1].end) }
+            #expect(fromList == expected, "\(text.debugDescription)")
+            if longest > TextScan.longestWindowChain { long += 1 }
+        }
+        #expect(long > 100)
+    }
 }

@@ -68,7 +68,7 @@ final class CompiledFormat: @unchecked Sendable {
     }
 
     /// A cheap test before the pattern: digits-only formats need digits only, prefixes must match.
-    func mayMatch(_ bytes: [UInt8], allDigits: Bool) -> Bool {
+    func mayMatch(_ bytes: some Collection<UInt8>, allDigits: Bool) -> Bool {
         if digitsOnly, !allDigits { return false }
         if literalPrefix.isEmpty { return true }
         return bytes.count >= literalPrefix.count && bytes.starts(with: literalPrefix)
@@ -292,7 +292,7 @@ final class CompiledCarriers: @unchecked Sendable {
     /// group names no operator of its carrier does not fit.
     /// Whether a format of the bytes' length may match them (``CompiledFormat/mayMatch(_:allDigits:)``)
     /// and is included: when none is, ``match(_:where:)`` finds nothing in their text.
-    func mayMatchAny(_ bytes: [UInt8], where include: (Int) -> Bool) -> Bool {
+    func mayMatchAny(_ bytes: some Collection<UInt8>, where include: (Int) -> Bool) -> Bool {
         guard bytes.count < formatsByLength.count else { return false }
         let allDigits = bytes.allSatisfy(CheckDigit.isDigit)
         return formatsByLength[bytes.count].contains {

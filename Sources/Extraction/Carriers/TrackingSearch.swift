@@ -536,7 +536,7 @@ final class TrackingSearch {
     }
 
     /// Placeholder numbers: one digit nearly everywhere, or counting up or down (`1234567890`).
-    static func isPlaceholder(_ bytes: [UInt8]) -> Bool {
+    static func isPlaceholder(_ bytes: some Sequence<UInt8>) -> Bool {
         // The digits only, counted and compared with the previous digit, in one pass.
         withUnsafeTemporaryAllocation(of: Int.self, capacity: 10) { tally in
             tally.initialize(repeating: 0)
