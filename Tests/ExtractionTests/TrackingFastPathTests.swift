@@ -391,6 +391,30 @@ import Testing
         #expect(distinct > 1_000)
     }
 
+    /// Groups read as chains of indices merge as sorted lists of candidates do.
+    @Test func mergeByChainsAgreesWithSortedGroups() {
+        var generator = Generator(state: 59)
+        let numbers = ["1Z5R89390357567127", "RR123456785DE", "123456789012", "JD014600006281230109", "A"]
+        let sources: [TrackingSource] = [.link, .labelledText, .text, .subject]
+        var repeated = 0
+        for round in 0..<8_000 {
+            let candidates = (0..<Int(generator.next() % (round % 4 == 0 ? 40 : 9))).map { _ in
+                TrackingCandidate(
+                    carrierID: generator.pick(["ups", "dhl", "ups"]), carrierName: "",
+                    trackingNumber: generator.pick(numbers),
+                    source: generator.pick(sources), checkDigitValid: generator.pick([true, false, nil]),
+                    score: Double(generator.next() % 4) / 4, context: generator.pick(["", "a", "b"]),
+                    utf8Offset: generator.pick([nil, 0, 5, 5, 9]),
+                    trackingURL: generator.pick([nil, "u", "v"]),
+                    formatID: generator.pick([nil, "f", "g"]))
+            }
+            if Set(candidates.map(\.trackingNumber)).count < candidates.count { repeated += 1 }
+            #expect(
+                TrackingSearch.mergeByGroups(candidates) == TrackingSearch.mergeBySortedGroups(candidates))
+        }
+        #expect(repeated > 3_000)
+    }
+
     @Test func utf8PrefixAgrees() {
         for text in ["", "abc", "é", "日本語のテキスト", String(repeating: "x", count: 100)] {
             for limit in [0, 1, 2, 3, 5, 200] {

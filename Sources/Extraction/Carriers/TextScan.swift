@@ -14,15 +14,44 @@ final class TextScan {
     /// character sits in ``bytes``, ordered (each stood for three bytes of the original);
     /// ``originalOffset(_:)`` maps an offset back.
     let narrowedAt: [Int]?
-    /// Carrier mentions and labels as the text scanner gives them, ordered by start: a tag
-    /// below ``CompiledCarriers/textLabelTagOffset`` is a mention's carrier, any other one a
-    /// label's tag plus that offset (examples included).
-    let hits: [KeywordScanner.Hit]
-    /// The tag offset of the labels in ``hits``.
-    let labelTagOffset: Int
-    /// Ends of example words ("e.g."), ordered.
-    let exampleEnds: [Int]
-    let documentCarriers: Set<Int>
+    /// What the text scanner finds in the text, read when the first window needs it: a text
+    /// without a window that some format of its length may match (most subjects, many short
+    /// texts) is never scanned.
+    private(set) lazy var keywords = Keywords(search: search, bytes: bytes)
+
+    /// Carrier mentions, labels and examples in a text.
+    struct Keywords {
+        /// Carrier mentions and labels as the text scanner gives them, ordered by start: a
+        /// tag below ``labelTagOffset`` is a mention's carrier, any other one a label's tag
+        /// plus that offset (examples included).
+        let hits: [KeywordScanner.Hit]
+        /// ``CompiledCarriers/textLabelTagOffset``.
+        let labelTagOffset: Int
+        /// Ends of example words ("e.g."), ordered.
+        let exampleEnds: [Int]
+        /// The search's context carriers and those the text names.
+        let documentCarriers: Set<Int>
+
+        init(search: TrackingSearch, bytes: [UInt8]) {
+            // Labels and carrier mentions in one pass, kept as the scanner gives them.
+            let offset = search.compiled.textLabelTagOffset
+            let hits = search.compiled.textHits(in: bytes)
+            var exampleEnds: [Int] = []
+            var mentioned: Set<Int> = []
+            for hit in hits {
+                if hit.tag < offset {
+                    mentioned.insert(hit.tag)
+                } else if (hit.tag - offset) % 3 == LabelKind.example.rawValue {
+                    exampleEnds.append(hit.end)
+                }
+            }
+            self.hits = hits
+            labelTagOffset = offset
+            self.exampleEnds = exampleEnds.count > 1 ? exampleEnds.sorted() : exampleEnds
+            documentCarriers =
+                mentioned.isEmpty ? search.contextCarriers : search.contextCarriers.union(mentioned)
+        }
+    }
 
     init(search: TrackingSearch, bytes original: [UInt8], isSubject: Bool) {
         self.search = search
@@ -34,23 +63,6 @@ final class TextScan {
             bytes = original
             narrowedAt = nil
         }
-        // Labels and carrier mentions in one pass, kept as the scanner gives them.
-        let offset = search.compiled.textLabelTagOffset
-        let hits = search.compiled.textHits(in: bytes)
-        var exampleEnds: [Int] = []
-        var mentioned: Set<Int> = []
-        for hit in hits {
-            if hit.tag < offset {
-                mentioned.insert(hit.tag)
-            } else if (hit.tag - offset) % 3 == LabelKind.example.rawValue {
-                exampleEnds.append(hit.end)
-            }
-        }
-        self.hits = hits
-        labelTagOffset = offset
-        self.exampleEnds = exampleEnds.count > 1 ? exampleEnds.sorted() : exampleEnds
-        documentCarriers =
-            mentioned.isEmpty ? search.contextCarriers : search.contextCarriers.union(mentioned)
     }
 
     /// The offset in the text as given of an offset in ``bytes``: each narrowed character
@@ -368,16 +380,19 @@ final class TextScan {
         guard !TrackingSearch.isPlaceholder(compact) else { return nil }
         let start = window[0].start
         let end = window[window.count - 1].end
-        if isPhoneLike(start: start) || followsExampleWord(start: start) { return nil }
+        if isPhoneLike(start: start) { return nil }
         let compiled = search.compiled
-        // No format of this length that may match, whatever the context: the label is not read.
+        // No format of this length that may match, whatever the context: the keywords are
+        // not read.
         guard compiled.mayMatchAny(compact, where: { _ in true }) else { return nil }
-        let label = labelBefore(start)
+        let keywords = self.keywords
+        if followsExampleWord(start: start, keywords) { return nil }
+        let label = labelBefore(start, keywords)
         if label == .otherNumber { return nil }
         let labelled = label == .tracking
         // Only formats whose context this document can satisfy are tried.
         let formats = compiled.formats
-        let documentCarriers = self.documentCarriers
+        let documentCarriers = keywords.documentCarriers
         let include = { (index: Int) -> Bool in
             switch formats[index].format.context {
             case .none: return true
@@ -400,7 +415,7 @@ final class TextScan {
         for match in matches {
             let format = compiled.formats[match.formatIndex]
             let carrier = format.carrierIndex
-            let distance = mentionDistance(carrier: carrier, start: start, end: end)
+            let distance = mentionDistance(carrier: carrier, start: start, end: end, keywords)
             let near = distance != nil || search.senderCarriers.contains(carrier)
             let inDocument = documentCarriers.contains(carrier)
             switch format.format.context {
@@ -535,8 +550,8 @@ final class TextScan {
         return low
     }
 
-    /// The first of ``hits`` that starts at `value` or later.
-    private func firstHit(from value: Int) -> Int {
+    /// The first of `hits` that starts at `value` or later.
+    private func firstHit(_ hits: [KeywordScanner.Hit], from value: Int) -> Int {
         var low = 0
         var high = hits.count
         while low < high {
@@ -548,10 +563,11 @@ final class TextScan {
 
     /// The nearest label before `start` (same line, previous cell or previous line) that
     /// labels this number: no other number sits between them.
-    private func labelBefore(_ start: Int) -> LabelKind? {
+    private func labelBefore(_ start: Int, _ keywords: Keywords) -> LabelKind? {
         let windowStart = max(0, start - 160)
-        var index = firstHit(from: windowStart)
-        let offset = labelTagOffset
+        let hits = keywords.hits
+        var index = firstHit(hits, from: windowStart)
+        let offset = keywords.labelTagOffset
         let labelLengths = search.compiled.labelLengths
         var best: KeywordScanner.Hit?
         while index < hits.count, hits[index].start < start {
@@ -644,7 +660,8 @@ final class TextScan {
     }
 
     /// An example word ("e.g.", "for example", "例如") shortly before: a FAQ describing a format.
-    private func followsExampleWord(start: Int) -> Bool {
+    private func followsExampleWord(start: Int, _ keywords: Keywords) -> Bool {
+        let exampleEnds = keywords.exampleEnds
         guard !exampleEnds.isEmpty else { return false }
         var index = lowerBound(exampleEnds, max(0, start - 100))
         while index < exampleEnds.count, exampleEnds[index] <= start {
@@ -655,10 +672,10 @@ final class TextScan {
     }
 
     /// Distance from the nearest mention of the carrier, when one is within reach.
-    private func mentionDistance(carrier: Int, start: Int, end: Int) -> Int? {
+    private func mentionDistance(carrier: Int, start: Int, end: Int, _ keywords: Keywords) -> Int? {
         var best: Int?
         // Mentions carry their carrier as the tag; no label's tag is that low.
-        for hit in hits {
+        for hit in keywords.hits {
             if hit.start > end + 200 { break }
             guard hit.tag == carrier, hit.end >= start - 300 else { continue }
             let distance = hit.start >= end ? hit.start - end : max(0, start - hit.end)

@@ -363,6 +363,82 @@ final class TrackingSearch {
     /// ``merge(_:)`` by grouping the candidates by number, for any candidates (the reference
     /// the shortcut for distinct numbers is tested against).
     static func mergeByGroups(_ candidates: [TrackingCandidate]) -> [TrackingCandidate] {
+        let count = candidates.count
+        // The groups as chains of candidate indices, in candidate order: `heads` holds each
+        // number's first candidate (in order of first appearance), `next` the following one
+        // of the same number (or -1); no list of candidates is made per number.
+        var heads: [Int] = []
+        var next = [Int](repeating: -1, count: count)
+        var tails: [Int] = []
+        var groupByNumber: [String: Int] = [:]
+        groupByNumber.reserveCapacity(count)
+        for index in 0..<count {
+            if let group = groupByNumber[candidates[index].trackingNumber] {
+                next[tails[group]] = index
+                tails[group] = index
+            } else {
+                groupByNumber[candidates[index].trackingNumber] = heads.count
+                heads.append(index)
+                tails.append(index)
+            }
+        }
+        // Whether candidate `a` comes before `b` in a group sorted by score (highest first),
+        // then source, then candidate order: the order of a stable sort by score and source.
+        func precedes(_ a: Int, _ b: Int) -> Bool {
+            let (left, right) = (candidates[a], candidates[b])
+            if left.score != right.score { return left.score > right.score }
+            let (leftRank, rightRank) = (sourceRank(left.source), sourceRank(right.source))
+            if leftRank != rightRank { return leftRank < rightRank }
+            return a < b
+        }
+        var merged: [TrackingCandidate] = []
+        merged.reserveCapacity(heads.count)
+        for head in heads {
+            var bestIndex = head
+            var member = next[head]
+            while member >= 0 {
+                if precedes(member, bestIndex) { bestIndex = member }
+                member = next[member]
+            }
+            var best = candidates[bestIndex]
+            // The first agreeing candidate (same carrier, after the best one in the sorted
+            // group) that satisfies `condition`.
+            func firstAgreeing(where condition: (TrackingCandidate) -> Bool) -> TrackingCandidate? {
+                var found: Int?
+                var member = head
+                while member >= 0 {
+                    defer { member = next[member] }
+                    guard member != bestIndex, candidates[member].carrierID == best.carrierID,
+                        condition(candidates[member])
+                    else { continue }
+                    if found == nil || precedes(member, found!) { found = member }
+                }
+                return found.map { candidates[$0] }
+            }
+            if firstAgreeing(where: { _ in true }) != nil {
+                best.score = min(0.99, best.score + 0.02)
+                if best.trackingURL == nil {
+                    best.trackingURL = firstAgreeing { $0.trackingURL != nil }?.trackingURL
+                }
+                if best.utf8Offset == nil,
+                    let inText = firstAgreeing(where: { $0.utf8Offset != nil && $0.source != .subject })
+                {
+                    best.utf8Offset = inText.utf8Offset
+                    if best.source == .link { best.context = inText.context }
+                }
+                if best.formatID == nil, let withFormat = firstAgreeing(where: { $0.formatID != nil }) {
+                    best.formatID = withFormat.formatID
+                    best.checkDigitValid = withFormat.checkDigitValid
+                }
+            }
+            merged.append(best)
+        }
+        return sortedByOffset(merged)
+    }
+
+    /// ``mergeByGroups(_:)`` as first written, with a list of candidates per number sorted
+    /// (the reference it is tested against).
+    static func mergeBySortedGroups(_ candidates: [TrackingCandidate]) -> [TrackingCandidate] {
         var order: [String] = []
         var byNumber: [String: [TrackingCandidate]] = [:]
         for candidate in candidates {
