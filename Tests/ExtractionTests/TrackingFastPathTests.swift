@@ -415,6 +415,30 @@ import Testing
         #expect(repeated > 3_000)
     }
 
+    /// A small map answers as a dictionary does, below and beyond the number of keys it
+    /// compares one by one.
+    @Test func smallMapAgreesWithADictionary() {
+        var generator = Generator(state: 61)
+        for round in 0..<400 {
+            var map = SmallMap<String, Int>()
+            var reference: [String: Int] = [:]
+            var order: [String] = []
+            let distinct = round % 2 == 0 ? 10 : 60
+            for step in 0..<Int(generator.next() % 120) {
+                let key = "k\(generator.next() % UInt64(distinct))"
+                #expect(map[key] == reference[key], "\(key)")
+                if reference[key] == nil {
+                    map.insert(step, for: key)
+                    reference[key] = step
+                    order.append(key)
+                }
+                #expect(map.position(of: key) == order.firstIndex(of: key))
+            }
+            #expect(map.keys == order)
+            #expect(map.values == order.map { reference[$0]! })
+        }
+    }
+
     @Test func utf8PrefixAgrees() {
         for text in ["", "abc", "é", "日本語のテキスト", String(repeating: "x", count: 100)] {
             for limit in [0, 1, 2, 3, 5, 200] {

@@ -72,7 +72,7 @@ final class TrackingSearch {
         senderCarriers = Set(input.senderDomain.map { compiled.carriersForDomain($0) } ?? [])
         var linkCarriers = Set<Int>()
         let linkHosts = input.links.prefix(Self.maximumLinks).map { Self.host(of: $0.target) }
-        var answersByHost: [String: CompiledCarriers.HostAnswers] = [:]
+        var answersByHost = SmallMap<String, CompiledCarriers.HostAnswers>()
         var linkHostAnswers: [CompiledCarriers.HostAnswers?] = []
         linkHostAnswers.reserveCapacity(linkHosts.count)
         for host in linkHosts {
@@ -85,7 +85,7 @@ final class TrackingSearch {
                 continue
             }
             let answers = compiled.hostAnswers(host)
-            answersByHost[host] = answers
+            answersByHost.insert(answers, for: host)
             linkCarriers.formUnion(answers.carriers)
             linkHostAnswers.append(answers)
         }
@@ -177,7 +177,7 @@ final class TrackingSearch {
         var found: [TrackingCandidate] = []
         // A target repeated (a button and a text link to one page) gives the candidates it gave
         // before, each with the context of its own link.
-        var earlier: [LinkKey: (text: String, candidates: [TrackingCandidate])] = [:]
+        var earlier = SmallMap<LinkKey, (text: String, candidates: [TrackingCandidate])>()
         for (link, answers) in zip(input.links.prefix(Self.maximumLinks), linkHostAnswers) {
             guard link.target.utf8.count <= 4_096, let answers else { continue }
             let key = LinkKey(target: link.target, isHidden: link.isHidden)
@@ -195,7 +195,7 @@ final class TrackingSearch {
                 continue
             }
             let candidates = candidates(link: link, host: answers)
-            earlier[key] = (link.text, candidates)
+            earlier.insert((link.text, candidates), for: key)
             found += candidates
         }
         return found
@@ -245,15 +245,17 @@ final class TrackingSearch {
             bytes.allSatisfy(KeywordScanner.isAlphanumeric), bytes.contains(where: CheckDigit.isDigit),
             !Self.isPlaceholder(bytes)
         else { return nil }
-        var carrier = compiled.carriers[carrierIndex]
+        // The carrier is read where the catalog keeps it, not copied out with its arrays.
+        let carriers = compiled.carriers
+        var carrier = carrierIndex
         let formats = compiled.formats
         var matches = compiled.match(
             number, where: { formats[$0].carrierIndex == carrierIndex }, state: &patternState)
         var checkValid: Bool?
         var formatID: String?
         var score = 0.85
-        var carrierID = carrier.id
-        var carrierName = carrier.name
+        var carrierID = carriers[carrier].id
+        var carrierName = carriers[carrier].name
         var reported: String?
         if matches.isEmpty {
             // A number another carrier's format claims, on a sister company's page (a Colissimo
@@ -264,9 +266,9 @@ final class TrackingSearch {
             ).filter { $0.checkDigitValid != false }
             if Set(others.map { compiled.formats[$0.formatIndex].carrierIndex }).count == 1 {
                 matches = others
-                carrier = compiled.carriers[compiled.formats[others[0].formatIndex].carrierIndex]
-                carrierID = carrier.id
-                carrierName = carrier.name
+                carrier = compiled.formats[others[0].formatIndex].carrierIndex
+                carrierID = carriers[carrier].id
+                carrierName = carriers[carrier].name
             }
         }
         if !matches.isEmpty {
@@ -275,8 +277,8 @@ final class TrackingSearch {
             formatID = compiled.formats[best.formatIndex].format.id
             reported = best.reported
             score = best.checkDigitValid == true ? 0.97 : 0.93
-            if let country = best.country, let name = carrier.operators?[country] {
-                carrierID = "\(carrier.id)-\(country.lowercased())"
+            if let country = best.country, let name = carriers[carrier].operators?[country] {
+                carrierID = "\(carriers[carrier].id)-\(country.lowercased())"
                 carrierName = name
             }
         }
@@ -591,12 +593,14 @@ final class TrackingSearch {
                     }
                     guard index < text.count else { break }
                     if !base.isEmpty { base.append(0x20) }
+                    // The word goes over in one piece.
+                    let start = index
                     while index < text.count,
                         !(text[index] == 0x20 || (text[index] >= 0x09 && text[index] <= 0x0D))
                     {
-                        base.append(text[index])
                         index += 1
                     }
+                    base.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<index]))
                 }
                 if base.isEmpty {
                     base.append(contentsOf: target)
