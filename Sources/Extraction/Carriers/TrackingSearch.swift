@@ -23,6 +23,22 @@ extension CarrierCatalog {
         return search.run()
     }
 
+    /// ``findTrackingNumbers(in:)`` for each input in turn, up to the first that gives a
+    /// candidate (the renditions of one document, the one with the links first); a sender
+    /// domain repeated from the input before is looked up once.
+    /// - Returns: the candidates of the first input that has some, else none.
+    func findTrackingNumbers(inFirstOf inputs: [TrackingSearchInput]) -> [TrackingCandidate] {
+        var sender: (domain: String?, carriers: Set<Int>)?
+        for input in inputs {
+            let known = sender.flatMap { $0.domain == input.senderDomain ? $0.carriers : nil }
+            let search = TrackingSearch(compiled: compiled, input: input, senderCarriers: known)
+            sender = (input.senderDomain, search.senderCarriers)
+            let found = search.run()
+            if !found.isEmpty { return found }
+        }
+        return []
+    }
+
     /// The carriers and formats a number fits, ignoring context (for tests and tools).
     /// - Parameter number: a tracking number; spaces and hyphens are ignored.
     /// - Returns: every fitting format, check digit valid or not.
@@ -66,10 +82,14 @@ final class TrackingSearch {
     /// The byte patterns' buffers, shared by every match of the run.
     var patternState = BytePattern.State()
 
-    init(compiled: CompiledCarriers, input: TrackingSearchInput) {
+    /// - Parameters:
+    ///   - compiled: the catalog's compiled state.
+    ///   - input: what to search.
+    ///   - known: the carriers of the input's sender domain when already looked up.
+    init(compiled: CompiledCarriers, input: TrackingSearchInput, senderCarriers known: Set<Int>? = nil) {
         self.compiled = compiled
         self.input = input
-        senderCarriers = Set(input.senderDomain.map { compiled.carriersForDomain($0) } ?? [])
+        senderCarriers = known ?? Set(input.senderDomain.map { compiled.carriersForDomain($0) } ?? [])
         var linkCarriers = Set<Int>()
         let linkHosts = input.links.prefix(Self.maximumLinks).map { Self.host(of: $0.target) }
         var answersByHost = SmallMap<String, CompiledCarriers.HostAnswers>()
