@@ -493,22 +493,29 @@ final class TextScan {
 
     /// Whether the bytes hold a character ``narrowed(_:)`` makes narrow: a three-byte
     /// sequence `EF BC|BD xx` for U+FF01–U+FF5E, or `E3 80 80` (U+3000), at any byte position.
-    /// Eight bytes none of which is `EF` or `E3` are passed over at once.
+    /// Eight bytes none of which is `EF` or `E3` are passed over at once, and in eight bytes
+    /// with one the reading goes straight to the first.
     static func hasWideCharacter(_ bytes: [UInt8]) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
-        // Whether some byte of a word is zero (exact: a borrow runs only above a zero byte).
-        func hasZeroByte(_ word: UInt64) -> Bool { (word &- ones) & ~word & (0x80 &* ones) != 0 }
+        // Bit 7 of the zero bytes of a word; the lowest bit set is exact (a borrow runs only
+        // above a zero byte), the others may not be.
+        func zeroBytes(_ word: UInt64) -> UInt64 { (word &- ones) & ~word & (0x80 &* ones) }
         return bytes.withUnsafeBufferPointer { bytes in
             guard let base = bytes.baseAddress else { return false }
             let count = bytes.count
             var index = 0
             while index + 2 < count {
                 if index + 8 <= count {
-                    let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-                    if !hasZeroByte(word ^ (0xEF &* ones)) && !hasZeroByte(word ^ (0xE3 &* ones)) {
+                    let word = UInt64(
+                        littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                    let mask = zeroBytes(word ^ (0xEF &* ones)) | zeroBytes(word ^ (0xE3 &* ones))
+                    guard mask != 0 else {
                         index += 8
                         continue
                     }
+                    // The first `EF` or `E3` of the eight bytes.
+                    index += mask.trailingZeroBitCount / 8
+                    guard index + 2 < count else { return false }
                 }
                 let first = base[index]
                 if first == 0xEF || first == 0xE3 {
@@ -689,18 +696,27 @@ final class TextScan {
         var upper = min(bytes.count, end + 50)
         while lower < start, (bytes[lower] & 0xC0) == 0x80 { lower += 1 }
         while upper > end, upper < bytes.count, (bytes[upper] & 0xC0) == 0x80 { upper -= 1 }
-        // Whitespace runs (spaces, tabs, newlines) become one space.
-        var collapsed: [UInt8] = []
-        collapsed.reserveCapacity(upper - lower)
-        for byte in bytes[lower..<upper] {
-            let isSpace = byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
-            if isSpace {
-                if let last = collapsed.last, last != 0x20 { collapsed.append(0x20) }
-            } else {
-                collapsed.append(byte)
+        // Whitespace runs (spaces, tabs, newlines) become one space, written straight into
+        // the string (the cut points are character boundaries; the bytes are the text's).
+        return bytes.withUnsafeBufferPointer { bytes in
+            String(unsafeUninitializedCapacity: upper - lower) { buffer in
+                var count = 0
+                for index in lower..<upper {
+                    let byte = bytes[index]
+                    let isSpace = byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+                    if isSpace {
+                        if count > 0, buffer[count - 1] != 0x20 {
+                            buffer[count] = 0x20
+                            count += 1
+                        }
+                    } else {
+                        buffer[count] = byte
+                        count += 1
+                    }
+                }
+                if count > 0, buffer[count - 1] == 0x20 { count -= 1 }
+                return count
             }
         }
-        if collapsed.last == 0x20 { collapsed.removeLast() }
-        return String(decoding: collapsed, as: UTF8.self)
     }
 }
