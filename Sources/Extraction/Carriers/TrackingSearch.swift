@@ -641,11 +641,15 @@ final class TrackingSearch {
         withUnsafeTemporaryAllocation(of: Int.self, capacity: 10) { tally in
             tally.initialize(repeating: 0)
             var digitCount = 0
+            // The highest count so far, kept as the digits are counted.
+            var most = 0
             var previous: UInt8 = 0
             var ascending = true
             var descending = true
             for byte in bytes where CheckDigit.isDigit(byte) {
-                tally[Int(byte - UInt8(ascii: "0"))] += 1
+                let digit = Int(byte - UInt8(ascii: "0"))
+                tally[digit] += 1
+                most = max(most, tally[digit])
                 if digitCount > 0 {
                     if byte != (previous == 57 ? 48 : previous + 1) { ascending = false }
                     if byte != (previous == 48 ? 57 : previous - 1) { descending = false }
@@ -655,7 +659,7 @@ final class TrackingSearch {
             }
             guard digitCount >= 6 else { return false }
             // One digit nearly everywhere: 000000000000, 1Z0000000000000000.
-            if (tally.max() ?? 0) * 10 >= digitCount * 8 { return true }
+            if most * 10 >= digitCount * 8 { return true }
             // 123456789… or 987654321… as the whole digit part
             return ascending || descending
         }
