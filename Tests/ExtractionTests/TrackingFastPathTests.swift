@@ -420,7 +420,7 @@ import Testing
     @Test func smallMapAgreesWithADictionary() {
         var generator = Generator(state: 61)
         for round in 0..<400 {
-            var map = SmallMap<String, Int>()
+            var map = round % 3 == 0 ? SmallMap<String, Int>(capacity: round % 40) : SmallMap<String, Int>()
             var reference: [String: Int] = [:]
             var order: [String] = []
             let distinct = round % 2 == 0 ? 10 : 60

@@ -14,6 +14,14 @@ struct SmallMap<Key: Hashable, Value> {
 
     init() {}
 
+    /// An empty map with room for `capacity` keys (at most ``linearLimit`` of them reserved:
+    /// beyond, the keys are hashed anyway).
+    init(capacity: Int) {
+        let room = min(capacity, Self.linearLimit + 1)
+        keys.reserveCapacity(room)
+        values.reserveCapacity(room)
+    }
+
     /// The value of `key`, `nil` when it has none.
     subscript(key: Key) -> Value? {
         guard let position = position(of: key) else { return nil }

@@ -92,7 +92,7 @@ final class TrackingSearch {
         senderCarriers = known ?? Set(input.senderDomain.map { compiled.carriersForDomain($0) } ?? [])
         var linkCarriers = Set<Int>()
         let linkHosts = input.links.prefix(Self.maximumLinks).map { Self.host(of: $0.target) }
-        var answersByHost = SmallMap<String, CompiledCarriers.HostAnswers>()
+        var answersByHost = SmallMap<String, CompiledCarriers.HostAnswers>(capacity: linkHosts.count)
         var linkHostAnswers: [CompiledCarriers.HostAnswers?] = []
         linkHostAnswers.reserveCapacity(linkHosts.count)
         for host in linkHosts {
@@ -197,7 +197,8 @@ final class TrackingSearch {
         var found: [TrackingCandidate] = []
         // A target repeated (a button and a text link to one page) gives the candidates it gave
         // before, each with the context of its own link.
-        var earlier = SmallMap<LinkKey, (text: String, candidates: [TrackingCandidate])>()
+        var earlier = SmallMap<LinkKey, (text: String, candidates: [TrackingCandidate])>(
+            capacity: min(input.links.count, Self.maximumLinks))
         for (link, answers) in zip(input.links.prefix(Self.maximumLinks), linkHostAnswers) {
             guard link.target.utf8.count <= 4_096, let answers else { continue }
             let key = LinkKey(target: link.target, isHidden: link.isHidden)
