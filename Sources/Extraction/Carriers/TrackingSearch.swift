@@ -603,35 +603,51 @@ final class TrackingSearch {
             target.withUTF8 { target -> String? in
                 for byte in text where byte >= 0x80 || byte == 0x0D { return nil }
                 for byte in target where byte >= 0x80 || byte == 0x0D { return nil }
-                var base: [UInt8] = []
-                base.reserveCapacity(text.count + target.count + 3)
-                var index = 0
-                while index < text.count {
-                    while index < text.count,
-                        text[index] == 0x20 || (text[index] >= 0x09 && text[index] <= 0x0D)
-                    {
-                        index += 1
+                // Only the first 121 bytes are written (on the stack): past 120 the context is
+                // cut at 117 anyway.
+                return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 121) { base -> String in
+                    var count = 0
+                    func put(_ byte: UInt8) {
+                        guard count < 121 else { return }
+                        base[count] = byte
+                        count += 1
                     }
-                    guard index < text.count else { break }
-                    if !base.isEmpty { base.append(0x20) }
-                    // The word goes over in one piece.
-                    let start = index
-                    while index < text.count,
-                        !(text[index] == 0x20 || (text[index] >= 0x09 && text[index] <= 0x0D))
-                    {
-                        index += 1
+                    func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+                        for byte in bytes {
+                            guard count < 121 else { return }
+                            base[count] = byte
+                            count += 1
+                        }
                     }
-                    base.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<index]))
+                    var index = 0
+                    while index < text.count {
+                        while index < text.count,
+                            text[index] == 0x20 || (text[index] >= 0x09 && text[index] <= 0x0D)
+                        {
+                            index += 1
+                        }
+                        guard index < text.count else { break }
+                        if count > 0 { put(0x20) }
+                        // The word, up to the limit.
+                        let start = index
+                        while index < text.count,
+                            !(text[index] == 0x20 || (text[index] >= 0x09 && text[index] <= 0x0D))
+                        {
+                            index += 1
+                        }
+                        put(UnsafeBufferPointer(rebasing: text[start..<index]))
+                    }
+                    if count == 0 {
+                        put(target)
+                    } else {
+                        put(UInt8(ascii: " "))
+                        put(UInt8(ascii: "<"))
+                        put(target)
+                        put(UInt8(ascii: ">"))
+                    }
+                    guard count > 120 else { return String(decoding: base[..<count], as: UTF8.self) }
+                    return String(decoding: base[..<117], as: UTF8.self) + "…"
                 }
-                if base.isEmpty {
-                    base.append(contentsOf: target)
-                } else {
-                    base.append(contentsOf: " <".utf8)
-                    base.append(contentsOf: target)
-                    base.append(UInt8(ascii: ">"))
-                }
-                guard base.count > 120 else { return String(decoding: base, as: UTF8.self) }
-                return String(decoding: base.prefix(117), as: UTF8.self) + "…"
             }
         }
     }
