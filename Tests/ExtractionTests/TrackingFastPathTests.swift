@@ -92,6 +92,28 @@ import Testing
         #expect(TrackingSearch.host(of: invalid) == Self.referenceHost(of: invalid))
     }
 
+    /// A host read against the hosts known before is the host read by itself.
+    @Test func hostReaderReusingKnownHostsAgrees() {
+        var generator = Generator(state: 67)
+        let pieces = [
+            "https", ":", "//", "/", "?", "@", "www.", "UPS", "ups.com", "Ups.Com", ".", "é", "e\u{301}",
+            ":8080",
+            "a", "A", "-",
+        ]
+        var known: [String] = []
+        var reused = 0
+        for round in 0..<20_000 {
+            if round % 50 == 0 { known = [] }
+            let url = generator.text(pieces, count: 8)
+            let host = TrackingSearch.host(of: url, reusing: known)
+            #expect(host == TrackingSearch.host(of: url), "\(url.debugDescription)")
+            if let host {
+                if known.contains(host) { reused += 1 } else { known.append(host) }
+            }
+        }
+        #expect(reused > 1_000)
+    }
+
     static let scannerPieces = [
         " ", "  ", "\n", "-", ".", ":", "#", "/", "tracking", "Tracking Number", "TRACKING", "no", "number",
         "UPS", "ups", "Ups", "DHL", "dhl", "DPD", "GLS", "Royal Mail", "royal", "Colissimo", "suivi",

@@ -91,15 +91,20 @@ final class TrackingSearch {
         self.input = input
         senderCarriers = known ?? Set(input.senderDomain.map { compiled.carriersForDomain($0) } ?? [])
         var linkCarriers = Set<Int>()
-        let linkHosts = input.links.prefix(Self.maximumLinks).map { Self.host(of: $0.target) }
-        var answersByHost = SmallMap<String, CompiledCarriers.HostAnswers>(capacity: linkHosts.count)
+        let links = input.links.prefix(Self.maximumLinks)
+        var answersByHost = SmallMap<String, CompiledCarriers.HostAnswers>(capacity: links.count)
+        var linkHosts: [String?] = []
         var linkHostAnswers: [CompiledCarriers.HostAnswers?] = []
-        linkHostAnswers.reserveCapacity(linkHosts.count)
-        for host in linkHosts {
-            guard let host else {
+        linkHosts.reserveCapacity(links.count)
+        linkHostAnswers.reserveCapacity(links.count)
+        for link in links {
+            // A host seen before (most links of a mail share a few) is that host's string.
+            guard let host = Self.host(of: link.target, reusing: answersByHost.keys) else {
+                linkHosts.append(nil)
                 linkHostAnswers.append(nil)
                 continue
             }
+            linkHosts.append(host)
             if let known = answersByHost[host] {
                 linkHostAnswers.append(known)
                 continue
@@ -534,6 +539,12 @@ final class TrackingSearch {
     /// first `://` up to `/`, `?` or `#`, after the last `@` (user information) and before the
     /// first `:` (port); ASCII letters lower-cased; `nil` when empty or longer than 253 bytes.
     static func host(of url: String) -> String? {
+        host(of: url, reusing: [])
+    }
+
+    /// ``host(of:)``, given as one of `known` when its bytes are that host's (no new string is
+    /// made); the look-up is left out past ``SmallMap/linearLimit`` known hosts.
+    static func host(of url: String, reusing known: [String]) -> String? {
         var url = url
         return url.withUTF8 { bytes -> String? in
             guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon + 2 < bytes.count,
@@ -553,6 +564,18 @@ final class TrackingSearch {
             while stop < end, bytes[stop] != UInt8(ascii: ":") { stop += 1 }
             let length = stop - start
             guard length > 0, length <= 253 else { return nil }
+            if known.count <= SmallMap<String, Int>.linearLimit {
+                for host in known {
+                    var host = host
+                    let same = host.withUTF8 { hostBytes in
+                        hostBytes.count == length
+                            && (0..<length).allSatisfy {
+                                hostBytes[$0] == KeywordScanner.lower(bytes[start + $0])
+                            }
+                    }
+                    if same { return host }
+                }
+            }
             return String(unsafeUninitializedCapacity: length) { buffer in
                 for offset in 0..<length { buffer[offset] = KeywordScanner.lower(bytes[start + offset]) }
                 return length
