@@ -169,6 +169,11 @@ final class TrackingSearch {
     /// The numbers in a link's number field, separated by `,`, `;` or `|` (empty ones
     /// dropped); read by bytes when the field is ASCII, by characters otherwise.
     static func numberPieces(_ raw: String) -> [String] {
+        // Without a separator byte (the usual single number) no character is one either.
+        let separated = raw.utf8.contains {
+            $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: "|")
+        }
+        guard separated else { return raw.isEmpty ? [] : [raw] }
         guard raw.utf8.allSatisfy({ $0 < 0x80 }) else {
             return raw.split(whereSeparator: { ",;|".contains($0) }).map(String.init)
         }
@@ -180,6 +185,12 @@ final class TrackingSearch {
     /// `CompiledCarriers.compact(raw).uppercased()`, by bytes for ASCII text.
     static func compactUppercased(_ raw: String) -> String {
         guard raw.utf8.allSatisfy({ $0 < 0x80 }) else { return CompiledCarriers.compact(raw).uppercased() }
+        // Nothing to drop or raise (the usual link number): the text as it is.
+        let unchanged = !raw.utf8.contains {
+            $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "-")
+                || ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z"))
+        }
+        if unchanged { return raw }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(raw.utf8.count)
         for byte in raw.utf8 where byte != UInt8(ascii: " ") && byte != UInt8(ascii: "-") {
