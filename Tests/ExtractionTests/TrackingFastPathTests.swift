@@ -95,16 +95,19 @@ import Testing
     /// A host read against the hosts known before is the host read by itself.
     @Test func hostReaderReusingKnownHostsAgrees() {
         var generator = Generator(state: 67)
-        let pieces = [
-            "https", ":", "//", "/", "?", "@", "www.", "UPS", "ups.com", "Ups.Com", ".", "é", "e\u{301}",
-            ":8080",
-            "a", "A", "-",
+        let hosts = [
+            "ups.com", "UPS.COM", "www.ups.com", "Www.Ups.Com", "é.example", "e\u{301}.example",
+            "user@dhl.de",
+            "dhl.de:443", "a", "", "x.y.z", "ＵＰＳ.com",
         ]
         var known: [String] = []
         var reused = 0
         for round in 0..<20_000 {
             if round % 50 == 0 { known = [] }
-            let url = generator.text(pieces, count: 8)
+            let url =
+                generator.pick(["https://", "http://", "mailto:", "https:/", "ftp://"])
+                + generator.pick(hosts)
+                + generator.pick(["", "/", "/track?x=1", "#a", "?q", ":8080/p"])
             let host = TrackingSearch.host(of: url, reusing: known)
             #expect(host == TrackingSearch.host(of: url), "\(url.debugDescription)")
             if let host {
@@ -583,7 +586,15 @@ import Testing
         let search = TrackingSearch(compiled: Self.compiled, input: TrackingSearchInput(text: ""))
         var long = 0
         for round in 0..<6_000 {
-            let text = generator.text(pieces, count: round % 3 == 0 ? 120 : 24)
+            var text = generator.text(pieces, count: round % 3 == 0 ? 120 : 24)
+            if round % 4 == 1 {
+                // Groups of digits and capitals in a row, often more than twelve.
+                let groups = (0..<Int(5 + generator.next() % 25)).map { _ in
+                    generator.pick(["12", "345", "6789", "AB", "0", "1234567", "X"])
+                }
+                text += " " + groups.joined(separator: generator.pick([" ", " ", "-", "\u{A0}"])) + " "
+                text += generator.text(pieces, count: 6)
+            }
             let scan = TextScan(search: search, bytes: Array(text.utf8), isSubject: false)
             let runs = scan.findRuns()
             let (expected, longest) = Self.referenceWindows(runs, bytes: scan.bytes)
