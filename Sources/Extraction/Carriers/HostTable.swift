@@ -68,7 +68,7 @@ struct HostTable: Sendable {
         host.withUnsafeBufferPointer { lookup($0) }
     }
 
-    /// ``lookup(_:)-([UInt8])`` for bytes the caller holds (a string's, a stack buffer).
+    /// The entries of ``lookup(_:)`` for bytes the caller holds (a string's, a stack buffer).
     func lookup(_ host: UnsafeBufferPointer<UInt8>) -> [Int]? {
         guard isUsable, !host.contains(where: { $0 >= 0x80 }) else { return nil }
         var found: [Int] = []

@@ -143,17 +143,20 @@ struct KeywordScanner: Sendable {
     /// Every occurrence, ordered by start; at one start, in the order the phrases were added
     /// (those needing a word boundary before them first).
     func scan(_ text: [UInt8]) -> [Hit] {
-        if hasOneBytePhrase { return scanByFirstByte(text) }
+        text.withUnsafeBufferPointer { scan($0) }
+    }
+
+    /// The hits of ``scan(_:)`` in bytes the caller holds (a string's own, read in place).
+    func scan(_ text: UnsafeBufferPointer<UInt8>) -> [Hit] {
+        if hasOneBytePhrase { return scanByFirstByte(Array(text)) }
         var hits: [Hit] = []
-        text.withUnsafeBufferPointer { text in
-            pool.withUnsafeBufferPointer { pool in
-                pairStarts.withUnsafeBufferPointer { starts in
-                    pairFree.withUnsafeBufferPointer { free in
-                        pairSlots.withUnsafeBufferPointer { slots in
-                            byteFlags.withUnsafeBufferPointer { flags in
-                                pairFlags.withUnsafeBufferPointer { pairs in
-                                    scanPairs(text, pool, starts, free, slots, flags, pairs, into: &hits)
-                                }
+        pool.withUnsafeBufferPointer { pool in
+            pairStarts.withUnsafeBufferPointer { starts in
+                pairFree.withUnsafeBufferPointer { free in
+                    pairSlots.withUnsafeBufferPointer { slots in
+                        byteFlags.withUnsafeBufferPointer { flags in
+                            pairFlags.withUnsafeBufferPointer { pairs in
+                                scanPairs(text, pool, starts, free, slots, flags, pairs, into: &hits)
                             }
                         }
                     }

@@ -595,7 +595,9 @@ final class TrackingSearch {
     }
 
     static func looksLikeTrackingLink(_ url: String) -> Bool {
-        !trackingLinkWords.scan(Array(url.utf8)).isEmpty
+        // The URL's bytes are read where the string keeps them.
+        var url = url
+        return url.withUTF8 { !trackingLinkWords.scan($0).isEmpty }
     }
 
     /// Words in a URL that mark a tracking page (percent-encoded forms of the CJK words too).
