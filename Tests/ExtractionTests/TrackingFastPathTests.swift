@@ -92,6 +92,31 @@ import Testing
         #expect(TrackingSearch.host(of: invalid) == Self.referenceHost(of: invalid))
     }
 
+    /// A host read against the hosts known before is the host read by itself.
+    @Test func hostReaderReusingKnownHostsAgrees() {
+        var generator = Generator(state: 67)
+        let hosts = [
+            "ups.com", "UPS.COM", "www.ups.com", "Www.Ups.Com", "é.example", "e\u{301}.example",
+            "user@dhl.de",
+            "dhl.de:443", "a", "", "x.y.z", "ＵＰＳ.com",
+        ]
+        var known: [String] = []
+        var reused = 0
+        for round in 0..<20_000 {
+            if round % 50 == 0 { known = [] }
+            let url =
+                generator.pick(["https://", "http://", "mailto:", "https:/", "ftp://"])
+                + generator.pick(hosts)
+                + generator.pick(["", "/", "/track?x=1", "#a", "?q", ":8080/p"])
+            let host = TrackingSearch.host(of: url, reusing: known)
+            #expect(host == TrackingSearch.host(of: url), "\(url.debugDescription)")
+            if let host {
+                if known.contains(host) { reused += 1 } else { known.append(host) }
+            }
+        }
+        #expect(reused > 1_000)
+    }
+
     static let scannerPieces = [
         " ", "  ", "\n", "-", ".", ":", "#", "/", "tracking", "Tracking Number", "TRACKING", "no", "number",
         "UPS", "ups", "Ups", "DHL", "dhl", "DPD", "GLS", "Royal Mail", "royal", "Colissimo", "suivi",
@@ -391,6 +416,54 @@ import Testing
         #expect(distinct > 1_000)
     }
 
+    /// Groups read as chains of indices merge as sorted lists of candidates do.
+    @Test func mergeByChainsAgreesWithSortedGroups() {
+        var generator = Generator(state: 59)
+        let numbers = ["1Z5R89390357567127", "RR123456785DE", "123456789012", "JD014600006281230109", "A"]
+        let sources: [TrackingSource] = [.link, .labelledText, .text, .subject]
+        var repeated = 0
+        for round in 0..<8_000 {
+            let candidates = (0..<Int(generator.next() % (round % 4 == 0 ? 40 : 9))).map { _ in
+                TrackingCandidate(
+                    carrierID: generator.pick(["ups", "dhl", "ups"]), carrierName: "",
+                    trackingNumber: generator.pick(numbers),
+                    source: generator.pick(sources), checkDigitValid: generator.pick([true, false, nil]),
+                    score: Double(generator.next() % 4) / 4, context: generator.pick(["", "a", "b"]),
+                    utf8Offset: generator.pick([nil, 0, 5, 5, 9]),
+                    trackingURL: generator.pick([nil, "u", "v"]),
+                    formatID: generator.pick([nil, "f", "g"]))
+            }
+            if Set(candidates.map(\.trackingNumber)).count < candidates.count { repeated += 1 }
+            #expect(
+                TrackingSearch.mergeByGroups(candidates) == TrackingSearch.mergeBySortedGroups(candidates))
+        }
+        #expect(repeated > 3_000)
+    }
+
+    /// A small map answers as a dictionary does, below and beyond the number of keys it
+    /// compares one by one.
+    @Test func smallMapAgreesWithADictionary() {
+        var generator = Generator(state: 61)
+        for round in 0..<400 {
+            var map = round % 3 == 0 ? SmallMap<String, Int>(capacity: round % 40) : SmallMap<String, Int>()
+            var reference: [String: Int] = [:]
+            var order: [String] = []
+            let distinct = round % 2 == 0 ? 10 : 60
+            for step in 0..<Int(generator.next() % 120) {
+                let key = "k\(generator.next() % UInt64(distinct))"
+                #expect(map[key] == reference[key], "\(key)")
+                if reference[key] == nil {
+                    map.insert(step, for: key)
+                    reference[key] = step
+                    order.append(key)
+                }
+                #expect(map.position(of: key) == order.firstIndex(of: key))
+            }
+            #expect(map.keys == order)
+            #expect(map.values == order.map { reference[$0]! })
+        }
+    }
+
     @Test func utf8PrefixAgrees() {
         for text in ["", "abc", "é", "日本語のテキスト", String(repeating: "x", count: 100)] {
             for limit in [0, 1, 2, 3, 5, 200] {
@@ -441,5 +514,98 @@ import Testing
             compared += fast.count
         }
         #expect(compared > 200)
+    }
+
+    /// The windows of a list of runs as the search first listed them: the whole list kept,
+    /// each chain sliced out of it (byte ranges from the first run's start to the last one's end),
+    /// and the number of runs in the longest chain.
+    static func referenceWindows(_ runs: [TextScan.Run], bytes: [UInt8]) -> (
+        windows: [Range<Int>], longest: Int
+    ) {
+        func joiner(_ left: TextScan.Run, _ right: TextScan.Run) -> UInt8? {
+            let gap = right.start - left.end
+            if gap == 1, bytes[left.end] == UInt8(ascii: " ") || bytes[left.end] == UInt8(ascii: "-") {
+                return bytes[left.end]
+            }
+            if gap == 2, bytes[left.end] == 0xC2, bytes[left.end + 1] == 0xA0 { return UInt8(ascii: " ") }
+            return nil
+        }
+        var windows: [Range<Int>] = []
+        var longest = 0
+        var index = 0
+        while index < runs.count {
+            var chainEnd = index
+            var spaceJoined = false
+            while chainEnd + 1 < runs.count, runs[chainEnd].isNumberLike, runs[chainEnd + 1].isNumberLike,
+                let joiner = joiner(runs[chainEnd], runs[chainEnd + 1])
+            {
+                if joiner == UInt8(ascii: "-"), runs[chainEnd].length < 3 || runs[chainEnd + 1].length < 3 {
+                    break
+                }
+                if joiner != UInt8(ascii: "-") { spaceJoined = true }
+                chainEnd += 1
+            }
+            if chainEnd == index && !(runs[index].hasDigit && runs[index].length >= 6) {
+                index += 1
+                continue
+            }
+            let chain = runs[index...chainEnd]
+            longest = max(longest, chain.count)
+            var found: [ClosedRange<Int>] = []
+            for position in chain.indices where chain[position].hasDigit && chain[position].length >= 6 {
+                found.append(position...position)
+            }
+            if chain.count > 1, chain.count <= 12 {
+                let inner = chain.dropFirst().dropLast()
+                if !spaceJoined || !inner.contains(where: { $0.length < 2 }) {
+                    let first = chain.startIndex
+                    let last = chain.endIndex - 1
+                    for start in first...(chain[first].hasDigit ? first : first + 1) {
+                        for end in stride(from: last, through: chain[last].hasDigit ? last : last - 1, by: -1)
+                        where end > start && !found.contains(start...end) {
+                            found.append(start...end)
+                        }
+                    }
+                }
+            }
+            windows += found.map { runs[$0.lowerBound].start..<runs[$0.upperBound].end }
+            index = chainEnd + 1
+        }
+        return (windows, longest)
+    }
+
+    /// Chains grown while the runs go by give the windows a list of all runs gives, long
+    /// chains (more than twelve runs) included.
+    @Test func chainsGiveTheWindowsOfTheRunList() {
+        var generator = Generator(state: 53)
+        let pieces = [
+            " ", " ", "-", "\u{A0}", "\n", "x", "AB", "C", "123", "4567", "12", "1Z5R89390357567127",
+            "abc123456",
+            "GM", "TBA", "FR", "9", "0001234567", "word",
+        ]
+        let search = TrackingSearch(compiled: Self.compiled, input: TrackingSearchInput(text: ""))
+        var long = 0
+        for round in 0..<6_000 {
+            var text = generator.text(pieces, count: round % 3 == 0 ? 120 : 24)
+            if round % 4 == 1 {
+                // Groups of digits and capitals in a row, often more than twelve.
+                let groups = (0..<Int(5 + generator.next() % 25)).map { _ in
+                    generator.pick(["12", "345", "6789", "AB", "0", "1234567", "X"])
+                }
+                text += " " + groups.joined(separator: generator.pick([" ", " ", "-", "\u{A0}"])) + " "
+                text += generator.text(pieces, count: 6)
+            }
+            let scan = TextScan(search: search, bytes: Array(text.utf8), isSubject: false)
+            let runs = scan.findRuns()
+            let (expected, longest) = Self.referenceWindows(runs, bytes: scan.bytes)
+            var windows: [Range<Int>] = []
+            scan.forEachWindow { windows.append($0[0].start..<$0[$0.count - 1].end) }
+            #expect(windows == expected, "\(text.debugDescription)")
+            var fromList: [Range<Int>] = []
+            scan.forEachWindow(runs: runs) { fromList.append($0[0].start..<$0[$0.count - 1].end) }
+            #expect(fromList == expected, "\(text.debugDescription)")
+            if longest > TextScan.longestWindowChain { long += 1 }
+        }
+        #expect(long > 100)
     }
 }

@@ -492,22 +492,37 @@ struct BytePattern: Sendable {
     /// through it, in the order ``run(_:start:pc:wholeInput:state:)`` takes it.
     func straightWholeMatch(_ input: UnsafeBufferPointer<UInt8>, state: inout State) -> Outcome {
         state.prepare(groupCount: groupCount)
-        for slot in state.slots.indices { state.slots[slot] = -1 }
-        var position = 0
-        for instruction in program {
-            switch instruction {
-            case .byteIn(let set):
-                guard position < input.count, sets[set].contains(input[position]) else { return .noMatch }
-                position += 1
-            case .save(let slot):
-                state.slots[slot] = position
-            case .succeed:
-                return position == input.count ? .matched(state.slots) : .noMatch
-            case .split, .jump, .lookahead:
-                return run(input, start: 0, pc: 0, wholeInput: true, state: &state)
+        // `true` matched, `false` not, `nil` a branch (not a straight program after all). The
+        // slots, program and sets are read through buffers: no uniqueness check per write.
+        let matched: Bool? = state.slots.withUnsafeMutableBufferPointer { slots in
+            program.withUnsafeBufferPointer { program in
+                sets.withUnsafeBufferPointer { sets in
+                    slots.update(repeating: -1)
+                    var position = 0
+                    for instruction in program {
+                        switch instruction {
+                        case .byteIn(let set):
+                            guard position < input.count, sets[set].contains(input[position]) else {
+                                return false
+                            }
+                            position += 1
+                        case .save(let slot):
+                            slots[slot] = position
+                        case .succeed:
+                            return position == input.count
+                        case .split, .jump, .lookahead:
+                            return nil
+                        }
+                    }
+                    return false
+                }
             }
         }
-        return .noMatch
+        switch matched {
+        case true?: return .matched(state.slots)
+        case false?: return .noMatch
+        case nil: return run(input, start: 0, pc: 0, wholeInput: true, state: &state)
+        }
     }
 
     /// ``wholeMatch(_:state:)`` by backtracking alone (the reference the straight path is

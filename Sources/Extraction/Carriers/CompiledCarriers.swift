@@ -68,7 +68,7 @@ final class CompiledFormat: @unchecked Sendable {
     }
 
     /// A cheap test before the pattern: digits-only formats need digits only, prefixes must match.
-    func mayMatch(_ bytes: [UInt8], allDigits: Bool) -> Bool {
+    func mayMatch(_ bytes: some Collection<UInt8>, allDigits: Bool) -> Bool {
         if digitsOnly, !allDigits { return false }
         if literalPrefix.isEmpty { return true }
         return bytes.count >= literalPrefix.count && bytes.starts(with: literalPrefix)
@@ -292,7 +292,7 @@ final class CompiledCarriers: @unchecked Sendable {
     /// group names no operator of its carrier does not fit.
     /// Whether a format of the bytes' length may match them (``CompiledFormat/mayMatch(_:allDigits:)``)
     /// and is included: when none is, ``match(_:where:)`` finds nothing in their text.
-    func mayMatchAny(_ bytes: [UInt8], where include: (Int) -> Bool) -> Bool {
+    func mayMatchAny(_ bytes: some Collection<UInt8>, where include: (Int) -> Bool) -> Bool {
         guard bytes.count < formatsByLength.count else { return false }
         let allDigits = bytes.allSatisfy(CheckDigit.isDigit)
         return formatsByLength[bytes.count].contains {
@@ -471,24 +471,26 @@ final class CompiledCarriers: @unchecked Sendable {
 
     /// Carriers sending from `domain` or a parent domain of it.
     func carriersForDomain(_ domain: String) -> [Int] {
-        // ASCII capitals lower-cased, every other byte kept, in one copy of the bytes.
+        // ASCII capitals lower-cased, every other byte kept, in one copy of the bytes (on the
+        // stack): the table reads them there.
         var domain = domain
-        let lowered = domain.withUTF8 { bytes in
-            [UInt8](unsafeUninitializedCapacity: bytes.count) { buffer, initialized in
+        let count = domain.utf8.count
+        guard count > 0 else { return [] }
+        let answered = domain.withUTF8 { bytes in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { buffer -> [Int]? in
                 for index in bytes.indices { buffer[index] = KeywordScanner.lower(bytes[index]) }
-                initialized = bytes.count
-            }
-        }
-        guard !lowered.isEmpty else { return [] }
-        if let entries = hostTable.lookup(lowered) {
-            var found: [Int] = []
-            for entry in entries {
-                for carrier in hostTable.entries[entry].senderCarriers where !found.contains(carrier) {
-                    found.append(carrier)
+                guard let entries = hostTable.lookup(UnsafeBufferPointer(buffer)) else { return nil }
+                var found: [Int] = []
+                for entry in entries {
+                    for carrier in hostTable.entries[entry].senderCarriers where !found.contains(carrier) {
+                        found.append(carrier)
+                    }
                 }
+                return found
             }
-            return found
         }
+        if let answered { return answered }
+        let lowered = domain.utf8.map(KeywordScanner.lower)
         var found: [Int] = []
         for parent in Self.domainAndParents(String(decoding: lowered, as: UTF8.self)) {
             for carrier in carriersBySenderDomain[parent] ?? [] where !found.contains(carrier) {
@@ -528,7 +530,11 @@ final class CompiledCarriers: @unchecked Sendable {
 
     /// ``carriersForHost(_:)`` and ``urlPatterns(forHost:)`` together, from one look-up.
     func hostAnswers(_ host: String) -> HostAnswers {
-        guard let entries = hostTable.lookup(Array(host.utf8)) else { return hostAnswersWithoutTable(host) }
+        // The host's bytes are read where the string keeps them.
+        var host = host
+        guard let entries = host.withUTF8({ hostTable.lookup($0) }) else {
+            return hostAnswersWithoutTable(host)
+        }
         var found: [Int] = []
         var patterns: [Int] = []
         for entry in entries {

@@ -52,7 +52,7 @@ struct HostTable: Sendable {
     }
 
     /// 64-bit FNV-1a over bytes.
-    @inline(__always) static func hash(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+    @inline(__always) static func hash(_ bytes: some Sequence<UInt8>) -> UInt64 {
         var value: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes { value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
         return value
@@ -65,6 +65,11 @@ struct HostTable: Sendable {
     /// - Returns: entry indices, or `nil` when the table cannot answer (a non-ASCII host or
     ///   known domain): the caller takes the general path.
     func lookup(_ host: [UInt8]) -> [Int]? {
+        host.withUnsafeBufferPointer { lookup($0) }
+    }
+
+    /// The entries of ``lookup(_:)`` for bytes the caller holds (a string's, a stack buffer).
+    func lookup(_ host: UnsafeBufferPointer<UInt8>) -> [Int]? {
         guard isUsable, !host.contains(where: { $0 >= 0x80 }) else { return nil }
         var found: [Int] = []
         var start = 0

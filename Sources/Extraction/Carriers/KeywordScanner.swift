@@ -34,6 +34,10 @@ struct KeywordScanner: Sendable {
     private var pairStarts: [Int32] = []
     private var pairFree: [Int32] = []
     private var pairSlots: [Slot] = []
+    /// Per pair bucket: bit 0 when it has a slot, bit 1 when it has a slot of a phrase that
+    /// needs no word boundary before it; ``nextStart(_:from:to:flags:pairs:insideWord:)``
+    /// passes over positions whose bucket has nothing to try.
+    private var pairFlags: [UInt8] = []
     /// Whether some phrase is one byte long: those scanners keep the first-byte scan.
     private var hasOneBytePhrase = false
     /// Per byte: bit 0 when it is an ASCII letter or digit, bit 1 when some phrase that
@@ -130,20 +134,29 @@ struct KeywordScanner: Sendable {
             pairSlots += free[bucket]
         }
         pairStarts.append(Int32(pairSlots.count))
+        pairFlags = (0..<Self.pairBucketCount).map { bucket in
+            (pairStarts[bucket] < pairStarts[bucket + 1] ? 1 : 0)
+                | (pairFree[bucket] < pairStarts[bucket + 1] ? 2 : 0)
+        }
     }
 
     /// Every occurrence, ordered by start; at one start, in the order the phrases were added
     /// (those needing a word boundary before them first).
     func scan(_ text: [UInt8]) -> [Hit] {
-        if hasOneBytePhrase { return scanByFirstByte(text) }
+        text.withUnsafeBufferPointer { scan($0) }
+    }
+
+    /// The hits of ``scan(_:)`` in bytes the caller holds (a string's own, read in place).
+    func scan(_ text: UnsafeBufferPointer<UInt8>) -> [Hit] {
+        if hasOneBytePhrase { return scanByFirstByte(Array(text)) }
         var hits: [Hit] = []
-        text.withUnsafeBufferPointer { text in
-            pool.withUnsafeBufferPointer { pool in
-                pairStarts.withUnsafeBufferPointer { starts in
-                    pairFree.withUnsafeBufferPointer { free in
-                        pairSlots.withUnsafeBufferPointer { slots in
-                            byteFlags.withUnsafeBufferPointer { flags in
-                                scanPairs(text, pool, starts, free, slots, flags, into: &hits)
+        pool.withUnsafeBufferPointer { pool in
+            pairStarts.withUnsafeBufferPointer { starts in
+                pairFree.withUnsafeBufferPointer { free in
+                    pairSlots.withUnsafeBufferPointer { slots in
+                        byteFlags.withUnsafeBufferPointer { flags in
+                            pairFlags.withUnsafeBufferPointer { pairs in
+                                scanPairs(text, pool, starts, free, slots, flags, pairs, into: &hits)
                             }
                         }
                     }
@@ -156,15 +169,18 @@ struct KeywordScanner: Sendable {
     private func scanPairs(
         _ text: UnsafeBufferPointer<UInt8>, _ pool: UnsafeBufferPointer<UInt8>,
         _ starts: UnsafeBufferPointer<Int32>, _ free: UnsafeBufferPointer<Int32>,
-        _ slots: UnsafeBufferPointer<Slot>, _ flags: UnsafeBufferPointer<UInt8>, into hits: inout [Hit]
+        _ slots: UnsafeBufferPointer<Slot>, _ flags: UnsafeBufferPointer<UInt8>,
+        _ pairs: UnsafeBufferPointer<UInt8>, into hits: inout [Hit]
     ) {
         let count = text.count
-        guard count >= 2, let base = text.baseAddress, let flagBase = flags.baseAddress else { return }
+        guard count >= 2, let base = text.baseAddress, let flagBase = flags.baseAddress,
+            let pairBase = pairs.baseAddress
+        else { return }
         var insideWord = false
         var index = 0
         while true {
             let next = Self.nextStart(
-                base, from: index, to: count - 1, flags: flagBase, insideWord: insideWord)
+                base, from: index, to: count - 1, flags: flagBase, pairs: pairBase, insideWord: insideWord)
             guard next.index < count - 1 else { break }
             index = next.index
             insideWord = next.insideWord
@@ -206,19 +222,25 @@ struct KeywordScanner: Sendable {
     }
 
     /// The first position from `start` up to `end` where a phrase may start: a byte some
-    /// phrase starts with, and inside a word one a boundary-free phrase starts with. Returns
-    /// it (`end` when there is none) with whether the byte before it is part of a word.
-    /// (A function of its own, so that its short loop keeps everything in registers.)
+    /// phrase starts with, and inside a word one a boundary-free phrase starts with, whose
+    /// pair bucket (with the next byte, which `end` leaves room for) has such a phrase.
+    /// Returns it (`end` when there is none) with whether the byte before it is part of a
+    /// word. (A function of its own, so that its short loop keeps everything in registers.)
     @inline(never)
     private static func nextStart(
         _ text: UnsafePointer<UInt8>, from start: Int, to end: Int, flags: UnsafePointer<UInt8>,
-        insideWord: Bool
+        pairs: UnsafePointer<UInt8>, insideWord: Bool
     ) -> (index: Int, insideWord: Bool) {
         var index = start
         var inside = insideWord
         while index < end {
-            let flag = flags[Int(text[index])]
-            if flag & (inside ? 2 : 4) != 0 { return (index, inside) }
+            let byte = text[index]
+            let flag = flags[Int(byte)]
+            if flag & (inside ? 2 : 4) != 0,
+                pairs[pairBucket(byte, lower(text[index + 1]))] & (inside ? 2 : 1) != 0
+            {
+                return (index, inside)
+            }
             inside = flag & 1 != 0
             index += 1
         }

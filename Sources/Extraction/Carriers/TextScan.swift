@@ -3,62 +3,73 @@ import Foundation
 /// The text half of a tracking search: candidate strings from runs of letters and digits
 /// (joined across single spaces and hyphens, as numbers are often printed in groups), each
 /// tried against the formats of its length, then judged by its context.
-struct TextScan {
+///
+/// A class: the chains and windows of a scan read it for every run, and a reference is
+/// passed where the value (its arrays and set) would be copied and released field by field.
+final class TextScan {
     let search: TrackingSearch
     let bytes: [UInt8]
     let isSubject: Bool
-    /// For text whose full-width letters and digits were narrowed: the original UTF-8 offset
-    /// of each byte.
-    let originalOffsets: [Int]?
-    /// Tracking and other-number labels, ordered by start.
-    let labelHits: [KeywordScanner.Hit]
-    let labelStarts: [Int]
-    /// Ends of example words ("e.g."), ordered.
-    let exampleEnds: [Int]
-    /// Mentions of each carrier: (start, end), ordered.
-    let mentions: [Int: [(start: Int, end: Int)]]
-    let newlines: [Int]
-    let documentCarriers: Set<Int>
+    /// For text whose full-width letters and digits were narrowed: where each narrowed
+    /// character sits in ``bytes``, ordered (each stood for three bytes of the original);
+    /// ``originalOffset(_:)`` maps an offset back.
+    let narrowedAt: [Int]?
+    /// What the text scanner finds in the text, read when the first window needs it: a text
+    /// without a window that some format of its length may match (most subjects, many short
+    /// texts) is never scanned.
+    private(set) lazy var keywords = Keywords(search: search, bytes: bytes)
+
+    /// Carrier mentions, labels and examples in a text.
+    struct Keywords {
+        /// Carrier mentions and labels as the text scanner gives them, ordered by start: a
+        /// tag below ``labelTagOffset`` is a mention's carrier, any other one a label's tag
+        /// plus that offset (examples included).
+        let hits: [KeywordScanner.Hit]
+        /// ``CompiledCarriers/textLabelTagOffset``.
+        let labelTagOffset: Int
+        /// Ends of example words ("e.g."), ordered.
+        let exampleEnds: [Int]
+        /// The search's context carriers and those the text names.
+        let documentCarriers: Set<Int>
+
+        init(search: TrackingSearch, bytes: [UInt8]) {
+            // Labels and carrier mentions in one pass, kept as the scanner gives them.
+            let offset = search.compiled.textLabelTagOffset
+            let hits = search.compiled.textHits(in: bytes)
+            var exampleEnds: [Int] = []
+            var mentioned: Set<Int> = []
+            for hit in hits {
+                if hit.tag < offset {
+                    mentioned.insert(hit.tag)
+                } else if (hit.tag - offset) % 3 == LabelKind.example.rawValue {
+                    exampleEnds.append(hit.end)
+                }
+            }
+            self.hits = hits
+            labelTagOffset = offset
+            self.exampleEnds = exampleEnds.count > 1 ? exampleEnds.sorted() : exampleEnds
+            documentCarriers =
+                mentioned.isEmpty ? search.contextCarriers : search.contextCarriers.union(mentioned)
+        }
+    }
 
     init(search: TrackingSearch, bytes original: [UInt8], isSubject: Bool) {
         self.search = search
         self.isSubject = isSubject
-        if let (narrowed, offsets) = Self.narrowed(original) {
+        if let (narrowed, positions) = Self.narrowed(original) {
             bytes = narrowed
-            originalOffsets = offsets
+            narrowedAt = positions
         } else {
             bytes = original
-            originalOffsets = nil
+            narrowedAt = nil
         }
-        let bytes = self.bytes
-        // Labels and carrier mentions in one pass.
-        let offset = search.compiled.textLabelTagOffset
-        var labelHits: [KeywordScanner.Hit] = []
-        var exampleEnds: [Int] = []
-        var mentions: [Int: [(start: Int, end: Int)]] = [:]
-        for var hit in search.compiled.textHits(in: bytes) {
-            guard hit.tag >= offset else {
-                mentions[hit.tag, default: []].append((hit.start, hit.end))
-                continue
-            }
-            hit.tag -= offset
-            if hit.tag % 3 == LabelKind.example.rawValue {
-                exampleEnds.append(hit.end)
-            } else {
-                labelHits.append(hit)
-            }
-        }
-        self.labelHits = labelHits
-        labelStarts = labelHits.map(\.start)
-        self.exampleEnds = exampleEnds.sorted()
-        self.mentions = mentions
-        var newlines: [Int] = []
-        bytes.withUnsafeBufferPointer { buffer in
-            for index in buffer.indices where buffer[index] == UInt8(ascii: "\n") { newlines.append(index) }
-        }
-        self.newlines = newlines
-        documentCarriers =
-            mentions.isEmpty ? search.contextCarriers : search.contextCarriers.union(mentions.keys)
+    }
+
+    /// The offset in the text as given of an offset in ``bytes``: each narrowed character
+    /// before it took three bytes there.
+    func originalOffset(_ offset: Int) -> Int {
+        guard let narrowedAt else { return offset }
+        return offset + 2 * lowerBound(narrowedAt, offset)
     }
 
     /// A run of ASCII letters and digits.
@@ -82,33 +93,11 @@ struct TextScan {
     /// The accepted numbers of the text, best of overlapping ones, in text order.
     /// - Parameter runs: the runs to chain and try, ``findRuns()`` by default.
     func candidates(runs given: [Run]? = nil) -> [TrackingCandidate] {
-        let runs = given ?? findRuns()
         var accepted: [Accepted] = []
-        var index = 0
-        while index < runs.count {
-            // Grow a chain of number-like runs joined by one separator.
-            var chainEnd = index
-            var spaceJoined = false
-            while chainEnd + 1 < runs.count, runs[chainEnd].isNumberLike, runs[chainEnd + 1].isNumberLike,
-                let joiner = joiner(between: runs[chainEnd], runs[chainEnd + 1])
-            {
-                if joiner == UInt8(ascii: "-"), runs[chainEnd].length < 3 || runs[chainEnd + 1].length < 3 {
-                    break
-                }
-                if joiner != UInt8(ascii: "-") { spaceJoined = true }
-                chainEnd += 1
-            }
-            // A lone run is tried only when it can be a number by itself.
-            if chainEnd == index && !(runs[index].hasDigit && runs[index].length >= 6) {
-                index += 1
-                continue
-            }
-            let chain = runs[index...chainEnd]
-            for window in windows(of: chain, spaceJoined: spaceJoined) {
-                if let result = evaluate(window) { accepted.append(result) }
-            }
-            index = chainEnd + 1
+        forEachWindow(runs: given) { window in
+            if let result = evaluate(window) { accepted.append(result) }
         }
+        guard !accepted.isEmpty else { return [] }
         // Keep the best of overlapping matches.
         accepted.sort {
             if $0.candidate.score != $1.candidate.score { return $0.candidate.score > $1.candidate.score }
@@ -125,19 +114,137 @@ struct TextScan {
         }
     }
 
-    /// The runs of ASCII letters and digits that can take part in a number: number-like runs
-    /// (they may chain) and runs that can be a number alone (a digit, six bytes or more).
-    /// Other runs (words) are left out: a chain stops at them and they are never tried
-    /// alone, and with one left out its neighbours are too far apart to chain.
-    /// Runs longer than twice the longest format are glued to other letters (Hangul, kana,
-    /// accented Latin), part of a word, and left out too.
+    /// Calls `body` with every window of the text (consecutive runs tried as one number), in
+    /// the order they are tried: chain by chain, each chain's single runs first.
+    /// - Parameters:
+    ///   - runs: the runs to chain, ``findRuns()`` by default.
+    ///   - body: called with each window's runs (a buffer valid during the call only).
+    @inline(__always)
+    func forEachWindow(runs given: [Run]? = nil, _ body: (UnsafeBufferPointer<Run>) -> Void) {
+        withUnsafeTemporaryAllocation(of: Run.self, capacity: Self.longestWindowChain) { buffer in
+            var chains = Chains(buffer: buffer)
+            if let given {
+                for run in given { chains.add(run, scan: self, body) }
+            } else {
+                forEachRun { chains.add($0, scan: self, body) }
+            }
+            chains.finish(body)
+        }
+    }
+
+    /// Chains of more runs than this are tried run by run only (no window of several runs).
+    static let longestWindowChain = 12
+
+    /// The chain being grown while the runs go by: number-like runs joined by one separator
+    /// (a space, a no-break space or a hyphen between groups of three or more). A finished
+    /// chain's windows are given at once; no list of the text's runs is kept.
+    ///
+    /// The windows of a chain: each run with a digit and six bytes or more; for chains of two
+    /// to ``TextScan/longestWindowChain`` runs, the whole chain and the chain without a
+    /// leading or trailing run of letters only (`UPS 1Z…`, `… FR`). Up to that many runs are
+    /// held in `buffer`; a longer chain has only its single runs given, each as it comes.
+    struct Chains {
+        /// The held runs of the chain: `buffer[0..<count]`, at least
+        /// ``TextScan/longestWindowChain`` long.
+        let buffer: UnsafeMutableBufferPointer<Run>
+        var count = 0
+        /// The last run of the chain (held or not); meaningful when ``length`` is above 0.
+        var last = Run(start: 0, end: 0, hasDigit: false, hasLower: false)
+        /// Runs in the chain, held or not.
+        var length = 0
+        /// Whether a space (not only hyphens) joins two of its runs.
+        var spaceJoined = false
+
+        init(buffer: UnsafeMutableBufferPointer<Run>) { self.buffer = buffer }
+
+        /// Adds the next run of the text: it extends the chain, or ends it (its windows go to
+        /// `body`) and starts the next.
+        @inline(__always)
+        mutating func add(_ run: Run, scan: TextScan, _ body: (UnsafeBufferPointer<Run>) -> Void) {
+            if length > 0 {
+                if last.isNumberLike, run.isNumberLike, let joiner = scan.joiner(between: last, run),
+                    joiner != UInt8(ascii: "-") || (last.length >= 3 && run.length >= 3)
+                {
+                    if joiner != UInt8(ascii: "-") { spaceJoined = true }
+                    extend(run, body)
+                    return
+                }
+                finish(body)
+            }
+            buffer[0] = run
+            count = 1
+            length = 1
+            last = run
+            spaceJoined = false
+        }
+
+        @inline(__always)
+        private mutating func extend(_ run: Run, _ body: (UnsafeBufferPointer<Run>) -> Void) {
+            length += 1
+            last = run
+            if length <= TextScan.longestWindowChain {
+                buffer[count] = run
+                count += 1
+                return
+            }
+            if count > 0 {
+                // Too long for windows of several runs: the held runs are given alone now.
+                for index in 0..<count { single(index, body) }
+                count = 0
+            }
+            buffer[0] = run
+            single(0, body)
+        }
+
+        /// Gives the windows of the chain and empties it.
+        @inline(__always)
+        mutating func finish(_ body: (UnsafeBufferPointer<Run>) -> Void) {
+            defer {
+                count = 0
+                length = 0
+            }
+            guard length > 0, length <= TextScan.longestWindowChain else { return }
+            for index in 0..<count { single(index, body) }
+            guard count > 1 else { return }
+            let chain = UnsafeBufferPointer(rebasing: buffer[0..<count])
+            // Groups of one character only at the ends ("C 110 31 …", "… 276 C").
+            if spaceJoined, chain.dropFirst().dropLast().contains(where: { $0.length < 2 }) { return }
+            let last = count - 1
+            // The first run, then the second when the first has no digit; likewise the ends.
+            for start in 0...(chain[0].hasDigit ? 0 : 1) {
+                for end in stride(from: last, through: chain[last].hasDigit ? last : last - 1, by: -1)
+                where end > start {
+                    body(UnsafeBufferPointer(rebasing: chain[start...end]))
+                }
+            }
+        }
+
+        /// Gives held run `index` alone when it holds a digit and six bytes or more.
+        @inline(__always)
+        private func single(_ index: Int, _ body: (UnsafeBufferPointer<Run>) -> Void) {
+            guard buffer[index].hasDigit && buffer[index].length >= 6 else { return }
+            body(UnsafeBufferPointer(rebasing: buffer[index...index]))
+        }
+    }
+
+    /// The runs ``findRuns()`` lists.
+    func findRuns() -> [Run] {
+        var runs: [Run] = []
+        forEachRun { runs.append($0) }
+        return runs
+    }
+
+    /// Calls `body` with each run of ASCII letters and digits that can take part in a number,
+    /// in text order: number-like runs (they may chain) and runs that can be a number alone
+    /// (a digit, six bytes or more). Other runs (words) are left out: a chain stops at them
+    /// and they are never tried alone, and with one left out its neighbours are too far apart
+    /// to chain. Runs longer than twice the longest format are glued to other letters
+    /// (Hangul, kana, accented Latin), part of a word, and left out too.
     ///
     /// Every run kept holds a digit or a capital letter, so only the runs around those are
     /// read: eight bytes without one are passed over at once.
-    func findRuns() -> [Run] {
-        var runs: [Run] = []
-        // Most texts keep a few dozen runs: one allocation rather than a growth at each doubling.
-        runs.reserveCapacity(64)
+    @inline(__always)
+    func forEachRun(_ body: (Run) -> Void) {
         bytes.withUnsafeBufferPointer { bytes in
             Self.byteKinds.withUnsafeBufferPointer { kinds in
                 guard let base = bytes.baseAddress else { return }
@@ -175,11 +282,10 @@ struct TextScan {
                         start: start, end: index, hasDigit: seen & Self.digitKind != 0,
                         hasLower: seen & Self.lowerKind != 0)
                     guard run.length <= TrackingFormat.longest * 2 else { continue }
-                    if run.isNumberLike || (run.hasDigit && run.length >= 6) { runs.append(run) }
+                    if run.isNumberLike || (run.hasDigit && run.length >= 6) { body(run) }
                 }
             }
         }
-        return runs
     }
 
     /// Bit 7 of each byte of `word` that is an ASCII digit or capital letter, the other bits 0.
@@ -242,58 +348,51 @@ struct TextScan {
         return nil
     }
 
-    /// Consecutive runs tried as one number.
-    struct RunWindow {
-        var runs: ArraySlice<Run>
-        var start: Int { runs.first?.start ?? 0 }
-        var end: Int { runs.last?.end ?? 0 }
-    }
-
-    /// Candidate windows of a chain: each single run; the whole chain; the chain without a
-    /// leading or trailing run of letters only (`UPS 1Z…`, `… FR`).
-    private func windows(of chain: ArraySlice<Run>, spaceJoined: Bool) -> [RunWindow] {
-        var windows: [RunWindow] = []
-        for index in chain.indices where chain[index].hasDigit && chain[index].length >= 6 {
-            windows.append(RunWindow(runs: chain[index...index]))
+    /// Judges one window (consecutive runs tried as one number): formats, check digit,
+    /// guards, context, score.
+    private func evaluate(_ window: UnsafeBufferPointer<Run>) -> Accepted? {
+        var length = 0
+        var hasDigit = false
+        for run in window {
+            length += run.length
+            if run.hasDigit { hasDigit = true }
         }
-        if chain.count > 1, chain.count <= 12 {
-            // Groups of one character only at the ends ("C 110 31 …", "… 276 C").
-            let inner = chain.dropFirst().dropLast()
-            if !spaceJoined || !inner.contains(where: { $0.length < 2 }) {
-                let first = chain.startIndex
-                let last = chain.endIndex - 1
-                // The first run, then the second when the first has no digit; likewise the ends.
-                for start in first...(chain[first].hasDigit ? first : first + 1) {
-                    for end in stride(from: last, through: chain[last].hasDigit ? last : last - 1, by: -1)
-                    where end > start {
-                        let known = windows.contains {
-                            $0.runs.startIndex == start && $0.runs.endIndex == end + 1
-                        }
-                        if !known { windows.append(RunWindow(runs: chain[start...end])) }
+        guard length >= 6, length <= TrackingFormat.longest, hasDigit else { return nil }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: TrackingFormat.longest) { buffer in
+            var filled = 0
+            bytes.withUnsafeBufferPointer { bytes in
+                for run in window {
+                    for index in run.start..<run.end {
+                        buffer[filled] = bytes[index]
+                        filled += 1
                     }
                 }
             }
+            return evaluate(window, compact: UnsafeBufferPointer(rebasing: buffer[0..<filled]))
         }
-        return windows
     }
 
-    /// Judges one window: formats, check digit, guards, context, score.
-    private func evaluate(_ window: RunWindow) -> Accepted? {
-        var compactBytes: [UInt8] = []
-        compactBytes.reserveCapacity(window.end - window.start)
-        for run in window.runs { compactBytes += bytes[run.start..<run.end] }
-        guard compactBytes.count >= 6, compactBytes.count <= TrackingFormat.longest,
-            compactBytes.contains(where: CheckDigit.isDigit), !TrackingSearch.isPlaceholder(compactBytes)
-        else { return nil }
-        let start = window.start
-        let end = window.end
-        if isPhoneLike(start: start) || followsExampleWord(start: start) { return nil }
-        let label = labelBefore(start)
+    /// ``evaluate(_:)`` once the window's letters and digits are read out (`compact`, six
+    /// to ``TrackingFormat/longest`` bytes, a digit among them).
+    private func evaluate(_ window: UnsafeBufferPointer<Run>, compact: UnsafeBufferPointer<UInt8>)
+        -> Accepted?
+    {
+        guard !TrackingSearch.isPlaceholder(compact) else { return nil }
+        let start = window[0].start
+        let end = window[window.count - 1].end
+        if isPhoneLike(start: start) { return nil }
+        let compiled = search.compiled
+        // No format of this length that may match, whatever the context: the keywords are
+        // not read.
+        guard compiled.mayMatchAny(compact, where: { _ in true }) else { return nil }
+        let keywords = self.keywords
+        if followsExampleWord(start: start, keywords) { return nil }
+        let label = labelBefore(start, keywords)
         if label == .otherNumber { return nil }
         let labelled = label == .tracking
         // Only formats whose context this document can satisfy are tried.
-        let formats = search.compiled.formats
-        let documentCarriers = self.documentCarriers
+        let formats = compiled.formats
+        let documentCarriers = keywords.documentCarriers
         let include = { (index: Int) -> Bool in
             switch formats[index].format.context {
             case .none: return true
@@ -302,9 +401,10 @@ struct TextScan {
             }
         }
         // Most windows fit no format that may be tried: no number text is built for them.
-        guard search.compiled.mayMatchAny(compactBytes, where: include) else { return nil }
+        guard compiled.mayMatchAny(compact, where: include) else { return nil }
+        let compactBytes = Array(compact)
         let number = String(decoding: compactBytes, as: UTF8.self)
-        let matches = search.compiled.match(
+        let matches = compiled.match(
             number, bytes: compactBytes, where: include, state: &search.patternState
         ).filter {
             $0.checkDigitValid != false
@@ -313,9 +413,9 @@ struct TextScan {
 
         var best: (score: Double, distance: Int, match: FormatMatch)?
         for match in matches {
-            let format = search.compiled.formats[match.formatIndex]
+            let format = compiled.formats[match.formatIndex]
             let carrier = format.carrierIndex
-            let distance = mentionDistance(carrier: carrier, start: start, end: end)
+            let distance = mentionDistance(carrier: carrier, start: start, end: end, keywords)
             let near = distance != nil || search.senderCarriers.contains(carrier)
             let inDocument = documentCarriers.contains(carrier)
             switch format.format.context {
@@ -341,65 +441,81 @@ struct TextScan {
         let source: TrackingSource = isSubject ? .subject : (labelled ? .labelledText : .text)
         let candidate = search.makeCandidate(
             match: match, number: match.reported ?? number, source: source, score: score,
-            context: "", offset: isSubject ? nil : (originalOffsets?[start] ?? start), url: nil)
+            context: "", offset: isSubject ? nil : originalOffset(start), url: nil)
         return Accepted(start: start, end: end, candidate: candidate)
     }
 
     /// Full-width ASCII (`１２３４－５６７８`, U+FF01–U+FF5E) and the ideographic space made
     /// narrow, as Japanese and Chinese emails print numbers; `nil` when there is none.
-    static func narrowed(_ bytes: [UInt8]) -> (bytes: [UInt8], offsets: [Int])? {
+    /// - Returns: the narrowed bytes, and the offsets in them of the narrowed characters,
+    ///   ordered (each was three bytes in `bytes`).
+    static func narrowed(_ bytes: [UInt8]) -> (bytes: [UInt8], narrowedAt: [Int])? {
         // Most texts (and most Japanese and Chinese ones) print no full-width ASCII: nothing
         // to build.
         guard hasWideCharacter(bytes) else { return nil }
         var result: [UInt8] = []
-        var offsets: [Int] = []
+        var narrowedAt: [Int] = []
         result.reserveCapacity(bytes.count)
-        offsets.reserveCapacity(bytes.count)
-        var changed = false
-        var index = 0
-        while index < bytes.count {
-            if index + 2 < bytes.count {
-                let (first, second, third) = (bytes[index], bytes[index + 1], bytes[index + 2])
-                var scalar: UInt32?
-                if first == 0xEF, second == 0xBC || second == 0xBD, third & 0xC0 == 0x80 {
-                    // U+FF00–U+FF7F
-                    scalar = 0xFF00 + (UInt32(second & 0x03) << 6) + UInt32(third & 0x3F)
-                } else if first == 0xE3, second == 0x80, third == 0x80 {
-                    scalar = 0x3000  // ideographic space
-                }
-                if let scalar, scalar == 0x3000 || (0xFF01...0xFF5E).contains(scalar) {
-                    result.append(scalar == 0x3000 ? 0x20 : UInt8(scalar - 0xFF01 + 0x21))
-                    offsets.append(index)
-                    index += 3
-                    changed = true
+        bytes.withUnsafeBufferPointer { bytes in
+            // Bytes left as they are go over in one piece, from `copied` to the next narrowed
+            // character.
+            var copied = 0
+            var index = 0
+            while index + 2 < bytes.count {
+                let first = bytes[index]
+                guard first == 0xEF || first == 0xE3 else {
+                    index += 1
                     continue
                 }
+                let (second, third) = (bytes[index + 1], bytes[index + 2])
+                var narrow: UInt8?
+                if first == 0xEF, second == 0xBC || second == 0xBD, third & 0xC0 == 0x80 {
+                    // U+FF00–U+FF7F
+                    let scalar = 0xFF00 + (UInt32(second & 0x03) << 6) + UInt32(third & 0x3F)
+                    if (0xFF01...0xFF5E).contains(scalar) { narrow = UInt8(scalar - 0xFF01 + 0x21) }
+                } else if first == 0xE3, second == 0x80, third == 0x80 {
+                    narrow = 0x20  // ideographic space
+                }
+                guard let narrow else {
+                    index += 1
+                    continue
+                }
+                result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<index]))
+                narrowedAt.append(result.count)
+                result.append(narrow)
+                index += 3
+                copied = index
             }
-            result.append(bytes[index])
-            offsets.append(index)
-            index += 1
+            result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied...]))
         }
-        return changed ? (result, offsets) : nil
+        return narrowedAt.isEmpty ? nil : (result, narrowedAt)
     }
 
     /// Whether the bytes hold a character ``narrowed(_:)`` makes narrow: a three-byte
     /// sequence `EF BC|BD xx` for U+FF01–U+FF5E, or `E3 80 80` (U+3000), at any byte position.
-    /// Eight bytes none of which is `EF` or `E3` are passed over at once.
+    /// Eight bytes none of which is `EF` or `E3` are passed over at once, and in eight bytes
+    /// with one the reading goes straight to the first.
     static func hasWideCharacter(_ bytes: [UInt8]) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
-        // Whether some byte of a word is zero (exact: a borrow runs only above a zero byte).
-        func hasZeroByte(_ word: UInt64) -> Bool { (word &- ones) & ~word & (0x80 &* ones) != 0 }
+        // Bit 7 of the zero bytes of a word; the lowest bit set is exact (a borrow runs only
+        // above a zero byte), the others may not be.
+        func zeroBytes(_ word: UInt64) -> UInt64 { (word &- ones) & ~word & (0x80 &* ones) }
         return bytes.withUnsafeBufferPointer { bytes in
             guard let base = bytes.baseAddress else { return false }
             let count = bytes.count
             var index = 0
             while index + 2 < count {
                 if index + 8 <= count {
-                    let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-                    if !hasZeroByte(word ^ (0xEF &* ones)) && !hasZeroByte(word ^ (0xE3 &* ones)) {
+                    let word = UInt64(
+                        littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                    let mask = zeroBytes(word ^ (0xEF &* ones)) | zeroBytes(word ^ (0xE3 &* ones))
+                    guard mask != 0 else {
                         index += 8
                         continue
                     }
+                    // The first `EF` or `E3` of the eight bytes.
+                    index += mask.trailingZeroBitCount / 8
+                    guard index + 2 < count else { return false }
                 }
                 let first = base[index]
                 if first == 0xEF || first == 0xE3 {
@@ -419,9 +535,16 @@ struct TextScan {
 
     // MARK: Context
 
-    private func newlineCount(from lower: Int, to upper: Int) -> Int {
-        guard lower < upper else { return 0 }
-        return lowerBound(newlines, upper) - lowerBound(newlines, lower)
+    /// Whether `bytes[lower..<upper]` holds more than `limit` line feeds (read up to the
+    /// one past the limit).
+    private func hasMoreNewlines(than limit: Int, from lower: Int, to upper: Int) -> Bool {
+        guard lower < upper else { return false }
+        var seen = 0
+        for index in lower..<upper where bytes[index] == UInt8(ascii: "\n") {
+            seen += 1
+            if seen > limit { return true }
+        }
+        return false
     }
 
     private func lowerBound(_ array: [Int], _ value: Int) -> Int {
@@ -434,35 +557,51 @@ struct TextScan {
         return low
     }
 
+    /// The first of `hits` that starts at `value` or later.
+    private func firstHit(_ hits: [KeywordScanner.Hit], from value: Int) -> Int {
+        var low = 0
+        var high = hits.count
+        while low < high {
+            let middle = (low + high) / 2
+            if hits[middle].start < value { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
     /// The nearest label before `start` (same line, previous cell or previous line) that
     /// labels this number: no other number sits between them.
-    private func labelBefore(_ start: Int) -> LabelKind? {
+    private func labelBefore(_ start: Int, _ keywords: Keywords) -> LabelKind? {
         let windowStart = max(0, start - 160)
-        var index = lowerBound(labelStarts, windowStart)
+        let hits = keywords.hits
+        var index = firstHit(hits, from: windowStart)
+        let offset = keywords.labelTagOffset
+        let labelLengths = search.compiled.labelLengths
         var best: KeywordScanner.Hit?
-        while index < labelHits.count, labelHits[index].start < start {
-            let hit = labelHits[index]
+        while index < hits.count, hits[index].start < start {
+            var hit = hits[index]
             index += 1
-            guard hit.end <= start else { continue }
+            // Tracking and other-number labels only (not mentions, not examples).
+            guard hit.tag >= offset else { continue }
+            hit.tag -= offset
+            guard hit.tag % 3 != LabelKind.example.rawValue, hit.end <= start else { continue }
             if let current = best {
-                let longer =
-                    search.compiled.labelLengths[hit.tag / 3] > search.compiled.labelLengths[current.tag / 3]
+                let longer = labelLengths[hit.tag / 3] > labelLengths[current.tag / 3]
                 if hit.end < current.end || (hit.end == current.end && !longer) { continue }
             }
             best = hit
         }
-        guard let hit = best, newlineCount(from: hit.end, to: start) <= 1 else { return nil }
-        let gap = Array(bytes[hit.end..<start])
+        guard let hit = best, !hasMoreNewlines(than: 1, from: hit.end, to: start) else { return nil }
+        let gap = bytes[hit.end..<start]
         if containsOtherNumber(gap) { return nil }
         let kind = LabelKind(rawValue: hit.tag % 3)
         if kind == .otherNumber {
-            return isTightGap(gap) ? .otherNumber : nil
+            return isTightGap(Array(gap)) ? .otherNumber : nil
         }
         return gap.count <= 100 ? .tracking : nil
     }
 
     /// A run of four or more digits (another number) between a label and a candidate.
-    private func containsOtherNumber(_ gap: [UInt8]) -> Bool {
+    private func containsOtherNumber(_ gap: ArraySlice<UInt8>) -> Bool {
         var digits = 0
         for byte in gap {
             if CheckDigit.isDigit(byte) {
@@ -528,21 +667,24 @@ struct TextScan {
     }
 
     /// An example word ("e.g.", "for example", "例如") shortly before: a FAQ describing a format.
-    private func followsExampleWord(start: Int) -> Bool {
+    private func followsExampleWord(start: Int, _ keywords: Keywords) -> Bool {
+        let exampleEnds = keywords.exampleEnds
+        guard !exampleEnds.isEmpty else { return false }
         var index = lowerBound(exampleEnds, max(0, start - 100))
         while index < exampleEnds.count, exampleEnds[index] <= start {
-            if newlineCount(from: exampleEnds[index], to: start) == 0 { return true }
+            if !hasMoreNewlines(than: 0, from: exampleEnds[index], to: start) { return true }
             index += 1
         }
         return false
     }
 
     /// Distance from the nearest mention of the carrier, when one is within reach.
-    private func mentionDistance(carrier: Int, start: Int, end: Int) -> Int? {
+    private func mentionDistance(carrier: Int, start: Int, end: Int, _ keywords: Keywords) -> Int? {
         var best: Int?
-        for hit in mentions[carrier] ?? [] {
+        // Mentions carry their carrier as the tag; no label's tag is that low.
+        for hit in keywords.hits {
             if hit.start > end + 200 { break }
-            guard hit.end >= start - 300 else { continue }
+            guard hit.tag == carrier, hit.end >= start - 300 else { continue }
             let distance = hit.start >= end ? hit.start - end : max(0, start - hit.end)
             if best == nil || distance < best! { best = distance }
         }
@@ -554,18 +696,27 @@ struct TextScan {
         var upper = min(bytes.count, end + 50)
         while lower < start, (bytes[lower] & 0xC0) == 0x80 { lower += 1 }
         while upper > end, upper < bytes.count, (bytes[upper] & 0xC0) == 0x80 { upper -= 1 }
-        // Whitespace runs (spaces, tabs, newlines) become one space.
-        var collapsed: [UInt8] = []
-        collapsed.reserveCapacity(upper - lower)
-        for byte in bytes[lower..<upper] {
-            let isSpace = byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
-            if isSpace {
-                if let last = collapsed.last, last != 0x20 { collapsed.append(0x20) }
-            } else {
-                collapsed.append(byte)
+        // Whitespace runs (spaces, tabs, newlines) become one space, written straight into
+        // the string (the cut points are character boundaries; the bytes are the text's).
+        return bytes.withUnsafeBufferPointer { bytes in
+            String(unsafeUninitializedCapacity: upper - lower) { buffer in
+                var count = 0
+                for index in lower..<upper {
+                    let byte = bytes[index]
+                    let isSpace = byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+                    if isSpace {
+                        if count > 0, buffer[count - 1] != 0x20 {
+                            buffer[count] = 0x20
+                            count += 1
+                        }
+                    } else {
+                        buffer[count] = byte
+                        count += 1
+                    }
+                }
+                if count > 0, buffer[count - 1] == 0x20 { count -= 1 }
+                return count
             }
         }
-        if collapsed.last == 0x20 { collapsed.removeLast() }
-        return String(decoding: collapsed, as: UTF8.self)
     }
 }

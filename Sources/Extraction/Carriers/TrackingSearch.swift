@@ -23,6 +23,22 @@ extension CarrierCatalog {
         return search.run()
     }
 
+    /// ``findTrackingNumbers(in:)`` for each input in turn, up to the first that gives a
+    /// candidate (the renditions of one document, the one with the links first); a sender
+    /// domain repeated from the input before is looked up once.
+    /// - Returns: the candidates of the first input that has some, else none.
+    func findTrackingNumbers(inFirstOf inputs: [TrackingSearchInput]) -> [TrackingCandidate] {
+        var sender: (domain: String?, carriers: Set<Int>)?
+        for input in inputs {
+            let known = sender.flatMap { $0.domain == input.senderDomain ? $0.carriers : nil }
+            let search = TrackingSearch(compiled: compiled, input: input, senderCarriers: known)
+            sender = (input.senderDomain, search.senderCarriers)
+            let found = search.run()
+            if !found.isEmpty { return found }
+        }
+        return []
+    }
+
     /// The carriers and formats a number fits, ignoring context (for tests and tools).
     /// - Parameter number: a tracking number; spaces and hyphens are ignored.
     /// - Returns: every fitting format, check digit valid or not.
@@ -66,26 +82,35 @@ final class TrackingSearch {
     /// The byte patterns' buffers, shared by every match of the run.
     var patternState = BytePattern.State()
 
-    init(compiled: CompiledCarriers, input: TrackingSearchInput) {
+    /// - Parameters:
+    ///   - compiled: the catalog's compiled state.
+    ///   - input: what to search.
+    ///   - known: the carriers of the input's sender domain when already looked up.
+    init(compiled: CompiledCarriers, input: TrackingSearchInput, senderCarriers known: Set<Int>? = nil) {
         self.compiled = compiled
         self.input = input
-        senderCarriers = Set(input.senderDomain.map { compiled.carriersForDomain($0) } ?? [])
+        senderCarriers = known ?? Set(input.senderDomain.map { compiled.carriersForDomain($0) } ?? [])
         var linkCarriers = Set<Int>()
-        let linkHosts = input.links.prefix(Self.maximumLinks).map { Self.host(of: $0.target) }
-        var answersByHost: [String: CompiledCarriers.HostAnswers] = [:]
+        let links = input.links.prefix(Self.maximumLinks)
+        var answersByHost = SmallMap<String, CompiledCarriers.HostAnswers>(capacity: links.count)
+        var linkHosts: [String?] = []
         var linkHostAnswers: [CompiledCarriers.HostAnswers?] = []
-        linkHostAnswers.reserveCapacity(linkHosts.count)
-        for host in linkHosts {
-            guard let host else {
+        linkHosts.reserveCapacity(links.count)
+        linkHostAnswers.reserveCapacity(links.count)
+        for link in links {
+            // A host seen before (most links of a mail share a few) is that host's string.
+            guard let host = Self.host(of: link.target, reusing: answersByHost.keys) else {
+                linkHosts.append(nil)
                 linkHostAnswers.append(nil)
                 continue
             }
+            linkHosts.append(host)
             if let known = answersByHost[host] {
                 linkHostAnswers.append(known)
                 continue
             }
             let answers = compiled.hostAnswers(host)
-            answersByHost[host] = answers
+            answersByHost.insert(answers, for: host)
             linkCarriers.formUnion(answers.carriers)
             linkHostAnswers.append(answers)
         }
@@ -144,6 +169,11 @@ final class TrackingSearch {
     /// The numbers in a link's number field, separated by `,`, `;` or `|` (empty ones
     /// dropped); read by bytes when the field is ASCII, by characters otherwise.
     static func numberPieces(_ raw: String) -> [String] {
+        // Without a separator byte (the usual single number) no character is one either.
+        let separated = raw.utf8.contains {
+            $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: "|")
+        }
+        guard separated else { return raw.isEmpty ? [] : [raw] }
         guard raw.utf8.allSatisfy({ $0 < 0x80 }) else {
             return raw.split(whereSeparator: { ",;|".contains($0) }).map(String.init)
         }
@@ -155,6 +185,12 @@ final class TrackingSearch {
     /// `CompiledCarriers.compact(raw).uppercased()`, by bytes for ASCII text.
     static func compactUppercased(_ raw: String) -> String {
         guard raw.utf8.allSatisfy({ $0 < 0x80 }) else { return CompiledCarriers.compact(raw).uppercased() }
+        // Nothing to drop or raise (the usual link number): the text as it is.
+        let unchanged = !raw.utf8.contains {
+            $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "-")
+                || ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z"))
+        }
+        if unchanged { return raw }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(raw.utf8.count)
         for byte in raw.utf8 where byte != UInt8(ascii: " ") && byte != UInt8(ascii: "-") {
@@ -177,7 +213,8 @@ final class TrackingSearch {
         var found: [TrackingCandidate] = []
         // A target repeated (a button and a text link to one page) gives the candidates it gave
         // before, each with the context of its own link.
-        var earlier: [LinkKey: (text: String, candidates: [TrackingCandidate])] = [:]
+        var earlier = SmallMap<LinkKey, (text: String, candidates: [TrackingCandidate])>(
+            capacity: min(input.links.count, Self.maximumLinks))
         for (link, answers) in zip(input.links.prefix(Self.maximumLinks), linkHostAnswers) {
             guard link.target.utf8.count <= 4_096, let answers else { continue }
             let key = LinkKey(target: link.target, isHidden: link.isHidden)
@@ -195,7 +232,7 @@ final class TrackingSearch {
                 continue
             }
             let candidates = candidates(link: link, host: answers)
-            earlier[key] = (link.text, candidates)
+            earlier.insert((link.text, candidates), for: key)
             found += candidates
         }
         return found
@@ -245,15 +282,17 @@ final class TrackingSearch {
             bytes.allSatisfy(KeywordScanner.isAlphanumeric), bytes.contains(where: CheckDigit.isDigit),
             !Self.isPlaceholder(bytes)
         else { return nil }
-        var carrier = compiled.carriers[carrierIndex]
+        // The carrier is read where the catalog keeps it, not copied out with its arrays.
+        let carriers = compiled.carriers
+        var carrier = carrierIndex
         let formats = compiled.formats
         var matches = compiled.match(
             number, where: { formats[$0].carrierIndex == carrierIndex }, state: &patternState)
         var checkValid: Bool?
         var formatID: String?
         var score = 0.85
-        var carrierID = carrier.id
-        var carrierName = carrier.name
+        var carrierID = carriers[carrier].id
+        var carrierName = carriers[carrier].name
         var reported: String?
         if matches.isEmpty {
             // A number another carrier's format claims, on a sister company's page (a Colissimo
@@ -264,9 +303,9 @@ final class TrackingSearch {
             ).filter { $0.checkDigitValid != false }
             if Set(others.map { compiled.formats[$0.formatIndex].carrierIndex }).count == 1 {
                 matches = others
-                carrier = compiled.carriers[compiled.formats[others[0].formatIndex].carrierIndex]
-                carrierID = carrier.id
-                carrierName = carrier.name
+                carrier = compiled.formats[others[0].formatIndex].carrierIndex
+                carrierID = carriers[carrier].id
+                carrierName = carriers[carrier].name
             }
         }
         if !matches.isEmpty {
@@ -275,8 +314,8 @@ final class TrackingSearch {
             formatID = compiled.formats[best.formatIndex].format.id
             reported = best.reported
             score = best.checkDigitValid == true ? 0.97 : 0.93
-            if let country = best.country, let name = carrier.operators?[country] {
-                carrierID = "\(carrier.id)-\(country.lowercased())"
+            if let country = best.country, let name = carriers[carrier].operators?[country] {
+                carrierID = "\(carriers[carrier].id)-\(country.lowercased())"
                 carrierName = name
             }
         }
@@ -363,6 +402,82 @@ final class TrackingSearch {
     /// ``merge(_:)`` by grouping the candidates by number, for any candidates (the reference
     /// the shortcut for distinct numbers is tested against).
     static func mergeByGroups(_ candidates: [TrackingCandidate]) -> [TrackingCandidate] {
+        let count = candidates.count
+        // The groups as chains of candidate indices, in candidate order: `heads` holds each
+        // number's first candidate (in order of first appearance), `next` the following one
+        // of the same number (or -1); no list of candidates is made per number.
+        var heads: [Int] = []
+        var next = [Int](repeating: -1, count: count)
+        var tails: [Int] = []
+        var groupByNumber: [String: Int] = [:]
+        groupByNumber.reserveCapacity(count)
+        for index in 0..<count {
+            if let group = groupByNumber[candidates[index].trackingNumber] {
+                next[tails[group]] = index
+                tails[group] = index
+            } else {
+                groupByNumber[candidates[index].trackingNumber] = heads.count
+                heads.append(index)
+                tails.append(index)
+            }
+        }
+        // Whether candidate `a` comes before `b` in a group sorted by score (highest first),
+        // then source, then candidate order: the order of a stable sort by score and source.
+        func precedes(_ a: Int, _ b: Int) -> Bool {
+            let (left, right) = (candidates[a], candidates[b])
+            if left.score != right.score { return left.score > right.score }
+            let (leftRank, rightRank) = (sourceRank(left.source), sourceRank(right.source))
+            if leftRank != rightRank { return leftRank < rightRank }
+            return a < b
+        }
+        var merged: [TrackingCandidate] = []
+        merged.reserveCapacity(heads.count)
+        for head in heads {
+            var bestIndex = head
+            var member = next[head]
+            while member >= 0 {
+                if precedes(member, bestIndex) { bestIndex = member }
+                member = next[member]
+            }
+            var best = candidates[bestIndex]
+            // The first agreeing candidate (same carrier, after the best one in the sorted
+            // group) that satisfies `condition`.
+            func firstAgreeing(where condition: (TrackingCandidate) -> Bool) -> TrackingCandidate? {
+                var found: Int?
+                var member = head
+                while member >= 0 {
+                    defer { member = next[member] }
+                    guard member != bestIndex, candidates[member].carrierID == best.carrierID,
+                        condition(candidates[member])
+                    else { continue }
+                    if found == nil || precedes(member, found!) { found = member }
+                }
+                return found.map { candidates[$0] }
+            }
+            if firstAgreeing(where: { _ in true }) != nil {
+                best.score = min(0.99, best.score + 0.02)
+                if best.trackingURL == nil {
+                    best.trackingURL = firstAgreeing { $0.trackingURL != nil }?.trackingURL
+                }
+                if best.utf8Offset == nil,
+                    let inText = firstAgreeing(where: { $0.utf8Offset != nil && $0.source != .subject })
+                {
+                    best.utf8Offset = inText.utf8Offset
+                    if best.source == .link { best.context = inText.context }
+                }
+                if best.formatID == nil, let withFormat = firstAgreeing(where: { $0.formatID != nil }) {
+                    best.formatID = withFormat.formatID
+                    best.checkDigitValid = withFormat.checkDigitValid
+                }
+            }
+            merged.append(best)
+        }
+        return sortedByOffset(merged)
+    }
+
+    /// ``mergeByGroups(_:)`` as first written, with a list of candidates per number sorted
+    /// (the reference it is tested against).
+    static func mergeBySortedGroups(_ candidates: [TrackingCandidate]) -> [TrackingCandidate] {
         var order: [String] = []
         var byNumber: [String: [TrackingCandidate]] = [:]
         for candidate in candidates {
@@ -435,6 +550,12 @@ final class TrackingSearch {
     /// first `://` up to `/`, `?` or `#`, after the last `@` (user information) and before the
     /// first `:` (port); ASCII letters lower-cased; `nil` when empty or longer than 253 bytes.
     static func host(of url: String) -> String? {
+        host(of: url, reusing: [])
+    }
+
+    /// ``host(of:)``, given as one of `known` when its bytes are that host's (no new string is
+    /// made); the look-up is left out past ``SmallMap/linearLimit`` known hosts.
+    static func host(of url: String, reusing known: [String]) -> String? {
         var url = url
         return url.withUTF8 { bytes -> String? in
             guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon + 2 < bytes.count,
@@ -454,6 +575,18 @@ final class TrackingSearch {
             while stop < end, bytes[stop] != UInt8(ascii: ":") { stop += 1 }
             let length = stop - start
             guard length > 0, length <= 253 else { return nil }
+            if known.count <= SmallMap<String, Int>.linearLimit {
+                for host in known {
+                    var host = host
+                    let same = host.withUTF8 { hostBytes in
+                        hostBytes.count == length
+                            && (0..<length).allSatisfy {
+                                hostBytes[$0] == KeywordScanner.lower(bytes[start + $0])
+                            }
+                    }
+                    if same { return host }
+                }
+            }
             return String(unsafeUninitializedCapacity: length) { buffer in
                 for offset in 0..<length { buffer[offset] = KeywordScanner.lower(bytes[start + offset]) }
                 return length
@@ -462,7 +595,9 @@ final class TrackingSearch {
     }
 
     static func looksLikeTrackingLink(_ url: String) -> Bool {
-        !trackingLinkWords.scan(Array(url.utf8)).isEmpty
+        // The URL's bytes are read where the string keeps them.
+        var url = url
+        return url.withUTF8 { !trackingLinkWords.scan($0).isEmpty }
     }
 
     /// Words in a URL that mark a tracking page (percent-encoded forms of the CJK words too).
@@ -504,48 +639,70 @@ final class TrackingSearch {
             target.withUTF8 { target -> String? in
                 for byte in text where byte >= 0x80 || byte == 0x0D { return nil }
                 for byte in target where byte >= 0x80 || byte == 0x0D { return nil }
-                var base: [UInt8] = []
-                base.reserveCapacity(text.count + target.count + 3)
-                var index = 0
-                while index < text.count {
-                    while index < text.count,
-                        text[index] == 0x20 || (text[index] >= 0x09 && text[index] <= 0x0D)
-                    {
-                        index += 1
+                // Only the first 121 bytes are written (on the stack): past 120 the context is
+                // cut at 117 anyway.
+                return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 121) { base -> String in
+                    var count = 0
+                    func put(_ byte: UInt8) {
+                        guard count < 121 else { return }
+                        base[count] = byte
+                        count += 1
                     }
-                    guard index < text.count else { break }
-                    if !base.isEmpty { base.append(0x20) }
-                    while index < text.count,
-                        !(text[index] == 0x20 || (text[index] >= 0x09 && text[index] <= 0x0D))
-                    {
-                        base.append(text[index])
-                        index += 1
+                    func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+                        for byte in bytes {
+                            guard count < 121 else { return }
+                            base[count] = byte
+                            count += 1
+                        }
                     }
+                    var index = 0
+                    while index < text.count {
+                        while index < text.count,
+                            text[index] == 0x20 || (text[index] >= 0x09 && text[index] <= 0x0D)
+                        {
+                            index += 1
+                        }
+                        guard index < text.count else { break }
+                        if count > 0 { put(0x20) }
+                        // The word, up to the limit.
+                        let start = index
+                        while index < text.count,
+                            !(text[index] == 0x20 || (text[index] >= 0x09 && text[index] <= 0x0D))
+                        {
+                            index += 1
+                        }
+                        put(UnsafeBufferPointer(rebasing: text[start..<index]))
+                    }
+                    if count == 0 {
+                        put(target)
+                    } else {
+                        put(UInt8(ascii: " "))
+                        put(UInt8(ascii: "<"))
+                        put(target)
+                        put(UInt8(ascii: ">"))
+                    }
+                    guard count > 120 else { return String(decoding: base[..<count], as: UTF8.self) }
+                    return String(decoding: base[..<117], as: UTF8.self) + "…"
                 }
-                if base.isEmpty {
-                    base.append(contentsOf: target)
-                } else {
-                    base.append(contentsOf: " <".utf8)
-                    base.append(contentsOf: target)
-                    base.append(UInt8(ascii: ">"))
-                }
-                guard base.count > 120 else { return String(decoding: base, as: UTF8.self) }
-                return String(decoding: base.prefix(117), as: UTF8.self) + "…"
             }
         }
     }
 
     /// Placeholder numbers: one digit nearly everywhere, or counting up or down (`1234567890`).
-    static func isPlaceholder(_ bytes: [UInt8]) -> Bool {
+    static func isPlaceholder(_ bytes: some Sequence<UInt8>) -> Bool {
         // The digits only, counted and compared with the previous digit, in one pass.
         withUnsafeTemporaryAllocation(of: Int.self, capacity: 10) { tally in
             tally.initialize(repeating: 0)
             var digitCount = 0
+            // The highest count so far, kept as the digits are counted.
+            var most = 0
             var previous: UInt8 = 0
             var ascending = true
             var descending = true
             for byte in bytes where CheckDigit.isDigit(byte) {
-                tally[Int(byte - UInt8(ascii: "0"))] += 1
+                let digit = Int(byte - UInt8(ascii: "0"))
+                tally[digit] += 1
+                most = max(most, tally[digit])
                 if digitCount > 0 {
                     if byte != (previous == 57 ? 48 : previous + 1) { ascending = false }
                     if byte != (previous == 48 ? 57 : previous - 1) { descending = false }
@@ -555,7 +712,7 @@ final class TrackingSearch {
             }
             guard digitCount >= 6 else { return false }
             // One digit nearly everywhere: 000000000000, 1Z0000000000000000.
-            if (tally.max() ?? 0) * 10 >= digitCount * 8 { return true }
+            if most * 10 >= digitCount * 8 { return true }
             // 123456789… or 987654321… as the whole digit part
             return ascending || descending
         }

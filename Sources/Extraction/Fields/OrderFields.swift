@@ -142,16 +142,16 @@ extension ExtractionContext {
 
     /// Tracking candidates from the carrier rules, for every rendition, merged by number.
     func trackingCandidates() -> [TrackingCandidate] {
-        var merged: [String: TrackingCandidate] = [:]
-        var order: [String] = []
-        var origins: [(String, RenderedText)] = []
-        if let html = document.htmlText { origins.append(("html", html)) }
-        if let plain = document.plainText { origins.append(("plain", plain)) }
-        var inputs = origins.enumerated().map { index, item in
-            TrackingSearchInput(
-                text: item.1.text, links: index == 0 ? document.links : [],
-                senderDomain: document.sender?.domain ?? document.sender?.registrableDomain,
-                subject: index == 0 ? document.subject : nil)
+        // The renditions' texts, HTML first: the first also carries the links and the subject.
+        var inputs: [TrackingSearchInput] = []
+        let senderDomain = document.sender?.domain ?? document.sender?.registrableDomain
+        for text in [document.htmlText?.text, document.plainText?.text] {
+            guard let text else { continue }
+            let first = inputs.isEmpty
+            inputs.append(
+                TrackingSearchInput(
+                    text: text, links: first ? document.links : [], senderDomain: senderDomain,
+                    subject: first ? document.subject : nil))
         }
         if inputs.isEmpty {
             inputs.append(
@@ -159,22 +159,20 @@ extension ExtractionContext {
                     text: "", links: document.links, senderDomain: document.sender?.domain,
                     subject: document.subject))
         }
-        for (index, input) in inputs.enumerated() {
-            // text/plain is read only when the HTML rendition (read first, with the links) has none.
-            if index > 0 && !merged.isEmpty { break }
-            for candidate in rules.carriers.findTrackingNumbers(in: input) {
-                let key = candidate.trackingNumber.uppercased()
-                if let existing = merged[key] {
-                    if candidate.score > existing.score { merged[key] = candidate }
-                } else {
-                    merged[key] = candidate
-                    order.append(key)
-                }
+        // text/plain is read only when the HTML rendition (read first, with the links) has none.
+        // One candidate per number, whatever its case: the first place, the best score.
+        var positions = SmallMap<String, Int>()
+        var kept: [TrackingCandidate] = []
+        for candidate in rules.carriers.findTrackingNumbers(inFirstOf: inputs) {
+            let key = candidate.trackingNumber.uppercased()
+            if let position = positions[key] {
+                if candidate.score > kept[position].score { kept[position] = candidate }
+            } else {
+                positions.insert(kept.count, for: key)
+                kept.append(candidate)
             }
         }
-        return order.compactMap { merged[$0] }.filter {
-            $0.score >= Extractor.trackingThreshold && $0.checkDigitValid != false
-        }
+        return kept.filter { $0.score >= Extractor.trackingThreshold && $0.checkDigitValid != false }
     }
 
     /// The order date: attached order, markup, a date beside an order-date label or after the
