@@ -63,8 +63,8 @@ struct EvidenceLines: Sendable {
         line = found.line
     }
 
-    /// ``LabelledValue/context``: the line as displayed, or both lines joined by ` / ` and
-    /// cut to 200 characters when the value is on the line after its label.
+    /// The line as displayed, or both lines joined by ` / ` and cut to 200 characters when
+    /// the value is on the line after its label.
     var text: String {
         guard label.number != line.number else { return line.display }
         return Text.shortened(label.display + " / " + line.display, limit: 200)

@@ -34,11 +34,9 @@ struct LabelledValue: Sendable {
     /// The position of ``labelLine`` in ``DocumentText/lines``.
     let labelLineIndex: Int
 
-    /// The text around the value, for evidence (built only when asked for).
-    var context: String {
-        guard labelLine.number != line.number else { return line.display }
-        return Text.shortened(labelLine.display + " / " + line.display, limit: 200)
-    }
+    /// The text around the value, for evidence (built only when asked for):
+    /// ``EvidenceLines/text`` of the label's line and the value's.
+    var context: String { EvidenceLines(self).text }
 }
 
 enum LabelledValues {
