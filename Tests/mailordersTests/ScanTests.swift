@@ -157,6 +157,27 @@ import Testing
         #expect(skipped.count == 1 && (skipped.first?["origin"] as? String)?.hasSuffix("junk.eml") == true)
     }
 
+    /// Text files beside the mail (a README, expected JSON) have no header field: they are
+    /// reported and skipped, not read as bodies of messages.
+    @Test func filesWithoutAnyHeaderFieldAreSkippedNotRead() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let mail = folder.appendingPathComponent("mail")
+        try FileManager.default.createDirectory(at: mail, withIntermediateDirectories: true)
+        try Data("# Notes\n\nOrder number: NW-448201\nTracking number: 1Z8A4F290361537848\n".utf8).write(
+            to: mail.appendingPathComponent("README.md"))
+        try Data(#"{"orderNumber": "NW-448201", "kind": "shippingConfirmation"}"#.utf8).write(
+            to: mail.appendingPathComponent("case.expected.json"))
+        let out = folder.appendingPathComponent("orders")
+        let result = try CommandRunner.run(["scan", mail.path, "--out", out.path, "--json", "--quiet"])
+        #expect(result.status == 1)
+        let summary = try scanSummary(of: result)
+        let skipped = try #require(summary["skipped"] as? [[String: Any]])
+        #expect(skipped.count == 2)
+        #expect(skipped.allSatisfy { ($0["reason"] as? String)?.contains("no header field") == true })
+        #expect(try orders(in: out).isEmpty)
+    }
+
     @Test func aSecondRunAppliesNothingAndKeepsBundlesAsTheyWere() throws {
         let folder = try CommandRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -72,6 +72,12 @@ struct MessagePipeline: Sendable {
             result.failure = problem.reason
             return result
         }
+        // A file of text with no header field at all (a README, a JSON file beside the mail)
+        // is not an Internet message (RFC 5322 §3.6: every message has From and Date).
+        if message.header.fields.isEmpty {
+            result.failure = "no header field: not an Internet message"
+            return result
+        }
         result.warnings = message.warnings
         result.messageID = message.messageID
         result.date = message.date
