@@ -85,6 +85,40 @@ import Testing
         #expect(document.plainText?.quotedText.contains("Sent: Friday") == true)
     }
 
+    @Test func chinesePortugueseAndQQHeaderBlocksAreQuotes() throws {
+        let blocks = [
+            [
+                "发件人: 青竹 <order@qingzhu.example>", "发送时间: 2026年11月20日 21:00", "收件人: 张三 <zhang@example.com>",
+                "主题: 订单 QZ-20261120 已发货",
+            ],
+            [
+                "De: Loja <pedidos@loja.example>", "Enviada em: sexta-feira, 20 de novembro de 2026 21:00",
+                "Para: Ana <ana@example.com>", "Assunto: Pedido LJ-4471 enviado",
+            ],
+            [
+                "------------------ 原始邮件 ------------------", "发件人: 青竹 <order@qingzhu.example>",
+                "发送时间: 2026年11月20日(星期五) 晚上9:00", "收件人: 张三 <zhang@example.com>", "主题: 订单 QZ-20261120 已发货",
+            ],
+        ]
+        for block in blocks {
+            let document = try Self.document(
+                Self.replyHeader + ["Content-Type: text/plain; charset=utf-8", "", "谢谢！", ""] + block + [
+                    "", "订单号：QZ-20261120",
+                ])
+            #expect(document.forwardedOriginal == nil, "\(block[0])")
+            #expect(document.plainText?.text.contains("QZ-20261120") == false, "\(block[0])")
+        }
+    }
+
+    @Test func quoteFollowedByASignatureIsCutButNotByShopText() {
+        let signed = "Thanks!\n\n> Order number: LS-770123\n> Total: $89.00\n\n-- \nJamie Rivera\n+1 555 0100"
+        #expect(ReplyQuote.quoteStart(in: signed, isPlainText: true) == "Thanks!\n\n".utf8.count)
+        let phone = "Thanks!\n\n> Order number: LS-770123\n> Total: $89.00\n\nSent from my phone"
+        #expect(ReplyQuote.quoteStart(in: phone, isPlainText: true) == "Thanks!\n\n".utf8.count)
+        let shop = "Shipped!\n> Order number: LS-770123\n> Carrier: UPS\nTracking number: 1ZA7X9252601815900"
+        #expect(ReplyQuote.quoteStart(in: shop, isPlainText: true) == nil)
+    }
+
     @Test func bareHeaderBlockReplyLosesItsQuote() throws {
         let html = """
             <div>Thanks!</div><div><hr><b>From: </b>Shop &lt;orders@shop.example&gt;<br>\
@@ -216,7 +250,8 @@ import Testing
         for subject in [
             "Re: Your order", "RE: Your order", "AW: Ihre Bestellung", "Antw: x", "SV: x", "答复：您的订单",
             "Re: Re: x", "Re[2]: Your order", "[EXT] Re: Your order", "Antwort: Ihre Bestellung",
-            "Réf. : Votre commande", "[Lumen] [EXT] RE: x",
+            "Réf. : Votre commande", "[Lumen] [EXT] RE: x", "회신: 주문하신 상품", "ＲＥ: x", "Resp: x", "Réponse: x",
+            "Odp: x",
         ] {
             #expect(ReplyQuote.hasReplyPrefix(subject), "\(subject)")
             #expect(!ReplyQuote.hasForwardPrefix(subject), "\(subject)")

@@ -48,6 +48,7 @@ public enum ForwardDetector {
     static let outlookMarkers = [
         "original message", "ursprüngliche nachricht", "originalnachricht", "message d'origine",
         "message d’origine", "mensaje original", "元のメッセージ", "원본 메시지", "messaggio originale",
+        "mensagem original", "原始邮件", "原始郵件",
     ]
     static let appleMarkers = [
         "begin forwarded message", "anfang der weitergeleiteten e-mail",
@@ -57,15 +58,17 @@ public enum ForwardDetector {
     ]
     static let labels: [String: Field] = [
         "from": .from, "von": .from, "de": .from, "差出人": .from, "送信者": .from, "보낸 사람": .from,
-        "보낸사람": .from, "da": .from, "van": .from,
+        "보낸사람": .from, "da": .from, "van": .from, "发件人": .from, "寄件者": .from, "寄件人": .from,
         "date": .date, "datum": .date, "fecha": .date, "日付": .date, "날짜": .date, "data": .date,
         "sent": .sent, "gesendet": .sent, "envoyé": .sent, "enviado": .sent, "enviado el": .sent,
-        "送信日時": .sent, "보낸 날짜": .sent, "verzonden": .sent, "inviato": .sent,
+        "送信日時": .sent, "보낸 날짜": .sent, "verzonden": .sent, "inviato": .sent, "enviada em": .sent,
+        "enviado em": .sent, "发送时间": .sent, "發送時間": .sent, "日期": .date,
         "subject": .subject, "betreff": .subject, "objet": .subject, "asunto": .subject, "件名": .subject,
-        "제목": .subject, "oggetto": .subject, "onderwerp": .subject, "sujet": .subject,
+        "제목": .subject, "oggetto": .subject, "onderwerp": .subject, "sujet": .subject, "assunto": .subject,
+        "主题": .subject, "主旨": .subject,
         "to": .to, "an": .to, "à": .to, "a": .to, "para": .to, "宛先": .to, "받는 사람": .to, "받는사람": .to,
-        "aan": .to,
-        "cc": .cc, "kopie": .cc, "참조": .cc,
+        "aan": .to, "收件人": .to, "收件者": .to,
+        "cc": .cc, "kopie": .cc, "참조": .cc, "抄送": .cc, "副本": .cc,
     ]
 
     private struct Line {
@@ -150,8 +153,10 @@ public enum ForwardDetector {
 
     private static func isDashMarker(_ lower: String, names: [String]) -> Bool {
         guard lower.hasPrefix("--") || lower.hasPrefix("—") else { return false }
-        let core = lower.trimmingCharacters(in: CharacterSet(charactersIn: "-—– \t"))
-        return names.contains(core)
+        // Trimmed by hand: a CharacterSet is not to be used from several threads at once.
+        let isDash: (Character) -> Bool = { "-—– \t".contains($0) }
+        let core = lower.drop(while: isDash).reversed().drop(while: isDash).reversed()
+        return names.contains(String(core))
     }
 
     private static func isAppleMarker(_ lower: String) -> Bool {
@@ -163,7 +168,9 @@ public enum ForwardDetector {
     /// The header field a line starts with (`From: x`, `De : x`, `差出人： x`), and its value.
     private static func field(of line: Substring) -> (Field, Substring)? {
         guard let colon = line.firstIndex(where: { $0 == ":" || $0 == "：" }) else { return nil }
-        let label = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\u{A0}" || $0 == "\u{3000}" }
+        let label = String(line[..<colon].drop(while: isSpace).reversed().drop(while: isSpace).reversed())
+            .lowercased()
         guard label.count <= 16, let field = labels[label] else { return nil }
         let value = line[line.index(after: colon)...].drop(while: { $0 == " " || $0 == "\t" })
         return (field, value)

@@ -20,8 +20,9 @@ import Foundation
 ///   up to two lines before it are included when the attribution starts there ("On Fri, …,
 ///   Shop <" / "orders@shop.example> wrote:");
 /// - in plain text only, lines starting with `>` after such an attribution, or two or more
-///   that run to the end of the text (the whole quote below a top-posted answer); `>` lines
-///   inside the writer's own text are more likely decoration ("> Track your parcel");
+///   that run to the end of the text or to a signature (the whole quote below a top-posted
+///   answer); `>` lines inside the writer's own text are more likely decoration ("> Track
+///   your parcel");
 /// - Outlook's header block ("From: … Sent: … Subject: …", "-----Original Message-----"),
 ///   found by ``ForwardDetector``: in a reply it is the quoted message, not a forward.
 public enum ReplyQuote {
@@ -136,7 +137,14 @@ public enum ReplyQuote {
             guard trimmed[before] == " " || trimmed[before] == "\t" else { break }
             end = before
         }
-        var prefix = trimmed[..<end].lowercased()
+        // Full-width Latin letters ("ＲＥ") read as their ASCII forms.
+        let narrowed = String(
+            String.UnicodeScalarView(
+                trimmed[..<end].unicodeScalars.map { scalar in
+                    (0xFF21...0xFF5A).contains(scalar.value)
+                        ? Unicode.Scalar(scalar.value - 0xFEE0) ?? scalar : scalar
+                }))
+        var prefix = narrowed.lowercased()
         if let open = prefix.firstIndex(where: { $0 == "[" || $0 == "(" || $0 == "^" }),
             open != prefix.startIndex,
             prefix[prefix.index(after: open)...].allSatisfy({
@@ -152,7 +160,8 @@ public enum ReplyQuote {
         "fwd", "fw", "wg", "tr", "rv", "i", "doorst", "enc", "转发", "轉寄", "전달", "転送",
     ]
     static let replyPrefixes: Set<String> = [
-        "re", "aw", "antw", "antwort", "sv", "vs", "r", "rif", "réf", "réf.", "ref", "res", "答复", "回复", "回覆",
+        "re", "aw", "antw", "antwort", "sv", "svar", "vs", "r", "rif", "réf", "réf.", "ref", "res", "resp",
+        "réponse", "odp", "ynt", "vá", "válasz", "회신", "答复", "回复", "回覆",
         "답장", "返信",
     ]
 
@@ -228,20 +237,34 @@ public enum ReplyQuote {
         return lines[number].lowerBound
     }
 
-    /// Whether the lines from `number` on are all quoted (`>`) or blank, at least two quoted.
+    /// Whether the lines from `number` on are quoted (`>`, at least two) or blank up to the
+    /// end of the text, or up to a signature: a `-- ` delimiter line (RFC 3676 §4.3) and what
+    /// follows it, or at most three last lines without a digit ("Jamie", "Sent from my phone").
     private static func quoteRunsToTheEnd(
         from number: Int, lines: [Range<Int>], bytes: UnsafeBufferPointer<UInt8>
     )
         -> Bool
     {
         var quoted = 0
-        for line in lines[number...] {
-            let trimmed = trimmedRange(bytes, line)
-            if trimmed.isEmpty { continue }
-            guard isQuoted(bytes, trimmed) else { return false }
-            quoted += 1
+        var index = number
+        while index < lines.count {
+            let trimmed = trimmedRange(bytes, lines[index])
+            if !trimmed.isEmpty && !isQuoted(bytes, trimmed) { break }
+            if !trimmed.isEmpty { quoted += 1 }
+            index += 1
         }
-        return quoted >= 2
+        guard quoted >= 2 else { return false }
+        var tail = 0
+        while index < lines.count {
+            let trimmed = trimmedRange(bytes, lines[index])
+            index += 1
+            if trimmed.isEmpty { continue }
+            let line = bytes[trimmed]
+            if line.elementsEqual("--".utf8) { return true }
+            tail += 1
+            if tail > 3 || line.contains(where: { $0 >= 0x30 && $0 <= 0x39 }) { return false }
+        }
+        return true
     }
 
     /// The start of an attribution just above the first quoted line, if there is one (blank
