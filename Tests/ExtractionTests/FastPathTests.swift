@@ -294,29 +294,6 @@ import Testing
         }
     }
 
-    /// `Text.fold` as a byte-by-byte loop: ASCII and Latin-1 capitals lower-cased, a no-break
-    /// space made two spaces.
-    static func referenceFold(_ bytes: [UInt8]) -> [UInt8] {
-        var result = bytes
-        var index = 0
-        while index < result.count {
-            let byte = result[index]
-            if byte >= 0x41 && byte <= 0x5A {
-                result[index] = byte + 0x20
-            } else if byte == 0xC3 && index + 1 < result.count {
-                let next = result[index + 1]
-                if next >= 0x80 && next <= 0x9E && next != 0x97 { result[index + 1] = next + 0x20 }
-                index += 1
-            } else if byte == 0xC2 && index + 1 < result.count && result[index + 1] == 0xA0 {
-                result[index] = 0x20
-                result[index + 1] = 0x20
-                index += 1
-            }
-            index += 1
-        }
-        return result
-    }
-
     @Test func foldAgreesWithByteByByteFolding() {
         var generator = Generator(state: 17)
         let special: [UInt8] = [
@@ -328,7 +305,7 @@ import Testing
                 generator.next() % 2 == 0
                     ? generator.pick(special) : UInt8(truncatingIfNeeded: generator.next() % 0x80)
             }
-            #expect(Text.fold(bytes) == Self.referenceFold(bytes), "\(bytes)")
+            #expect(Text.fold(bytes) == WordCompareTests.referenceFold(bytes), "\(bytes)")
         }
     }
 
