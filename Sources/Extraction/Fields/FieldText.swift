@@ -145,6 +145,35 @@ extension FieldText {
 }
 
 extension FieldText {
+    /// The text with full-width ASCII forms (U+FF01–U+FF5E: "２５０－１２３", "ＡＢ") read as
+    /// ASCII, when it holds a full-width digit or Latin letter; otherwise the text itself.
+    /// Japanese, Chinese and Korean emails print order numbers in either width; the number
+    /// is the same (Unicode's compatibility decomposition of these forms, UAX #15).
+    static func narrowedFullWidth(_ text: String) -> String {
+        // Full-width forms are U+FF01–U+FF5E: EF BC 81 … EF BD 9E in UTF-8. Order numbers
+        // are read from a value's first 120 characters, at most 480 bytes.
+        let mayHold =
+            text.utf8.withContiguousStorageIfAvailable { bytes in
+                guard let base = bytes.baseAddress else { return false }
+                return memchr(base, 0xEF, min(bytes.count, 480)) != nil
+            } ?? text.utf8.contains(0xEF)
+        guard mayHold,
+            text.unicodeScalars.contains(where: {
+                (0xFF10...0xFF19).contains($0.value) || (0xFF21...0xFF3A).contains($0.value)
+                    || (0xFF41...0xFF5A).contains($0.value)
+            })
+        else { return text }
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if (0xFF01...0xFF5E).contains(scalar.value), let ascii = Unicode.Scalar(scalar.value - 0xFEE0) {
+                scalars.append(ascii)
+            } else {
+                scalars.append(scalar)
+            }
+        }
+        return String(scalars)
+    }
+
     /// Whether every scalar of the text is ``SimpleScalars/isStandalone(_:)``: then its
     /// characters are its scalars, and no two of them are canonically equivalent.
     @inline(__always) static func isSimple(_ text: String) -> Bool {

@@ -48,12 +48,13 @@ extension ExtractionContext {
             // label's cell or the next one (a line below an empty label may be a quantity),
             // and trusted less: a subject alone does not give it.
             var short = false
+            let value = FieldText.narrowedFullWidth(found.value)
             guard
-                let number = OrderNumberToken.extract(from: found.value, fillers: fillers, minimumLength: 4)
+                let number = OrderNumberToken.extract(from: value, fillers: fillers, minimumLength: 4)
                     ?? {
                         guard found.placement != .nextLine else { return nil }
                         short = true
-                        return OrderNumberToken.shortLabelled(found.value, fillers: fillers)
+                        return OrderNumberToken.shortLabelled(value, fillers: fillers)
                     }()
             else { continue }
             let isSubject = found.line.origin == .subject || found.line.origin == .preheader
@@ -67,7 +68,9 @@ extension ExtractionContext {
             languages.phrases(\.orderNumberWeak), in: text, origins: Self.allOrigins,
             following: false, hits: phraseHits)
         for found in weak where !isNegated(found, by: notOrder) {
-            guard let number = OrderNumberToken.extract(from: found.value, fillers: fillers, minimumLength: 5)
+            guard
+                let number = OrderNumberToken.extract(
+                    from: FieldText.narrowedFullWidth(found.value), fillers: fillers, minimumLength: 5)
             else { continue }
             let isSubject = found.line.origin == .subject || found.line.origin == .preheader
             add(
