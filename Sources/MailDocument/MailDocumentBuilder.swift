@@ -191,12 +191,7 @@ extension MailDocument {
             let outlook = ForwardDetector.detect(in: text).flatMap {
                 $0.style == .outlook || $0.style == .headerBlock ? $0.markerOffset : nil
             }
-            switch (quote, outlook) {
-            case (let quote?, let outlook?): return min(quote, outlook)
-            case (let quote?, nil): return quote
-            case (nil, let outlook?): return outlook
-            case (nil, nil): return nil
-            }
+            return [quote, outlook].compactMap { $0 }.min()
         }
         if let plain = plainText, let start = start(in: plain.text, isPlainText: true) {
             var cut = plain.prefix(upTo: start)

@@ -198,11 +198,10 @@ public enum ReplyQuote {
         guard opener, last == UInt8(ascii: ":") || line.suffix(3).elementsEqual("：".utf8) else {
             return false
         }
-        let folded = lowered(line)
         return attributionVerbs.contains { verb in
-            folded.count >= verb.count
-                && (0...(folded.count - verb.count)).contains {
-                    folded[$0..<($0 + verb.count)].elementsEqual(verb)
+            line.count >= verb.count
+                && (range.lowerBound...(range.upperBound - verb.count)).contains {
+                    equalIgnoringASCIICase(bytes[$0..<($0 + verb.count)], verb)
                 }
         }
     }
@@ -212,12 +211,19 @@ public enum ReplyQuote {
     {
         let line = bytes[range]
         return attributionEndings.contains { ending in
-            ending.count <= line.count && lowered(line.suffix(ending.count)).elementsEqual(ending)
+            ending.count <= line.count && equalIgnoringASCIICase(line.suffix(ending.count), ending)
         }
     }
 
-    private static func lowered(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> [UInt8] {
-        bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+    /// Whether the bytes equal `lowered` (lower-case) with ASCII capitals read as lower case,
+    /// compared in place.
+    private static func equalIgnoringASCIICase(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, _ lowered: [UInt8])
+        -> Bool
+    {
+        guard bytes.count == lowered.count else { return false }
+        return zip(bytes, lowered).allSatisfy { byte, other in
+            (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == other
+        }
     }
 
     /// The start of the attribution ending on line `number`: one of the two lines before
@@ -283,7 +289,7 @@ public enum ReplyQuote {
     private static func startsWithOpener(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
         let line = bytes[range]
         return attributionOpeners.contains { opener in
-            opener.count <= line.count && lowered(line.prefix(opener.count)).elementsEqual(opener)
+            opener.count <= line.count && equalIgnoringASCIICase(line.prefix(opener.count), opener)
         }
     }
 }
