@@ -20,9 +20,11 @@ public struct MailDocument: Sendable {
     /// (the day is then read in UTC).
     public var dateTimeZone: TimeZone?
     public var messageID: String?
-    /// The message identifiers of In-Reply-To and References (RFC 5322 §3.6.4), with angle
-    /// brackets: not empty when the message is a reply (or a follow-up in a thread).
+    /// The message identifiers of In-Reply-To (RFC 5322 §3.6.4), with angle brackets: not
+    /// empty when the message answers another.
     public var inReplyTo: [String] = []
+    /// The message identifiers of References (RFC 5322 §3.6.4), oldest first, with angle
+    /// brackets: not empty when the message follows others in a thread.
     public var references: [String] = []
     /// Visible text of the preferred text/plain part, when there is one.
     public var plainText: RenderedText?

@@ -28,8 +28,9 @@ extension MailDocument {
         public var replyTo: [MailAddress] = []
         /// The zone of the Date field (RFC 5322 §3.3), when known.
         public var dateTimeZone: TimeZone?
-        /// The message identifiers of In-Reply-To and References (RFC 5322 §3.6.4).
+        /// The message identifiers of In-Reply-To (RFC 5322 §3.6.4), with angle brackets.
         public var inReplyTo: [String] = []
+        /// The message identifiers of References (RFC 5322 §3.6.4), oldest first.
         public var references: [String] = []
         public var textBody: BodyPart?
         public var htmlBody: BodyPart?
