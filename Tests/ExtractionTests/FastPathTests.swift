@@ -370,6 +370,15 @@ import Testing
             let text = generator.text(pieces, count: 14)
             for line in DocumentText.split(text, origin: .html) {
                 #expect(line.display == Self.referenceDisplay(line), "\(text.debugDescription)")
+                var visited: [Range<Int>] = []
+                line.forEachCell { cell in
+                    visited.append(cell)
+                    return true
+                }
+                #expect(visited == line.cells, "\(text.debugDescription)")
+                #expect(
+                    line.firstFilledCell == line.cells.first(where: { !FieldText.isBlank(line.bytes, $0) }),
+                    "\(text.debugDescription)")
             }
             #expect(
                 Text.trimmed(text)

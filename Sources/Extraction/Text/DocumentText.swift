@@ -83,11 +83,41 @@ final class TextLine: Sendable {
 
     /// The table cell (tab-separated) around a byte position.
     func cell(around position: Int) -> Range<Int> {
-        var lower = min(position, bytes.count)
-        while lower > 0 && bytes[lower - 1] != 0x09 { lower -= 1 }
-        var upper = min(position, bytes.count)
-        while upper < bytes.count && bytes[upper] != 0x09 { upper += 1 }
-        return lower..<upper
+        bytes.withUnsafeBufferPointer { bytes in
+            var lower = min(position, bytes.count)
+            while lower > 0 && bytes[lower - 1] != 0x09 { lower -= 1 }
+            var upper = min(position, bytes.count)
+            while upper < bytes.count && bytes[upper] != 0x09 { upper += 1 }
+            return lower..<upper
+        }
+    }
+
+    /// Calls `body` with each cell of the line (the ranges ``cells`` holds), in order, until
+    /// it returns false; builds no array.
+    func forEachCell(_ body: (Range<Int>) -> Bool) {
+        bytes.withUnsafeBufferPointer { bytes in
+            var start = 0
+            var index = 0
+            while index < bytes.count {
+                if bytes[index] == 0x09 {
+                    if !body(start..<index) { return }
+                    start = index + 1
+                }
+                index += 1
+            }
+            _ = body(start..<bytes.count)
+        }
+    }
+
+    /// The first cell that holds more than white space (``FieldText/isBlank(_:_:)``), if any.
+    var firstFilledCell: Range<Int>? {
+        var found: Range<Int>?
+        forEachCell { cell in
+            if FieldText.isBlank(bytes, cell) { return true }
+            found = cell
+            return false
+        }
+        return found
     }
 
     /// The cells of the line.

@@ -103,26 +103,33 @@ enum LabelledValues {
         }
         // The label ends its cell: the value is in the next cell, or on the next line.
         guard following, prefixLength <= 24 else { return nil }
-        let cells = line.cells
-        if let next = cells.first(where: {
-            $0.lowerBound > cell.lowerBound && !FieldText.isBlank(bytes, $0)
-        }) {
+        // The first filled cell after the label's, and whether every cell before it is blank.
+        var nextCell: Range<Int>?
+        var othersBlank = true
+        line.forEachCell { other in
+            guard other != cell else { return true }
+            let blank = FieldText.isBlank(bytes, other)
+            if other.lowerBound > cell.lowerBound && !blank {
+                nextCell = other
+                return false
+            }
+            if !blank { othersBlank = false }
+            return true
+        }
+        if let next = nextCell {
             return LabelledValue(
                 label: label.text, value: FieldText.trimmedString(bytes, next), placement: .nextCell,
                 line: line,
                 labelOpensCell: opensCell, offset: offset, labelLine: line, labelLineIndex: lineIndex)
         }
         // Only a label that is its whole line (a heading) reaches down to the next line.
-        guard cells.count == 1 || cells.allSatisfy({ $0 == cell || FieldText.isBlank(bytes, $0) })
-        else { return nil }
+        guard othersBlank else { return nil }
         var nextIndex = lineIndex + 1
         while nextIndex < lines.count && nextIndex <= lineIndex + 2 && lines[nextIndex].origin == line.origin
         {
             let next = lines[nextIndex]
             if !next.isBlank {
-                guard let first = next.cells.first(where: { !FieldText.isBlank(next.bytes, $0) }) else {
-                    return nil
-                }
+                guard let first = next.firstFilledCell else { return nil }
                 return LabelledValue(
                     label: label.text, value: FieldText.trimmedString(next.bytes, first),
                     placement: .nextLine,
@@ -153,11 +160,52 @@ enum LabelledValues {
             if opens && !punctuationOrSymbol.containsASCII(byte) { opens = false }
         }
         if ascii { return (opens, upper - lower) }
-        let prefix = Text.trimmed(String(decoding: bytes[lower..<upper], as: UTF8.self))
-        let opensCell = prefix.unicodeScalars.allSatisfy {
-            CharacterSet.punctuationCharacters.contains($0) || CharacterSet.symbols.contains($0)
+        // Scalar by scalar, decoded as `String(decoding:as:)` decodes (U+FFFD for each broken
+        // sequence) and trimmed of ``Text/isSpace(_:)`` scalars at both ends.
+        var length = 0
+        // UTF-8 length of the spaces after the last other scalar, counted once another follows.
+        var pendingSpaces = 0
+        var seenOther = false
+        opens = true
+        bytes.withUnsafeBufferPointer { buffer in
+            var iterator = UnsafeBufferPointer(rebasing: buffer[lower..<upper]).makeIterator()
+            var decoder = UTF8()
+            while true {
+                let scalar: Unicode.Scalar
+                switch decoder.decode(&iterator) {
+                case .scalarValue(let value): scalar = value
+                case .error: scalar = "\u{FFFD}"
+                case .emptyInput: return
+                }
+                let size = UTF8.width(scalar)
+                if Text.isSpace(scalar) {
+                    if seenOther { pendingSpaces += size }
+                    continue
+                }
+                if pendingSpaces > 0 {
+                    // A space inside the prefix: neither punctuation nor a symbol.
+                    opens = false
+                    length += pendingSpaces
+                    pendingSpaces = 0
+                }
+                seenOther = true
+                length += size
+                if opens && !isPunctuationOrSymbol(scalar) { opens = false }
+            }
         }
-        return (opensCell, prefix.utf8.count)
+        return (opens, length)
+    }
+
+    /// Whether a scalar's Unicode general category is punctuation (P*) or a symbol (S*): the
+    /// scalars of Foundation's `CharacterSet.punctuationCharacters` and `.symbols`.
+    static func isPunctuationOrSymbol(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation,
+            .initialPunctuation, .finalPunctuation, .otherPunctuation, .mathSymbol, .currencySymbol,
+            .modifierSymbol, .otherSymbol:
+            true
+        default: false
+        }
     }
 
     /// Punctuation and symbols (Foundation's sets), for ASCII bytes.

@@ -510,19 +510,26 @@ final class PhraseHits: Sendable {
     ///   - limit: at most ``PhraseIndex/perSetLimit``.
     func matches(_ set: PhraseSet, line: Int, limit: Int) -> [(Int, Range<Int>)] {
         let bit: UInt64 = 1 << UInt64(set.id)
-        var found: [(Int, Range<Int>)] = []
         var slot = lineStarts[line]
         let end = lineStarts[line + 1]
+        var found: [(Int, Range<Int>)] = []
+        found.reserveCapacity(min(limit, end - slot))
+        // The end of the occurrences kept so far (they come in order of position): when none
+        // overlaps another, they are already what resolving overlaps gives.
+        var reach = 0
+        var overlapping = false
         while slot < end, found.count < limit {
             let phrase = Int(phrases[slot])
             if index.setMasks[phrase] & bit != 0 {
                 let start = Int(starts[slot])
-                found.append(
-                    (index.index(of: phrase, inSet: set.id), start..<(start + index.length(of: phrase))))
+                let length = index.length(of: phrase)
+                if !found.isEmpty && start < reach { overlapping = true }
+                reach = max(reach, start + length)
+                found.append((index.index(of: phrase, inSet: set.id), start..<(start + length)))
             }
             slot += 1
         }
-        return PhraseSet.resolveOverlaps(found)
+        return overlapping ? PhraseSet.resolveOverlaps(found) : found
     }
 
     /// How many matches `matches(set, line: line, limit: limit)` returns, without building
