@@ -302,9 +302,24 @@ extension FieldFastPathTests {
         }
     }
 
+    @Test func collapsedAgreesWithSplittingCharacters() {
+        var generator = Generator(state: 23)
+        let pieces =
+            Self.mixedPieces + [
+                " ", "  ", "\t", "\u{A0}", "\u{3000}", "\u{2028}", "\u{85}", "\u{2003}", "e\u{301}",
+                " \u{301}",
+                "\r\n", "\n",
+            ]
+        for _ in 0..<20_000 {
+            let text = generator.text(pieces, count: 6)
+            let expected = text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+            #expect(Text.collapsed(text) == expected, "\(text.unicodeScalars.map(\.value))")
+        }
+    }
+
     /// ``ExtractionContext/cleanBrand(_:dropLegalForm:)`` as it was written with Foundation.
     static func referenceCleanBrand(_ raw: String, dropLegalForm: Bool) -> String? {
-        var name = Text.collapsed(Text.trimmed(raw))
+        var name = Text.trimmed(raw).split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
         for honorific in ["様", "さま", "御中", "殿", "님", "귀하"] where name.hasSuffix(honorific) {
             name = Text.trimmed(String(name.dropLast(honorific.count)))
         }

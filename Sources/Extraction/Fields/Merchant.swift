@@ -279,7 +279,12 @@ extension ExtractionContext {
 
         // Foundation finds no "@" in a text without its byte (no other character is
         // canonically equivalent to it).
-        guard !name.isEmpty, name.count <= 40, name.split(separator: " ").count <= 5,
+        // A simple name stays simple: its characters are its scalars.
+        let characters = simple ? name.unicodeScalars.count : name.count
+        let words =
+            simple
+            ? name.unicodeScalars.split(separator: " ").count : name.split(separator: " ").count
+        guard !name.isEmpty, characters <= 40, words <= 5,
             !(name.utf8.contains(UInt8(ascii: "@")) && name.contains("@")),
             name.contains(where: { $0.isLetter })
         else { return nil }

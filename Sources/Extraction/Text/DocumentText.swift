@@ -591,8 +591,28 @@ enum Text {
         return text.count <= limit ? text : String(text.prefix(limit)) + "…"
     }
 
-    /// Collapses runs of whitespace to one space.
+    /// Collapses runs of whitespace to one space (none at either end).
+    ///
+    /// A character is white space when its first scalar is; in text of
+    /// ``SimpleScalars/isStandalone(_:)`` scalars each character is one scalar, so such text
+    /// is collapsed scalar by scalar.
     static func collapsed(_ text: String) -> String {
-        text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        guard FieldText.isSimple(text) else {
+            return text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        }
+        var result = String.UnicodeScalarView()
+        var pendingSpace = false
+        for scalar in text.unicodeScalars {
+            if scalar.properties.isWhitespace {
+                pendingSpace = !result.isEmpty
+                continue
+            }
+            if pendingSpace {
+                result.append(" ")
+                pendingSpace = false
+            }
+            result.append(scalar)
+        }
+        return String(result)
     }
 }
