@@ -607,10 +607,18 @@ struct BytePattern: Sendable {
     }
 
     /// Backtracking from `pc` at `start`: the first way through the program, in ICU's order.
+    /// - Parameter lookahead: the body of a lookahead (it has no groups): the slots are left as
+    ///   they are, and the frames go on the stack above the caller's.
     private func run(
-        _ input: UnsafeBufferPointer<UInt8>, start: Int, pc startPC: Int, wholeInput: Bool, state: inout State
+        _ input: UnsafeBufferPointer<UInt8>, start: Int, pc startPC: Int, wholeInput: Bool,
+        state: inout State,
+        lookahead: Bool = false
     ) -> Outcome {
-        for slot in state.slots.indices { state.slots[slot] = -1 }
+        if !lookahead {
+            for slot in state.slots.indices { state.slots[slot] = -1 }
+        }
+        // Room for the frames of a typical search, reserved once per state.
+        if state.stack.capacity < 32 { state.stack.reserveCapacity(32) }
         let base = state.stack.count
         defer { state.stack.removeSubrange(base...) }
         state.stack.append(.branch(pc: startPC, position: start))
@@ -644,10 +652,9 @@ struct BytePattern: Sendable {
                     pc += 1
                 case .lookahead(let bodyStart, let next, let negative):
                     // The body has no groups: the slots stay as they are.
-                    var inner = State(groupCount: 0)
-                    inner.steps = state.steps
-                    let outcome = run(input, start: position, pc: bodyStart, wholeInput: false, state: &inner)
-                    state.steps = inner.steps
+                    let outcome = run(
+                        input, start: position, pc: bodyStart, wholeInput: false, state: &state,
+                        lookahead: true)
                     switch outcome {
                     case .undecided: return .undecided
                     case .matched: if negative { break thread }
