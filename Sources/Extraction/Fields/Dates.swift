@@ -100,7 +100,9 @@ struct CivilDate: Sendable, Hashable, Comparable {
 /// ASCII and tabs is read by ``ASCIIMatcher`` instead, which follows the same expression step
 /// by step (leftmost match, greedy quantifiers, alternatives in order, backtracking) with what
 /// its classes mean in ASCII: `\d` is `0-9`, `\s` a space or tab, `\p{L}` an ASCII letter.
-struct DateFormatPattern: Sendable {
+/// A class: the date readers go through their formats for every text they read, and a
+/// reference is copied with one retain where the fields would each take theirs.
+final class DateFormatPattern: Sendable {
     enum Slot: Sendable { case year, month, monthName, day }
 
     let pattern: String

@@ -169,16 +169,20 @@ extension ExtractionContext {
         let order: [ShipmentStatus] = [
             .cancelled, .issue, .delivered, .outForDelivery, .onTheWay, .shipped, .processing,
         ]
-        var scores: [ShipmentStatus: Double] = [:]
-        for (tag, score) in phraseScores(languages.statuses, bodyLines: 80)
-        where tag < ShipmentStatus.allCases.count {
-            scores[ShipmentStatus.allCases[tag], default: 0] += score
+        // Each status's score at its position in `allCases` (the phrases' tag).
+        let statuses = ShipmentStatus.allCases
+        var scores = [Double](repeating: 0, count: statuses.count)
+        for (tag, score) in phraseScores(languages.statuses, bodyLines: 80) where tag < statuses.count {
+            scores[tag] += score
         }
         var best: ShipmentStatus?
         var bestScore = 0.0
-        for status in order where scores[status, default: 0] > bestScore {
+        for status in order {
+            guard let position = statuses.firstIndex(of: status), scores[position] > bestScore else {
+                continue
+            }
             best = status
-            bestScore = scores[status, default: 0]
+            bestScore = scores[position]
         }
         if let best {
             return (best, "status words: \(best.rawValue) \(bestScore)", bestScore >= 3 ? 0.85 : 0.7)
