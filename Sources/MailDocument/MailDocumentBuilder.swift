@@ -135,6 +135,8 @@ extension MailDocument {
                 + StructuredDataNormalizer.normalize(rendered.microdata, origin: "microdata")
         }
 
+        // A forward sent in a thread ("WG: AW: …") passes its original on; any other message
+        // of a thread ("Re: Fw: …" included: the first prefix says what it is) quotes.
         if isReply, !ReplyQuote.hasForwardPrefix(subject ?? "") { cutReplyQuotes() }
 
         for part in parts.attachments {
