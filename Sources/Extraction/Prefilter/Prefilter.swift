@@ -19,8 +19,10 @@ import MIME
 ///
 /// It must never cost recall: when in doubt it lets the message through. Words are matched
 /// in a folded copy of the text (ASCII and Latin-1 letters lower-cased, HTML tags and runs of
-/// white space turned into one space, the common entities decoded); ASCII words only at word
-/// boundaries, so `UPS` does not match `groups`.
+/// white space turned into one space, the common entities decoded, control characters read as
+/// nothing, as rendering reads them); ASCII words only at word boundaries, so `UPS` does not
+/// match `groups`. Labels of several words count written without their spaces too
+/// (``LanguageRules/joiningLabelWords()``).
 ///
 /// Immutable and `Sendable`: build it once from the rules and share it between threads.
 public struct Prefilter: Sendable {
