@@ -122,12 +122,12 @@ extension MailDocument {
                 if let error = result.error {
                     warnings.append(
                         DocumentWarning(
-                            partPath: body.path, message: "JSON-LD block \(index + 1) unreadable: \(error)"))
+                            partPath: body.path, message: "unreadable JSON-LD block \(index + 1): \(error)"))
                 } else if !result.repairs.isEmpty {
                     let names = result.repairs.map(\.rawValue).joined(separator: ", ")
                     warnings.append(
                         DocumentWarning(
-                            partPath: body.path, message: "JSON-LD block \(index + 1) repaired: \(names)"))
+                            partPath: body.path, message: "repaired JSON-LD block \(index + 1): \(names)"))
                 }
             }
             structuredData =

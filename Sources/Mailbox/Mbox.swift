@@ -138,7 +138,8 @@ final class MboxReader {
             position = messageStart
             return .failure(
                 SourceProblem(
-                    origin: origin, reason: "From line followed directly by another From line: no message"))
+                    origin: origin,
+                    reason: "no message after the From line: followed directly by another From line"))
         }
 
         var repairs: [String] = []
@@ -149,7 +150,7 @@ final class MboxReader {
             return .success(RawMessage(origin: origin, bytes: bytes))
         case .ignored(let length):
             repairs.append(
-                "Content-Length: \(length) does not end the message at a From line or the end of the mbox: "
+                "length \(length) in Content-Length does not end the message at a From line or at the end of the mbox: "
                     + "ignored, the message ends at the next From line")
         case .absent:
             break

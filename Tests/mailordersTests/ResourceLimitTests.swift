@@ -156,7 +156,8 @@ import Testing
         ])
         #expect(extract.status == 0)
         #expect(
-            extract.standardError.contains("warning") && extract.standardError.contains("HTML cut at byte"))
+            extract.standardError.contains("warning")
+                && extract.standardError.contains("text/html part cut at byte"))
     }
 
     /// The prefilter's bounded keyword scan, extraction's 2,000,000 bytes per rendered text

@@ -59,7 +59,7 @@ func inspectDocumentStructured(_ document: MailDocument) -> String {
         output += order.order.jsonString(pretty: true) + "\n"
     }
     let jsonLDWarnings = document.warnings.filter {
-        $0.message.hasPrefix("JSON-LD") || $0.message.contains("order bundle")
+        $0.message.contains("JSON-LD block") || $0.message.contains("order bundle")
     }
     for warning in jsonLDWarnings { output += "warning: \(warning)\n" }
     return output
@@ -178,7 +178,7 @@ func inspectDocumentJSON(
             return .object(fields)
         }
         let warnings = document.warnings.filter {
-            $0.message.hasPrefix("JSON-LD") || $0.message.contains("order bundle")
+            $0.message.contains("JSON-LD block") || $0.message.contains("order bundle")
         }
         pairs.append(
             (
