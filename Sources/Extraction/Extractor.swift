@@ -66,6 +66,32 @@ public struct Extractor: Sendable {
         var context = ExtractionContext(document: document, extractor: self)
         return context.run()
     }
+
+    /// Extracts one email, as ``extract(_:)`` does, and says which of extraction's own limits
+    /// it reached: what the result may lack because it was not read.
+    /// - Parameter document: the email as the document stage rendered it.
+    /// - Returns: the extraction, and one warning per limit reached, with the body-part path
+    ///   when known: a rendition (HTML text, plain text, preheader) longer than
+    ///   ``maximumTextBytes``, of which only the first bytes are searched; more table rows of
+    ///   line items than ``maximumLineItems``, of which the first are kept. Empty for almost
+    ///   every email.
+    public func extractReportingLimits(_ document: MailDocument) -> (
+        result: ExtractionResult, warnings: [DocumentWarning]
+    ) {
+        var context = ExtractionContext(document: document, extractor: self)
+        let result = context.run()
+        return (result, context.warnings)
+    }
+
+    /// How many UTF-8 bytes of each rendered text (the HTML text, the plain text, the
+    /// preheader, the subject) extraction searches: 2,000,000. Hostile input stays bounded; a
+    /// value printed past them is not found (``extractReportingLimits(_:)`` says so).
+    public static var maximumTextBytes: Int { DocumentText.maximumBytes }
+
+    /// How many line items extraction reads from the rows of a table: 50; further rows are
+    /// left out (``extractReportingLimits(_:)`` says so). Items from an attached order or from
+    /// schema.org markup are all kept.
+    public static let maximumLineItems = 50
 }
 
 /// The state of one extraction.
@@ -86,6 +112,8 @@ struct ExtractionContext {
     /// The dates read from label values so far.
     let dateMemo = DateMemo()
     var evidence: [Evidence] = []
+    /// The limits this extraction reached (``Extractor/extractReportingLimits(_:)``).
+    var warnings: [DocumentWarning] = []
 
     init(document outer: MailDocument, extractor: Extractor) {
         self.outer = outer
@@ -115,6 +143,13 @@ struct ExtractionContext {
             self.document = outer
         }
         self.text = DocumentText(document: self.document)
+        self.warnings = text.cuts.map { cut in
+            DocumentWarning(
+                partPath: cut.partPath,
+                message:
+                    "\(cut.origin.readerName) of \(cut.length) bytes is longer than the \(DocumentText.maximumBytes) extraction reads: the rest is not searched for order fields"
+            )
+        }
         self.lineIsBlank = text.lines.map(\.isBlank)
         self.languages = extractor.languageSet(for: text)
         self.phraseHits = PhraseHits(index: languages.index, text: text)

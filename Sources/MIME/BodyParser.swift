@@ -76,7 +76,7 @@ struct BodyParser {
                 contentType.parameters = parameters
                 warn(
                     path,
-                    "Content-Type \"\(String(decoding: raw.prefix(80), as: UTF8.self))\" is not type/subtype: text/plain assumed"
+                    "media type \"\(String(decoding: raw.prefix(80), as: UTF8.self))\" in Content-Type is not type/subtype: text/plain assumed"
                 )
             }
         } else if parentIsDigest {

@@ -15,8 +15,9 @@ enum HeaderParser {
     ///
     /// Folded lines are unfolded (CRLF removed, the blank kept, RFC 5322 §2.2.3); blanks
     /// before the colon are tolerated (§4.5.5); an mbox `From ` line before the first
-    /// field is skipped; a line that is neither a field nor a continuation ends the
-    /// section, as it does for mainstream parsers.
+    /// field is skipped (``FromLine/startsSeparator(_:)``: not `From  :`, which is a field);
+    /// a line that is neither a field nor a continuation ends the section, as it does for
+    /// mainstream parsers.
     static func parse(
         _ bytes: [UInt8], range: Range<Int>, limits: MIMELimits, partPath: String?
     ) -> Result {
@@ -119,11 +120,9 @@ enum HeaderParser {
                     isFirstLine = false
                     continue
                 }
-                if isFirstLine && contentEnd - lineStart >= 5 && buffer[lineStart] == UInt8(ascii: "F")
-                    && buffer[lineStart + 1] == UInt8(ascii: "r")
-                    && buffer[lineStart + 2] == UInt8(ascii: "o")
-                    && buffer[lineStart + 3] == UInt8(ascii: "m") && buffer[lineStart + 4] == 0x20
-                {
+                // An mbox separator line left before the first field is skipped; `From  : Shop`
+                // (white space before the colon, §4.5) is the From field.
+                if isFirstLine && FromLine.startsSeparator(buffer[lineStart..<contentEnd]) {
                     isFirstLine = false
                     continue
                 }

@@ -122,12 +122,12 @@ extension MailDocument {
                 if let error = result.error {
                     warnings.append(
                         DocumentWarning(
-                            partPath: body.path, message: "JSON-LD block \(index + 1) unreadable: \(error)"))
+                            partPath: body.path, message: "unreadable JSON-LD block \(index + 1): \(error)"))
                 } else if !result.repairs.isEmpty {
                     let names = result.repairs.map(\.rawValue).joined(separator: ", ")
                     warnings.append(
                         DocumentWarning(
-                            partPath: body.path, message: "JSON-LD block \(index + 1) repaired: \(names)"))
+                            partPath: body.path, message: "repaired JSON-LD block \(index + 1): \(names)"))
                 }
             }
             structuredData =
@@ -135,6 +135,8 @@ extension MailDocument {
                 + StructuredDataNormalizer.normalize(rendered.microdata, origin: "microdata")
         }
 
+        // A forward sent in a thread ("WG: AW: …") passes its original on; any other message
+        // of a thread ("Re: Fw: …" included: the first prefix says what it is) quotes.
         if isReply, !ReplyQuote.hasForwardPrefix(subject ?? "") { cutReplyQuotes() }
 
         for part in parts.attachments {

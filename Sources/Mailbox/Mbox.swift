@@ -4,7 +4,9 @@ import MIME
 /// Splits an mbox stream into messages (RFC 4155): a message starts after each separator
 /// line, `From ` + sender + date (§2), e.g. `From MAILER-DAEMON Fri Jul  8 12:08:34 2011`.
 ///
-/// - The first line of the mbox is its first separator, whatever follows `From `.
+/// - The first line of the mbox is its first separator, whatever follows `From ` — but a
+///   colon after white space: `From  : Shop <shop@example.com>` is a header field in the
+///   obsolete syntax (RFC 5322 §4.5), and a file that starts with it is one message.
 /// - Further on, a line is a separator only when it has a separator's shape
 ///   (``separatorShape(_:)``): a sender token and a date with a month, a day, a time of day
 ///   and a year (asctime `Www Mmm dd hh:mm:ss yyyy`, with or without seconds, padding or a
@@ -19,7 +21,7 @@ import MIME
 ///   the message) and the message is framed by its separators.
 /// - `>From ` lines (mboxrd, and mboxo's escaping) lose one `>`.
 final class MboxReader {
-    static let fromLine = Array("From ".utf8)
+    static let fromLine = FromLine.prefix
     private static let contentLength = Array("content-length:".utf8)
 
     private let stream: ChunkedReader
@@ -89,12 +91,11 @@ final class MboxReader {
         }
     }
 
+    /// Whether the line at `offset` starts like a separator: `From `, and not a `From` header
+    /// field with white space before its colon (`From  : Shop`, RFC 5322 §4.5;
+    /// ``FromLine/startsSeparator(_:)``).
     private func startsWithFrom(at offset: Int) -> Bool {
-        stream.fill(atLeast: offset + 5)
-        let buffer = stream.buffer
-        guard offset + 5 <= buffer.count else { return false }
-        return buffer[offset] == 0x46 && buffer[offset + 1] == 0x72 && buffer[offset + 2] == 0x6F
-            && buffer[offset + 3] == 0x6D && buffer[offset + 4] == 0x20
+        stream.startsWithSeparator(at: offset)
     }
 
     func next() -> Result<RawMessage, SourceProblem>? {
@@ -137,7 +138,8 @@ final class MboxReader {
             position = messageStart
             return .failure(
                 SourceProblem(
-                    origin: origin, reason: "From line followed directly by another From line: no message"))
+                    origin: origin,
+                    reason: "no message after the From line: followed directly by another From line"))
         }
 
         var repairs: [String] = []
@@ -148,7 +150,7 @@ final class MboxReader {
             return .success(RawMessage(origin: origin, bytes: bytes))
         case .ignored(let length):
             repairs.append(
-                "Content-Length: \(length) does not end the message at a From line or the end of the mbox: "
+                "length \(length) in Content-Length does not end the message at a From line or at the end of the mbox: "
                     + "ignored, the message ends at the next From line")
         case .absent:
             break
@@ -323,17 +325,30 @@ final class MboxReader {
         bytes.contains { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0C && $0 != 0x0D && $0 != 0x1B }
     }
 
-    /// Whether a header field name (printable ASCII but `:`, within 80 bytes) and `:` start
-    /// at `start`.
+    /// Whether a header field name (printable ASCII but `:`, within 80 bytes), optional white
+    /// space (RFC 5322 §4.5's obsolete syntax) and `:` start at `start`.
     private func startsWithFieldName(_ buffer: [UInt8], at start: Int) -> Bool {
+        fieldNameEnd(buffer, at: start) != nil
+    }
+
+    /// The end of the header field name that starts at `start` when a field starts there
+    /// (``startsWithFieldName(_:at:)``): the name is `buffer[start..<end]`, and white space
+    /// and `:` follow it.
+    private func fieldNameEnd(_ buffer: [UInt8], at start: Int) -> Int? {
         var index = start
+        var nameEnd: Int?
         while index < buffer.count && index - start < 80 {
             let byte = buffer[index]
-            if byte == UInt8(ascii: ":") { return index > start }
-            if byte <= 0x20 || byte >= 0x7F { return false }
+            if byte == UInt8(ascii: ":") { return index > start ? (nameEnd ?? index) : nil }
+            if byte == 0x20 || byte == 0x09 {
+                if index == start { return nil }
+                nameEnd = nameEnd ?? index
+            } else if byte < 0x20 || byte >= 0x7F || nameEnd != nil {
+                return nil
+            }
             index += 1
         }
-        return false
+        return nil
     }
 
     /// Header fields every message starts with one of (RFC 5322 §3.6 originator, destination,
@@ -346,10 +361,8 @@ final class MboxReader {
     /// Whether one of ``messageFieldNames`` and `:` start at `start`: more than a line shaped
     /// like a field (`Phone: +1 555 0100` is not one).
     private func startsWithMessageField(_ buffer: [UInt8], at start: Int) -> Bool {
-        guard startsWithFieldName(buffer, at: start),
-            let colon = buffer[start..<min(buffer.count, start + 80)].firstIndex(of: UInt8(ascii: ":"))
-        else { return false }
-        let name = String(decoding: buffer[start..<colon], as: UTF8.self).lowercased()
+        guard let nameEnd = fieldNameEnd(buffer, at: start) else { return false }
+        let name = String(decoding: buffer[start..<nameEnd], as: UTF8.self).lowercased()
         return Self.messageFieldNames.contains(name)
     }
 
@@ -362,9 +375,10 @@ final class MboxReader {
     }
 
     /// The shape of a line that starts with `From `, or nil when it is not shaped like a
-    /// separator (`From Monday to Friday 9:00-17:00`, `From Russia with love`).
+    /// separator (`From Monday to Friday 9:00-17:00`, `From Russia with love`, and the header
+    /// field `From  : Shop <shop@example.com>`).
     static func separatorShape(_ line: ArraySlice<UInt8>) -> SeparatorShape? {
-        guard line.starts(with: fromLine) else { return nil }
+        guard FromLine.startsSeparator(line) else { return nil }
         let words = line.dropFirst(fromLine.count).split(whereSeparator: isBlank)
         if words.count <= 1 { return .undated }
         return isDatedSeparator(line) ? .dated : nil

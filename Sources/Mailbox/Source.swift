@@ -66,7 +66,9 @@ public struct SourceProblem: Error, Sendable, Hashable, CustomStringConvertible 
 /// `-` for standard input) one at a time, in a stable order.
 ///
 /// - A regular file is an mbox when it starts with a `From ` line (mboxo, mboxrd with
-///   `>From ` unescaping, mboxcl2 with `Content-Length`), else one message. A file that
+///   `>From ` unescaping, mboxcl2 with `Content-Length`), else one message; a first line
+///   `From  : Shop <shop@example.com>` — `From`, white space and a colon — is a header field
+///   in the obsolete syntax (RFC 5322 §4.5), not a separator. A file that
 ///   starts neither with `From ` nor with a header field but holds a separator line
 ///   followed by a header field (within the message size limit) is an mbox with junk before
 ///   it: the junk is reported as a ``SourceProblem`` at its byte offset and the mbox is read.
@@ -83,7 +85,8 @@ public struct SourceProblem: Error, Sendable, Hashable, CustomStringConvertible 
 ///   ones) are read; its other files and folders belong to the mail server (`dovecot-uidlist`,
 ///   `dovecot.index`, `maildirsize`, `courierimapkeywords/` …) and are passed over without a
 ///   report, `tmp/` too.
-/// - `-` is standard input: an mbox stream when it starts with `From `, else one message.
+/// - `-` is standard input: an mbox stream when it starts with a `From ` separator line (not
+///   a `From  :` header field), else one message.
 ///
 /// Memory is bounded by the largest message: mbox files and streams are read in 1 MiB
 /// chunks. A message larger than `maxMessageBytes` is skipped with a ``SourceProblem``
@@ -418,7 +421,7 @@ public final class MessageSource: Sequence, IteratorProtocol {
         // Junk before an mbox's first separator (a stray line, a partial copy): the mbox is read
         // from its first `From ` line and what came before is reported.
         var leadingJunk: SourceProblem?
-        if !stream.buffer.starts(with: MboxReader.fromLine) {
+        if !stream.startsWithSeparator(at: 0) {
             stream.fill(atLeast: 4096)
             let isJunk = !MessageSource.startsWithHeaderField(stream.buffer)
             // Not a message's start either: read on (as a single message would be read, up to
@@ -437,7 +440,7 @@ public final class MessageSource: Sequence, IteratorProtocol {
                 stream.drop(separator)
             }
         }
-        if stream.buffer.starts(with: MboxReader.fromLine) {
+        if stream.startsWithSeparator(at: 0) {
             stream.fill(atLeast: 4096)
             if stream.startsWithBareCR { stream.crAsLineFeed = true }
             let mbox = MboxReader(
@@ -497,34 +500,45 @@ public final class MessageSource: Sequence, IteratorProtocol {
     }
 
     /// Whether the first line starts with a field name — printable ASCII but `:` — and `:`
-    /// (RFC 5322 §2.2): the bytes begin like a message.
+    /// (RFC 5322 §2.2), with white space allowed before the colon (the obsolete syntax,
+    /// §4.5: `From  : Shop`): the bytes begin like a message.
     static func startsWithHeaderField(_ bytes: [UInt8]) -> Bool {
         var index = 0
+        var inWhiteSpace = false
         while index < bytes.count, index < 1000 {
             let byte = bytes[index]
             if byte == UInt8(ascii: ":") { return index > 0 }
-            if byte < 0x21 || byte > 0x7E { return false }
+            if (byte == 0x20 || byte == 0x09) && index > 0 {
+                inWhiteSpace = true
+            } else if byte < 0x21 || byte > 0x7E || inWhiteSpace {
+                return false
+            }
             index += 1
         }
         return false
     }
 
     /// Whether some line of `head` (the first, or one after a line feed) starts with a
-    /// field name — printable ASCII but `:` — followed by `:` (RFC 5322 §3.6.8).
+    /// field name — printable ASCII but `:` — followed by `:` (RFC 5322 §3.6.8), with white
+    /// space allowed before the colon (§4.5).
     static func startsLikeHeaderField(_ head: ArraySlice<UInt8>) -> Bool {
         var atLineStart = true
         var nameLength = 0
+        var inWhiteSpace = false
         for byte in head {
             if byte == 0x0A {
                 atLineStart = true
                 nameLength = 0
+                inWhiteSpace = false
                 continue
             }
             guard atLineStart else { continue }
             if byte == UInt8(ascii: ":") {
                 if nameLength > 0 { return true }
                 atLineStart = false
-            } else if byte >= 0x21 && byte <= 0x7E {
+            } else if (byte == 0x20 || byte == 0x09) && nameLength > 0 {
+                inWhiteSpace = true
+            } else if byte >= 0x21 && byte <= 0x7E && !inWhiteSpace {
                 nameLength += 1
             } else {
                 atLineStart = false
@@ -648,6 +662,23 @@ final class ChunkedReader {
         guard let carriageReturn = buffer.firstIndex(of: 0x0D) else { return false }
         if let lineFeed = buffer.firstIndex(of: 0x0A), lineFeed < carriageReturn { return false }
         return carriageReturn + 1 < buffer.count && buffer[carriageReturn + 1] != 0x0A
+    }
+
+    /// Whether the line at `offset` of the buffer starts like an mbox separator line: `From `,
+    /// and not a `From` header field with white space before its colon (`From  : Shop`, RFC
+    /// 5322 §4.5; ``FromLine/startsSeparator(_:)``). Reads as much input as that takes.
+    func startsWithSeparator(at offset: Int) -> Bool {
+        fill(atLeast: offset + 5)
+        guard offset + 5 <= buffer.count else { return false }
+        guard
+            buffer[offset] == 0x46 && buffer[offset + 1] == 0x72 && buffer[offset + 2] == 0x6F
+                && buffer[offset + 3] == 0x6D && buffer[offset + 4] == 0x20
+        else { return false }
+        // Read on past the white space after `From`, to the byte that tells.
+        while FromLine.whiteSpaceEnd(buffer[offset...]) == buffer.count && !atEnd {
+            fill(atLeast: buffer.count + 4096)
+        }
+        return FromLine.startsSeparator(buffer[offset...])
     }
 
     /// Forgets the first `count` bytes of the buffer.

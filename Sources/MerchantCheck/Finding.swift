@@ -46,7 +46,7 @@ public struct Finding: Codable, Sendable, Hashable {
 /// Codes are stable: a code is never reused for a different problem. `MO1xx` are about the
 /// merchant and the order number, `MO2xx` about shipments, `MO3xx` about hidden text, `MO4xx`
 /// about consistency across several emails, `MO5xx` about schema.org markup, `MO6xx` about
-/// the kind of email.
+/// the kind of email, `MO7xx` about what a reader leaves unread.
 public struct FindingCode: Sendable, Hashable {
     public var code: String
     public var severity: Severity
@@ -160,6 +160,11 @@ public struct FindingCode: Sendable, Hashable {
         fix: "Say what the email is about in the subject and a heading (\"Order confirmation\", "
             + "\"Your order has shipped\") and print the order number.")
 
+    public static let notFullyRead = FindingCode(
+        code: "MO701", severity: .warning, title: "Part of the email past what a reader reads",
+        fix: "Keep the rendered text under 2 MB and the item table under 50 rows, and print the order "
+            + "number, carrier and tracking number near the top.")
+
     /// Every code, in code order.
     public static let all: [FindingCode] = [
         merchantNotFound, merchantNotInBody, orderNumberOnlyInSubject, orderNumberMissing,
@@ -167,5 +172,6 @@ public struct FindingCode: Sendable, Hashable {
         trackingLinkMissing, checkDigitInvalid, orderNumberHidden, trackingNumberHidden,
         senderDomainInconsistent, markupAbsent, markupMissingProperty, markupUnknownStatus,
         markupTrackingNumberDiffers, markupOrderNumberDiffers, markupNotValidJSON, kindUnexpected, notAnOrder,
+        notFullyRead,
     ]
 }

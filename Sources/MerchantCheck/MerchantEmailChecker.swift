@@ -61,14 +61,21 @@ public struct MerchantEmailChecker: Sendable {
     ///   - origin: where the email came from (a path, or `-` for standard input).
     ///   - language: the email's language as a rules code (``Extractor/languageCode(of:)``),
     ///     so that fixes quote words of that language; English when `nil`.
+    ///   - limitsReached: the limits the extraction reached in this email
+    ///     (``Extractor/extractReportingLimits(_:)``); each is a ``FindingCode/notFullyRead``
+    ///     finding.
     /// - Returns: the fields found, the findings (errors first) and the Wallet preview.
     public func check(
         document: MailDocument, extraction: ExtractionResult, expect: ExpectedKind? = nil,
-        origin: String = "-", language: String? = nil
+        origin: String = "-", language: String? = nil, limitsReached: [DocumentWarning] = []
     ) -> CheckReport {
         let text = EmailText(document)
         var findings: [Finding] = []
         let kind = extraction.kind
+        for limit in limitsReached {
+            findings.append(
+                FindingCode.notFullyRead.finding("Part of the email is not read: \(limit.description)."))
+        }
 
         if let expect, !expect.acceptedKinds.contains(kind) {
             findings.append(

@@ -66,12 +66,13 @@ extension MerchantEmailChecker {
     public func check(message: Message, origin: String, expect: ExpectedKind? = nil) -> CheckReport {
         let document = MailDocument(message: message)
         let extractor = rules.map(Extractor.init(rules:))
-        var extraction = extractor?.extract(document) ?? ExtractionResult(kind: .notAnOrder)
+        let extracted = extractor?.extractReportingLimits(document)
+        var extraction = extracted?.result ?? ExtractionResult(kind: .notAnOrder)
         extraction.source = origin
         if extraction.messageID == nil { extraction.messageID = message.messageID }
         var report = check(
             document: document, extraction: extraction, expect: expect, origin: origin,
-            language: extractor?.languageCode(of: document))
+            language: extractor?.languageCode(of: document), limitsReached: extracted?.warnings ?? [])
         report.emailHTML = message.htmlBody?.text
         return report
     }

@@ -15,6 +15,7 @@ import Testing
             "\u{A0}", "Ä", "É", "×", "ß", "注文番号", "Tracking Number", "tracking", "UPS", "groups", "DHL",
             "Versand", "Sendungsnummer", "expédié", "1Z999AA10123456784", "BZ-2026-560310", "#", ":", "12345",
             "schema.org", "SCHEMA.ORG", "schema\u{0E}org", "Hello", "world", "newsletter", ".", "x", "Ö",
+            "\u{0}", "\u{1}", "\u{B}", "\u{7F}", "\u{85}", "\u{9B}", "&#0;", "&#x1;", "Order\u{0}Number",
         ]
         var state = seed
         func next() -> Int {
@@ -36,6 +37,8 @@ import Testing
         for cut in 0..<40 {
             let clean = Array(String(repeating: words + " ", count: 6).utf8.dropFirst(cut))
             long += [clean, clean.map { $0 == 0x20 && cut % 3 == 0 ? 0x0A : $0 }, clean + Array("  x".utf8)]
+            // A control character (DEL) in every lane of an otherwise plain ASCII block.
+            long.append(Array(String(repeating: "abc\u{7F}defgh ", count: 6).utf8.dropFirst(cut)))
         }
         for text in Self.texts(count: 3000, seed: 1) + long {
             for html in [false, true] {
@@ -199,10 +202,15 @@ private enum ReferenceFolding {
             let byte = text[index]
             if (0x41...0x5A).contains(byte) {
                 put(byte + 0x20)
-            } else if [0x20, 0x09, 0x0A, 0x0D, 0x0C].contains(byte) {
+            } else if [0x20, 0x09, 0x0A, 0x0B, 0x0D, 0x0C].contains(byte) {
                 space()
-            } else if byte == 0xC2, index + 1 < text.count, text[index + 1] == 0xA0 {
+            } else if byte < 0x20 || byte == 0x7F {
+                // Control characters are read as nothing.
+            } else if byte == 0xC2, index + 1 < text.count, text[index + 1] == 0xA0 || text[index + 1] == 0x85
+            {
                 space()
+                index += 1
+            } else if byte == 0xC2, index + 1 < text.count, (0x80...0x9F).contains(text[index + 1]) {
                 index += 1
             } else if byte == 0xC3, index + 1 < text.count {
                 let next = text[index + 1]

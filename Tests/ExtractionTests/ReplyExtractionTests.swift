@@ -66,6 +66,51 @@ import Testing
         #expect(result.orderNumber == "JP-30917")
     }
 
+    /// A customer's answer to a forward ("Re: Fw: …", "AW: WG: …") is a reply: neither the
+    /// forwarded confirmation it quotes nor its subject is read as an order from the customer.
+    @Test(arguments: [
+        "Re: Fw: Your Juniper & Pine order JP-30917 is confirmed",
+        "AW: WG: Ihre Bestellung JP-30917 ist bestätigt",
+        "RE: TR: Votre commande JP-30917 est confirmée",
+    ])
+    func customerReplyToAForwardIsNotAnOrder(_ subject: String) throws {
+        let result = try Self.extract(
+            Self.header(from: "Jordan Lee <jordan.lee@example.com>", subject: subject)
+                + [
+                    "Thanks, I'll keep an eye out for it.", "",
+                    "On Wed, Nov 25, 2026 at 7:00 AM Sam Lee <sam.lee@example.com> wrote:",
+                    "> ---------- Forwarded message ---------",
+                    "> From: Juniper & Pine <orders@juniperandpine.example>",
+                    "> Date: Tue, Nov 24, 2026 at 6:12 PM",
+                    "> Subject: Your Juniper & Pine order JP-30917 is confirmed",
+                    "> To: Sam Lee <sam.lee@example.com>", ">", "> Thank you for your order!", ">",
+                    "> Order number: JP-30917", "> Total: $44.00",
+                ])
+        #expect(result.kind == .notAnOrder, "\(subject)")
+        #expect(result.orderNumber == nil, "\(subject)")
+        #expect(result.merchant == nil, "\(subject)")
+    }
+
+    /// A forward of a reply ("WG: AW: …") is a forward: the original it passes on is read.
+    @Test(arguments: [
+        "WG: AW: Your Juniper & Pine order JP-30917", "Fw: Re: Your Juniper & Pine order JP-30917",
+    ])
+    func forwardOfAReplyIsReadAsItsOriginal(_ subject: String) throws {
+        let result = try Self.extract(
+            Self.header(from: "Jordan Lee <jordan.lee@example.com>", subject: subject)
+                + [
+                    "FYI", "", "---------- Forwarded message ---------",
+                    "From: Juniper & Pine <orders@juniperandpine.example>",
+                    "Date: Tue, Nov 24, 2026 at 6:12 PM",
+                    "Subject: Re: Your Juniper & Pine order JP-30917",
+                    "To: Jordan Lee <jordan.lee@example.com>", "",
+                    "Hi Jordan, your order has been cancelled as you asked.", "", "Order number: JP-30917",
+                ])
+        #expect(result.kind == .cancellation, "\(subject)")
+        #expect(result.orderNumber == "JP-30917", "\(subject)")
+        #expect(result.merchant?.name == "Juniper & Pine", "\(subject)")
+    }
+
     @Test func shopAnswerKeepsWhatItSaysItself() throws {
         let result = try Self.extract(
             Self.header(

@@ -107,3 +107,20 @@ import Testing
     #expect(message.header.fields.isEmpty)
     #expect(message.root.text == "This is a simple message not having headers.\nThe whole text is body.")
 }
+
+/// `From  :` (white space before the colon, RFC 5322 §4.5) as the first line is the From
+/// field, not an mbox separator line to skip; `From ` with a sender is still skipped.
+@Test func aFirstFromFieldWithBlanksBeforeTheColonIsAFieldNotASeparator() throws {
+    for first in [
+        "From  : Shop <shop@example.com>", "From\t: Shop <shop@example.com>",
+        "From : Shop <shop@example.com>",
+    ] {
+        let message = try parse(crlf(first, "Subject: Your order", "", "body"))
+        #expect(message.from.first?.address == "shop@example.com", "\(first)")
+        #expect(message.subject == "Your order", "\(first)")
+    }
+    let separated = try parse(
+        crlf("From shop@example.com Mon Jan  1 00:00:00 2024", "Subject: x", "", "body"))
+    #expect(separated.from.isEmpty)
+    #expect(separated.subject == "x")
+}

@@ -347,7 +347,7 @@ private func forwardedDocument(_ text: String) -> MailDocument {
     #expect(document.links.map(\.origin) == [.html, .plain])
     #expect(document.structuredData.first?.type == "Order")
     #expect(document.structuredData.first?.string("merchant") == "Example")
-    #expect(document.warnings.map(\.message) == ["JSON-LD block 1 repaired: trailingComma"])
+    #expect(document.warnings.map(\.message) == ["repaired JSON-LD block 1: trailingComma"])
     #expect(document.sender?.registrableDomain == "example.com")
 }
 

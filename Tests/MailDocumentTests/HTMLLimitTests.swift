@@ -19,7 +19,7 @@ private func attributes(_ count: Int) -> String {
     let start = ContinuousClock.now
     let result = HTMLRenderer.render(html: html, partPath: "1")
     #expect(ContinuousClock.now - start < .seconds(2))
-    let warning = result.warnings.first { $0.message.hasPrefix("HTML cut at byte 13 of") }
+    let warning = result.warnings.first { $0.message.hasPrefix("text/html part cut at byte 13 of") }
     #expect(warning?.message.contains("nesting and attributes would cost the parser") == true)
     #expect(result.text.lines == ["before"])
 }
@@ -45,7 +45,7 @@ private func attributes(_ count: Int) -> String {
     }
     #expect(warning != nil, "\(result.warnings)")
     // One node for <p>before</p>, then one per <b>x</b>: the cut is at the 150,000th.
-    #expect(warning?.message.hasPrefix("HTML cut at byte \(13 + 8 * 149_999) of") == true)
+    #expect(warning?.message.hasPrefix("text/html part cut at byte \(13 + 8 * 149_999) of") == true)
     #expect(result.text.lines.first?.hasPrefix("before") == true)
     #expect(result.text.text.utf8.count(where: { $0 == UInt8(ascii: "x") }) == 149_999)
     #expect(!result.text.text.contains("after"))

@@ -189,3 +189,16 @@ private func render(_ html: String) -> RenderedHTML {
     #expect(
         HTMLCost.cutOffset(Array((String(repeating: "<b>", count: 10) + "</a></a>").utf8), budget: 30) != nil)
 }
+
+/// Control characters but white space are read as nothing in both renditions: NUL no longer
+/// ends a text/plain line, VT and NEXT LINE are spaces.
+@Test func controlCharactersAreReadAsNothing() {
+    let plain = PlainTextRenderer.render(
+        text: "Order\u{0}number: 1\nBestell\u{1}nummer: 2\nA\u{7F}B\u{85}C\u{B}D\u{9B}E", partPath: "1")
+    #expect(plain.text.text == "Ordernumber: 1\nBestellnummer: 2\nAB C DE")
+    #expect(plain.text.spans.map(\.location) == ["line 1", "line 2", "line 3"])
+    let html = HTMLRenderer.render(
+        html: "<p>Order\u{0}number: 1</p><p>Order&#0;number: 2</p><p>Order\u{1}num&#7;ber: 3</p>",
+        partPath: "1")
+    #expect(html.text.text == "Ordernumber: 1\nOrdernumber: 2\nOrdernumber: 3")
+}

@@ -246,18 +246,75 @@ import Testing
         #expect(document.plainText?.quotedText == "")
     }
 
+    /// `Re: Fw: …` answers a forward: it is a reply, and the forward it quotes is cut with the
+    /// quote, not read as the message's forwarded original.
+    @Test func aReplyToAForwardIsAReply() throws {
+        for subject in [
+            "Re: Fw: Your Northwind order #NW-448201", "AW: WG: Ihre Bestellung NW-448201",
+            "답장: 전달: 주문 NW-448201",
+        ] {
+            var header = Self.replyHeader
+            header[2] = "Subject: \(subject)"
+            let document = try Self.document(
+                header + [
+                    "Content-Type: text/plain; charset=utf-8", "", "Thanks, got it.", "",
+                    "On Sat, Nov 21, 2026 at 9:00 AM Sam Lee <sam.lee@example.com> wrote:",
+                    "> ---------- Forwarded message ---------",
+                    "> From: Northwind Outfitters <orders@northwind-outfitters.example>",
+                    "> Date: Fri, Nov 20, 2026 at 9:00 PM",
+                    "> Subject: Your Northwind order #NW-448201 is confirmed", "> To: <sam.lee@example.com>",
+                    ">",
+                    "> Order number: NW-448201",
+                ])
+            #expect(document.forwardedOriginal == nil, "\(subject)")
+            #expect(document.plainText?.text == "Thanks, got it.", "\(subject)")
+            #expect(document.plainText?.quotedText.contains("Order number: NW-448201") == true, "\(subject)")
+        }
+    }
+
+    /// `WG: AW: …` forwards a reply: it is a forward, and its original is read.
+    @Test func aForwardOfAReplyIsAForward() throws {
+        for subject in [
+            "WG: AW: Ihre Bestellung NW-448201", "Fw: Re: Your Northwind order #NW-448201",
+            "转发: 回复: 您的订单 NW-448201",
+        ] {
+            var header = Self.replyHeader
+            header[2] = "Subject: \(subject)"
+            let document = try Self.document(
+                header + [
+                    "Content-Type: text/plain; charset=utf-8", "", "FYI", "",
+                    "---------- Forwarded message ---------",
+                    "From: Northwind Outfitters <orders@northwind-outfitters.example>",
+                    "Date: Fri, Nov 20, 2026 at 9:00 PM", "Subject: Re: Your Northwind order #NW-448201",
+                    "To: <jordan.lee@example.com>", "", "Order number: NW-448201",
+                ])
+            #expect(
+                document.forwardedOriginal?.sender?.address == "orders@northwind-outfitters.example",
+                "\(subject)")
+            #expect(document.plainText?.quotedText == "", "\(subject)")
+        }
+    }
+
     @Test func subjectPrefixes() {
         for subject in [
             "Re: Your order", "RE: Your order", "AW: Ihre Bestellung", "Antw: x", "SV: x", "答复：您的订单",
             "Re: Re: x", "Re[2]: Your order", "[EXT] Re: Your order", "Antwort: Ihre Bestellung",
             "Réf. : Votre commande", "[Lumen] [EXT] RE: x", "회신: 주문하신 상품", "ＲＥ: x", "Resp: x", "Réponse: x",
-            "Odp: x",
+            "Odp: x", "Re: Fwd: x", "Re: Fw: Your order", "RE: TR: Votre commande",
+            "AW: WG: Ihre Bestellung 12345",
+            "SV: VS: Din beställning", "R: I: Il tuo ordine", "Antw: Doorst: Uw bestelling",
+            "RE: RV: Su pedido",
+            "回复: 转发: 您的订单", "답장: 전달: 주문하신 상품", "회신: 전달: 주문", "返信: 転送: ご注文", "[EXT] Re: FW: x",
         ] {
             #expect(ReplyQuote.hasReplyPrefix(subject), "\(subject)")
             #expect(!ReplyQuote.hasForwardPrefix(subject), "\(subject)")
         }
         for subject in [
-            "Fwd: Your order", "FW: x", "WG: Ihre Bestellung", "TR: Votre commande", "Re: Fwd: x",
+            "Fwd: Your order", "FW: x", "WG: Ihre Bestellung", "TR: Votre commande",
+            "WG: AW: Ihre Bestellung 12345",
+            "Fw: Re: Your order", "TR: RE: Votre commande", "RV: RE: Su pedido", "I: R: Il tuo ordine",
+            "Doorst: Antw: Uw bestelling", "转发: 回复: 您的订单", "전달: 답장: 주문하신 상품", "転送: Re: ご注文",
+            "Fwd: Fwd: x", "[EXT] FW: RE: x",
         ] {
             #expect(ReplyQuote.hasForwardPrefix(subject), "\(subject)")
             #expect(!ReplyQuote.hasReplyPrefix(subject), "\(subject)")

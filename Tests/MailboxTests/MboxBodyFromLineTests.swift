@@ -84,9 +84,10 @@ import Testing
         let stale = try #require(messages.first)
         #expect(stale.warnings.isEmpty)
         #expect(stale.repairs.count == 1)
-        #expect(stale.repairs.first?.hasPrefix("Content-Length: 41 does not end the message") == true)
+        #expect(
+            stale.repairs.first?.hasPrefix("length 41 in Content-Length does not end the message") == true)
         let parsed = try stale.parse().get()
-        #expect(parsed.warnings.contains { $0.message.hasPrefix("Content-Length: 41") })
+        #expect(parsed.warnings.contains { $0.message.hasPrefix("length 41 in Content-Length") })
         #expect(messages.last?.repairs.isEmpty == true)
 
         // A length that lands on a separator still frames the message, `From ` lines and all.

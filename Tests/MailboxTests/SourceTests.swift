@@ -573,3 +573,43 @@ private func readThroughAPipe(_ input: String) -> (messages: [RawMessage], probl
         #expect(messages.first { text($0) == "Subject: one\n\n" }?.maildirFlags == "S")
     }
 }
+
+/// A file or standard input whose first line is `From`, white space and `:` (the obsolete
+/// syntax's white space before the colon, RFC 5322 §4.5) starts with a header field: it is
+/// one message, read whole with that line, not an mbox whose first separator is that line.
+@Test func aFirstFromFieldWithBlanksBeforeTheColonIsOneMessageNotAnMbox() throws {
+    for first in [
+        "From  : Shop <shop@example.com>", "From \t : Shop <shop@example.com>", "From :x@example.com",
+    ] {
+        let input =
+            first + "\nSubject: Your order 123\n\nbody\n\nFrom a@example.com Mon Jan  1 00:00:00 2024\nmore\n"
+        let folder = try TemporaryFolder()
+        let path = try folder.write("one.eml", input)
+        for (messages, problems) in [collect(MessageSource(paths: [path])), readThroughAPipe(input)] {
+            #expect(problems.isEmpty, "\(first)")
+            #expect(messages.map(text) == [input], "\(first)")
+            #expect(messages.allSatisfy { !$0.origin.isInMultiMessageFile }, "\(first)")
+        }
+    }
+}
+
+/// Inside an mbox, a `From  :` field right after a separator is the message's first header
+/// field, and a `From  :` line is never a separator.
+@Test func aFromFieldWithBlanksBeforeTheColonInAnMboxIsAField() throws {
+    let mbox =
+        "From a@example.com Mon Jan  1 00:00:00 2024\nFrom  : Shop <shop@example.com>\nSubject: 1\n\nfirst\n\n"
+        + "From :\nSubject: still 1\n\n"
+        + "From b@example.com Mon Jan  1 00:00:00 2024\nFrom  : Shop <shop@example.com>\nSubject: 2\n\nsecond\n"
+    let folder = try TemporaryFolder()
+    let path = try folder.write("inbox.mbox", mbox)
+    let (messages, problems) = collect(MessageSource(paths: [path]))
+    #expect(problems.isEmpty)
+    #expect(
+        messages.map(text) == [
+            "From  : Shop <shop@example.com>\nSubject: 1\n\nfirst\n\nFrom :\nSubject: still 1\n",
+            "From  : Shop <shop@example.com>\nSubject: 2\n\nsecond\n",
+        ])
+    #expect(MboxReader.separatorShape(Array("From :".utf8)[...]) == nil)
+    #expect(MboxReader.separatorShape(Array("From  : Shop".utf8)[...]) == nil)
+    #expect(MboxReader.separatorShape(Array("From -".utf8)[...]) == .undated)
+}

@@ -389,6 +389,24 @@ import Testing
         #expect(!Fixtures.codes(fixed).contains("MO602"))
     }
 
+    @Test func aLimitTheReaderReachedIsMO701() {
+        let limit = DocumentWarning(
+            partPath: "1", message: "more than 50 line items: the first 50 kept, the rest left out")
+        let broken = checker.check(
+            document: Fixtures.confirmation(), extraction: Fixtures.confirmationExtraction(),
+            limitsReached: [limit])
+        let finding = broken.findings.first { $0.code == "MO701" }
+        #expect(finding?.severity == .warning)
+        #expect(
+            finding?.message
+                == "Part of the email is not read: part 1: more than 50 line items: the first 50 kept, the rest left out."
+        )
+        #expect(!broken.hasErrors)
+        let fixed = checker.check(
+            document: Fixtures.confirmation(), extraction: Fixtures.confirmationExtraction())
+        #expect(!Fixtures.codes(fixed).contains("MO701"))
+    }
+
     @Test func everyCodeIsUniqueAndHasAFix() {
         let codes = FindingCode.all.map(\.code)
         #expect(Set(codes).count == codes.count)

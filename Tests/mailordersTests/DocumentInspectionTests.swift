@@ -42,6 +42,6 @@ private let sample = MailDocument(
     let output = inspectDocumentStructured(sample)
     #expect(output.contains("== schema.org Order #1 (jsonld) =="))
     #expect(output.contains("\"merchant\": {\n    \"name\": \"Shop\"\n  }"))
-    #expect(output.contains("warning: part 1.2: JSON-LD block 1 repaired: trailingComma"))
+    #expect(output.contains("warning: part 1.2: repaired JSON-LD block 1: trailingComma"))
     #expect(inspectDocumentStructured(MailDocument()) == "(no schema.org data)\n")
 }

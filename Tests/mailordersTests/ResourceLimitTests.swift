@@ -156,7 +156,64 @@ import Testing
         ])
         #expect(extract.status == 0)
         #expect(
-            extract.standardError.contains("warning") && extract.standardError.contains("HTML cut at byte"))
+            extract.standardError.contains("warning")
+                && extract.standardError.contains("text/html part cut at byte"))
+    }
+
+    /// The prefilter's bounded keyword scan, extraction's 2,000,000 bytes per rendered text
+    /// and its 50 line items lose nothing in silence: an order whose words stand past what the
+    /// prefilter scans is still found, and `scan` (under "read with repairs"), `extract` (on
+    /// standard error) and `check` (finding MO701) say when extraction stopped short.
+    @Test func prefilterAndExtractionLimitsAreNotSilent() throws {
+        func mail(_ id: String, subject: String, type: String = "text/plain", _ body: String) -> [UInt8] {
+            let header = Self.header.replacingOccurrences(
+                of: "Subject: limits", with: "Subject: \(subject)\nMessage-ID: <\(id)@shop.example>")
+            return Array((header + "Content-Type: \(type); charset=utf-8\n\n" + body + "\n").utf8)
+        }
+        let filler = (0..<12_000).map { "lorem ipsum dolor sit amet \($0)\n" }.joined()
+        let late = mail("late", subject: "Hello", filler + "Thank you for your order.\nOrder number: A-10024")
+        let big = mail(
+            "big", subject: "Your order",
+            String(repeating: filler, count: 6) + "Thank you for your order.\nOrder number: A-10026")
+        let rows = (0..<60).map { "<tr><td>Widget number \($0)</td><td>1</td><td>$10.00</td></tr>" }.joined()
+        let items = mail(
+            "items", subject: "Your order A-10025", type: "text/html",
+            "<p>Thank you for your order!</p><p>Order number: A-10025</p><table>\(rows)"
+                + "<tr><td>Order total</td><td>$600.00</td></tr></table>")
+        let (folder, maildir) = try Self.maildir(["late": late, "big": big, "items": items])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out")
+        let result = try CommandRunner.run(["scan", maildir.path, "--out", out.path, "--json", "--quiet"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let summary = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        #expect(summary["messagesRead"] as? Int == 4, "\(summary)")
+        #expect(summary["ordersCreated"] as? Int == 3, "the example's, A-10024 and A-10025: \(summary)")
+        let repaired = try #require(summary["repaired"] as? [[String: Any]])
+        let text = repaired.map { String(describing: $0) }.joined(separator: "\n")
+        #expect(text.contains("big") && text.contains("longer than the 2000000 extraction reads"), "\(text)")
+        #expect(text.contains("items") && text.contains("more than 50 line items"), "\(text)")
+        #expect(!text.contains("late"), "\(text)")
+
+        let extract = try CommandRunner.run(["extract", maildir.appendingPathComponent("new/items").path])
+        #expect(extract.status == 0)
+        #expect(
+            extract.standardError.contains("warning")
+                && extract.standardError.contains("more than 50 line items"))
+        #expect(!extract.standardOutput.contains("more than 50"), "the extraction JSON is unchanged")
+
+        let check = try CommandRunner.run([
+            "check", "--format", "json", maildir.appendingPathComponent("new/big").path,
+            maildir.appendingPathComponent("new/items").path,
+        ])
+        let reports = try #require(
+            (try JSONSerialization.jsonObject(with: Data(check.standardOutput.utf8)) as? [String: Any])?[
+                "reports"]
+                as? [[String: Any]])
+        let codes = reports.map {
+            ($0["findings"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String }
+        }
+        #expect(codes.count == 2 && codes.allSatisfy { $0.contains("MO701") }, "\(codes)")
     }
 
     /// The document stage's warnings for a message, one per line.

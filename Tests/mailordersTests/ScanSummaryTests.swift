@@ -15,7 +15,8 @@ import Testing
         summary.outputDirectory = "/tmp/out/orders"
         for index in 0..<50_000 {
             summary.skip(
-                "box.mbox#\(index)", byteOffset: index * 7, "From line followed directly by another From line"
+                "box.mbox#\(index)", byteOffset: index * 7,
+                "no message after the From line: followed directly by another From line"
             )
         }
         summary.skip("cur/junk", "binary data, not a message")

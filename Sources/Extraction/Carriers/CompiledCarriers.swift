@@ -215,10 +215,14 @@ final class CompiledCarriers: @unchecked Sendable {
             both.add(lowered, tag: rules.count + labelLengths.count * 3 + kind.rawValue)
             labelLengths.append(lowered.utf8.count)
         }
-        for label in Set(TrackingLabels.tracking + extraTrackingLabels) where !label.isEmpty {
+        // Labels of several words count written without their spaces too ("Trackingnumber").
+        for label in Set(LanguageRules.withJoinedForms(TrackingLabels.tracking) + extraTrackingLabels)
+        where !label.isEmpty {
             addLabel(label, .tracking)
         }
-        for label in Set(TrackingLabels.otherNumbers) { addLabel(label, .otherNumber) }
+        for label in Set(LanguageRules.withJoinedForms(TrackingLabels.otherNumbers)) {
+            addLabel(label, .otherNumber)
+        }
         for label in Set(TrackingLabels.examples) { addLabel(label, .example) }
 
         mentions.seal()

@@ -84,14 +84,16 @@ enum TrackingLabels {
         "자리", "例えば", "例:", "例：", "桁", "例如", "示例", "比如", "位数",
     ]
 
-    /// Tracking labels from `rules/languages/*.json5` (`trackingNumberLabels`), when present.
-    /// Unreadable files are skipped: the language rules loader reports them.
+    /// Tracking labels from `rules/languages/*.json5` (`trackingNumberLabels`), when present,
+    /// each of several words also written without its spaces
+    /// (``LanguageRules/withJoinedForms(_:)``). Unreadable files are skipped: the language
+    /// rules loader reports them.
     static func fromLanguageRules(in rulesDirectory: URL) -> [String] {
         struct LanguageLabels: Decodable { var trackingNumberLabels: [String]? }
         var labels: [String] = []
         for file in RulesFile.files(in: rulesDirectory.appendingPathComponent("languages")) {
             if let decoded = try? RulesFile.decode(LanguageLabels.self, from: file) {
-                labels += decoded.trackingNumberLabels ?? []
+                labels += LanguageRules.withJoinedForms(decoded.trackingNumberLabels ?? [])
             }
         }
         return labels

@@ -4,7 +4,8 @@ import MailDocument
 extension ExtractionContext {
     /// Line items from the attached order, markup, else table rows of the rendition that
     /// holds the total: a title cell and a price cell (and a quantity), between the top of
-    /// the email and the total.
+    /// the email and the total. Of the table rows, the first ``Extractor/maximumLineItems``
+    /// are kept; when there are more, a warning says so (``warnings``).
     mutating func findLineItems(total: Chosen<MonetaryAmount>?) -> [LineItem] {
         for attached in document.attachedOrders {
             let items = Markup.objects(Markup.object(attached.order)?["lineItems"]).compactMap {
@@ -68,9 +69,18 @@ extension ExtractionContext {
             for cell in cells.dropFirst().dropLast() {
                 quantity = quantity ?? parseQuantity(cell, labels: quantityLabels.phrases)
             }
+            if items.count == Extractor.maximumLineItems {
+                // One more row of items than are kept: said, not dropped in silence.
+                warnings.append(
+                    DocumentWarning(
+                        partPath: line.span?.partPath,
+                        message:
+                            "more than \(Extractor.maximumLineItems) line items: the first \(Extractor.maximumLineItems) kept, the rest left out"
+                    ))
+                break
+            }
             items.append(LineItem(title: title, quantity: quantity ?? 1, price: price))
             contexts.append(line.display)
-            if items.count >= 50 { break }
         }
         if !items.isEmpty {
             evidence.append(

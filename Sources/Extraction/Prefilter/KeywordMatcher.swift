@@ -518,11 +518,13 @@ enum Folding {
     }
 
     /// What ``fold(_:html:)`` does with a byte: 0 copy, 1 lower-case, 2 white space, 3 `0xC2`,
-    /// 4 `0xC3`, 5 `<`, 6 `&`.
+    /// 4 `0xC3`, 5 `<`, 6 `&`, 7 drop (a control character: NUL, the other C0 controls but
+    /// white space, DEL), as rendering reads them (`TextSink` in MailDocument).
     private static let byteClass: [UInt8] = (0...255).map { byte -> UInt8 in
         switch byte {
         case 0x41...0x5A: return 1
-        case 0x20, 0x09, 0x0A, 0x0D, 0x0C: return 2
+        case 0x20, 0x09, 0x0A, 0x0B, 0x0D, 0x0C: return 2
+        case 0x00...0x1F, 0x7F: return 7
         case 0xC2: return 3
         case 0xC3: return 4
         case 0x3C: return 5
@@ -549,12 +551,14 @@ enum Folding {
                 }
                 while index < count {
                     // Eight bytes at a time while a block of ASCII needs nothing but lower-casing:
-                    // no control byte, no `<` or `&`, no two spaces in a row (bit tricks on a
-                    // 64-bit word; the lanes are the bytes, lowest first).
+                    // no control byte (below 0x20, or DEL: in ASCII lanes, only 0x7F + 1 sets a
+                    // high bit), no `<` or `&`, no two spaces in a row (bit tricks on a 64-bit
+                    // word; the lanes are the bytes, lowest first).
                     while index &+ 8 <= count {
                         let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
                         let spaces = SWAR.equalMask(word, 0x20)
                         if word & SWAR.high != 0 || SWAR.hasLess(word, 0x20)
+                            || (word &+ SWAR.ones) & SWAR.high != 0
                             || SWAR.equalMask(word, 0x3C) != 0
                             || SWAR.equalMask(word, 0x26) != 0 || spaces & (spaces << 8) != 0
                             || (lastWasSpace && spaces & 0x80 != 0)
@@ -587,9 +591,15 @@ enum Folding {
                     case 2:
                         space()
                         index += 1
-                    case 3 where index + 1 < count && text[index + 1] == 0xA0:
+                    case 3 where index + 1 < count && (text[index + 1] == 0xA0 || text[index + 1] == 0x85):
+                        // U+00A0 NO-BREAK SPACE, U+0085 NEXT LINE
                         space()
                         index += 2
+                    case 3 where index + 1 < count && text[index + 1] >= 0x80 && text[index + 1] < 0xA0:
+                        // The other C1 controls: nothing.
+                        index += 2
+                    case 7:
+                        index += 1
                     case 4 where index + 1 < count:
                         let next = text[index + 1]
                         out[length] = 0xC3

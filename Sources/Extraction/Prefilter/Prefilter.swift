@@ -19,8 +19,10 @@ import MIME
 ///
 /// It must never cost recall: when in doubt it lets the message through. Words are matched
 /// in a folded copy of the text (ASCII and Latin-1 letters lower-cased, HTML tags and runs of
-/// white space turned into one space, the common entities decoded); ASCII words only at word
-/// boundaries, so `UPS` does not match `groups`.
+/// white space turned into one space, the common entities decoded, control characters read as
+/// nothing, as rendering reads them); ASCII words only at word boundaries, so `UPS` does not
+/// match `groups`. Labels of several words count written without their spaces too
+/// (``LanguageRules/joiningLabelWords()``).
 ///
 /// Immutable and `Sendable`: build it once from the rules and share it between threads.
 public struct Prefilter: Sendable {
@@ -34,9 +36,11 @@ public struct Prefilter: Sendable {
         public var description: String { (needsFullWork ? "pass: " : "reject: ") + reason }
     }
 
-    /// How many bytes of each text part are scanned.
+    /// How many bytes of each text part are scanned. A message with a longer part and no
+    /// signal in what was scanned is let through (``decide(_:)``).
     public var maxBytesPerPart = 256 << 10
-    /// How many bytes of text are scanned per message in all.
+    /// How many bytes of text are scanned per message in all. A message with more text and no
+    /// signal in what was scanned is let through (``decide(_:)``).
     public var maxBytesPerMessage = 1 << 20
 
     private let matcher: KeywordMatcher
@@ -70,17 +74,31 @@ public struct Prefilter: Sendable {
     }
 
     /// Decides whether `message` needs the full document and extraction work.
+    ///
+    /// The keyword scan reads at most ``maxBytesPerPart`` of each text part and
+    /// ``maxBytesPerMessage`` in all. When it finds no signal but left some text unread (a part
+    /// longer than it reads, or parts past the message's budget), the message is let through
+    /// all the same: a keyword may stand in what was not read, and leaving the message out
+    /// would lose its order in silence. This costs no recall; it costs the full work on the few
+    /// messages with that much text (a newsletter of more than 256 KiB of HTML), which is what
+    /// they would cost with no prefilter.
     /// - Parameter message: the parsed message.
     /// - Returns: the decision and its reason.
     public func decide(_ message: Message) -> Decision {
         if let reason = headerSignal(message) { return Decision(needsFullWork: true, reason: reason) }
         var budget = maxBytesPerMessage
+        // Bytes of text the keyword scan did not read.
+        var unread = 0
         for part in message.allPartsIncludingEncapsulated {
             if let inner = part.encapsulatedMessage, let reason = headerSignal(inner) {
                 return Decision(needsFullWork: true, reason: "forwarded message: " + reason)
             }
             if let reason = attachmentSignal(part) { return Decision(needsFullWork: true, reason: reason) }
-            guard budget > 0, let text = part.text else { continue }
+            guard let text = part.text else { continue }
+            guard budget > 0 else {
+                unread += text.utf8.count
+                continue
+            }
             let isHTML = part.contentType.subtype.lowercased() == "html"
             var found: String?
             var scanned = 0
@@ -96,7 +114,13 @@ public struct Prefilter: Sendable {
                 found = matcher.firstMatch(in: UnsafeBufferPointer(rebasing: bytes[0..<limit]), html: isHTML)
             }
             budget -= scanned
+            unread += text.utf8.count - scanned
             if let found { return Decision(needsFullWork: true, reason: "keyword \"\(found)\"") }
+        }
+        if unread > 0 {
+            return Decision(
+                needsFullWork: true,
+                reason: "no order signal in the text scanned, but \(unread) bytes of text were not scanned")
         }
         return Decision(needsFullWork: false, reason: "no order signal")
     }

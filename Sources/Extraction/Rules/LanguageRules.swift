@@ -58,10 +58,53 @@ public struct LanguageRules: Sendable, Decodable {
 }
 
 extension LanguageRules {
+    /// Reads and checks `rules/languages/<code>.json5`; every label list gets the joined forms
+    /// of its labels (``joiningLabelWords()``).
     static func load(from url: URL) throws(RulesError) -> LanguageRules {
         let rules = try RulesFile.decode(LanguageRules.self, from: url)
         try rules.validate(path: url.path)
+        return rules.joiningLabelWords()
+    }
+
+    /// The rules with each label of several words also written without its spaces, right after
+    /// it (`order number`, then `ordernumber`; `주문 번호`, then `주문번호`), in every label
+    /// list and ``trackingNumberLabels``.
+    ///
+    /// A label whose words run together is the same label: writers do it (`Ordernumber:`,
+    /// `Trackingnumber:`), and so does a control character standing for a space
+    /// (`Order\u{0}number`), which rendering reads as nothing. Kind and status phrases are left
+    /// as they are.
+    func joiningLabelWords() -> LanguageRules {
+        var rules = self
+        rules.labels.orderNumber = Self.withJoinedForms(labels.orderNumber)
+        rules.labels.carrier = Self.withJoinedForms(labels.carrier)
+        rules.labels.total = Self.withJoinedForms(labels.total)
+        rules.labels.orderDate = Self.withJoinedForms(labels.orderDate)
+        rules.labels.estimatedDelivery = Self.withJoinedForms(labels.estimatedDelivery)
+        rules.labels.shipper = Self.withJoinedForms(labels.shipper)
+        rules.labels.quantity = Self.withJoinedForms(labels.quantity)
+        rules.labels.notOrderNumber = Self.withJoinedForms(labels.notOrderNumber)
+        rules.labels.summaryRows = Self.withJoinedForms(labels.summaryRows)
+        rules.trackingNumberLabels = Self.withJoinedForms(trackingNumberLabels)
         return rules
+    }
+
+    /// `labels` with, after each label that holds a space, the label without its spaces, unless
+    /// the list has that form already. The order is kept: a list whose first labels are the most
+    /// specific (``Labels/total``) stays so.
+    /// - Parameter labels: labels as the rules list them.
+    /// - Returns: the labels and their joined forms.
+    static func withJoinedForms(_ labels: [String]) -> [String] {
+        var listed = Set(labels)
+        var result: [String] = []
+        result.reserveCapacity(labels.count * 2)
+        for label in labels {
+            result.append(label)
+            guard label.utf8.contains(0x20) else { continue }
+            let joined = String(label.unicodeScalars.filter { $0 != " " }.map(Character.init))
+            if joined.unicodeScalars.count >= 2, listed.insert(joined).inserted { result.append(joined) }
+        }
+        return result
     }
 
     func validate(path: String) throws(RulesError) {

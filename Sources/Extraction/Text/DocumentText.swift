@@ -15,6 +15,17 @@ enum TextOrigin: String, Sendable, Comparable, CaseIterable {
         }
     }
 
+    /// The rendition as a warning names it: `rendered HTML text`, `rendered plain text`,
+    /// `subject`, `preheader`.
+    var readerName: String {
+        switch self {
+        case .html: "rendered HTML text"
+        case .plain: "rendered plain text"
+        case .subject: "subject"
+        case .preheader: "preheader"
+        }
+    }
+
     /// Ties between equally trusted values go to HTML, then text/plain, then the subject.
     var rank: Int {
         switch self {
@@ -155,6 +166,17 @@ struct DocumentText: Sendable {
     let foldedText: [UInt8]
     /// Per line, where its folded bytes are in ``foldedText`` (as many as the line's bytes).
     let foldedRanges: [Range<Int>]
+    /// The renditions longer than ``maximumBytes``, of which only the first bytes are read.
+    let cuts: [Cut]
+
+    /// A rendition read only in part.
+    struct Cut: Sendable, Hashable {
+        let origin: TextOrigin
+        /// The rendition's length, in UTF-8 bytes.
+        let length: Int
+        /// The body-part path of its first span, when the document says.
+        let partPath: String?
+    }
 
     init(document: MailDocument) {
         // Every rendition's bytes first, back to back in one buffer, so that room for all the
@@ -180,6 +202,18 @@ struct DocumentText: Sendable {
         if let plain = document.plainText {
             parts.append(Part(plain.text, origin: .plain, spans: plain.spans, in: &buffer))
         }
+        var cuts: [Cut] = []
+        for (text, origin) in [
+            (document.subject, TextOrigin.subject), (document.preheader, .preheader),
+            (document.htmlText?.text, .html), (document.plainText?.text, .plain),
+        ] {
+            guard let length = text?.utf8.count, length > Self.maximumBytes else { continue }
+            let spans =
+                origin == .html
+                ? document.htmlText?.spans : origin == .plain ? document.plainText?.spans : nil
+            cuts.append(Cut(origin: origin, length: length, partPath: spans?.first?.partPath))
+        }
+        self.cuts = cuts
         var count = 0
         for part in parts { count += part.newlines + 1 }
         var lines: [TextLine] = []

@@ -83,33 +83,46 @@ public enum ReplyQuote {
         }
     }
 
-    /// Whether a subject starts with a forward prefix (`Fwd:`, `FW:`, `WG:`, `TR:`, `RV:`,
-    /// `I:`, `Doorst:`, `转发:`, `轉寄:`, `전달:`), after any reply prefixes: such a message
-    /// passes an original on rather than answering it.
-    public static func hasForwardPrefix(_ subject: String) -> Bool {
-        var rest = withoutTags(Substring(subject))
-        for _ in 0..<8 {
-            rest = rest.drop { $0 == " " || $0 == "\t" }
-            guard let colon = rest.firstIndex(where: { $0 == ":" || $0 == "：" }),
-                rest.distance(from: rest.startIndex, to: colon) <= 8
-            else { return false }
-            let prefix = subjectPrefix(rest[..<colon])
-            if forwardPrefixes.contains(prefix) { return true }
-            guard replyPrefixes.contains(prefix) else { return false }
-            rest = rest[rest.index(after: colon)...]
-        }
-        return false
+    /// What a subject's first prefix says the message is.
+    public enum SubjectPrefix: Sendable, Equatable {
+        /// A reply prefix (`Re:`, `AW:`, `SV:`, `回复:`, `답장:` …): the message answers another.
+        case reply
+        /// A forward prefix (`Fwd:`, `FW:`, `WG:`, `TR:`, `RV:`, `I:`, `Doorst:`, `转发:`,
+        /// `転送:`, `전달:` …): the message passes an original on.
+        case forward
     }
 
-    /// Whether a subject starts with a reply prefix (`Re:`, `AW:`, `Antw:`, `SV:`, `R:`,
-    /// `RIF:`, `Réf:`, `答复:`, `回复:`, `답장:`, `返信:` …) and no forward prefix follows.
-    public static func hasReplyPrefix(_ subject: String) -> Bool {
+    /// What the first prefix of a subject says, after the bracketed tags mail systems add
+    /// ("[EXT] Re: …"), or `nil` when it starts with neither kind of prefix.
+    ///
+    /// The first (outermost) prefix is what the message is, whatever follows it: each client
+    /// adds its prefix in front of the subject it answers or forwards. `Re: Fw: Your order` is a
+    /// reply to a forward (a reply); `WG: AW: Ihre Bestellung` is a forward of a reply (a
+    /// forward).
+    public static func firstPrefix(of subject: String) -> SubjectPrefix? {
         let rest = withoutTags(Substring(subject)).drop { $0 == " " || $0 == "\t" }
         guard let colon = rest.firstIndex(where: { $0 == ":" || $0 == "：" }),
             rest.distance(from: rest.startIndex, to: colon) <= 8
-        else { return false }
+        else { return nil }
         let prefix = subjectPrefix(rest[..<colon])
-        return replyPrefixes.contains(prefix) && !hasForwardPrefix(subject)
+        if forwardPrefixes.contains(prefix) { return .forward }
+        if replyPrefixes.contains(prefix) { return .reply }
+        return nil
+    }
+
+    /// Whether a subject's first prefix is a forward prefix (`Fwd:`, `FW:`, `WG:`, `TR:`, `RV:`,
+    /// `I:`, `Doorst:`, `转发:`, `轉寄:`, `전달:`, `転送:`): such a message passes an original on
+    /// rather than answering it. `WG: AW: …` is one; `Re: Fwd: …`, a reply to a forward, is not
+    /// (``firstPrefix(of:)``).
+    public static func hasForwardPrefix(_ subject: String) -> Bool {
+        firstPrefix(of: subject) == .forward
+    }
+
+    /// Whether a subject's first prefix is a reply prefix (`Re:`, `AW:`, `Antw:`, `SV:`, `R:`,
+    /// `RIF:`, `Réf:`, `答复:`, `回复:`, `답장:`, `返信:` …), whatever follows it: `Re: Fwd: …`
+    /// is a reply; `WG: AW: …`, a forward of a reply, is not (``firstPrefix(of:)``).
+    public static func hasReplyPrefix(_ subject: String) -> Bool {
+        firstPrefix(of: subject) == .reply
     }
 
     /// The subject without the bracketed tags mail systems put before it ("[EXT] Re: …",

@@ -107,7 +107,7 @@ public enum HTMLRenderer {
             warnings.append(
                 DocumentWarning(
                     partPath: partPath,
-                    message: "HTML of \(bytes.count) bytes cut to \(options.maxInputBytes) bytes"))
+                    message: "text/html part of \(bytes.count) bytes cut to \(options.maxInputBytes) bytes"))
             bytes.removeSubrange(options.maxInputBytes...)
         }
         if let cut = HTMLCost.cut(bytes, maxSteps: options.maxParserSteps, maxNodes: options.maxNodes) {
@@ -120,7 +120,8 @@ public enum HTMLRenderer {
                 }
             warnings.append(
                 DocumentWarning(
-                    partPath: partPath, message: "HTML cut at byte \(cut.offset) of \(bytes.count): \(reason)"
+                    partPath: partPath,
+                    message: "text/html part cut at byte \(cut.offset) of \(bytes.count): \(reason)"
                 ))
             bytes.removeSubrange(cut.offset...)
         }

@@ -13,6 +13,16 @@ enum PendingSeparator: Int, Comparable {
     static func < (lhs: PendingSeparator, rhs: PendingSeparator) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
+/// Rendered text being written, with its spans.
+///
+/// Control characters are read as nothing, but those that are white space: TAB, LF, CR, VT
+/// and FF (and U+0085 NEXT LINE) are spaces (or line breaks in preformatted text); NUL, the
+/// other C0 controls (U+0001–U+001F), DEL and the other C1 controls (U+0080–U+009F) leave no
+/// trace, as in a browser or a mail reader, which shows none of them. A control character
+/// between two words therefore joins them (`Order\u{1}number` reads `Ordernumber`), and one
+/// inside a word keeps it whole (`Bestell\u{0}nummer` reads `Bestellnummer`): the label rules
+/// match a label of several words written without its spaces too (`LanguageRules`), so both
+/// read as labels.
 struct TextSink {
     var bytes: [UInt8] = []
     var spans: [TextSpan] = []
@@ -68,7 +78,7 @@ struct TextSink {
             if byte == 0 { break }
             if byte < 0x80 {
                 switch byte {
-                case 0x20, 0x09, 0x0C:
+                case 0x20, 0x09, 0x0B, 0x0C:
                     request(.space)
                     index += 1
                     continue
@@ -82,6 +92,7 @@ struct TextSink {
                     index += 1
                     continue
                 default:
+                    // Other controls and DEL: read as nothing.
                     if byte < 0x20 || byte == 0x7F {
                         index += 1
                         continue
@@ -153,6 +164,8 @@ enum InvisibleCharacters {
         switch length {
         case 2:
             let b1 = pointer[1]
+            if b0 == 0xC2 && b1 == 0x85 { return .space }  // U+0085 NEXT LINE
+            if b0 == 0xC2 && b1 < 0xA0 { return .remove }  // U+0080–U+009F C1 controls
             if b0 == 0xC2 && b1 == 0xA0 { return .space }  // U+00A0 NO-BREAK SPACE
             if b0 == 0xC2 && b1 == 0xAD { return .remove }  // U+00AD SOFT HYPHEN
             if b0 == 0xCD && b1 == 0x8F { return .remove }  // U+034F COMBINING GRAPHEME JOINER

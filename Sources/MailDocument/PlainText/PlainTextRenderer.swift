@@ -1,9 +1,15 @@
+import Foundation
+
 /// Cleans a text/plain body into ``RenderedText`` and finds the bare URLs in it.
 ///
 /// Lines are kept; within a line, invisible filler (zero-width characters, soft hyphens) is
 /// removed, odd spaces (NBSP, thin spaces) become spaces, and runs of whitespace collapse
 /// to one space. More than one blank line in a row becomes one. Each line is one span,
 /// located `line N` (1-based, in the original text).
+///
+/// Control characters other than TAB, LF, CR, VT and FF — NUL included — are read as nothing,
+/// as a reader sees them (see ``TextSink``): `Order\u{0}number` reads `Ordernumber`, which
+/// the label rules read as `Order number`. A NUL never ends a line.
 public enum PlainTextRenderer {
     /// Renders a text/plain body.
     ///
@@ -15,6 +21,10 @@ public enum PlainTextRenderer {
         var sink = TextSink(capacity: text.utf8.count)
         var lineNumber = 0
         var bytes = Array(text.utf8)
+        // NUL ends a C string below: read as nothing, it goes first.
+        if bytes.contains(0) {
+            bytes.removeAll { $0 == 0 }
+        }
         bytes.append(0)
         bytes.withUnsafeMutableBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }

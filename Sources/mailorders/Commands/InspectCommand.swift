@@ -11,7 +11,8 @@ enum InspectCommand: Subcommand {
         usage: "PATH…|- [--json] [--text] [--links] [--structured]",
         options: [
             OptionSpec(
-                name: "json", valueName: nil, help: "One JSON object per message instead of the tree."),
+                name: "json", valueName: nil,
+                help: "One JSON object per message instead of the tree (or of the views asked for)."),
             OptionSpec(name: "text", valueName: nil, help: "The visible text as extraction reads it."),
             OptionSpec(name: "links", valueName: nil, help: "The links with their unwrapped targets."),
             OptionSpec(
@@ -25,7 +26,9 @@ enum InspectCommand: Subcommand {
         details: """
             Without --text, --links or --structured, prints each body part's path (1.2), content
             type, charset, transfer encoding, disposition and file name, decoded size and the decoded
-            text of text parts, then the parser's warnings. Exit status 1 when a message could not be read.
+            text of text parts, then the parser's warnings. With --json, standard output holds only
+            JSON: one object per message, the MIME tree or the views asked for.
+            Exit status 1 when a message could not be read.
             """)
 
     static func run(_ arguments: ParsedArguments) -> Int32 {
@@ -43,6 +46,15 @@ enum InspectCommand: Subcommand {
                 return
             }
             let document = MailDocument(message: message)
+            if arguments.has("json") {
+                // Standard output holds only JSON: the views as one object per message.
+                Console.out(
+                    inspectDocumentJSON(
+                        document, origin: raw.origin.description, text: arguments.has("text"),
+                        links: arguments.has("links"), structured: arguments.has("structured")),
+                    json: true)
+                return
+            }
             Console.line("== \(raw.origin)")
             if arguments.has("text") { Console.out(inspectDocumentText(document)) }
             if arguments.has("links") { Console.out(inspectDocumentLinks(document)) }

@@ -59,7 +59,7 @@ func inspectDocumentStructured(_ document: MailDocument) -> String {
         output += order.order.jsonString(pretty: true) + "\n"
     }
     let jsonLDWarnings = document.warnings.filter {
-        $0.message.hasPrefix("JSON-LD") || $0.message.contains("order bundle")
+        $0.message.contains("JSON-LD block") || $0.message.contains("order bundle")
     }
     for warning in jsonLDWarnings { output += "warning: \(warning)\n" }
     return output
@@ -116,3 +116,136 @@ private func writeText(_ document: MailDocument, into output: inout String, dept
 }
 
 private func quoted(_ text: String) -> String { "\u{201C}\(text)\u{201D}" }
+
+/// `inspect --json` with `--text`, `--links` or `--structured`: the views asked for, as one
+/// JSON object (one line) per message, so that standard output holds only JSON.
+///
+/// `{"origin", "text": {…}, "links": […], "structured": {…}}`, each view only when asked for:
+/// - `text`: `subject`, `from` (`name`, `address`), `date` (RFC 3339), `messageID`,
+///   `preheader`, `plainText`, `plainQuotedText`, `htmlText` (table cells separated by tabs),
+///   `htmlQuotedText`, `htmlHiddenText`, `imageAltTexts`, `attachments` (`filename`,
+///   `contentType`, `size` in bytes), `attachedOrders` (file names), `warnings`, and
+///   `forwardedOriginal` (`style` and the same keys) when there is one; keys without a value
+///   are left out.
+/// - `links`: per link `origin` (`html` or `plain`), `hidden`, `position` (UTF-8 offset in its
+///   rendition), `text`, `href`, `target` (the unwrapped click-tracker target) and `forwarded`
+///   (0 for the email itself, 1 for its forwarded original …).
+/// - `structured`: `schemaOrg` (per object `type`, `origin` and `properties`), `attachedOrders`
+///   (`filename`, `order`) and the JSON-LD and order bundle `warnings`.
+///
+/// - Parameters:
+///   - document: A built mail document.
+///   - origin: Where the message came from (`inbox.mbox#3`).
+///   - text: Include the `text` view.
+///   - links: Include the `links` view.
+///   - structured: Include the `structured` view.
+/// - Returns: One line of JSON, ending in a newline.
+func inspectDocumentJSON(
+    _ document: MailDocument, origin: String, text: Bool, links: Bool, structured: Bool
+) -> String {
+    var pairs: [(String, InspectionJSON)] = [("origin", .string(origin))]
+    if text { pairs.append(("text", textJSON(document))) }
+    if links {
+        var values: [InspectionJSON] = []
+        var current: MailDocument? = document
+        var depth = 0
+        while let document = current {
+            for link in document.links {
+                values.append(
+                    .object([
+                        ("origin", .string(link.origin.rawValue)), ("hidden", .bool(link.isHidden)),
+                        ("position", .number(link.position)), ("text", .string(link.text)),
+                        ("href", .string(link.href)), ("target", .string(link.target)),
+                        ("forwarded", .number(depth)),
+                    ]))
+            }
+            current = document.forwardedOriginal
+            depth += 1
+        }
+        pairs.append(("links", .array(values)))
+    }
+    if structured {
+        let schemaOrg: [InspectionJSON] = document.structuredData.map { object in
+            .object([
+                ("type", .string(object.type)), ("origin", .string(object.origin)),
+                ("properties", .raw(object.jsonValue.jsonString())),
+            ])
+        }
+        let orders: [InspectionJSON] = document.attachedOrders.map { order in
+            var fields: [(String, InspectionJSON)] = []
+            if let filename = order.filename { fields.append(("filename", .string(filename))) }
+            fields.append(("order", .raw(order.order.jsonString())))
+            return .object(fields)
+        }
+        let warnings = document.warnings.filter {
+            $0.message.contains("JSON-LD block") || $0.message.contains("order bundle")
+        }
+        pairs.append(
+            (
+                "structured",
+                .object([
+                    ("schemaOrg", .array(schemaOrg)), ("attachedOrders", .array(orders)),
+                    ("warnings", .array(warnings.map { .string($0.description) })),
+                ])
+            ))
+    }
+    var output = ""
+    InspectionJSON.object(pairs).render(into: &output)
+    return output + "\n"
+}
+
+/// The `text` view of ``inspectDocumentJSON(_:origin:text:links:structured:)`` for one document.
+private func textJSON(_ document: MailDocument) -> InspectionJSON {
+    var pairs: [(String, InspectionJSON)] = []
+    func add(_ key: String, _ value: String?) {
+        if let value, !value.isEmpty { pairs.append((key, .string(value))) }
+    }
+    add("subject", document.subject)
+    if let sender = document.sender {
+        var from: [(String, InspectionJSON)] = []
+        if let name = sender.name, !name.isEmpty { from.append(("name", .string(name))) }
+        from.append(("address", .string(sender.address)))
+        pairs.append(("from", .object(from)))
+    }
+    add("date", document.date.map(rfc3339))
+    add("messageID", document.messageID)
+    add("preheader", document.preheader)
+    add("plainText", document.plainText?.text)
+    add("plainQuotedText", document.plainText?.quotedText)
+    add("htmlText", document.htmlText?.text)
+    add("htmlQuotedText", document.htmlText?.quotedText)
+    add("htmlHiddenText", document.htmlText?.hiddenText)
+    let alts = document.images.compactMap(\.alt)
+    if !alts.isEmpty { pairs.append(("imageAltTexts", .array(alts.map { .string($0) }))) }
+    if !document.attachments.isEmpty {
+        pairs.append(
+            (
+                "attachments",
+                .array(
+                    document.attachments.map { attachment in
+                        var fields: [(String, InspectionJSON)] = []
+                        if let filename = attachment.filename {
+                            fields.append(("filename", .string(filename)))
+                        }
+                        fields.append(("contentType", .string(attachment.contentType)))
+                        fields.append(("size", .number(attachment.size)))
+                        return .object(fields)
+                    })
+            ))
+    }
+    if !document.attachedOrders.isEmpty {
+        pairs.append(
+            ("attachedOrders", .array(document.attachedOrders.map { .string($0.filename ?? "") })))
+    }
+    if !document.warnings.isEmpty {
+        pairs.append(("warnings", .array(document.warnings.map { .string($0.description) })))
+    }
+    if let original = document.forwardedOriginal {
+        var forwarded: [(String, InspectionJSON)] = [
+            ("style", .string(document.forwardStyle?.rawValue ?? "forward"))
+        ]
+        if case .object(let fields) = textJSON(original) { forwarded += fields }
+        pairs.append(("forwardedOriginal", .object(forwarded)))
+    }
+    return .object(pairs)
+}

@@ -19,7 +19,7 @@ func inspectMessage(_ message: Message, origin: String, json: Bool) -> String {
     json ? inspectionJSON(message, origin: origin) + "\n" : inspectionText(message, origin: origin)
 }
 
-private func rfc3339(_ date: Date) -> String {
+func rfc3339(_ date: Date) -> String {
     let formatter = ISO8601DateFormatter()
     formatter.formatOptions = [.withInternetDateTime]
     formatter.timeZone = TimeZone(identifier: "UTC")
@@ -64,17 +64,22 @@ private func inspectionText(_ message: Message, origin: String) -> String {
     return lines.joined(separator: "\n") + "\n"
 }
 
-/// A JSON value with its keys kept in insertion order.
-private indirect enum JSONValue {
+/// A JSON value with its keys kept in insertion order, as `inspect --json` writes it.
+indirect enum InspectionJSON {
     case string(String)
     case number(Int)
-    case array([JSONValue])
-    case object([(String, JSONValue)])
+    case bool(Bool)
+    case array([InspectionJSON])
+    case object([(String, InspectionJSON)])
+    /// JSON text written as it is (a value serialized elsewhere).
+    case raw(String)
 
     func render(into output: inout String) {
         switch self {
         case .string(let value): output += quote(value)
         case .number(let value): output += String(value)
+        case .bool(let value): output += value ? "true" : "false"
+        case .raw(let text): output += text
         case .array(let values):
             output += "["
             for (index, value) in values.enumerated() {
@@ -98,10 +103,10 @@ private indirect enum JSONValue {
     }
 }
 
-private func addressesJSON(_ addresses: [MailAddress]) -> JSONValue {
+func addressesJSON(_ addresses: [MailAddress]) -> InspectionJSON {
     .array(
         addresses.map { address in
-            var pairs: [(String, JSONValue)] = []
+            var pairs: [(String, InspectionJSON)] = []
             if let name = address.name, !name.isEmpty { pairs.append(("name", .string(name))) }
             pairs.append(("address", .string(address.address)))
             return .object(pairs)
@@ -109,14 +114,14 @@ private func addressesJSON(_ addresses: [MailAddress]) -> JSONValue {
 }
 
 private func inspectionJSON(_ message: Message, origin: String) -> String {
-    var pairs: [(String, JSONValue)] = [("origin", .string(origin))]
+    var pairs: [(String, InspectionJSON)] = [("origin", .string(origin))]
     if let id = message.messageID { pairs.append(("messageID", .string(id))) }
     if let subject = message.subject { pairs.append(("subject", .string(subject))) }
     pairs.append(("from", addressesJSON(message.from)))
     pairs.append(("to", addressesJSON(message.to)))
     if let date = message.date { pairs.append(("date", .string(rfc3339(date)))) }
-    let parts: [JSONValue] = message.allPartsIncludingEncapsulated.map { part in
-        var fields: [(String, JSONValue)] = [
+    let parts: [InspectionJSON] = message.allPartsIncludingEncapsulated.map { part in
+        var fields: [(String, InspectionJSON)] = [
             ("path", .string(part.path)), ("contentType", .string(part.contentType.essence)),
         ]
         if let charset = part.charset { fields.append(("charset", .string(charset))) }
@@ -130,6 +135,6 @@ private func inspectionJSON(_ message: Message, origin: String) -> String {
     pairs.append(("parts", .array(parts)))
     pairs.append(("warnings", .array(message.warnings.map { .string($0.description) })))
     var output = ""
-    JSONValue.object(pairs).render(into: &output)
+    InspectionJSON.object(pairs).render(into: &output)
     return output
 }

@@ -25,11 +25,15 @@ struct ProcessedMessage: Sendable {
     /// attachments), forwarded originals included; empty when the prefilter left the
     /// message out.
     var documentWarnings: [DocumentWarning] = []
+    /// The limits extraction reached (a rendered text longer than it searches, more line items
+    /// than it keeps; ``Extractor/extractReportingLimits(_:)``): what the extraction may lack.
+    var extractionWarnings: [DocumentWarning] = []
 
-    /// ``warnings`` then ``documentWarnings``, one line each: what `scan` lists under
-    /// "read with repairs" and `extract` prints on standard error.
+    /// ``warnings``, ``documentWarnings`` then ``extractionWarnings``, one line each: what
+    /// `scan` lists under "read with repairs" and `extract` prints on standard error.
     var warningDescriptions: [String] {
         warnings.map(\.description) + documentWarnings.map(\.description)
+            + extractionWarnings.map(\.description)
     }
 }
 
@@ -94,7 +98,8 @@ struct MessagePipeline: Sendable {
             result.documentWarnings += next.warnings
             original = next.forwardedOriginal
         }
-        var extraction = extractor.extract(document)
+        var (extraction, extractionWarnings) = extractor.extractReportingLimits(document)
+        result.extractionWarnings = extractionWarnings
         extraction.source = raw.origin.description
         if extraction.messageID == nil { extraction.messageID = message.messageID }
         result.extraction = extraction
