@@ -202,17 +202,16 @@ struct DocumentText: Sendable {
         if let plain = document.plainText {
             parts.append(Part(plain.text, origin: .plain, spans: plain.spans, in: &buffer))
         }
+        // Almost no email has a rendition that long: checked without building a list first.
         var cuts: [Cut] = []
-        for (text, origin) in [
-            (document.subject, TextOrigin.subject), (document.preheader, .preheader),
-            (document.htmlText?.text, .html), (document.plainText?.text, .plain),
-        ] {
-            guard let length = text?.utf8.count, length > Self.maximumBytes else { continue }
-            let spans =
-                origin == .html
-                ? document.htmlText?.spans : origin == .plain ? document.plainText?.spans : nil
+        func note(_ text: String?, _ origin: TextOrigin, _ spans: [TextSpan]?) {
+            guard let length = text?.utf8.count, length > Self.maximumBytes else { return }
             cuts.append(Cut(origin: origin, length: length, partPath: spans?.first?.partPath))
         }
+        note(document.subject, .subject, nil)
+        note(document.preheader, .preheader, nil)
+        note(document.htmlText?.text, .html, document.htmlText?.spans)
+        note(document.plainText?.text, .plain, document.plainText?.spans)
         self.cuts = cuts
         var count = 0
         for part in parts { count += part.newlines + 1 }
