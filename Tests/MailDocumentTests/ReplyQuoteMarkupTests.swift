@@ -4,8 +4,8 @@ import Testing
 
 @testable import MailDocument
 
-/// A reply's quote marked only in its HTML, by the mail client that wrote it, is found where
-/// it starts; markup that is not a client's quote marker is not taken for a quote.
+/// A reply's quote marked only in its HTML, by the mail client that wrote it, is cut like one
+/// found by its attribution line; markup that is not a client's quote marker is left alone.
 @Suite struct ReplyQuoteMarkupTests {
     static let answer = "Hi, can I still change the size of the jacket?"
 
@@ -74,6 +74,16 @@ import Testing
         ),
     ]
 
+    static func htmlDocument(_ html: String, header: [String] = ReplyQuoteTests.replyHeader) throws
+        -> MailDocument
+    {
+        try ReplyQuoteTests.document(header + ["Content-Type: text/html; charset=utf-8", "", html])
+    }
+
+    static var notReplyHeader: [String] {
+        ReplyQuoteTests.replyHeader.filter { !$0.hasPrefix("In-Reply-To") && !$0.hasPrefix("References") }
+    }
+
     @Test func eachClientsMarkupIsFoundWhereTheQuoteStarts() {
         for reply in Self.replies {
             let rendered = HTMLRenderer.render(html: reply.html, partPath: "1")
@@ -86,33 +96,68 @@ import Testing
         }
     }
 
-    @Test func blockquotesWithoutAQuoteMarkerAreNotQuotes() {
+    @Test func eachClientsReplyLosesItsQuoteWithItsLinksImagesAndMarkup() throws {
+        for reply in Self.replies {
+            let document = try Self.htmlDocument(reply.html)
+            let rendered = try #require(document.htmlText, "\(reply.client)")
+            #expect(rendered.text == Self.answer, "\(reply.client)")
+            #expect(rendered.quotedText.contains("Order number: NW-448201"), "\(reply.client)")
+            #expect(!rendered.quotedText.hasPrefix("\n"), "\(reply.client)")
+            #expect(rendered.spans.allSatisfy { $0.range.upperBound <= rendered.text.utf8.count })
+            #expect(document.links.isEmpty, "\(reply.client)")
+            #expect(document.images.isEmpty, "\(reply.client)")
+            #expect(document.structuredData.isEmpty, "\(reply.client)")
+        }
+    }
+
+    @Test func aMessageThatIsNotAReplyKeepsEverything() throws {
+        for reply in Self.replies {
+            let document = try Self.htmlDocument(reply.html, header: Self.notReplyHeader)
+            #expect(!document.isReply)
+            let rendered = try #require(document.htmlText)
+            #expect(rendered.text.contains("Order number: NW-448201"), "\(reply.client)")
+            #expect(rendered.quotedText == "", "\(reply.client)")
+            #expect(document.links.contains { $0.target.contains("ups.com") }, "\(reply.client)")
+            #expect(!document.structuredData.isEmpty, "\(reply.client)")
+        }
+    }
+
+    @Test func aForwardIsReadForItsOriginal() throws {
+        var header = ReplyQuoteTests.replyHeader
+        header[2] = "Subject: Fwd: Your Northwind order #NW-448201 is confirmed"
+        let html = """
+            <div>FYI</div><div><br><blockquote type="cite"><div><b>From: </b>Northwind Outfitters \
+            &lt;orders@northwind-outfitters.example&gt;<br><b>Subject: </b>Your Northwind order #NW-448201 \
+            is confirmed<br><b>Date: </b>20 November 2026 at 21:00:00 GMT<br><b>To: </b>Jordan Lee \
+            &lt;jordan.lee@example.com&gt;<br></div><br>\(Self.confirmation)</blockquote></div>
+            """
+        let document = try Self.htmlDocument(html, header: header)
+        #expect(document.htmlText?.quotedText == "")
+        #expect(document.htmlText?.text.contains("Order number: NW-448201") == true)
+        #expect(document.links.contains { $0.target.contains("ups.com") })
+    }
+
+    @Test func blockquotesWithoutAQuoteMarkerStay() throws {
+        // Shops use blockquotes for layout, testimonials and highlighted notes.
         for (open, close) in [
             ("<blockquote>", "</blockquote>"), ("<blockquote class=\"testimonial\">", "</blockquote>"),
             ("<blockquote type=\"quote\">", "</blockquote>"),
-            ("<blockquote class=\"x_gmail_quote\">", "</blockquote>"),
+            ("<blockquote cite=\"https://northwind-outfitters.example/reviews\">", "</blockquote>"),
+            ("<blockquote class=\"x_gmail_quote\">", "</blockquote>"), ("<div class=\"quote\">", "</div>"),
             ("<div class=\"gmail_quote_container\">", "</div>"), ("<span class=\"gmail_quote\">", "</span>"),
             ("<div id=\"mail-editor-reference-message-container\">", "</div>"),
             ("<div class=\"moz-cite-prefix\">", "</div>"),
             ("<div data-marker=\"__QUOTED_TEXT__\">", "</div>"),
         ] {
-            let html =
-                "<p>Shipped!</p>\(open)<p>Best jacket I ever had.</p>\(close)<p>Order number: NW-448201</p>"
+            let html = """
+                <p>Hi Jordan, your order has shipped with UPS.</p>\(open)<p>“Best jacket I ever had.” \
+                – Sam</p>\(close)<p>Order number: NW-448201</p><p>Tracking number: 1Z8A4F290361537848</p>
+                """
             #expect(HTMLRenderer.render(html: html, partPath: "1").quoteStart == nil, "\(open)")
+            let document = try Self.htmlDocument(html)
+            #expect(document.htmlText?.quotedText == "", "\(open)")
+            #expect(document.htmlText?.text.contains("Tracking number: 1Z8A4F290361537848") == true)
         }
-    }
-
-    @Test func aPreheaderInTheQuoteIsTheQuotedMessages() {
-        let quoted = """
-            <div>\(Self.answer)</div><blockquote type="cite"><div style="display:none">Your order \
-            NW-448201 is confirmed</div>\(Self.confirmation)</blockquote>
-            """
-        #expect(HTMLRenderer.render(html: quoted, partPath: "1").quoteStart?.holdsPreheader == true)
-        let own = """
-            <div style="display:none">Question about my jacket</div><div>\(Self.answer)</div>\
-            <blockquote type="cite">\(Self.confirmation)</blockquote>
-            """
-        #expect(HTMLRenderer.render(html: own, partPath: "1").quoteStart?.holdsPreheader == false)
     }
 
     @Test func attributeValuesAreReadLikeBrowsersDo() {
@@ -143,5 +188,102 @@ import Testing
         let quote = HTMLRenderer.render(html: html, partPath: "1").quoteStart
         #expect(quote?.markup == "div class=\"gmail_quote\"")
         #expect(quote?.offset == "Thanks!\nMore of my answer.".utf8.count)
+    }
+
+    @Test func aShopsAnswerAboveTheQuoteIsKept() throws {
+        var header = ReplyQuoteTests.replyHeader
+        header[0] = "From: Northwind Outfitters <orders@northwind-outfitters.example>"
+        header[1] = "To: Jordan Lee <jordan.lee@example.com>"
+        header[2] = "Subject: Re: Can I change the size?"
+        let html = """
+            <div>Hi Jordan, we changed the jacket to size M.</div><div>Order number: NW-448201</div>\
+            <div><a href="https://www.ups.com/track?tracknum=1Z8A4F290361537848">Track your parcel</a></div>\
+            <div id="appendonsend"></div><hr><div id="divRplyFwdMsg"><b>From:</b> Jordan Lee</div>\
+            <div>Can I still change the size of the jacket? My order is NW-448199.</div>
+            """
+        let document = try Self.htmlDocument(html, header: header)
+        let rendered = try #require(document.htmlText)
+        #expect(
+            rendered.text
+                == "Hi Jordan, we changed the jacket to size M.\nOrder number: NW-448201\nTrack your parcel")
+        #expect(rendered.quotedText.contains("NW-448199"))
+        #expect(document.links.map(\.text) == ["Track your parcel"])
+    }
+
+    @Test func aQuoteWithNothingBeforeItIsNotCutFromTheMarkup() throws {
+        // An answer interleaved with the quote (Apple Mail, Outlook) starts inside it.
+        let html = """
+            <div id="mail-editor-reference-message-container"><div class="gmail_quote">\
+            <p>&gt; Which size do you need?</p><p>Size M, please. Order NW-448201.</p></div></div>
+            """
+        #expect(HTMLRenderer.render(html: html, partPath: "1").quoteStart?.offset == 0)
+        let document = try Self.htmlDocument(html)
+        #expect(document.htmlText?.quotedText == "")
+        #expect(document.htmlText?.text.contains("Size M, please.") == true)
+    }
+
+    @Test func thunderbirdsAttributionAboveTheBlockquoteGoesWithIt() throws {
+        for attribution in [
+            "Northwind Outfitters wrote:", "Northwind Outfitters schrieb:",
+            "20/11/2026 21:00 by orders@northwind-outfitters.example:",
+        ] {
+            let html = """
+                <p>\(Self.answer)</p><div class="moz-cite-prefix">\(attribution)<br></div>\
+                <blockquote type="cite">\(Self.confirmation)</blockquote>
+                """
+            let rendered = try #require(try Self.htmlDocument(html).htmlText)
+            #expect(rendered.text == Self.answer, "\(attribution)")
+            #expect(rendered.quotedText.hasPrefix(attribution), "\(attribution)")
+        }
+        // A line of the answer that merely ends with a colon stays.
+        let html =
+            "<p>\(Self.answer)</p><p>My sizes:</p><blockquote type=\"cite\">\(Self.confirmation)</blockquote>"
+        #expect(try Self.htmlDocument(html).htmlText?.text == Self.answer + "\nMy sizes:")
+    }
+
+    @Test func attributionLinesRightAboveAQuote() {
+        let text = "Thanks!\nNorthwind Outfitters wrote:\nOrder number: NW-448201"
+        let end = "Thanks!\nNorthwind Outfitters wrote:".utf8.count
+        #expect(ReplyQuote.attributionLineStart(endingAt: end, in: text) == "Thanks!\n".utf8.count)
+        #expect(ReplyQuote.attributionLineStart(endingAt: end, in: "Northwind Outfitters wrote:") == 0)
+        for line in ["My sizes:", "Thanks!", "Write to help@northwind-outfitters.example", "a:"] {
+            #expect(ReplyQuote.attributionLineStart(endingAt: line.utf8.count, in: line) == nil, "\(line)")
+        }
+        // Not a line's end of more than 400 bytes.
+        let long = String(repeating: "word ", count: 100) + "orders@northwind-outfitters.example:"
+        #expect(ReplyQuote.attributionLineStart(endingAt: long.utf8.count, in: long) == nil)
+    }
+
+    @Test func theQuotedMessagesHiddenContentGoesWithIt() throws {
+        let html = """
+            <div>\(Self.answer)</div><blockquote type="cite"><div style="display:none">Your order \
+            NW-448201 is confirmed</div><div style="display:none"><a \
+            href="https://www.ups.com/track?tracknum=1Z8A4F290361537848">track</a></div>\(Self.confirmation)</blockquote>
+            """
+        let rendered = HTMLRenderer.render(html: html, partPath: "1")
+        #expect(rendered.preheader == "Your order NW-448201 is confirmed")
+        #expect(rendered.quoteStart?.holdsPreheader == true)
+        let document = try Self.htmlDocument(html)
+        #expect(document.preheader == nil)
+        #expect(document.links.isEmpty)
+        // The reply's own preview text stays.
+        let own = """
+            <div style="display:none">Question about my jacket</div><div>\(Self.answer)</div>\
+            <blockquote type="cite">\(Self.confirmation)</blockquote>
+            """
+        #expect(HTMLRenderer.render(html: own, partPath: "1").quoteStart?.holdsPreheader == false)
+        #expect(try Self.htmlDocument(own).preheader == "Question about my jacket")
+    }
+
+    @Test func anAttributionFoundInTheTextStillCutsFirst() throws {
+        // Gmail's attribution is in the quote container; Apple Mail's may stand above it.
+        let html = """
+            <div>\(Self.answer)</div><div>On 20 Nov 2026, at 21:00, Northwind Outfitters \
+            &lt;orders@northwind-outfitters.example&gt; wrote:</div><div>See our sale!</div>\
+            <blockquote type="cite">\(Self.confirmation)</blockquote>
+            """
+        let rendered = try #require(try Self.htmlDocument(html).htmlText)
+        #expect(rendered.text == Self.answer)
+        #expect(rendered.quotedText.hasPrefix("On 20 Nov 2026"))
     }
 }
