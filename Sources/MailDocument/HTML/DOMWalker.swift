@@ -568,8 +568,8 @@ struct DOMWalker {
     ]
 
     /// Element identifiers after which Outlook's quoted message follows to the end: Outlook on
-    /// the web and desktop (`appendonsend`, `divRplyFwdMsg`), Outlook.com (`stopSpelling`),
-    /// Outlook for Mac (`OLK_SRC_BODY_SECTION`).
+    /// the web and the mobile apps (`appendonsend`, `divRplyFwdMsg`), Outlook.com
+    /// (`stopSpelling`), Outlook for Mac (`OLK_SRC_BODY_SECTION`).
     private static let quoteIdentifiers: [StaticString] = [
         "appendonsend", "divRplyFwdMsg", "stopSpelling", "OLK_SRC_BODY_SECTION",
     ]

@@ -56,10 +56,12 @@ public struct RenderedHTML: Sendable {
 /// - Yahoo Mail: `<div class="yahoo_quoted">`;
 /// - Proton Mail: `class="protonmail_quote"` on a `<div>` or `<blockquote>`;
 /// - Tutanota: `<blockquote class="tutanota_quote">`;
-/// - Outlook on the web and Outlook desktop: `<div id="appendonsend">` (an empty element
-///   right after the writer's text) and `<div id="divRplyFwdMsg">` (the "From: … Sent: …"
-///   block); Outlook.com's older `<hr id="stopSpelling">`; Outlook for Mac's
-///   `<span id="OLK_SRC_BODY_SECTION">`; the quoted message follows these to the end;
+/// - Outlook on the web (and replies drafted through Microsoft Graph) and Outlook's mobile
+///   apps: `<div id="appendonsend">` (an empty element right after the writer's text) and
+///   `<div id="divRplyFwdMsg">` (the "From: … Sent: …" block, after a `<hr>`); Outlook.com's
+///   older `<hr id="stopSpelling">`; Outlook for Mac's `<span id="OLK_SRC_BODY_SECTION">`;
+///   the quoted message follows these to the end (Outlook for Windows marks its quote with a
+///   bordered `<div>` holding the header fields, which the text's header block finds);
 /// - Zimbra: `<hr data-marker="__DIVIDER__">`, before the quoted header fields and message.
 ///
 /// Class names are whole tokens of the `class` attribute, compared with case (`x_gmail_quote`
