@@ -111,8 +111,10 @@ public struct RenderedText: Sendable {
     public var hiddenText: String
     /// Spans of ``hiddenText`` with where each came from.
     public var hiddenSpans: [TextSpan]
-    /// In a reply, the quoted earlier message cut from the end of ``text``
-    /// (``ReplyQuote``): kept for inspection, not read for fields. Empty otherwise.
+    /// In a reply, the quoted earlier message cut from the end of ``text``, found by its
+    /// attribution line or quoted block (``ReplyQuote``) or, in HTML, by its mail client's
+    /// quote markup (``HTMLQuoteStart``): kept for inspection, not read for fields. Empty
+    /// otherwise.
     public var quotedText = ""
 
     public init(text: String, spans: [TextSpan] = [], hiddenText: String = "", hiddenSpans: [TextSpan] = []) {

@@ -106,9 +106,11 @@ extension MailDocument {
             plainText = rendered.text
             links += rendered.links
         }
+        var htmlQuoteStart: HTMLQuoteStart?
         if let body = parts.htmlBody, let html = body.text {
             let rendered = HTMLRenderer.render(html: html, partPath: body.path, options: options.html)
             htmlText = rendered.text
+            htmlQuoteStart = rendered.quoteStart
             preheader = rendered.preheader
             htmlTitle = rendered.title
             images = rendered.images
@@ -137,7 +139,9 @@ extension MailDocument {
 
         // A forward sent in a thread ("WG: AW: …") passes its original on; any other message
         // of a thread ("Re: Fw: …" included: the first prefix says what it is) quotes.
-        if isReply, !ReplyQuote.hasForwardPrefix(subject ?? "") { cutReplyQuotes() }
+        if isReply, !ReplyQuote.hasForwardPrefix(subject ?? "") {
+            cutReplyQuotes(htmlQuoteStart: htmlQuoteStart)
+        }
 
         for part in parts.attachments {
             readAttachment(part, options: options, depth: depth)
@@ -186,9 +190,19 @@ extension MailDocument {
     /// The quote starts at the first attribution or quoted block (``ReplyQuote``), or at an
     /// Outlook header block ("From: … Sent: …", "-----Original Message-----") or a bare one
     /// ("From: … Date: … Subject: …", Outlook for Mac), which in a reply is the message
-    /// answered, not a forward. When the HTML loses a quote, the
-    /// schema.org data goes with it: a reply's own words carry none.
-    private mutating func cutReplyQuotes() {
+    /// answered, not a forward. In the HTML it starts at the earlier of that and the first
+    /// quote container or quote marker of a mail client (``HTMLQuoteStart``:
+    /// `<blockquote type="cite">`, `class="gmail_quote"`, `id="divRplyFwdMsg"` …), so that a
+    /// quote marked only in the markup, without an attribution line, is cut too. A quote
+    /// container with no visible text before it is not followed: the reply would have no
+    /// words of its own, which is what an answer interleaved in the quote (Apple Mail,
+    /// Outlook) or a template copied from a quoted email looks like. When the HTML loses a
+    /// quote, the schema.org data goes with it: a reply's own words carry none; and when the
+    /// quote container lies in the cut part, so do the hidden links and images after it and
+    /// a preheader found in it (the quoted message's preview text).
+    ///
+    /// - Parameter htmlQuoteStart: Where the HTML part's quote markup starts, when it has any.
+    private mutating func cutReplyQuotes(htmlQuoteStart: HTMLQuoteStart?) {
         func start(in text: String, isPlainText: Bool) -> Int? {
             let quote = ReplyQuote.quoteStart(in: text, isPlainText: isPlainText)
             let outlook = ForwardDetector.detect(in: text).flatMap {
@@ -202,13 +216,28 @@ extension MailDocument {
             plainText = cut
             links.removeAll { $0.origin == .plain && $0.position >= start }
         }
-        if let html = htmlText, let start = start(in: html.text, isPlainText: false) {
-            var cut = html.prefix(upTo: start)
-            cut.quotedText = html.suffix(from: start)
-            htmlText = cut
-            links.removeAll { $0.origin == .html && !$0.isHidden && $0.position >= start }
-            images.removeAll { !$0.isHidden && $0.position >= start }
-            structuredData = []
+        guard let html = htmlText else { return }
+        // The markup's quote counts when the reply has words of its own before it.
+        let markup = htmlQuoteStart.flatMap { $0.offset > 0 ? $0 : nil }
+        let textStart = start(in: html.text, isPlainText: false)
+        // An attribution line right above the quote container goes with it (Thunderbird).
+        let markupStart = markup.map {
+            ReplyQuote.attributionLineStart(endingAt: $0.offset, in: html.text) ?? $0.offset
+        }
+        guard let start = [textStart, markupStart].compactMap({ $0 }).min() else { return }
+        // The markup's offset ends the reply's last line; the quote's text starts on the next.
+        let lineStart = markup?.offset == start ? html.lineStart(after: start) : start
+        var cut = html.prefix(upTo: lineStart)
+        cut.quotedText = html.suffix(from: lineStart)
+        htmlText = cut
+        links.removeAll { $0.origin == .html && !$0.isHidden && $0.position >= start }
+        images.removeAll { !$0.isHidden && $0.position >= start }
+        structuredData = []
+        // Hidden content after the quote's first element is the quoted message's too.
+        if let quote = htmlQuoteStart, start <= quote.offset {
+            links.removeAll { $0.origin == .html && $0.isHidden && $0.position >= quote.hiddenOffset }
+            images.removeAll { $0.isHidden && $0.position >= quote.hiddenOffset }
+            if quote.holdsPreheader { preheader = nil }
         }
     }
 

@@ -12,12 +12,14 @@ import Testing
         return Fixture.extract(MailDocument(message: message))
     }
 
-    static func header(from: String, subject: String, reply: Bool = true) -> [String] {
+    static func header(from: String, subject: String, reply: Bool = true, type: String = "text/plain")
+        -> [String]
+    {
         [
             "From: \(from)", "To: Someone <someone@example.com>", "Subject: \(subject)",
             "Date: Wed, 25 Nov 2026 08:03:11 -0800", "Message-ID: <m1@example.com>",
         ] + (reply ? ["In-Reply-To: <JP-30917.confirm@juniperandpine.example>"] : []) + [
-            "MIME-Version: 1.0", "Content-Type: text/plain; charset=utf-8", "",
+            "MIME-Version: 1.0", "Content-Type: \(type); charset=utf-8", "",
         ]
     }
 
@@ -124,5 +126,91 @@ import Testing
         #expect(result.orderNumber == "JP-30917")
         #expect(result.merchant?.name == "Juniper & Pine")
         #expect(result.orderDate == nil, "the order date was only in the quote")
+    }
+
+    /// The shop's confirmation as its HTML part reads, with its preview text and schema.org
+    /// Order, quoted whole by the customer's mail client.
+    static let confirmationHTML = """
+        <div style="display:none;max-height:0;overflow:hidden">Your Juniper &amp; Pine order JP-30917 is \
+        confirmed</div><table width="600"><tr><td><img src="https://juniperandpine.example/logo.png" \
+        alt="Juniper &amp; Pine"></td></tr><tr><td><h2>Thank you for your order!</h2><table>\
+        <tr><td>Order number</td><td><b>JP-30917</b></td></tr><tr><td>Order date</td>\
+        <td>November 24, 2026</td></tr><tr><td><b>Total</b></td><td><b>$44.00</b></td></tr></table>\
+        <p><a href="https://juniperandpine.example/account/orders/JP-30917">View your order</a></p>\
+        <script type="application/ld+json">{"@context":"https://schema.org","@type":"Order",\
+        "orderNumber":"JP-30917","merchant":{"@type":"Organization","name":"Juniper & Pine"}}</script>\
+        </td></tr><tr><td>Juniper &amp; Pine · 18 Alder Street · Bend, OR 97701</td></tr></table>
+        """
+
+    /// HTML-only replies whose quote is marked only in the markup: their attribution lines
+    /// (Gmail and Apple Mail in Polish) are not ones the text is cut at.
+    static let markupOnlyReplies: [(client: String, html: String)] = [
+        (
+            "Gmail",
+            """
+            <div dir="ltr">Czy mogę zmienić kolor poduszki na ochrę? Dopłacę różnicę.<div><br></div>\
+            <div>Jordan</div></div><br><div class="gmail_quote gmail_quote_container"><div dir="ltr" \
+            class="gmail_attr">wt., 24 lis 2026 o 18:12 Juniper &amp; Pine &lt;<a \
+            href="mailto:orders@juniperandpine.example">orders@juniperandpine.example</a>&gt; \
+            napisał(a):<br></div><blockquote class="gmail_quote" style="margin:0px 0px 0px 0.8ex;\
+            border-left:1px solid rgb(204,204,204);padding-left:1ex">\(confirmationHTML)</blockquote></div>
+            """
+        ),
+        (
+            "Apple Mail",
+            """
+            <html><body style="overflow-wrap: break-word;"><div>Czy mogę zmienić kolor poduszki na \
+            ochrę? Dopłacę różnicę.</div><div>Jordan</div><div><br><blockquote type="cite"><div>Wiadomość \
+            napisana przez Juniper &amp; Pine &lt;orders@juniperandpine.example&gt; w dniu 24.11.2026, \
+            o godz. 18:12:</div><br class="Apple-interchange-newline"><div>\(confirmationHTML)</div>\
+            </blockquote></div></body></html>
+            """
+        ),
+    ]
+
+    @Test func customersHTMLOnlyReplyQuotingAConfirmationIsNotAnOrder() throws {
+        for reply in Self.markupOnlyReplies {
+            let result = try Self.extract(
+                Self.header(
+                    from: "Jordan Lee <jordan.lee@example.com>",
+                    subject: "Re: Your Juniper & Pine order JP-30917 is confirmed", type: "text/html")
+                    + [reply.html])
+            #expect(result.kind == .notAnOrder, "\(reply.client)")
+            #expect(result.orderNumber == nil, "\(reply.client)")
+            #expect(result.merchant == nil, "\(reply.client)")
+            #expect(result.total == nil, "\(reply.client)")
+        }
+    }
+
+    @Test func theShopsOwnConfirmationStillGivesItsOrder() throws {
+        // Sent on its own, and threaded (References) without a quote of its own.
+        for reply in [false, true] {
+            let result = try Self.extract(
+                Self.header(
+                    from: "Juniper & Pine <orders@juniperandpine.example>",
+                    subject: "Your Juniper & Pine order JP-30917 is confirmed", reply: reply,
+                    type: "text/html")
+                    + ["<html><body>\(Self.confirmationHTML)</body></html>"])
+            #expect(result.kind == .orderConfirmation, "reply: \(reply)")
+            #expect(result.orderNumber == "JP-30917", "reply: \(reply)")
+            #expect(result.merchant?.name == "Juniper & Pine", "reply: \(reply)")
+        }
+    }
+
+    @Test func shopsHTMLAnswerAboveTheCustomersQuoteKeepsItsOrder() throws {
+        let html = """
+            <div>Hi Jordan, your order JP-30917 has been cancelled as you asked.</div>\
+            <div>Refund: $44.00 to your card.</div><div>Juniper &amp; Pine</div>\
+            <div id="appendonsend"></div><hr style="display:inline-block;width:98%" tabindex="-1">\
+            <div id="divRplyFwdMsg" dir="ltr"><b>Od:</b> Jordan Lee</div>\
+            <div>Proszę anulować zamówienie JP-30917. Moje inne zamówienie to JP-30911.</div>
+            """
+        let result = try Self.extract(
+            Self.header(
+                from: "Juniper & Pine <orders@juniperandpine.example>",
+                subject: "Re: Cancel my order", type: "text/html") + [html])
+        #expect(result.kind == .cancellation)
+        #expect(result.orderNumber == "JP-30917")
+        #expect(result.merchant?.name == "Juniper & Pine")
     }
 }

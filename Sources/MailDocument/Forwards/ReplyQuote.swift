@@ -83,6 +83,37 @@ public enum ReplyQuote {
         }
     }
 
+    /// The start of the attribution line that ends at `offset`, the start of a quote the
+    /// HTML marks (``HTMLQuoteStart``), when that line is one: Thunderbird writes its
+    /// attribution ("Juniper & Pine wrote:", "Jordan Lee schrieb:") above the
+    /// `<blockquote type="cite">`, Tutanota its own ("… by orders@shop.example:") above the
+    /// `<blockquote class="tutanota_quote">`.
+    ///
+    /// Right above a quote container, a line of at most 400 bytes is an attribution when it
+    /// ends with a colon and either ends with a "wrote:" phrase (``attributionEndings``) or
+    /// holds an address (`@`); no opener word is needed there.
+    /// - Parameters:
+    ///   - offset: A UTF-8 offset in `text` that ends a line (``HTMLQuoteStart/offset``).
+    ///   - text: A rendered text (``RenderedText/text``).
+    /// - Returns: The UTF-8 offset where that line starts, or `nil`.
+    public static func attributionLineStart(endingAt offset: Int, in text: String) -> Int? {
+        var text = text
+        return text.withUTF8 { bytes -> Int? in
+            let end = min(max(offset, 0), bytes.count)
+            var start = end
+            while start > 0, bytes[start - 1] != 0x0A, end - start <= 400 { start -= 1 }
+            guard start == 0 || bytes[start - 1] == 0x0A else { return nil }
+            let line = trimmedRange(bytes, start..<end)
+            guard line.count >= 6, line.count <= 400 else { return nil }
+            let colon =
+                bytes[line.upperBound - 1] == UInt8(ascii: ":")
+                || bytes[line].suffix(3).elementsEqual("：".utf8)
+            guard colon else { return nil }
+            let attributed = endsLikeAttribution(bytes, line) || bytes[line].contains(UInt8(ascii: "@"))
+            return attributed ? start : nil
+        }
+    }
+
     /// What a subject's first prefix says the message is.
     public enum SubjectPrefix: Sendable, Equatable {
         /// A reply prefix (`Re:`, `AW:`, `SV:`, `回复:`, `답장:` …): the message answers another.
@@ -325,6 +356,19 @@ extension RenderedText {
         return RenderedText(
             text: String(decoding: kept, as: UTF8.self), spans: spans, hiddenText: hiddenText,
             hiddenSpans: hiddenSpans)
+    }
+
+    /// The UTF-8 offset just past the line breaks at `offset`: where the next line's text
+    /// starts when `offset` ends a line.
+    func lineStart(after offset: Int) -> Int {
+        let utf8 = text.utf8
+        var index = utf8.index(utf8.startIndex, offsetBy: min(max(offset, 0), utf8.count))
+        var result = utf8.distance(from: utf8.startIndex, to: index)
+        while index < utf8.endIndex, utf8[index] == 0x0A {
+            index = utf8.index(after: index)
+            result += 1
+        }
+        return result
     }
 
     /// The text from a UTF-8 offset on.

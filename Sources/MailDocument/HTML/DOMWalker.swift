@@ -22,6 +22,7 @@ private struct Attributes {
     var value: UnsafePointer<UInt8>?
     var classAttribute: UnsafePointer<UInt8>?
     var idAttribute: UnsafePointer<UInt8>?
+    var dataMarker: UnsafePointer<UInt8>?
 }
 
 private struct LinkBuilder {
@@ -84,6 +85,10 @@ struct DOMWalker {
     private var warnings: [DocumentWarning] = []
     /// The kinds of content (links, images, …) whose limit was hit, each warned about once.
     private var limitsHit: Set<String> = []
+    /// The first quote container or quote marker of a mail client, once met.
+    private var quoteStart: HTMLQuoteStart?
+    /// Where in the hidden text the hidden block that gave ``preheader`` started.
+    private var preheaderHiddenStart = 0
 
     init(partPath: String, options: HTMLRenderer.Options, capacity: Int) {
         self.partPath = partPath
@@ -145,11 +150,15 @@ struct DOMWalker {
         let hiddenText = copy.hidden.finish()
         let visibleSpans = copy.visible.spans
         let text = copy.visible.finish()
+        var quoteStart = copy.quoteStart
+        if let quote = quoteStart, copy.preheader != nil {
+            quoteStart?.holdsPreheader = copy.preheaderHiddenStart >= quote.hiddenOffset
+        }
         return RenderedHTML(
             text: RenderedText(
                 text: text, spans: visibleSpans, hiddenText: hiddenText, hiddenSpans: hiddenSpans),
             links: copy.links, images: copy.images, preheader: copy.preheader, title: copy.title,
-            jsonLD: copy.jsonLD, microdata: topLevel, warnings: copy.warnings)
+            jsonLD: copy.jsonLD, microdata: topLevel, warnings: copy.warnings, quoteStart: quoteStart)
     }
 
     // MARK: - Elements
@@ -204,6 +213,13 @@ struct DOMWalker {
                 [attributes.classAttribute, attributes.idAttribute].contains {
                     $0.map(DOMWalker.mentionsPreheader) ?? false
                 }
+        }
+
+        if quoteStart == nil, suppressDepth == 0, !inHidden,
+            let markup = DOMWalker.quoteMarkup(node, attributes: attributes)
+        {
+            quoteStart = HTMLQuoteStart(
+                offset: visible.bytes.count, hiddenOffset: hidden.bytes.count, markup: markup)
         }
 
         if suppressDepth == 0 {
@@ -275,6 +291,7 @@ struct DOMWalker {
         if !text.isEmpty {
             preheader = text
             preheaderFromClass = frame.isPreheaderCandidate
+            preheaderHiddenStart = frame.hiddenStart
         }
     }
 
@@ -542,6 +559,87 @@ struct DOMWalker {
         return trimmedString(pointer)
     }
 
+    // MARK: - Quote markup
+
+    /// Class names that mail clients give the element holding a quoted message: Gmail,
+    /// Yahoo Mail, Proton Mail, Tutanota.
+    private static let quoteClasses: [StaticString] = [
+        "gmail_quote", "yahoo_quoted", "protonmail_quote", "tutanota_quote",
+    ]
+
+    /// Element identifiers after which Outlook's quoted message follows to the end: Outlook on
+    /// the web and the mobile apps (`appendonsend`, `divRplyFwdMsg`), Outlook.com
+    /// (`stopSpelling`), Outlook for Mac (`OLK_SRC_BODY_SECTION`).
+    private static let quoteIdentifiers: [StaticString] = [
+        "appendonsend", "divRplyFwdMsg", "stopSpelling", "OLK_SRC_BODY_SECTION",
+    ]
+
+    /// The quote markup of a mail client that an element carries (see ``HTMLQuoteStart``),
+    /// written out for inspection (`blockquote type="cite"`), or `nil`.
+    private static func quoteMarkup(_ node: NodePointer, attributes: Attributes) -> String? {
+        guard
+            attributes.type != nil || attributes.classAttribute != nil || attributes.idAttribute != nil
+                || attributes.dataMarker != nil, let name = node.pointee.name
+        else { return nil }
+        let isBlockquote = equals(name, "blockquote")
+        func tag() -> String { String(cString: name) }
+        if isBlockquote, let type = attributes.type, valueEquals(type, "cite") {
+            return "blockquote type=\"cite\""
+        }
+        if isBlockquote || equals(name, "div"), let classes = attributes.classAttribute,
+            let token = quoteClass(classes)
+        {
+            return "\(tag()) class=\"\(token)\""
+        }
+        if let identifier = attributes.idAttribute {
+            for marker in quoteIdentifiers where valueEquals(identifier, marker) {
+                return "\(tag()) id=\"\(marker)\""
+            }
+        }
+        if let marker = attributes.dataMarker, valueEquals(marker, "__DIVIDER__") {
+            return "\(tag()) data-marker=\"__DIVIDER__\""
+        }
+        return nil
+    }
+
+    /// Whether an attribute value, without ASCII white space around it, equals `literal`
+    /// with ASCII letters compared without case.
+    private static func valueEquals(_ value: UnsafePointer<UInt8>, _ literal: StaticString) -> Bool {
+        var start = 0
+        while value[start] != 0, value[start] <= 0x20 { start += 1 }
+        let bytes = literal.utf8Start
+        let count = literal.utf8CodeUnitCount
+        // A NUL in the value differs from every byte of the literal, so the loop never reads
+        // past the value's end.
+        func lowered(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
+        for index in 0..<count where lowered(value[start + index]) != lowered(bytes[index]) {
+            return false
+        }
+        var end = start + count
+        while value[end] != 0 {
+            guard value[end] <= 0x20 else { return false }
+            end += 1
+        }
+        return true
+    }
+
+    /// The first white-space-separated token of a `class` attribute that is one of
+    /// ``quoteClasses`` (compared with case), reading the value once.
+    private static func quoteClass(_ value: UnsafePointer<UInt8>) -> StaticString? {
+        var index = 0
+        while value[index] != 0 {
+            while value[index] != 0, value[index] <= 0x20 { index += 1 }
+            let start = index
+            while value[index] > 0x20 { index += 1 }
+            let length = index - start
+            for token in quoteClasses where token.utf8CodeUnitCount == length {
+                let bytes = token.utf8Start
+                if (0..<length).allSatisfy({ value[start + $0] == bytes[$0] }) { return token }
+            }
+        }
+        return nil
+    }
+
     // MARK: - Helpers
 
     private static func attributes(of node: NodePointer) -> Attributes {
@@ -587,7 +685,11 @@ struct DOMWalker {
                     result.classAttribute = value
                 }
             case UInt8(ascii: "d"):
-                if equals(name, "datetime") { result.datetime = value }
+                if equals(name, "datetime") {
+                    result.datetime = value
+                } else if equals(name, "data-marker") {
+                    result.dataMarker = value
+                }
             case UInt8(ascii: "v"):
                 if equals(name, "value") { result.value = value }
             default:

@@ -21,11 +21,15 @@ public struct RenderedHTML: Sendable {
     public var microdata: [JSONValue]
     /// Inputs refused or cut short.
     public var warnings: [DocumentWarning]
+    /// Where the first quote container or quote marker of a mail client starts
+    /// (``HTMLQuoteStart``), or `nil` when the HTML has none. Recorded for every part; only a
+    /// reply's document is cut there (``MailDocument/isReply``), the rendering never changes.
+    public var quoteStart: HTMLQuoteStart?
 
     public init(
         text: RenderedText, links: [Link] = [], images: [ImageReference] = [], preheader: String? = nil,
         title: String? = nil, jsonLD: [JSONLDBlock] = [], microdata: [JSONValue] = [],
-        warnings: [DocumentWarning] = []
+        warnings: [DocumentWarning] = [], quoteStart: HTMLQuoteStart? = nil
     ) {
         self.text = text
         self.links = links
@@ -35,6 +39,59 @@ public struct RenderedHTML: Sendable {
         self.jsonLD = jsonLD
         self.microdata = microdata
         self.warnings = warnings
+        self.quoteStart = quoteStart
+    }
+}
+
+/// Where a reply's quoted earlier message starts in rendered HTML, as the mail client that
+/// wrote the reply marked it in the markup rather than in the text.
+///
+/// Recognised, on visible elements only (a quote container inside hidden content marks
+/// nothing a reader sees):
+/// - Apple Mail, Thunderbird, Proton Mail: `<blockquote type="cite">` (the
+///   `type` attribute compared without case; a `<blockquote>` without it is layout or a
+///   testimonial, not a quote);
+/// - Gmail: `<div class="gmail_quote">` (also `class="gmail_quote gmail_quote_container"`,
+///   holding the `gmail_attr` attribution and the quote) and `<blockquote class="gmail_quote">`;
+/// - Yahoo Mail: `<div class="yahoo_quoted">`;
+/// - Proton Mail: `class="protonmail_quote"` on a `<div>` or `<blockquote>`;
+/// - Tutanota: `<blockquote class="tutanota_quote">`;
+/// - Outlook on the web (and replies drafted through Microsoft Graph) and Outlook's mobile
+///   apps: `<div id="appendonsend">` (an empty element right after the writer's text) and
+///   `<div id="divRplyFwdMsg">` (the "From: … Sent: …" block, after a `<hr>`); Outlook.com's
+///   older `<hr id="stopSpelling">`; Outlook for Mac's `<span id="OLK_SRC_BODY_SECTION">`;
+///   the quoted message follows these to the end (Outlook for Windows marks its quote with a
+///   bordered `<div>` holding the header fields, which the text's header block finds);
+/// - Zimbra: `<hr data-marker="__DIVIDER__">`, before the quoted header fields and message.
+///
+/// Class names are whole tokens of the `class` attribute, compared with case (`x_gmail_quote`
+/// does not match); `id` and `data-marker` values are compared without ASCII case.
+///
+/// Not recognised, on purpose: Thunderbird's `<div class="moz-cite-prefix">` (a top-posted
+/// answer is written inside it, above the attribution), Outlook's
+/// `<div id="mail-editor-reference-message-container">` (an answer interleaved with the
+/// quote is written inside it), Zimbra's `<div data-marker="__QUOTED_TEXT__">` (found
+/// wrapping whole emails whose HTML was copied from a quoted one), and `gmail_extra`.
+public struct HTMLQuoteStart: Sendable, Hashable {
+    /// The UTF-8 offset in ``RenderedText/text`` where the quote starts: the length of the
+    /// visible text written before the quote's first element. The quote's own first line
+    /// starts after the line break that follows this offset.
+    public var offset: Int
+    /// The UTF-8 offset in ``RenderedText/hiddenText`` at the same point: hidden text, hidden
+    /// links and hidden images from this offset on lie in the quote.
+    public var hiddenOffset: Int
+    /// The markup that marked the quote, e.g. `blockquote type="cite"`,
+    /// `div class="gmail_quote"`, `div id="appendonsend"`.
+    public var markup: String
+    /// Whether ``RenderedHTML/preheader`` was found in the quote (the quoted message's
+    /// preview text, not the reply's).
+    public var holdsPreheader: Bool
+
+    public init(offset: Int, hiddenOffset: Int, markup: String, holdsPreheader: Bool = false) {
+        self.offset = offset
+        self.hiddenOffset = hiddenOffset
+        self.markup = markup
+        self.holdsPreheader = holdsPreheader
     }
 }
 
