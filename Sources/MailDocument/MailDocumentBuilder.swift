@@ -184,6 +184,12 @@ extension MailDocument {
     /// References (RFC 5322 §3.6.4).
     public var isReply: Bool { !inReplyTo.isEmpty || !references.isEmpty }
 
+    /// Whether a quoted earlier message was cut from a rendition (``RenderedText/quotedText``):
+    /// the message answers another, and its subject is its thread's.
+    public var hasCutQuote: Bool {
+        !(htmlText?.quotedText.isEmpty ?? true) || !(plainText?.quotedText.isEmpty ?? true)
+    }
+
     /// Moves a reply's quoted earlier message out of each rendition into
     /// ``RenderedText/quotedText``, with the links and images that were in it.
     ///
@@ -265,6 +271,9 @@ extension MailDocument {
         original.structuredData = structuredData
         original.attachedOrders = attachedOrders
         original.jsonLDBlocks = jsonLDBlocks
+        // A forwarded reply ("Re: …" in the forwarded header block, as in "Fw: Re: …") quotes
+        // the message it answered, as any reply does: the quote is not the original's own.
+        if ReplyQuote.hasReplyPrefix(found.subject ?? "") { original.cutReplyQuotes(htmlQuoteStart: nil) }
         forwardedOriginal = original
         forwardStyle = found.style
     }

@@ -113,6 +113,40 @@ import Testing
         #expect(result.merchant?.name == "Juniper & Pine", "\(subject)")
     }
 
+    /// A reply whose client kept the shop's subject as it was (no "Re:") is known by the quote
+    /// cut from it: its subject, which names the order, is not read as the customer's.
+    @Test func customerReplyUnderTheShopsUnchangedSubjectIsNotAnOrder() throws {
+        let result = try Self.extract(
+            Self.header(
+                from: "Jordan Lee <jordan.lee@example.com>",
+                subject: "Your Juniper & Pine order JP-30917 is confirmed")
+                + ["Could you send the pillow in ochre instead?", "", "Jordan", ""] + Self.quotedConfirmation)
+        #expect(result.kind == .notAnOrder)
+        #expect(result.orderNumber == nil)
+        #expect(result.merchant == nil)
+    }
+
+    /// A customer forwarding their own reply ("Fw: Re: …"): the forwarded original is the
+    /// customer's reply, whose quote of the confirmation is not the original's own content.
+    @Test(arguments: [
+        ("Fw: Re: Your Juniper & Pine order JP-30917 is confirmed", "---------- Forwarded message ---------"),
+        ("WG: AW: Ihre Bestellung JP-30917 ist bestätigt", "-------- Weitergeleitete Nachricht --------"),
+    ])
+    func forwardedCustomerReplyIsNotAnOrderFromTheCustomer(_ subject: String, _ marker: String) throws {
+        let result = try Self.extract(
+            Self.header(from: "Jordan Lee <jordan.lee@example.com>", subject: subject, reply: false)
+                + [
+                    "See below.", "", marker,
+                    "From: Jordan Lee <jordan.lee@example.com>", "Date: Wed, Nov 25, 2026 at 7:00 AM",
+                    "Subject: Re: Your Juniper & Pine order JP-30917 is confirmed",
+                    "To: Juniper & Pine <orders@juniperandpine.example>", "",
+                    "Could you send the pillow in ochre instead?", "",
+                ] + Self.quotedConfirmation)
+        #expect(result.orderNumber == nil, "\(subject)")
+        #expect(result.merchant?.name != "Jordan Lee", "\(subject)")
+        #expect(result.kind == .notAnOrder, "\(subject)")
+    }
+
     @Test func shopAnswerKeepsWhatItSaysItself() throws {
         let result = try Self.extract(
             Self.header(

@@ -305,6 +305,8 @@ import Testing
             "SV: VS: Din beställning", "R: I: Il tuo ordine", "Antw: Doorst: Uw bestelling",
             "RE: RV: Su pedido",
             "回复: 转发: 您的订单", "답장: 전달: 주문하신 상품", "회신: 전달: 주문", "返信: 転送: ご注文", "[EXT] Re: FW: x",
+            "Απ: Η παραγγελία σας", "ΣΧΕΤ: x", "Ответ: Ваш заказ", "Отв: x", "*EXTERNAL* RE: Your order",
+            "Rép. : Votre commande", "Rép: x",
         ] {
             #expect(ReplyQuote.hasReplyPrefix(subject), "\(subject)")
             #expect(!ReplyQuote.hasForwardPrefix(subject), "\(subject)")
@@ -314,12 +316,15 @@ import Testing
             "WG: AW: Ihre Bestellung 12345",
             "Fw: Re: Your order", "TR: RE: Votre commande", "RV: RE: Su pedido", "I: R: Il tuo ordine",
             "Doorst: Antw: Uw bestelling", "转发: 回复: 您的订单", "전달: 답장: 주문하신 상품", "転送: Re: ご注文",
-            "Fwd: Fwd: x", "[EXT] FW: RE: x",
+            "Fwd: Fwd: x", "[EXT] FW: RE: x", "ΠΡΘ: Η παραγγελία σας", "Пересл: Ваш заказ",
+            "*EXTERNAL* FW: x",
         ] {
             #expect(ReplyQuote.hasForwardPrefix(subject), "\(subject)")
             #expect(!ReplyQuote.hasReplyPrefix(subject), "\(subject)")
         }
-        for subject in ["Your order #1", "Order: 12345 shipped", "Regarding your order", ""] {
+        for subject in [
+            "Your order #1", "Order: 12345 shipped", "Regarding your order", "", "*Sale* ends: x",
+        ] {
             #expect(!ReplyQuote.hasReplyPrefix(subject), "\(subject)")
             #expect(!ReplyQuote.hasForwardPrefix(subject), "\(subject)")
         }

@@ -156,13 +156,16 @@ public enum ReplyQuote {
         firstPrefix(of: subject) == .reply
     }
 
-    /// The subject without the bracketed tags mail systems put before it ("[EXT] Re: …",
-    /// "[Shop] Re: …"): up to three, each at most 24 characters.
+    /// The subject without the tags mail systems put before it ("[EXT] Re: …", "[Shop] Re: …",
+    /// "*EXTERNAL* RE: …"): up to three, each in brackets or asterisks and at most 24
+    /// characters.
     private static func withoutTags(_ subject: Substring) -> Substring {
         var rest = subject
         for _ in 0..<3 {
             let trimmed = rest.drop { $0 == " " || $0 == "\t" }
-            guard trimmed.first == "[", let close = trimmed.firstIndex(of: "]"),
+            guard let open = trimmed.first, open == "[" || open == "*" else { break }
+            let closing: Character = open == "[" ? "]" : "*"
+            guard let close = trimmed.dropFirst().firstIndex(of: closing),
                 trimmed.distance(from: trimmed.startIndex, to: close) <= 24
             else { break }
             rest = trimmed[trimmed.index(after: close)...]
@@ -201,12 +204,12 @@ public enum ReplyQuote {
     }
 
     static let forwardPrefixes: Set<String> = [
-        "fwd", "fw", "wg", "tr", "rv", "i", "doorst", "enc", "转发", "轉寄", "전달", "転送",
+        "fwd", "fw", "wg", "tr", "rv", "i", "doorst", "enc", "转发", "轉寄", "전달", "転送", "πρθ", "пересл",
     ]
     static let replyPrefixes: Set<String> = [
         "re", "aw", "antw", "antwort", "sv", "svar", "vs", "r", "rif", "réf", "réf.", "ref", "res", "resp",
         "réponse", "odp", "ynt", "vá", "válasz", "회신", "答复", "回复", "回覆",
-        "답장", "返信",
+        "답장", "返信", "απ", "σχετ", "ответ", "отв", "rép", "rép.",
     ]
 
     private static func trimmedRange(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Range<Int> {
