@@ -52,6 +52,28 @@ import Testing
         expectPlain(junit.standardError)
     }
 
+    /// A mailbox path that is not there stops the run before anything is created: a mistyped
+    /// or unmounted path is not a message to skip.
+    @Test func scanOfAMissingPathStopsBeforeCreatingTheOutputFolder() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let missing = folder.appendingPathComponent("no-such-Maildir").path
+        let out = folder.appendingPathComponent("out")
+        for extra in [[String](), ["--json"]] {
+            let result = try CommandRunner.run(["scan", missing, "--out", out.path] + extra)
+            #expect(result.status == 2)
+            #expect(result.standardError.contains("cannot read \(missing): no such file or directory"))
+            expectPlain(result.standardError.components(separatedBy: "\n").first ?? "")
+            #expect(!FileManager.default.fileExists(atPath: out.path))
+            if !extra.isEmpty {
+                let object = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8))
+                let summary = try #require(object as? [String: Any])
+                #expect(summary["messagesRead"] as? Int == 0)
+                #expect((summary["error"] as? String)?.contains("no such file or directory") == true)
+            }
+        }
+    }
+
     @Test func scanNamesWhyTheOutputFolderCannotBeMade() throws {
         let result = try CommandRunner.run(["scan", "examples/Maildir", "--out", "/proc/mailorders-test"])
         #expect(result.status == 2)

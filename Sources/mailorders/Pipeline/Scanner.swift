@@ -219,6 +219,16 @@ struct Scanner {
 
     init(options: ScanOptions) throws {
         self.options = options
+        // A mailbox path that is not there is a mistake in the command (a mistyped or unmounted
+        // path), not a message to skip: the run stops before it creates anything.
+        for path in options.paths where path != "-" {
+            var status = stat()
+            if lstat(path, &status) != 0 {
+                throw ScanSetupError(
+                    "cannot read \(path): \(String(cString: strerror(errno)).lowercased())",
+                    leavesRecord: false)
+            }
+        }
         var probe = options.outputDirectory
         var isDirectory: ObjCBool = false
         while !FileManager.default.fileExists(atPath: probe.path, isDirectory: &isDirectory)
