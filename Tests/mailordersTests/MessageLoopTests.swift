@@ -35,6 +35,24 @@ import Testing
         }
     }
 
+    /// A text file that is not mail (a README, a JSON file) is passed over by `check` and
+    /// `inspect` as `scan` and `extract` pass it over: its header has no message field.
+    @Test(arguments: [("extract", Int32(1)), ("inspect", Int32(1)), ("check", Int32(2))])
+    func aTextFileThatIsNotMailIsSkipped(command: String, status: Int32) throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let notes = folder.appendingPathComponent("notes.md")
+        try Data("# Notes\n\nOrder number: NW-48213\nTracking: 1Z999AA10123456784\n".utf8).write(to: notes)
+        let result = try CommandRunner.run([command, notes.path])
+        #expect(result.status == status, "\(command)")
+        #expect(
+            result.standardError.contains(
+                "mailorders \(command): skipped \(notes.path) at byte 0: no header field: not an Internet message"
+            ),
+            "\(result.standardError)")
+        #expect(!result.standardOutput.contains("NW-48213"), "\(command)")
+    }
+
     /// A From name that decodes to terminal escape sequences is printed visibly, never raw.
     @Test func terminalControlsFromAnEmailAreNotWrittenRaw() throws {
         let folder = try CommandRunner.temporaryFolder()

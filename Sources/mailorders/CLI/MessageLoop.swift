@@ -108,11 +108,20 @@ final class MessageLoop {
     }
 
     /// Calls `body` with each message parsed (RFC 5322 / MIME) beside its raw form, reporting and
-    /// counting the messages that could not be read or parsed.
+    /// counting the messages that could not be read or parsed, and the files that are not
+    /// messages at all: a header with no Internet message field
+    /// (``MessagePipeline/hasMessageField(_:)``), which `scan` and `extract` pass over too.
     func forEachMessage(_ body: (RawMessage, Message) -> Void) {
         forEachRawMessage { raw in
             switch raw.parse() {
-            case .success(let message): body(raw, message)
+            case .success(let message):
+                guard MessagePipeline.hasMessageField(message.header) else {
+                    skip(
+                        SourceProblem(origin: raw.origin, reason: "no header field: not an Internet message")
+                            .description)
+                    return
+                }
+                body(raw, message)
             case .failure(let problem): skip(problem.description)
             }
         }
