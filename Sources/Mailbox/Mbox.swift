@@ -258,8 +258,9 @@ final class MboxReader {
     /// next line is a header field, or when it follows a blank line, as separators do (RFC 4155
     /// §2: a message ends with an empty line) and what follows cannot be body text: another
     /// separator, white space up to the end, binary data or a line with control bytes
-    /// (``next()`` reports them). A header field is a known message field or a field with a
-    /// value (`wrote:` alone is not one).
+    /// (``next()`` reports them). A header field is a known message field, or a field with a
+    /// value followed in its block by a known message field (`wrote:` alone, `wrote: hi` or
+    /// `Note: …` over body text are not one).
     /// Any other line of that shape, dated or not, is an unescaped line of the body: writers
     /// that quote (`>From `) never leave one, and reading it as body text keeps the message
     /// whole where a split would cut it in two (`From john@example.com Mon Nov 16 09:00:00
@@ -279,7 +280,14 @@ final class MboxReader {
                 && startsWithMessageField(buffer, at: start)
         }
         if start >= buffer.count { return afterBlankLine }
-        if startsWithHeaderField(buffer, at: start) { return true }
+        if startsWithMessageField(buffer, at: start) { return true }
+        if startsWithHeaderField(buffer, at: start) {
+            // A field other than a message's own (`X-Status: RO`, or body text shaped like one,
+            // `wrote: hi`, `Note: …`): a separator when a message field follows in the same
+            // block of fields, as in every message an mbox holds.
+            stream.fill(atLeast: start + 16384)
+            if headerBlockHoldsMessageField(stream.buffer, from: start) { return true }
+        }
         guard afterBlankLine else { return false }
         let after = buffer[start..<min(buffer.count, start + 1024)]
         // A line with control bytes (NUL, a bell …) after it is no body text of a mail
@@ -317,6 +325,27 @@ final class MboxReader {
         var index = colon + 1
         while index < buffer.count, buffer[index] == 0x20 || buffer[index] == 0x09 { index += 1 }
         return index < buffer.count && buffer[index] != 0x0A && buffer[index] != 0x0D
+    }
+
+    /// Whether the lines from `start` are header fields (RFC 5322 §2.2, folded lines included)
+    /// up to a blank line, with one of ``messageFieldNames`` among them: read within 16 KiB and
+    /// 64 lines.
+    private func headerBlockHoldsMessageField(_ buffer: [UInt8], from start: Int) -> Bool {
+        let end = min(buffer.count, start + 16384)
+        var line = start
+        var lines = 0
+        while line < end, lines < 64 {
+            let byte = buffer[line]
+            if byte == 0x0A || byte == 0x0D { return false }
+            if byte != 0x20 && byte != 0x09 {
+                if startsWithMessageField(buffer, at: line) { return true }
+                guard startsWithFieldName(buffer, at: line) else { return false }
+            }
+            guard let lineEnd = buffer[line..<end].firstIndex(of: 0x0A) else { return false }
+            line = lineEnd + 1
+            lines += 1
+        }
+        return false
     }
 
     /// Whether the bytes hold a C0 control other than tab, line feed, form feed, carriage

@@ -201,6 +201,13 @@ import Testing
         let (kept, keptProblems) = try read(Self.separator + "\nSubject: 1\n\n" + body)
         #expect(keptProblems.isEmpty)
         #expect(kept.map(text) == ["Subject: 1\n\n" + body])
+        // Body text shaped like a field with a value, and no message field in its block.
+        for line in ["wrote: hi", "Note: the parcel is at the depot", "wrote: hi\nCheers: Sam"] {
+            let quoted = "Sounds good.\n\n" + Self.separator + "\n" + line + "\n> Your order has shipped.\n"
+            let (whole, wholeProblems) = try read(Self.separator + "\nSubject: 1\n\n" + quoted)
+            #expect(wholeProblems.isEmpty, "\(line)")
+            #expect(whole.map(text) == ["Subject: 1\n\n" + quoted], "\(line)")
+        }
         let (split, splitProblems) = try read(
             Self.separator + "\nSubject: 1\n\nfirst\n\n" + Self.separator
                 + "\nX-Status: RO\nSubject: 2\n\nsecond\n")
