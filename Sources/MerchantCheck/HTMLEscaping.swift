@@ -2,11 +2,21 @@ import Foundation
 
 /// Escaping for HTML text and attribute values (HTML Living Standard §13.1.2.6, §13.2.5).
 enum HTMLEscaping {
-    /// Escapes `&`, `<`, `>`, `"` and `'`: safe in text and in quoted attribute values.
+    /// Escapes `&`, `<`, `>`, `"` and `'`: safe in text and in quoted attribute values. Control
+    /// characters, which HTML does not allow in its input (HTML Living Standard §13.2.3.5,
+    /// "control-character-in-input-stream"), are written visibly as `\u{1B}`, as the command line
+    /// shows them on a terminal: C0 controls but tab, line feed and carriage return, DEL and
+    /// the C1 controls (U+0080–U+009F). NUL becomes U+FFFD.
     static func escape(_ text: String) -> String {
         var output: [UInt8] = []
         output.reserveCapacity(text.utf8.count + text.utf8.count / 8)
-        for byte in text.utf8 {
+        func visible(_ value: UInt8) {
+            output += Array("\\u{\(String(value, radix: 16, uppercase: true))}".utf8)
+        }
+        var utf8 = text.utf8.makeIterator()
+        var pending: UInt8? = nil
+        while let byte = pending ?? utf8.next() {
+            pending = nil
             switch byte {
             case UInt8(ascii: "&"): output += Array("&amp;".utf8)
             case UInt8(ascii: "<"): output += Array("&lt;".utf8)
@@ -14,6 +24,20 @@ enum HTMLEscaping {
             case UInt8(ascii: "\""): output += Array("&quot;".utf8)
             case UInt8(ascii: "'"): output += Array("&#39;".utf8)
             case 0: output += [0xEF, 0xBF, 0xBD]
+            case 0x09, 0x0A, 0x0D: output.append(byte)
+            case 0x01...0x1F, 0x7F: visible(byte)
+            case 0xC2:
+                // U+0080–U+009F are C2 80 … C2 9F in UTF-8.
+                guard let next = utf8.next() else {
+                    output.append(byte)
+                    break
+                }
+                if (0x80...0x9F).contains(next) {
+                    visible(next)
+                } else {
+                    output.append(byte)
+                    pending = next
+                }
             default: output.append(byte)
             }
         }

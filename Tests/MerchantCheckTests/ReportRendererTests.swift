@@ -161,6 +161,24 @@ import Testing
         #expect(HTMLEscaping.escapeValue("plain") == "plain")
     }
 
+    /// Control characters from an email (a terminal escape in a subject, a bell) never reach
+    /// the report raw: they are shown as `\u{1B}`, as on the command line.
+    @Test func htmlShowsControlCharactersVisibly() {
+        #expect(HTMLEscaping.escape("a\u{1B}[2Jb\u{7}c") == "a\\u{1B}[2Jb\\u{7}c")
+        #expect(HTMLEscaping.escape("x\u{7F}y\u{85}z\u{9F}") == "x\\u{7F}y\\u{85}z\\u{9F}")
+        #expect(HTMLEscaping.escape("tab\tline\r\nend") == "tab\tline\r\nend")
+        #expect(HTMLEscaping.escape("é ¢ \u{A0} Â") == "é ¢ \u{A0} Â")
+        #expect(HTMLEscaping.escape("\u{0}") == "\u{FFFD}")
+        var extraction = Fixtures.shippingExtraction()
+        extraction.orderNumber = "A-10023\u{1B}[2J"
+        let report = checker.check(
+            document: Fixtures.shipping(body: "Order A-10023 \u{7}"), extraction: extraction,
+            origin: "mail.eml")
+        let page = ReportRenderer.html([report], emailHTML: [nil])
+        #expect(!page.unicodeScalars.contains { $0.value < 0x20 && $0 != "\t" && $0 != "\n" && $0 != "\r" })
+        #expect(!page.unicodeScalars.contains { (0x7F...0x9F).contains($0.value) })
+    }
+
     @Test func markerWrapsValuesOnlyInTextNodes() {
         let html =
             "<a href=\"https://x/A-10023\" title=\"A-10023\">A-10023</a><style>.A-10023{}</style>"
