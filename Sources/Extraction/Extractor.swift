@@ -132,18 +132,15 @@ struct ExtractionContext {
             if original.structuredData.isEmpty { original.structuredData = outer.structuredData }
             if original.attachedOrders.isEmpty { original.attachedOrders = outer.attachedOrders }
             if original.date == nil { original.date = outer.date }
-            // A forwarded reply (its subject starts with a reply prefix, or a quote was cut from
-            // it) is read as a reply: its subject is its thread's.
-            if original.hasCutQuote || ReplyQuote.hasReplyPrefix(original.subject ?? "") {
-                original.subject = nil
-            }
+            // A forwarded reply (its own subject starts with a reply prefix, as in "Fw: Re: …")
+            // is read as a reply: its subject is its thread's.
+            if ReplyQuote.hasReplyPrefix(original.subject ?? "") { original.subject = nil }
             self.document = original
-        } else if outer.isReply,
-            outer.hasCutQuote || ReplyQuote.hasReplyPrefix(outer.subject ?? "")
-        {
+        } else if outer.isReply, let subject = outer.subject, ReplyQuote.hasReplyPrefix(subject) {
             // A reply's subject is the one it answers ("Re: Your order … is confirmed"), written
-            // by whoever started the thread: it says nothing about the reply itself. A reply whose
-            // client kept the subject as it was (no "Re:") is known by the quote cut from it.
+            // by whoever started the thread: it says nothing about the reply itself. A reply under
+            // an unchanged subject keeps it: a quote cut wrongly from a threaded shop email must
+            // not take the shop's order number with it.
             var reply = outer
             reply.subject = nil
             self.document = reply

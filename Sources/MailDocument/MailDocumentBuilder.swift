@@ -184,12 +184,6 @@ extension MailDocument {
     /// References (RFC 5322 §3.6.4).
     public var isReply: Bool { !inReplyTo.isEmpty || !references.isEmpty }
 
-    /// Whether a quoted earlier message was cut from a rendition (``RenderedText/quotedText``):
-    /// the message answers another, and its subject is its thread's.
-    public var hasCutQuote: Bool {
-        !(htmlText?.quotedText.isEmpty ?? true) || !(plainText?.quotedText.isEmpty ?? true)
-    }
-
     /// Moves a reply's quoted earlier message out of each rendition into
     /// ``RenderedText/quotedText``, with the links and images that were in it.
     ///
