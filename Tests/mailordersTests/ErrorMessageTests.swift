@@ -59,6 +59,14 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let missing = folder.appendingPathComponent("no-such-Maildir").path
         let out = folder.appendingPathComponent("out")
+        // A symbolic link to a missing file is as missing.
+        let dangling = folder.appendingPathComponent("dangling")
+        try FileManager.default.createSymbolicLink(atPath: dangling.path, withDestinationPath: missing)
+        let linked = try CommandRunner.run(["scan", dangling.path, "--out", out.path])
+        #expect(linked.status == 2)
+        #expect(
+            linked.standardError.contains("cannot read \(dangling.path): symbolic link to a missing file"))
+        #expect(!FileManager.default.fileExists(atPath: out.path))
         for extra in [[String](), ["--json"]] {
             let result = try CommandRunner.run(["scan", missing, "--out", out.path] + extra)
             #expect(result.status == 2)

@@ -221,11 +221,15 @@ struct Scanner {
         self.options = options
         // A mailbox path that is not there is a mistake in the command (a mistyped or unmounted
         // path), not a message to skip: the run stops before it creates anything.
+        // A symbolic link is followed: one to a missing file is as missing.
         for path in options.paths where path != "-" {
             var status = stat()
-            if lstat(path, &status) != 0 {
+            if stat(path, &status) != 0 {
+                let reason = String(cString: strerror(errno)).lowercased()
+                var link = stat()
+                let dangling = lstat(path, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK
                 throw ScanSetupError(
-                    "cannot read \(path): \(String(cString: strerror(errno)).lowercased())",
+                    "cannot read \(path): " + (dangling ? "symbolic link to a missing file" : reason),
                     leavesRecord: false)
             }
         }
