@@ -329,12 +329,12 @@ final class MboxReader {
 
     /// Whether the lines from `start` are header fields (RFC 5322 §2.2, folded lines included)
     /// up to a blank line, with one of ``messageFieldNames`` among them: read within 16 KiB and
-    /// 64 lines.
+    /// 256 lines.
     private func headerBlockHoldsMessageField(_ buffer: [UInt8], from start: Int) -> Bool {
         let end = min(buffer.count, start + 16384)
         var line = start
         var lines = 0
-        while line < end, lines < 64 {
+        while line < end, lines < 256 {
             let byte = buffer[line]
             if byte == 0x0A || byte == 0x0D { return false }
             if byte != 0x20 && byte != 0x09 {

@@ -208,6 +208,13 @@ import Testing
             #expect(wholeProblems.isEmpty, "\(line)")
             #expect(whole.map(text) == ["Subject: 1\n\n" + quoted], "\(line)")
         }
+        // A message whose header starts with many fields of its writer's before its own.
+        let writerFields = (1...100).map { "X-Archive-\($0): kept" }.joined(separator: "\n")
+        let (long, longProblems) = try read(
+            Self.separator + "\nSubject: 1\n\nfirst\n\n" + Self.separator + "\n" + writerFields
+                + "\nSubject: 2\n\nsecond\n")
+        #expect(longProblems.isEmpty)
+        #expect(long.count == 2)
         let (split, splitProblems) = try read(
             Self.separator + "\nSubject: 1\n\nfirst\n\n" + Self.separator
                 + "\nX-Status: RO\nSubject: 2\n\nsecond\n")
