@@ -328,7 +328,8 @@ public final class MessageSource: Sequence, IteratorProtocol {
         let descriptor = Foundation.open(path, O_RDONLY | O_NONBLOCK)
         guard descriptor >= 0 else {
             return .failure(
-                SourceProblem(origin: MessageOrigin(path: path), reason: String(cString: strerror(errno))))
+                SourceProblem(
+                    origin: MessageOrigin(path: path), reason: String(cString: strerror(errno)).lowercased()))
         }
         return open(
             descriptor: descriptor, path: path, flags: MessageSource.maildirFlags(path),
@@ -352,7 +353,19 @@ public final class MessageSource: Sequence, IteratorProtocol {
         do {
             children = try FileManager.default.contentsOfDirectory(atPath: path).sorted()
         } catch {
-            return .failure(SourceProblem(origin: MessageOrigin(path: path), reason: "cannot list directory"))
+            // The system's reason, when opening the folder says one (`permission denied`).
+            let code: Int32
+            if let folder = opendir(path) {
+                closedir(folder)
+                code = 0
+            } else {
+                code = errno
+            }
+            let reason =
+                code == 0
+                ? "cannot list directory"
+                : "cannot list directory: \(String(cString: strerror(code)).lowercased())"
+            return .failure(SourceProblem(origin: MessageOrigin(path: path), reason: reason))
         }
         let kind = Self.folderKind(path, children: children)
         if role == .ifMaildir && kind == .plain { return .success(nil) }
