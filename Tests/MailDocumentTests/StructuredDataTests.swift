@@ -146,3 +146,15 @@ import Testing
     #expect(product["image"] == .string("https://shop.example/s.png"))
     #expect(first["price"] == .string("12.00"))
 }
+
+/// Control characters a JSON string carries escaped (`\u001b`, `\u0007`, `\u007f`, `\u0085`)
+/// are read as nothing, as the rendered text reads them; tab and line ends stay.
+@Test func controlCharactersInValuesAreReadAsNothing() {
+    let result = JSONLDRepair.parse(
+        #"{"@type":"ParcelDelivery","trackingNumber":"1Z999AA10123456784\u0007","orderNumber":"LH-\u001b[31m20458813\u007f\u0085","name":"a\tb"}"#
+    )
+    let objects = StructuredDataNormalizer.normalize(result.values, origin: "jsonld")
+    #expect(objects.first?.string("trackingNumber") == "1Z999AA10123456784")
+    #expect(objects.first?.string("orderNumber") == "LH-[31m20458813")
+    #expect(objects.first?.string("name") == "a\tb")
+}

@@ -137,6 +137,19 @@ public enum StructuredDataNormalizer {
         return .object(properties)
     }
 
+    /// The text without control characters (C0 but tab, line feed and carriage return, DEL,
+    /// C1), which a JSON string may carry escaped (`\u001b`) and no order value holds: read as
+    /// nothing, as the rendered text reads them.
+    static func withoutControlCharacters(_ text: String) -> String {
+        func isControl(_ scalar: Unicode.Scalar) -> Bool {
+            let value = scalar.value
+            return (value < 0x20 && value != 0x09 && value != 0x0A && value != 0x0D)
+                || (0x7F...0x9F).contains(value)
+        }
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.filter { !isControl($0) }))
+    }
+
     private static func arrayed(_ value: JSONValue) -> [JSONValue] {
         if case .array(let elements) = value { return elements }
         return [value]
@@ -145,7 +158,7 @@ public enum StructuredDataNormalizer {
     private static func normalizeValue(_ value: JSONValue, key: String, depth: Int) -> JSONValue {
         switch value {
         case .string(let text):
-            let decoded = HTMLEntities.decode(text)
+            let decoded = withoutControlCharacters(HTMLEntities.decode(text))
             if key == "orderStatus" || key == "deliveryStatus" || key == "status",
                 let status = SchemaOrderStatus(schemaValue: decoded)
             {
