@@ -6,8 +6,24 @@ enum HTMLEscaping {
     /// characters, which HTML does not allow in its input (HTML Living Standard §13.2.3.5,
     /// "control-character-in-input-stream"), are written visibly as `\u{1B}`, as the command line
     /// shows them on a terminal: C0 controls but tab, line feed and carriage return, DEL and
-    /// the C1 controls (U+0080–U+009F). NUL becomes U+FFFD.
+    /// the C1 controls (U+0080–U+009F), and the noncharacters. NUL becomes U+FFFD.
     static func escape(_ text: String) -> String {
+        // Noncharacters (U+FDD0–U+FDEF, U+FFFE and U+FFFF of every plane) are no text either.
+        func isNoncharacter(_ scalar: Unicode.Scalar) -> Bool {
+            (0xFDD0...0xFDEF).contains(scalar.value) || scalar.value & 0xFFFE == 0xFFFE
+        }
+        if text.unicodeScalars.contains(where: isNoncharacter) {
+            var shown = String.UnicodeScalarView()
+            for scalar in text.unicodeScalars {
+                if isNoncharacter(scalar) {
+                    shown.append(
+                        contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+                } else {
+                    shown.append(scalar)
+                }
+            }
+            return escape(String(shown))
+        }
         var output: [UInt8] = []
         output.reserveCapacity(text.utf8.count + text.utf8.count / 8)
         func visible(_ value: UInt8) {

@@ -169,6 +169,12 @@ import Testing
         #expect(HTMLEscaping.escape("tab\tline\r\nend") == "tab\tline\r\nend")
         #expect(HTMLEscaping.escape("é ¢ \u{A0} Â") == "é ¢ \u{A0} Â")
         #expect(HTMLEscaping.escape("\u{0}") == "\u{FFFD}")
+        let noncharacters = [0xFDD0, 0xFFFF, 0x1FFFE].map { String(Character(Unicode.Scalar($0)!)) }
+        #expect(
+            HTMLEscaping.escape(
+                "a" + noncharacters[0] + "b" + noncharacters[1] + "c" + noncharacters[2] + "<")
+                == "a\\u{FDD0}b\\u{FFFF}c\\u{1FFFE}&lt;")
+        #expect(HTMLEscaping.escape("\u{FFFD}\u{FDCF}") == "\u{FFFD}\u{FDCF}")
         var extraction = Fixtures.shippingExtraction()
         extraction.orderNumber = "A-10023\u{1B}[2J"
         let report = checker.check(
