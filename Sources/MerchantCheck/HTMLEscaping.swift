@@ -13,16 +13,7 @@ enum HTMLEscaping {
             (0xFDD0...0xFDEF).contains(scalar.value) || scalar.value & 0xFFFE == 0xFFFE
         }
         if text.unicodeScalars.contains(where: isNoncharacter) {
-            var shown = String.UnicodeScalarView()
-            for scalar in text.unicodeScalars {
-                if isNoncharacter(scalar) {
-                    shown.append(
-                        contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
-                } else {
-                    shown.append(scalar)
-                }
-            }
-            return escape(String(shown))
+            return escape(shownVisibly(text, where: isNoncharacter))
         }
         var output: [UInt8] = []
         output.reserveCapacity(text.utf8.count + text.utf8.count / 8)
@@ -72,16 +63,21 @@ extension HTMLEscaping {
             (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
         }
         guard text.unicodeScalars.contains(where: isBidiControl) else { return escape(text) }
-        var shown = String.UnicodeScalarView()
+        return escape(shownVisibly(text, where: isBidiControl))
+    }
+
+    /// The text with each scalar that `shown` picks written as `\u{…}` (upper-case hex).
+    static func shownVisibly(_ text: String, where shown: (Unicode.Scalar) -> Bool) -> String {
+        var result = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
-            if isBidiControl(scalar) {
-                shown.append(
+            if shown(scalar) {
+                result.append(
                     contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
             } else {
-                shown.append(scalar)
+                result.append(scalar)
             }
         }
-        return escape(String(shown))
+        return String(result)
     }
 }
 
