@@ -266,7 +266,10 @@ public final class MessageSource: Sequence, IteratorProtocol {
     /// Why a path that does not resolve to a file or folder cannot be read: the system's
     /// reason from `stat(2)` (a loop of symbolic links is `ELOOP`, a link to nothing `ENOENT`,
     /// a folder without search permission `EACCES`).
-    static func missingReason(_ path: String) -> String {
+    /// - Parameter path: a path that `stat(2)` may not resolve.
+    /// - Returns: the reason, lower-cased (`no such file or directory`, `symbolic link to a
+    ///   missing file`, `permission denied` …).
+    public static func missingReason(_ path: String) -> String {
         // A name listed from a folder that is not UTF-8 comes back with U+FFFD in it, and no
         // longer names the file.
         if path.unicodeScalars.contains("\u{FFFD}") {
@@ -276,7 +279,13 @@ public final class MessageSource: Sequence, IteratorProtocol {
         guard stat(path, &status) != 0 else { return "not a readable file or directory" }
         let code = errno
         if code == ENOENT && isSymbolicLink(path) { return "symbolic link to a missing file" }
-        return String(cString: strerror(code)).lowercased()
+        return systemReason(code)
+    }
+
+    /// The system's description of an `errno` value (`strerror(3)`), lower-cased as every
+    /// reason this tool prints is: `permission denied`.
+    static func systemReason(_ code: Int32) -> String {
+        String(cString: strerror(code)).lowercased()
     }
 
     /// Reads a file, or lists a folder into `pending`.
@@ -328,8 +337,7 @@ public final class MessageSource: Sequence, IteratorProtocol {
         let descriptor = Foundation.open(path, O_RDONLY | O_NONBLOCK)
         guard descriptor >= 0 else {
             return .failure(
-                SourceProblem(
-                    origin: MessageOrigin(path: path), reason: String(cString: strerror(errno)).lowercased()))
+                SourceProblem(origin: MessageOrigin(path: path), reason: Self.systemReason(errno)))
         }
         return open(
             descriptor: descriptor, path: path, flags: MessageSource.maildirFlags(path),
@@ -362,9 +370,7 @@ public final class MessageSource: Sequence, IteratorProtocol {
                 code = errno
             }
             let reason =
-                code == 0
-                ? "cannot list directory"
-                : "cannot list directory: \(String(cString: strerror(code)).lowercased())"
+                code == 0 ? "cannot list directory" : "cannot list directory: \(Self.systemReason(code))"
             return .failure(SourceProblem(origin: MessageOrigin(path: path), reason: reason))
         }
         let kind = Self.folderKind(path, children: children)

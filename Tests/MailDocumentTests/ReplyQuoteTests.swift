@@ -22,6 +22,13 @@ import Testing
         "MIME-Version: 1.0",
     ]
 
+    /// A text/plain reply (``replyHeader``) under `subject`, with `body` as its lines.
+    static func plainReply(subject: String, _ body: [String]) throws -> MailDocument {
+        var header = replyHeader
+        header[2] = "Subject: \(subject)"
+        return try document(header + ["Content-Type: text/plain; charset=utf-8", ""] + body)
+    }
+
     @Test func plainReplyLosesTheAttributionAndQuote() throws {
         let document = try Self.document(
             Self.replyHeader + [
@@ -232,11 +239,10 @@ import Testing
     }
 
     @Test func forwardsWithInReplyToAreStillForwards() throws {
-        var header = Self.replyHeader
-        header[2] = "Subject: Fwd: Your Northwind order #NW-448201 is confirmed"
-        let document = try Self.document(
-            header + [
-                "Content-Type: text/plain; charset=utf-8", "", "FYI", "",
+        let document = try Self.plainReply(
+            subject: "Fwd: Your Northwind order #NW-448201 is confirmed",
+            [
+                "FYI", "",
                 "---------- Forwarded message ---------",
                 "From: Northwind Outfitters <orders@northwind-outfitters.example>",
                 "Date: Fri, Nov 20, 2026 at 9:00 PM", "Subject: Your Northwind order #NW-448201 is confirmed",
@@ -253,11 +259,10 @@ import Testing
             "Re: Fw: Your Northwind order #NW-448201", "AW: WG: Ihre Bestellung NW-448201",
             "답장: 전달: 주문 NW-448201",
         ] {
-            var header = Self.replyHeader
-            header[2] = "Subject: \(subject)"
-            let document = try Self.document(
-                header + [
-                    "Content-Type: text/plain; charset=utf-8", "", "Thanks, got it.", "",
+            let document = try Self.plainReply(
+                subject: subject,
+                [
+                    "Thanks, got it.", "",
                     "On Sat, Nov 21, 2026 at 9:00 AM Sam Lee <sam.lee@example.com> wrote:",
                     "> ---------- Forwarded message ---------",
                     "> From: Northwind Outfitters <orders@northwind-outfitters.example>",
@@ -278,11 +283,10 @@ import Testing
             "WG: AW: Ihre Bestellung NW-448201", "Fw: Re: Your Northwind order #NW-448201",
             "转发: 回复: 您的订单 NW-448201",
         ] {
-            var header = Self.replyHeader
-            header[2] = "Subject: \(subject)"
-            let document = try Self.document(
-                header + [
-                    "Content-Type: text/plain; charset=utf-8", "", "FYI", "",
+            let document = try Self.plainReply(
+                subject: subject,
+                [
+                    "FYI", "",
                     "---------- Forwarded message ---------",
                     "From: Northwind Outfitters <orders@northwind-outfitters.example>",
                     "Date: Fri, Nov 20, 2026 at 9:00 PM", "Subject: Re: Your Northwind order #NW-448201",

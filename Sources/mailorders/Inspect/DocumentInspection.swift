@@ -58,10 +58,7 @@ func inspectDocumentStructured(_ document: MailDocument) -> String {
         output += "== attached order \(order.filename ?? "(unnamed)") ==\n"
         output += order.order.jsonString(pretty: true) + "\n"
     }
-    let jsonLDWarnings = document.warnings.filter {
-        $0.message.contains("JSON-LD block") || $0.message.contains("order bundle")
-    }
-    for warning in jsonLDWarnings { output += "warning: \(warning)\n" }
+    for warning in structuredDataWarnings(document) { output += "warning: \(warning)\n" }
     return output
 }
 
@@ -177,9 +174,7 @@ func inspectDocumentJSON(
             fields.append(("order", .raw(order.order.jsonString())))
             return .object(fields)
         }
-        let warnings = document.warnings.filter {
-            $0.message.contains("JSON-LD block") || $0.message.contains("order bundle")
-        }
+        let warnings = structuredDataWarnings(document)
         pairs.append(
             (
                 "structured",
@@ -248,4 +243,10 @@ private func textJSON(_ document: MailDocument) -> InspectionJSON {
         pairs.append(("forwardedOriginal", .object(forwarded)))
     }
     return .object(pairs)
+}
+
+/// The document's warnings about its structured data, which `inspect --structured` shows:
+/// JSON-LD blocks repaired or unreadable, order bundles unreadable.
+private func structuredDataWarnings(_ document: MailDocument) -> [DocumentWarning] {
+    document.warnings.filter { $0.message.contains("JSON-LD block") || $0.message.contains("order bundle") }
 }

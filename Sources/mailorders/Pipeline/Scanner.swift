@@ -225,12 +225,8 @@ struct Scanner {
         for path in options.paths where path != "-" {
             var status = stat()
             if stat(path, &status) != 0 {
-                let reason = String(cString: strerror(errno)).lowercased()
-                var link = stat()
-                let dangling = lstat(path, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK
                 throw ScanSetupError(
-                    "cannot read \(path): " + (dangling ? "symbolic link to a missing file" : reason),
-                    leavesRecord: false)
+                    "cannot read \(path): \(MessageSource.missingReason(path))", leavesRecord: false)
             }
         }
         var probe = options.outputDirectory
