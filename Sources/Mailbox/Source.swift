@@ -62,6 +62,37 @@ public struct SourceProblem: Error, Sendable, Hashable, CustomStringConvertible 
     public var description: String { "\(origin.path) at byte \(origin.byteOffset): \(reason)" }
 }
 
+/// What a ``MessageSource`` hands out next (``MessageSource/nextEntry()``).
+public enum SourceEntry: Sendable {
+    /// A message read, or a problem that skipped one.
+    case read(Result<RawMessage, SourceProblem>)
+    /// A file to read with ``MessageFile/read()``, on any thread: a Maildir's message file, or
+    /// a file of at most 1 MiB (``MessageSource/defersFileReads``).
+    case unread(MessageFile)
+}
+
+/// A file a ``MessageSource`` found and left unread (``MessageSource/defersFileReads``), so
+/// that it can be read on another thread: one message, or a small mbox.
+public struct MessageFile: Sendable {
+    /// The file's path, as the source found it.
+    public let path: String
+    /// Its size when it was listed (`stat(2)`), in bytes: what reading it will take.
+    public let byteCount: Int
+    let maxMessageBytes: Int
+    let scratchPool: ReadScratchPool
+
+    /// Reads the file as ``MessageSource`` reads any file: its message, the messages of an
+    /// mbox, or the problems that skipped them, in file order (none for an mbox that holds
+    /// no message).
+    public func read() -> [Result<RawMessage, SourceProblem>] {
+        let scratch = scratchPool.take()
+        defer { scratchPool.put(scratch) }
+        return MessageSource.readAll(
+            path: path, flags: MessageSource.maildirFlags(path), maxMessageBytes: maxMessageBytes,
+            scratch: scratch)
+    }
+}
+
 /// Streams the messages of one or more paths (`.eml`, mbox, Maildir, directory tree, or
 /// `-` for standard input) one at a time, in a stable order.
 ///
@@ -135,7 +166,16 @@ public final class MessageSource: Sequence, IteratorProtocol {
     private var listedFolders = Set<FileIdentity>()
     private var reader: MboxReader?
     /// The read buffer every file of this source is read through, one after another.
-    private let scratch = ReadScratch()
+    private let scratch: ReadScratch
+    /// Messages of a file read at once (``MessageFile/read()``) and not handed out yet.
+    private var readAhead: [Result<RawMessage, SourceProblem>] = []
+    /// Read buffers for ``MessageFile/read()``, which runs on any thread.
+    private let scratchPool = ReadScratchPool()
+    /// Whether ``nextEntry()`` hands out files of one message unread
+    /// (``SourceEntry/unread(_:)``) instead of reading them: a Maildir's files of at most
+    /// `maxMessageBytes` bytes, and any other file of at most 1 MiB. Larger files (mboxes) are
+    /// still streamed by the source, one message at a time.
+    public var defersFileReads = false
     private let maxMessageBytes: Int
     private let topLevelPaths: [String]
     /// Files and folders never read (a scan's database inside the tree it reads), as device and
@@ -168,6 +208,17 @@ public final class MessageSource: Sequence, IteratorProtocol {
         self.outputFolders = Set(outputFolders.compactMap(FileIdentity.init(path:)))
         self.pending = paths.reversed().map { $0 == "-" ? .standardInput : .path($0, insideTree: false) }
         self.maxMessageBytes = maxMessageBytes
+        self.scratch = ReadScratch()
+    }
+
+    /// A source with nothing to walk, that reads one file handed to it (``MessageFile/read()``).
+    private init(maxMessageBytes: Int, scratch: ReadScratch) {
+        self.topLevelPaths = []
+        self.excludedFiles = []
+        self.outputFolders = []
+        self.pending = []
+        self.maxMessageBytes = maxMessageBytes
+        self.scratch = scratch
     }
 
     /// The number of files below the given paths, for a progress bar; `nil` when a path
@@ -187,9 +238,23 @@ public final class MessageSource: Sequence, IteratorProtocol {
 
     /// The next message, or a problem that skipped one; `nil` at the end.
     public func next() -> Result<RawMessage, SourceProblem>? {
+        if !readAhead.isEmpty { return readAhead.removeFirst() }
+        switch nextEntry() {
+        case .read(let result): return result
+        case .unread(let file):
+            readAhead = file.read()
+            return readAhead.isEmpty ? next() : readAhead.removeFirst()
+        case nil: return nil
+        }
+    }
+
+    /// The next message or problem, or (with ``defersFileReads``) the next file to read; `nil`
+    /// at the end. Unread files let the caller read them on other threads
+    /// (``MessageFile/read()``), in the order they come.
+    public func nextEntry() -> SourceEntry? {
         while true {
             if let reader {
-                if let result = reader.next() { return result }
+                if let result = reader.next() { return .read(result) }
                 self.reader = nil
                 continue
             }
@@ -199,11 +264,11 @@ public final class MessageSource: Sequence, IteratorProtocol {
                 if let result = open(
                     descriptor: standardInputDescriptor, path: "-", flags: nil, isStandardInput: true)
                 {
-                    return result
+                    return .read(result)
                 }
             case .path(let path, let insideTree, let role):
-                if let result = visit(path, insideTree: insideTree, role: role) {
-                    return result
+                if let entry = visit(path, insideTree: insideTree, role: role) {
+                    return entry
                 }
             }
         }
@@ -297,25 +362,21 @@ public final class MessageSource: Sequence, IteratorProtocol {
     ///     then not followed (it may lead anywhere, up to `/`) but reported, unless it is a
     ///     Maildir's `cur/` or `new/`.
     ///   - role: how the entry is read (``Role``).
-    private func visit(_ path: String, insideTree: Bool, role: Role = .any) -> Result<
-        RawMessage, SourceProblem
-    >? {
+    private func visit(_ path: String, insideTree: Bool, role: Role = .any) -> SourceEntry? {
+        func problem(_ reason: String) -> SourceEntry {
+            .read(.failure(SourceProblem(origin: MessageOrigin(path: path), reason: reason)))
+        }
         let isOptional = role == .ifFolder || role == .ifMaildir
         var status = stat()
         guard stat(path, &status) == 0 else {
             if isOptional { return nil }
-            return .failure(
-                SourceProblem(origin: MessageOrigin(path: path), reason: Self.missingReason(path)))
+            return problem(Self.missingReason(path))
         }
         if excludedFiles.contains(FileIdentity(status)) { return nil }
         if (status.st_mode & S_IFMT) == S_IFDIR {
             if insideTree && role != .maildirMessages && MessageSource.isSymbolicLink(path) {
-                return .failure(
-                    SourceProblem(
-                        origin: MessageOrigin(path: path),
-                        reason:
-                            "symbolic link to a folder, not followed inside a mailbox; give it as a path to read it"
-                    ))
+                return problem(
+                    "symbolic link to a folder, not followed inside a mailbox; give it as a path to read it")
             }
             guard !listedFolders.contains(FileIdentity(status)) else { return nil }
             switch entries(ofFolder: path, status, role: role) {
@@ -326,22 +387,77 @@ public final class MessageSource: Sequence, IteratorProtocol {
             case .success(nil):
                 return nil
             case .failure(let problem):
-                return .failure(problem)
+                return .read(.failure(problem))
             }
         }
         if isOptional { return nil }
         // FIFOs, sockets and devices are not mail files, and a FIFO would block the read.
-        if (status.st_mode & S_IFMT) != S_IFREG {
-            return .failure(SourceProblem(origin: MessageOrigin(path: path), reason: "not a regular file"))
+        if (status.st_mode & S_IFMT) != S_IFREG { return problem("not a regular file") }
+        // A file of one message — a Maildir's (up to the message limit), or a small one — can
+        // be read anywhere, all at once; a larger file (an mbox of many messages) is streamed
+        // here, so that no reader holds more than one message's worth of bytes.
+        let size = Int(status.st_size)
+        if defersFileReads
+            && (size <= Self.smallFileBytes
+                || (size <= maxMessageBytes && Self.isInMaildirMessagesFolder(path)))
+        {
+            return .unread(
+                MessageFile(
+                    path: path, byteCount: size, maxMessageBytes: maxMessageBytes,
+                    scratchPool: scratchPool))
         }
+        let flags = MessageSource.maildirFlags(path)
+        return Self.read(path: path) { descriptor in
+            self.open(descriptor: descriptor, path: path, flags: flags, isStandardInput: false)
+        }.map(SourceEntry.read)
+    }
+
+    /// The largest file outside a Maildir that ``defersFileReads`` leaves unread: one read
+    /// chunk, 1 MiB.
+    static let smallFileBytes = ChunkedReader.chunkSize
+
+    /// Whether `path` names an entry of a folder named `cur` or `new` (a Maildir's messages,
+    /// one per file), as ``maildirFlags(_:)`` tells them.
+    static func isInMaildirMessagesFolder(_ path: String) -> Bool {
+        let utf8 = path.utf8
+        guard let slash = utf8.lastIndex(of: UInt8(ascii: "/")) else { return false }
+        let parent = utf8[..<slash]
+        let name = parent[
+            (parent.lastIndex(of: UInt8(ascii: "/")).map(utf8.index(after:)) ?? parent.startIndex)...]
+        return name.elementsEqual("cur".utf8) || name.elementsEqual("new".utf8)
+    }
+
+    /// Opens the regular file at `path` for reading and hands its descriptor to `body` (which
+    /// closes it); a problem when it cannot be opened.
+    fileprivate static func read(
+        path: String, _ body: (Int32) -> Result<RawMessage, SourceProblem>?
+    ) -> Result<RawMessage, SourceProblem>? {
         let descriptor = Foundation.open(path, O_RDONLY | O_NONBLOCK)
         guard descriptor >= 0 else {
-            return .failure(
-                SourceProblem(origin: MessageOrigin(path: path), reason: Self.systemReason(errno)))
+            return .failure(SourceProblem(origin: MessageOrigin(path: path), reason: systemReason(errno)))
         }
-        return open(
-            descriptor: descriptor, path: path, flags: MessageSource.maildirFlags(path),
-            isStandardInput: false)
+        return body(descriptor)
+    }
+
+    /// The messages of the file at `path`, read on the calling thread (``MessageFile/read()``).
+    fileprivate static func readAll(
+        path: String, flags: String?, maxMessageBytes: Int, scratch: ReadScratch
+    ) -> [Result<RawMessage, SourceProblem>] {
+        let source = MessageSource(maxMessageBytes: maxMessageBytes, scratch: scratch)
+        let first = read(path: path) { descriptor in
+            // The file was a regular one when it was listed; it may have been replaced since.
+            var status = stat()
+            guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+                _ = Foundation.close(descriptor)
+                return .failure(
+                    SourceProblem(origin: MessageOrigin(path: path), reason: "not a regular file"))
+            }
+            return source.open(descriptor: descriptor, path: path, flags: flags, isStandardInput: false)
+        }
+        guard let first else { return [] }
+        var results = [first]
+        while let next = source.next() { results.append(next) }
+        return results
     }
 
     /// The entries of the folder at `path` to read, in name order; `nil` when the folder is
@@ -606,9 +722,9 @@ public final class MessageSource: Sequence, IteratorProtocol {
     }
 }
 
-/// A file descriptor read in chunks into a growing buffer.
 /// A read buffer reused by the readers of one ``MessageSource``, one file after another
-/// (never by two threads: a source is read by one).
+/// (never by two threads at once: a source is read by one, and a ``ReadScratchPool`` lends
+/// each buffer to one reader at a time).
 final class ReadScratch {
     private var storage = UnsafeMutableRawBufferPointer.allocate(
         byteCount: ChunkedReader.chunkSize, alignment: 16)
@@ -625,6 +741,27 @@ final class ReadScratch {
     deinit { storage.deallocate() }
 }
 
+/// Read buffers for files read on several threads at once (``MessageFile/read()``): each
+/// read takes one and puts it back, so a thread reads file after file through the same one.
+final class ReadScratchPool: @unchecked Sendable {
+    private let lock = NSLock()
+    /// Guarded by `lock`.
+    private var free: [ReadScratch] = []
+
+    func take() -> ReadScratch {
+        lock.lock()
+        defer { lock.unlock() }
+        return free.popLast() ?? ReadScratch()
+    }
+
+    func put(_ scratch: ReadScratch) {
+        lock.lock()
+        free.append(scratch)
+        lock.unlock()
+    }
+}
+
+/// A file descriptor read in chunks into a growing buffer.
 final class ChunkedReader {
     static let chunkSize = 1 << 20
     let descriptor: Int32

@@ -210,7 +210,12 @@ struct Nullable<Wrapped: Encodable>: Encodable {
 /// Reads sources, runs the pipeline on all cores, applies results in order through the one
 /// store writer, then writes the bundles of every order the run changed.
 ///
-/// Memory is bounded by a few batches of messages (`jobs × 32` each), not by the mailbox.
+/// The scanning thread lists the files and streams large mboxes; the worker threads read
+/// the other files (``MessageSource/defersFileReads``), hash them, and run the pipeline. The
+/// scanning thread checks each batch against the store and applies it, in the order listed.
+///
+/// Memory is bounded by a few batches of messages (`jobs × 32` each, or 16 MB), not by the
+/// mailbox.
 struct Scanner {
     let options: ScanOptions
     let pipeline: MessagePipeline
@@ -300,6 +305,8 @@ struct Scanner {
             paths: options.paths,
             excluding: [database, database + "-wal", database + "-shm", database + "-journal"],
             outputFolders: [options.outputDirectory.path])
+        // Files are read on the worker threads, with their hashes: this thread lists them.
+        source.defersFileReads = true
         if progress.showsTotal { progress.total = source.estimatedTotal }
         var created = Set<Int64>()
         var ordersSeen = 0
@@ -310,7 +317,7 @@ struct Scanner {
         // A batch is also handed over once it holds this many bytes, so that a few batches of
         // large messages (60 MB attachments) stay a few of them in memory, not thousands.
         let batchBytes = 16 << 20
-        var batch: [RawMessage] = []
+        var batch: [SourceEntry] = []
         var bytesInBatch = 0
         // With more than one job, batches are hashed and processed on worker threads while this
         // thread reads the next batches and applies the ones before.
@@ -346,29 +353,56 @@ struct Scanner {
         // Batches read and being hashed (on the worker threads, before the rest of their
         // work), oldest first: a batch's hashes are asked for only once the next batch is read,
         // so this thread does not wait for them.
-        var hashing: [HashedBatch] = []
+        var hashing: [WorkerJob<[HashedEntry]>] = []
 
-        // Hands the batch read to the worker threads for its hashes, then checks the batch
-        // read before it.
+        // Hands the batch listed to the worker threads, which read its files and hash its
+        // messages, then checks the batch listed before it.
         func submit() throws {
-            let messages = batch
+            let entries = batch
             batch = []
             batch.reserveCapacity(batchSize)
             bytesInBatch = 0
-            let job = WorkerJob(count: messages.count) { sha256Hex(messages[$0].bytes) }
+            let job = WorkerJob(count: entries.count) { HashedEntry.reading(entries[$0]) }
             if let workers { workers.submit(job, urgent: true) } else { job.runHere() }
-            hashing.append(HashedBatch(messages: messages, hashes: job))
+            hashing.append(job)
             if hashing.count > 1 { try check(hashing.removeFirst()) }
         }
 
-        // Skips the messages of a hashed batch that the store knows, hands the rest to the
-        // worker threads (which take them up as soon as they are done with the batches before),
-        // then applies the oldest batch in flight once two are ahead of it.
-        func check(_ read: HashedBatch) throws {
-            let hashes = read.hashes.wait()
+        // Reports the problems of a batch read and hashed, and hands its messages on, a batch's
+        // worth at a time.
+        func check(_ read: WorkerJob<[HashedEntry]>) throws {
+            // Problems and messages cut short are reported in the order they were listed.
+            var hashed: [(raw: RawMessage, hash: String)] = []
+            for entry in read.wait().joined() {
+                switch entry {
+                case .problem(let problem):
+                    summary.messagesRead += 1
+                    summary.skip(
+                        problem.origin.description, byteOffset: problem.origin.byteOffset, problem.reason)
+                case .cutShort(let raw):
+                    // A message the source may have cut short (an mbox still being written) is
+                    // not applied: applied once, its complete copy would be taken for a duplicate.
+                    summary.messagesRead += 1
+                    summary.skip(
+                        raw.origin.description, byteOffset: raw.origin.byteOffset,
+                        raw.warnings.joined(separator: "; ") + "; not applied, read again on the next run")
+                case .message(let raw, let hash):
+                    hashed.append((raw, hash))
+                }
+            }
+            // A small mbox read as one entry may hold more messages than a batch.
+            for start in stride(from: 0, to: hashed.count, by: batchSize) {
+                try handOver(hashed[start..<min(start + batchSize, hashed.count)])
+            }
+        }
+
+        // Skips the messages the store knows, hands the rest to the worker threads (which take
+        // them up as soon as they are done with the batches before), then applies the oldest
+        // batch in flight once two are ahead of it.
+        func handOver(_ hashed: ArraySlice<(raw: RawMessage, hash: String)>) throws {
             let known = try inOneTransaction { () throws(StoreError) in
                 var known: [Bool] = []
-                for (raw, hash) in zip(read.messages, hashes) {
+                for (raw, hash) in hashed {
                     known.append(try isKnownCopy(origin: raw.origin.description, contentHash: hash))
                 }
                 return known
@@ -378,7 +412,7 @@ struct Scanner {
             var messages: [RawMessage] = []
             var kept: [String] = []
             var recheck: [Bool] = []
-            for ((raw, hash), isKnown) in zip(zip(read.messages, hashes), known) {
+            for ((raw, hash), isKnown) in zip(hashed, known) {
                 if isKnown {
                     summary.messagesRead += 1
                     summary.alreadyApplied += 1
@@ -396,26 +430,14 @@ struct Scanner {
             if inFlight.count > 2 { try applyResults(of: inFlight.removeFirst()) }
         }
 
-        while let next = source.next() {
+        while let next = source.nextEntry() {
+            batch.append(next)
             switch next {
-            case .failure(let problem):
-                summary.messagesRead += 1
-                summary.skip(
-                    problem.origin.description, byteOffset: problem.origin.byteOffset, problem.reason)
-            case .success(let raw):
-                // A message the source may have cut short (an mbox still being written) is not
-                // applied: applied once, its complete copy would be taken for a duplicate.
-                if !raw.warnings.isEmpty {
-                    summary.messagesRead += 1
-                    summary.skip(
-                        raw.origin.description, byteOffset: raw.origin.byteOffset,
-                        raw.warnings.joined(separator: "; ") + "; not applied, read again on the next run")
-                    continue
-                }
-                batch.append(raw)
-                bytesInBatch += raw.bytes.count
-                if batch.count >= batchSize || bytesInBatch >= batchBytes { try submit() }
+            case .read(.success(let raw)): bytesInBatch += raw.bytes.count
+            case .read(.failure): break
+            case .unread(let file): bytesInBatch += file.byteCount
             }
+            if batch.count >= batchSize || bytesInBatch >= batchBytes { try submit() }
             progress.update(
                 done: summary.messagesRead + batch.count, orders: ordersSeen, shipments: shipmentsSeen)
         }
@@ -685,11 +707,29 @@ struct ScanStoreFailure: Error, CustomStringConvertible {
     }
 }
 
-/// One batch read, its content hashes being computed.
-private struct HashedBatch {
-    let messages: [RawMessage]
-    /// SHA-256 hex of each message, in order.
-    let hashes: WorkerJob<String>
+/// What one entry of a source gave once read and hashed: a file gives each of its messages.
+private enum HashedEntry {
+    /// A message to check against the store, with the SHA-256 hex of its bytes.
+    case message(RawMessage, hash: String)
+    /// A message the source may have cut short (its ``RawMessage/warnings``): not applied.
+    case cutShort(RawMessage)
+    /// A message that could not be read.
+    case problem(SourceProblem)
+
+    /// Reads `entry` when it is a file left unread, and hashes what it gives.
+    static func reading(_ entry: SourceEntry) -> [HashedEntry] {
+        func hashed(_ result: Result<RawMessage, SourceProblem>) -> HashedEntry {
+            switch result {
+            case .failure(let problem): return .problem(problem)
+            case .success(let raw) where !raw.warnings.isEmpty: return .cutShort(raw)
+            case .success(let raw): return .message(raw, hash: sha256Hex(raw.bytes))
+            }
+        }
+        switch entry {
+        case .read(let result): return [hashed(result)]
+        case .unread(let file): return file.read().map(hashed)
+        }
+    }
 }
 
 /// One batch handed to the worker threads and not applied yet.
