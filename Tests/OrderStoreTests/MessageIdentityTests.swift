@@ -27,6 +27,34 @@ import Testing
         #expect(try db.store.messageCount() == 2)
     }
 
+    @Test func applyingWithTheDigestComputedAheadIsApplyingWithout() throws {
+        let ahead = try TemporaryStore()
+        let here = try TemporaryStore()
+        let messages = [
+            message(
+                "confirm", .orderConfirmation, at: november(1), orderNumber: "A-1", messageID: Self.reusedID),
+            message(
+                "shipped", .shippingConfirmation, at: november(2), orderNumber: "A-1", shipments: [ups()],
+                messageID: Self.reusedID),
+            message(
+                "other", .orderConfirmation, at: november(3), orderNumber: "A-2", messageID: Self.reusedID),
+        ]
+        for message in messages + messages {
+            let outcome = try ahead.store.apply(message, factsDigest: message.factsDigest)
+            #expect(outcome == (try here.store.apply(message)))
+        }
+        #expect(try ahead.store.messageCount() == 3)
+        let orders = try ahead.store.orders().map {
+            "\($0.orderNumber ?? "-") \($0.fulfillments.count) \($0.messageCount)"
+        }
+        #expect(
+            orders
+                == (try here.store.orders().map {
+                    "\($0.orderNumber ?? "-") \($0.fulfillments.count) \($0.messageCount)"
+                }))
+        #expect(orders == ["A-1 1 2", "A-2 0 1"])
+    }
+
     @Test func shippingEmailReusingTheConfirmationsMessageIDAddsItsTrackingNumber() throws {
         let db = try TemporaryStore()
         try db.apply(

@@ -300,10 +300,18 @@ public final class SQLiteOrderStore: OrderStore, @unchecked Sendable {
     }
 
     public func apply(_ message: IngestedMessage) throws(StoreError) -> ApplyOutcome {
-        try locked { () throws(StoreError) in
+        try apply(message, factsDigest: message.factsDigest)
+    }
+
+    /// ``apply(_:)`` with the message's ``IngestedMessage/factsDigest`` computed ahead, on
+    /// another thread: a scan computes it on its worker threads, so that the one thread that
+    /// writes the store does not.
+    /// - Parameter factsDigest: `message.factsDigest`, exactly (checked in debug builds).
+    public func apply(_ message: IngestedMessage, factsDigest: String) throws(StoreError) -> ApplyOutcome {
+        assert(factsDigest == message.factsDigest, "factsDigest is not the message's")
+        return try locked { () throws(StoreError) in
             try atomically { () throws(StoreError) -> ApplyOutcome in
                 let messageID = Self.normalizedMessageID(message.messageID)
-                let factsDigest = message.factsDigest
                 if let known = try knownSequence(
                     contentHash: message.contentHash, messageID: messageID, factsDigest: factsDigest)
                 {

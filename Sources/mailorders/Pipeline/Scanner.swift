@@ -333,12 +333,12 @@ struct Scanner {
             let results = pending.job.wait()
             let steps = try inOneTransaction { () throws(StoreError) in
                 var steps: [StoreStep] = []
-                for (processed, recheck) in zip(results, pending.recheck) {
-                    steps.append(try storeStep(for: processed, recheck: recheck))
+                for (ready, recheck) in zip(results, pending.recheck) {
+                    steps.append(try storeStep(for: ready, recheck: recheck))
                 }
                 return steps
             }
-            for (processed, step) in zip(results, steps) {
+            for (processed, step) in zip(results.lazy.map(\.processed), steps) {
                 count(processed, step, summary: &summary, created: &created)
                 if case .copyOfKnownMessage = step { continue }
                 if let extraction = processed.extraction, extraction.kind != .notAnOrder {
@@ -423,7 +423,7 @@ struct Scanner {
                 recheck.append(!pendingHashes.insert(hash).inserted)
             }
             let job = WorkerJob(count: messages.count) { [messages, kept] in
-                pipeline.process(messages[$0], contentHash: kept[$0])
+                ReadyMessage(pipeline.process(messages[$0], contentHash: kept[$0]))
             }
             if let workers { workers.submit(job) } else { job.runHere() }
             inFlight.append(InFlightBatch(job: job, hashes: kept, recheck: recheck))
@@ -584,20 +584,17 @@ struct Scanner {
     /// - Parameter recheck: whether a copy of this message was pending (not applied yet) when
     ///   the batch was checked, in the batch ahead or earlier in this batch.
     /// - Throws: a failure of the store itself; a message's own failure is a step.
-    private func storeStep(for processed: ProcessedMessage, recheck: Bool) throws(StoreError) -> StoreStep {
+    private func storeStep(for ready: ReadyMessage, recheck: Bool) throws(StoreError) -> StoreStep {
+        let processed = ready.processed
         if recheck,
             try isKnownCopy(origin: processed.origin.description, contentHash: processed.contentHash)
         {
             return .copyOfKnownMessage
         }
-        guard let extraction = processed.extraction else { return .unreadable }
+        guard let message = ready.message, let factsDigest = ready.factsDigest else { return .unreadable }
         if let since = options.since, let date = processed.date, date < since { return .beforeSince }
-        let message = IngestedMessage(
-            origin: processed.origin.description, messageID: processed.messageID,
-            contentHash: processed.contentHash, date: processed.date, extraction: extraction,
-            orderManagementURL: extraction.orderManagementURL)
         do {
-            return .stored(.success(try store.apply(message)))
+            return .stored(.success(try store.apply(message, factsDigest: factsDigest)))
         } catch  where error.isStoreFailure {
             throw error
         } catch {
@@ -732,10 +729,31 @@ private enum HashedEntry {
     }
 }
 
+/// A processed message with what the store needs of it, made on a worker thread.
+private struct ReadyMessage: Sendable {
+    let processed: ProcessedMessage
+    /// What is applied; `nil` when the message could not be read.
+    let message: IngestedMessage?
+    /// `message`'s ``IngestedMessage/factsDigest``, computed here rather than by the store on
+    /// the scanning thread.
+    let factsDigest: String?
+
+    init(_ processed: ProcessedMessage) {
+        self.processed = processed
+        message = processed.extraction.map { extraction in
+            IngestedMessage(
+                origin: processed.origin.description, messageID: processed.messageID,
+                contentHash: processed.contentHash, date: processed.date, extraction: extraction,
+                orderManagementURL: extraction.orderManagementURL)
+        }
+        factsDigest = message?.factsDigest
+    }
+}
+
 /// One batch handed to the worker threads and not applied yet.
 private struct InFlightBatch {
     /// The batch's processing, in the batch's order.
-    let job: WorkerJob<ProcessedMessage>
+    let job: WorkerJob<ReadyMessage>
     /// SHA-256 hex of each message, in order.
     let hashes: [String]
     /// Per message: whether to look for a known copy again before applying it.
