@@ -34,7 +34,7 @@ let package = Package(
 
         // The pipeline, left to right.
         .target(name: "MIME", dependencies: ["CCharset"]),
-        .target(name: "Mailbox", dependencies: ["MIME"]),
+        .target(name: "Mailbox", dependencies: ["MIME", "CSystem"]),
         .target(name: "MailDocument", dependencies: ["MIME", "CLibXML2", "CPSL", "CZlib"]),
         .target(name: "Extraction", dependencies: ["MailDocument"]),
         .target(name: "OrderStore", dependencies: ["Extraction", "CSQLite", "CCrypto"]),

@@ -2,6 +2,11 @@
 // here: the calls are glibc's own.
 #if defined(__linux__)
 #include <malloc.h>
+#include <stddef.h>
+
+/// memmem(3): the first occurrence of the `needlelen` bytes at `needle` in the `haystacklen`
+/// bytes at `haystack`, or NULL. (Declared by <string.h> only with _GNU_SOURCE.)
+extern void *memmem(const void *haystack, size_t haystacklen, const void *needle, size_t needlelen);
 
 /// syncfs(2): flushes every buffer of the file system that holds the open file `fd`.
 /// Returns 0, or -1 with errno set. (Declared by <unistd.h> only with _GNU_SOURCE.)

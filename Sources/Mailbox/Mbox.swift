@@ -1,3 +1,4 @@
+import CSystem
 import Foundation
 import MIME
 
@@ -156,7 +157,8 @@ final class MboxReader {
             break
         }
 
-        // Scan for the next line starting with `From `.
+        // Scan for the next line starting with `From `: a line feed followed by `From `, found
+        // with one memmem(3) over the bytes read rather than line by line.
         var start = messageStart
         var scan = messageStart
         var end = 0
@@ -164,10 +166,13 @@ final class MboxReader {
         while true {
             let count = stream.buffer.count
             let found: Int? = stream.buffer.withUnsafeBufferPointer { buffer in
-                guard scan < count, let base = buffer.baseAddress,
-                    let hit = memchr(base + scan, 0x0A, count - scan)
-                else { return nil }
-                return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                guard scan < count, let base = buffer.baseAddress else { return nil }
+                return Self.lineFeedFrom.withUnsafeBufferPointer { needle in
+                    guard let hit = memmem(base + scan, count - scan, needle.baseAddress, needle.count) else {
+                        return nil
+                    }
+                    return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                }
             }
             if let lineFeed = found {
                 if startsWithFrom(at: lineFeed + 1)
@@ -183,14 +188,16 @@ final class MboxReader {
                 end = stream.buffer.count
                 break
             }
+            // The last bytes may be the start of a line feed and `From ` that the next read ends.
+            let kept = min(count - scan, Self.lineFeedFrom.count - 1)
             if count - start > maxMessageBytes {
                 // Too large: keep scanning for the next separator without keeping bytes.
                 oversized = true
-                stream.drop(count)
+                stream.drop(count - kept)
                 start = 0
                 scan = 0
             } else {
-                scan = count
+                scan = count - kept
             }
             stream.fill(atLeast: stream.buffer.count + ChunkedReader.chunkSize)
         }
@@ -239,6 +246,9 @@ final class MboxReader {
             RawMessage(
                 origin: origin, bytes: MboxReader.unescape(slice), warnings: warnings, repairs: repairs))
     }
+
+    /// A line feed and `From `: where a separator line may start.
+    private static let lineFeedFrom: [UInt8] = Array("\nFrom ".utf8)
 
     /// Whether the line that ends with the line feed at `lineFeed` is blank (LF or CRLF alone),
     /// as the line before a separator is.

@@ -123,3 +123,36 @@ import Testing
         for line in no { #expect(!MboxReader.isDatedSeparator(Array(line.utf8)[...]), "\(line)") }
     }
 }
+
+/// A separator whose line feed and `From ` are split between two reads of the file.
+@Suite struct MboxSeparatorAcrossReadsTests {
+    /// An mbox whose second separator line's `\nFrom ` starts `shift` bytes before the end of
+    /// the first read (1 MiB).
+    func mbox(shift: Int) -> [UInt8] {
+        let head = Array("From a@example.com Mon Jan  1 00:00:00 2024\nSubject: first\n\n".utf8)
+        let tail = Array("\nFrom b@example.com Mon Jan  1 00:00:01 2024\nSubject: second\n\nbody\n".utf8)
+        // The blank line before the separator ends the first message's body.
+        let fill = ChunkedReader.chunkSize - shift - head.count - 1
+        let body = (0..<fill).map { $0 % 64 == 63 ? UInt8(ascii: "\n") : UInt8(ascii: "x") }
+        return head + body + [UInt8(ascii: "\n")] + tail
+    }
+
+    @Test(arguments: 0...7) func separatorSplitBetweenReadsIsFound(shift: Int) throws {
+        let folder = try TemporaryFolder()
+        let bytes = mbox(shift: shift)
+        let path = try folder.write("split.mbox", bytes: bytes)
+        let (messages, problems) = collect(MessageSource(paths: [path]))
+        #expect(problems.isEmpty)
+        #expect(messages.count == 2)
+        #expect(messages.last.map(text) == "Subject: second\n\nbody\n")
+        #expect(messages.last?.origin.byteOffset == ChunkedReader.chunkSize - shift + 45)
+    }
+
+    @Test(arguments: 0...7) func separatorSplitBetweenReadsEndsAMessageOverTheLimit(shift: Int) throws {
+        let folder = try TemporaryFolder()
+        let path = try folder.write("split.mbox", bytes: mbox(shift: shift))
+        let (messages, problems) = collect(MessageSource(paths: [path], maxMessageBytes: 1000))
+        #expect(problems.map(\.reason) == ["message larger than the 1000-byte limit: skipped"])
+        #expect(messages.map(text) == ["Subject: second\n\nbody\n"])
+    }
+}
