@@ -77,6 +77,13 @@ import Testing
             let applied = try SQLiteOrderStore(path: database).messageCount()
             if applied > 0 && applied < count {
                 killedMidRun = true
+                // The killed run's record tells of it, not of an earlier run.
+                let record = try JSONSerialization.jsonObject(
+                    with: Data(
+                        contentsOf: interrupted.appendingPathComponent(".mailorders-last-scan.json")))
+                let fields = record as? [String: Any]
+                #expect(fields?["exitCode"] as? Int == 2)
+                #expect((fields?["error"] as? String)?.contains("did not finish") == true)
                 break
             }
         }

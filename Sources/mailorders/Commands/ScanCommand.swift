@@ -74,6 +74,11 @@ enum ScanCommand: Subcommand {
         summary.outputDirectory = options.outputDirectory.path
         do {
             var scanner = try Scanner(options: options)
+            // Until the run ends, the record says that a run started and did not end, so that a
+            // run that is killed (or loses its machine) does not leave an earlier run's record.
+            var unfinished = summary
+            unfinished.error = Self.unfinishedReason(startedAt: start)
+            writeRecord(unfinished.json(), options: options, reportingFailure: true)
             try scanner.run(into: &summary)
         } catch {
             // A fatal error leaves its record too, so that the record never tells of an earlier
@@ -98,6 +103,12 @@ enum ScanCommand: Subcommand {
             Console.error(summary.text())
         }
         return summary.exitCode
+    }
+
+    /// The record's `error` while a run is going on, and after it when it was killed.
+    static func unfinishedReason(startedAt start: Date) -> String {
+        let time = ISO8601DateFormatter().string(from: start)
+        return "the scan started at \(time) did not finish: it is still running, or it was interrupted"
     }
 
     /// Leaves what the run did in the output folder, for runs from cron with `--quiet`:
