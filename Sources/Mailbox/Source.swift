@@ -607,7 +607,8 @@ public final class MessageSource: Sequence, IteratorProtocol {
         return .success(RawMessage(origin: origin, bytes: bytes, maildirFlags: flags))
     }
 
-    /// Why these bytes are not a message at all, or nil when they may be one.
+    /// Why these bytes are not a message at all, or nil when they may be one: nothing but
+    /// white space, or binary data.
     ///
     /// Looks at the first 1,024 bytes: binary data has many control bytes there (more than one
     /// in ten), or NUL bytes and no line that starts like a header field (`Name:`, RFC 5322
@@ -615,7 +616,7 @@ public final class MessageSource: Sequence, IteratorProtocol {
     /// message is read and the parser deals with the NUL.
     static func junkReason(_ bytes: [UInt8]) -> String? {
         if !bytes.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) {
-            return "empty file"
+            return "only white space (\(bytes.count) bytes of spaces, tabs and line breaks), not a message"
         }
         if looksBinary(bytes.prefix(1024)) { return "binary data, not a message" }
         return nil

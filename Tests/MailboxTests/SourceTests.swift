@@ -613,3 +613,19 @@ private func readThroughAPipe(_ input: String) -> (messages: [RawMessage], probl
     #expect(MboxReader.separatorShape(Array("From  : Shop".utf8)[...]) == nil)
     #expect(MboxReader.separatorShape(Array("From -".utf8)[...]) == .undated)
 }
+
+@Test func aFileOfOnlyWhiteSpaceIsNotCalledEmpty() throws {
+    let folder = try TemporaryFolder()
+    let blank = try folder.write("blank.eml", "\n\n\r\n \t\n")
+    let empty = try folder.write("empty.eml", "")
+    for defers in [false, true] {
+        let source = MessageSource(paths: [blank, empty])
+        source.defersFileReads = defers
+        let (messages, problems) = collect(source)
+        #expect(messages.isEmpty)
+        #expect(
+            problems.map(\.reason) == [
+                "only white space (7 bytes of spaces, tabs and line breaks), not a message", "empty file",
+            ])
+    }
+}
