@@ -202,3 +202,16 @@ private func render(_ html: String) -> RenderedHTML {
         partPath: "1")
     #expect(html.text.text == "Ordernumber: 1\nOrdernumber: 2\nOrdernumber: 3")
 }
+
+/// A terminal's control sequence in plain text goes whole: dropping ESC alone would leave `[2J`
+/// glued to the text after it. (In HTML the parser drops ESC itself, as a browser does, which
+/// then shows `[2J`; so does the rendition.)
+@Test func terminalControlSequencesAreReadAsNothing() {
+    let plain = PlainTextRenderer.render(
+        text:
+            "\u{1B}[2J\u{1B}[1;31mOrder number:\u{1B}[0m 12345\n\u{1B}[?25lA\u{1B}[ qB\n\u{1B}x\u{1B}[\u{1B}[1;2",
+        partPath: "1")
+    #expect(plain.text.text == "Order number: 12345\nAB\nx[[1;2")
+    let html = HTMLRenderer.render(html: "<p>\u{1B}[31mTrack\u{1B}[0ming</p>", partPath: "1")
+    #expect(html.text.text == "[31mTrack[0ming")
+}

@@ -22,7 +22,9 @@ enum PendingSeparator: Int, Comparable {
 /// between two words therefore joins them (`Order\u{1}number` reads `Ordernumber`), and one
 /// inside a word keeps it whole (`Bestell\u{0}nummer` reads `Bestellnummer`): the label rules
 /// match a label of several words written without its spaces too (`LanguageRules`), so both
-/// read as labels.
+/// read as labels. A terminal's control sequence (`ESC[2J`, `ESC[31m`) goes whole, ESC and
+/// what follows it up to its final byte (in HTML, libxml2 drops ESC before the text reaches
+/// the sink, and the rest stays, as a browser shows it).
 struct TextSink {
     var bytes: [UInt8] = []
     var spans: [TextSpan] = []
@@ -68,6 +70,19 @@ struct TextSink {
         }
     }
 
+    /// Where the control sequence introduced by the ESC at `text[escape]` ends (the index after
+    /// its final byte), or `nil` when ESC does not start one: ESC `[`, up to 16 parameter bytes
+    /// (`0`–`?`), up to 4 intermediate bytes (space–`/`), and a final byte (`@`–`~`); ECMA-48
+    /// §5.4. `text` ends with a NUL byte, which is none of these.
+    static func controlSequenceEnd(_ text: UnsafePointer<UInt8>, at escape: Int) -> Int? {
+        guard text[escape + 1] == 0x5B else { return nil }
+        var index = escape + 2
+        while (0x30...0x3F).contains(text[index]) && index - escape < 18 { index += 1 }
+        let parametersEnd = index
+        while (0x20...0x2F).contains(text[index]) && index - parametersEnd < 4 { index += 1 }
+        return (0x40...0x7E).contains(text[index]) ? index + 1 : nil
+    }
+
     /// Appends one text node's content, collapsing whitespace (or keeping line breaks when
     /// `preformatted`), and returns the UTF-8 range written, or `nil` when nothing visible was.
     mutating func appendText(_ text: UnsafePointer<UInt8>, preformatted: Bool) -> Range<Int>? {
@@ -92,6 +107,13 @@ struct TextSink {
                     index += 1
                     continue
                 default:
+                    // A terminal's control sequence (ECMA-48 §5.4: ESC `[`, parameter bytes,
+                    // intermediate bytes, a final byte, as in `ESC[2J` or `ESC[31m`) is not
+                    // text: all of it goes, where dropping ESC alone would leave `[2J`.
+                    if byte == 0x1B, let end = Self.controlSequenceEnd(text, at: index) {
+                        index = end
+                        continue
+                    }
                     // Other controls and DEL: read as nothing.
                     if byte < 0x20 || byte == 0x7F {
                         index += 1
