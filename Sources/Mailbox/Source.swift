@@ -59,7 +59,9 @@ public struct SourceProblem: Error, Sendable, Hashable, CustomStringConvertible 
         self.reason = reason
     }
 
-    public var description: String { "\(origin.path) at byte \(origin.byteOffset): \(reason)" }
+    /// `inbox.mbox#3 at byte 5120: reason`: the message's origin (``MessageOrigin/description``),
+    /// the byte offset, the reason; the form every command reports a skipped message in.
+    public var description: String { "\(origin) at byte \(origin.byteOffset): \(reason)" }
 }
 
 /// What a ``MessageSource`` hands out next (``MessageSource/nextEntry()``).

@@ -35,6 +35,37 @@ import Testing
         }
     }
 
+    /// A bad message in an mbox is named the same way by every command: the mbox, the message's
+    /// number in it, the byte offset, the reason.
+    @Test func aBadMessageInAnMboxIsNamedAlikeByEveryCommand() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let mbox = folder.appendingPathComponent("inbox.mbox")
+        let text = """
+            From a@example.com Mon Jan  1 00:00:00 2024
+            Subject: fine
+
+            hello
+
+            From b@example.com Mon Jan  1 00:00:01 2024
+            \u{0}\u{1}\u{2}\u{3}\u{4}\u{5}\u{6}\u{7}\u{8}\u{e}\u{f}\u{10}\u{11}
+
+            """
+        try Data(text.utf8).write(to: mbox)
+        let expected = "\(mbox.path)#2 at byte 110: binary data after the From line"
+        for command in ["extract", "inspect", "check"] {
+            let result = try CommandRunner.run([command, mbox.path])
+            #expect(
+                result.standardError.contains("mailorders \(command): skipped \(expected)"),
+                "\(command): \(result.standardError)")
+        }
+        let scan = try CommandRunner.run([
+            "scan", mbox.path, "--out", folder.appendingPathComponent("out").path,
+        ])
+        #expect(scan.status == 1)
+        #expect(scan.standardError.contains("  \(expected)"), "\(scan.standardError)")
+    }
+
     /// A text file that is not mail (a README, a JSON file) is passed over by `check` and
     /// `inspect` as `scan` and `extract` pass it over: its header has no message field.
     @Test(arguments: [("extract", Int32(1)), ("inspect", Int32(1)), ("check", Int32(2))])

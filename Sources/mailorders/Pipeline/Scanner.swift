@@ -112,7 +112,7 @@ struct ScanSummary {
             lines.append("Skipped \(skipped.count) message\(skipped.count == 1 ? "" : "s"):")
             for item in skipped.prefix(50) {
                 lines.append(
-                    "  \(Self.oneLine(item.origin))\(item.byteOffset.map { " (byte \($0))" } ?? ""): "
+                    "  \(Self.oneLine(item.origin))\(item.byteOffset.map { " at byte \($0)" } ?? ""): "
                         + Self.oneLine(item.reason))
             }
             if skipped.count > 50 { lines.append("  … and \(skipped.count - 50) more (see --json)") }
