@@ -54,10 +54,50 @@ extension Message {
             input = Message.normalizeBareCR(bytes)
             lineEndingWarning = MIMEWarning(message: "bare CR line endings read as line breaks")
         }
+        // Blank lines before a header section (a file saved with a line break first) would make
+        // the whole message a body with no header (RFC 5322 §2.1: the header section comes
+        // first); they are dropped when a header field follows them.
+        var leadingWarning: MIMEWarning?
+        if let blank = Message.leadingBlankLines(input) {
+            input.removeFirst(blank.end)
+            leadingWarning = MIMEWarning(
+                message:
+                    "\(blank.lines) blank line\(blank.lines == 1 ? "" : "s") before the header section: skipped"
+            )
+        }
         var parser = BodyParser(limits: limits)
         var message = try parser.parseMessage(input, path: "1", depth: 0, boundaries: [], requireHeader: true)
+        if let leadingWarning { message.warnings.insert(leadingWarning, at: 0) }
         if let lineEndingWarning { message.warnings.insert(lineEndingWarning, at: 0) }
         self = message
+    }
+
+    /// The blank lines (LF or CRLF alone, up to 16 of them) at the start of `bytes`, as their
+    /// count and the offset after them, when a header field (`Name:`, RFC 5322 §2.2, white
+    /// space before the colon allowed, §4.5) follows them; `nil` otherwise.
+    static func leadingBlankLines(_ bytes: [UInt8]) -> (lines: Int, end: Int)? {
+        var index = 0
+        var lines = 0
+        while lines < 16 {
+            if index < bytes.count && bytes[index] == 0x0A {
+                index += 1
+            } else if index + 1 < bytes.count && bytes[index] == 0x0D && bytes[index + 1] == 0x0A {
+                index += 2
+            } else {
+                break
+            }
+            lines += 1
+        }
+        guard index > 0 else { return nil }
+        var end = index
+        while end < bytes.count && end - index < 998 && bytes[end] > 0x20 && bytes[end] < 0x7F
+            && bytes[end] != 0x3A
+        {
+            end += 1
+        }
+        guard end > index else { return nil }
+        while end < bytes.count && (bytes[end] == 0x20 || bytes[end] == 0x09) { end += 1 }
+        return end < bytes.count && bytes[end] == 0x3A ? (lines, index) : nil
     }
 
     private static func hasBareCR(_ bytes: [UInt8]) -> Bool {

@@ -124,3 +124,37 @@ import Testing
     #expect(separated.from.isEmpty)
     #expect(separated.subject == "x")
 }
+
+/// Blank lines before the header section (a file saved with a line break first) are dropped
+/// when a header field follows them, with a warning; otherwise the message is read as before.
+@Suite struct LeadingBlankLineTests {
+    @Test(arguments: [("\n", 1), ("\r\n\r\n", 2), ("\n\r\n\n", 3)])
+    func blankLinesBeforeTheHeaderAreSkipped(blank: String, lines: Int) throws {
+        let text = blank + "From: Shop <orders@shop.example>\r\nSubject: Order 12345\r\n\r\nThanks\r\n"
+        let message = try Message(bytes: Array(text.utf8))
+        #expect(message.subject == "Order 12345")
+        #expect(message.from.first?.address == "orders@shop.example")
+        #expect(
+            message.warnings.first?.message
+                == "\(lines) blank line\(lines == 1 ? "" : "s") before the header section: skipped")
+        #expect(message.textBody?.text == "Thanks\n")
+    }
+
+    @Test func aBlankLineBeforeTextThatIsNoHeaderFieldStays() throws {
+        let message = try Message(bytes: Array("\nJust some text, no field here\nsecond line\n".utf8))
+        #expect(message.header.fields.isEmpty)
+        #expect(message.warnings.allSatisfy { !$0.message.contains("blank line") })
+    }
+
+    @Test func theBlankLinesAreCountedUpToSixteen() {
+        #expect(
+            Message.leadingBlankLines(Array((String(repeating: "\n", count: 16) + "Subject: x\n").utf8))?
+                .lines == 16)
+        #expect(
+            Message.leadingBlankLines(Array((String(repeating: "\n", count: 17) + "Subject: x\n").utf8))
+                == nil)
+        #expect(Message.leadingBlankLines(Array("\nSubject  : x\n".utf8))?.end == 1)
+        #expect(Message.leadingBlankLines(Array("\n: x\n".utf8)) == nil)
+        #expect(Message.leadingBlankLines(Array("Subject: x\n".utf8)) == nil)
+    }
+}
