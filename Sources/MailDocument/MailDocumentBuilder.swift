@@ -139,7 +139,7 @@ extension MailDocument {
 
         // A forward sent in a thread ("WG: AW: …") passes its original on; any other message
         // of a thread ("Re: Fw: …" included: the first prefix says what it is) quotes.
-        if isReply, !ReplyQuote.hasForwardPrefix(subject ?? "") {
+        if isReply, !ReplyQuote.hasForwardPrefix(subject ?? ""), !forwardsWithoutPrefix {
             cutReplyQuotes(htmlQuoteStart: htmlQuoteStart)
         }
 
@@ -178,6 +178,32 @@ extension MailDocument {
         attachments.append(
             AttachmentSummary(
                 filename: part.filename, contentType: type, size: size, contentID: part.contentID))
+    }
+
+    /// Whether a message in a thread whose subject has no prefix at all forwards what it
+    /// quotes: its text holds a forwarded header block (``ForwardDetector``: "From: … Sent: …
+    /// To: … Subject: …") from a writer it is not sent back to. Outlook keeps the In-Reply-To of
+    /// the message it forwards, and a writer may delete the "FW:" it adds: a reply goes to the
+    /// writer of what it quotes (or to someone at the same domain), a forward goes elsewhere.
+    /// A block from the sender itself (its own earlier email, quoted in a follow-up) is not a
+    /// forward either.
+    var forwardsWithoutPrefix: Bool {
+        let subject = subject ?? ""
+        guard !ReplyQuote.hasReplyPrefix(subject), !ReplyQuote.hasForwardPrefix(subject) else { return false }
+        guard
+            let found = plainText.flatMap({ ForwardDetector.detect(in: $0.text) })
+                ?? htmlText.flatMap({ ForwardDetector.detect(in: $0.text) }),
+            let writer = found.from
+        else { return false }
+        func same(_ address: MailAddress) -> Bool {
+            address.address.lowercased() == writer.address.lowercased()
+        }
+        func sameDomain(_ address: MailAddress) -> Bool {
+            guard let domain = address.domain.flatMap({ RegistrableDomain.of($0) }) else { return false }
+            return domain == writer.domain.flatMap { RegistrableDomain.of($0) }
+        }
+        if let sender, sender.address.lowercased() == writer.address.lowercased() { return false }
+        return !recipients.contains { same($0) || sameDomain($0) }
     }
 
     /// Whether the message answers another or follows it in a thread: it has In-Reply-To or

@@ -62,6 +62,53 @@ import Testing
         #expect(result.orderNumber == nil)
     }
 
+    /// Outlook keeps the In-Reply-To of a message it forwards; with its "FW:" deleted, the
+    /// forward is told from a reply by where it goes: not back to the writer of the block.
+    static func outlookBlock(
+        to recipient: String, from sender: String = "Jordan Lee <jordan.lee@example.com>"
+    )
+        -> [String]
+    {
+        [
+            "From: \(sender)", "To: \(recipient)", "Subject: Your Juniper & Pine order JP-30917 is confirmed",
+            "Date: Wed, 25 Nov 2026 08:03:11 -0800", "Message-ID: <m1@example.com>",
+            "In-Reply-To: <JP-30917.confirm@juniperandpine.example>", "MIME-Version: 1.0",
+            "Content-Type: text/plain; charset=utf-8", "",
+            "Sam, here is the order for the pillow.", "", "________________________________",
+            "From: Juniper & Pine <orders@juniperandpine.example>",
+            "Sent: Tuesday, November 24, 2026 6:12 PM", "To: Jordan Lee <jordan.lee@example.com>",
+            "Subject: Your Juniper & Pine order JP-30917 is confirmed", "", "Thank you for your order!",
+            "Order number: JP-30917", "Total: $44.00",
+        ]
+    }
+
+    @Test func outlookForwardWithoutPrefixIsReadAsItsOriginal() throws {
+        let result = try Self.extract(Self.outlookBlock(to: "Sam Park <sam@example.org>"))
+        #expect(result.kind == .orderConfirmation)
+        #expect(result.orderNumber == "JP-30917")
+        #expect(result.merchant?.name == "Juniper & Pine")
+    }
+
+    @Test(arguments: [
+        "Juniper & Pine <orders@juniperandpine.example>", "Juniper & Pine Help <help@juniperandpine.example>",
+        "Sam Park <sam@example.org>, ORDERS@juniperandpine.example",
+    ])
+    func outlookReplyWithoutPrefixToTheWriterIsStillAReply(_ recipient: String) throws {
+        let result = try Self.extract(Self.outlookBlock(to: recipient))
+        #expect(result.orderNumber == nil, "\(recipient)")
+        #expect(result.merchant?.name != "Juniper & Pine", "\(recipient)")
+    }
+
+    @Test func aSendersBlockQuotingItsOwnEmailIsNotAForward() throws {
+        // The shop's follow-up quoting its own confirmation: the block is the shop's, the
+        // follow-up is read as itself, its quote cut.
+        let lines = Self.outlookBlock(
+            to: "Jordan Lee <jordan.lee@example.com>", from: "Juniper & Pine <orders@juniperandpine.example>")
+        let document = MailDocument(message: try Message(bytes: Array(lines.joined(separator: "\r\n").utf8)))
+        #expect(document.forwardedOriginal == nil)
+        #expect(document.plainText?.text.contains("Total: $44.00") == false)
+    }
+
     @Test func sameTextWithoutReplyFieldsIsStillRead() throws {
         // Without In-Reply-To the "quote" is the email's own text (and the subject is read).
         let result = try Self.extract(
