@@ -136,11 +136,14 @@ struct ExtractionContext {
             // is read as a reply: its subject is its thread's.
             if ReplyQuote.hasReplyPrefix(original.subject ?? "") { original.subject = nil }
             self.document = original
-        } else if outer.isReply, let subject = outer.subject, ReplyQuote.hasReplyPrefix(subject) {
+        } else if outer.isReply, let subject = outer.subject,
+            ReplyQuote.hasReplyPrefix(subject) || outer.answersQuotedWriter
+        {
             // A reply's subject is the one it answers ("Re: Your order … is confirmed"), written
             // by whoever started the thread: it says nothing about the reply itself. A reply under
-            // an unchanged subject keeps it: a quote cut wrongly from a threaded shop email must
-            // not take the shop's order number with it.
+            // an unchanged subject keeps it unless it goes back to the quoted writer at another
+            // domain (``MailDocument/answersQuotedWriter``): a quote cut wrongly from a threaded
+            // shop email must not take the shop's order number with it.
             var reply = outer
             reply.subject = nil
             self.document = reply

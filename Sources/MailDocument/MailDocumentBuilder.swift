@@ -206,6 +206,24 @@ extension MailDocument {
         return !recipients.contains { same($0) || sameDomain($0) }
     }
 
+    /// Whether this reply goes back to the writer of the message it quotes, someone at another
+    /// domain than its sender: a quote was cut (``RenderedText/quotedText``), its attribution
+    /// or header block names the writer's address (``ReplyQuote/writer(ofQuote:)``), and that
+    /// address is among the recipients. The reply's subject is then
+    /// the thread's, the quoted writer's, even without a "Re:" (some clients keep the subject
+    /// unchanged). A quote from the sender's own domain (a shop's follow-up quoting its own
+    /// email, or text a shop's email only seems to quote) does not count.
+    public var answersQuotedWriter: Bool {
+        guard isReply else { return false }
+        let quote = [plainText?.quotedText, htmlText?.quotedText].compactMap { $0 }.first { !$0.isEmpty }
+        guard let quote, let writer = ReplyQuote.writer(ofQuote: quote) else { return false }
+        let writerDomain = writer.split(separator: "@").last.flatMap { RegistrableDomain.of(String($0)) }
+        if let sender, let writerDomain, sender.registrableDomain == writerDomain { return false }
+        if sender?.address.lowercased() == writer { return false }
+        // The address itself: two people at one mail provider share a domain.
+        return recipients.contains { $0.address.lowercased() == writer }
+    }
+
     /// Whether the message answers another or follows it in a thread: it has In-Reply-To or
     /// References (RFC 5322 §3.6.4).
     public var isReply: Bool { !inReplyTo.isEmpty || !references.isEmpty }

@@ -109,6 +109,106 @@ import Testing
         #expect(document.plainText?.text.contains("Total: $44.00") == false)
     }
 
+    /// A customer's reply under the shop's subject unchanged, sent back to the shop: the subject
+    /// is the shop's, not an order from the customer.
+    @Test(arguments: [
+        "Juniper & Pine <orders@juniperandpine.example>",
+        "Sam <sam@example.org>, Juniper & Pine <ORDERS@juniperandpine.example>",
+    ])
+    func replyUnderTheUnchangedSubjectToTheQuotedWriterIsNotAnOrder(_ recipient: String) throws {
+        var lines = Self.header(
+            from: "Jordan Lee <jordan.lee@example.com>",
+            subject: "Your Juniper & Pine order JP-30917 has shipped")
+        lines[1] = "To: \(recipient)"
+        let result = try Self.extract(
+            lines + [
+                "Hi, my order still has not arrived. Could you check the tracking for my order?", "",
+                "Jordan",
+                "",
+            ] + Self.quotedConfirmation)
+        #expect(result.orderNumber == nil, "\(recipient)")
+        #expect(result.merchant == nil, "\(recipient)")
+    }
+
+    /// A shop's threaded email whose text only seems to quote (its own address in the
+    /// "attribution") keeps its subject: the quoted writer is at the sender's own domain.
+    @Test func shopEmailQuotingItsOwnDomainKeepsItsSubject() throws {
+        var lines = Self.header(
+            from: "Juniper & Pine <orders@juniperandpine.example>",
+            subject: "Your Juniper & Pine order JP-30917 has shipped")
+        lines[1] = "To: Jordan Lee <jordan.lee@example.com>"
+        let result = try Self.extract(
+            lines + [
+                "Good news: it is on its way.", "",
+                "On Monday, Juniper & Pine Support <support@juniperandpine.example> wrote:",
+                "> We are packing your order.",
+            ])
+        #expect(result.orderNumber == "JP-30917")
+        #expect(result.merchant?.name == "Juniper & Pine")
+    }
+
+    @Test func theQuotedWritersAddressIsReadFromTheAttributionOrHeaderBlock() {
+        #expect(
+            ReplyQuote.writer(
+                ofQuote: "On Tue, Nov 24, 2026 at 6:12 PM Shop <Orders@Shop.example> wrote:\n> hi")
+                == "orders@shop.example")
+        #expect(
+            ReplyQuote.writer(ofQuote: "On Tue, Shop\n<orders@shop.example>\nwrote:\nhi")
+                == "orders@shop.example")
+        #expect(
+            ReplyQuote.writer(ofQuote: "From: orders@shop.example\nSent: Monday\nTo: me@example.com")
+                == "orders@shop.example")
+        #expect(
+            ReplyQuote.writer(
+                ofQuote: "De : Boutique <commandes@boutique.example>\nEnvoyé : lundi\nÀ : moi@example.com")
+                == "commandes@boutique.example")
+        #expect(
+            ReplyQuote.writer(ofQuote: "2026年11月24日(火) 18:12 Shop <orders@shop.example>:\n> ご注文ありがとうございます")
+                == "orders@shop.example")
+        // No writer: the block's From has no address, or the line only seems to introduce a quote.
+        #expect(
+            ReplyQuote.writer(ofQuote: "________________\nFrom: Shop\nSent: x\nTo: me@example.com\n") == nil)
+        #expect(
+            ReplyQuote.writer(ofQuote: "2 items shipped to Kim Park <kim@mail.example>:\n- Linen sheet")
+                == nil)
+        #expect(ReplyQuote.writer(ofQuote: "From: orders@shop.example\nOrder number: 12345") == nil)
+        #expect(ReplyQuote.writer(ofQuote: "On Monday we packed your order.\n> thanks @team.") == nil)
+        #expect(ReplyQuote.writer(ofQuote: "a\nb\nc\nd\ne <x@y.example> wrote:") == nil)
+        #expect(ReplyQuote.writer(ofQuote: "Le colis a écrit :\n> user@localhost wrote") == nil)
+    }
+
+    /// A shop's threaded email with a gift message laid out as a header block, from someone
+    /// at the customer's mail provider: not a reply to that writer, so the subject is read.
+    @Test func giftMessageBlockFromTheCustomersProviderKeepsTheSubject() throws {
+        var lines = Self.header(
+            from: "Juniper & Pine <orders@juniperandpine.example>",
+            subject: "Your Juniper & Pine order JP-30917 has shipped")
+        lines[1] = "To: Kim Park <kim@mail.example>"
+        let result = try Self.extract(
+            lines + [
+                "Hi Kim,", "", "A gift is on its way!", "", "From: Sam <sam@mail.example>",
+                "Date: 17 November 2026",
+                "Subject: Happy birthday", "", "Carrier: UPS",
+            ])
+        #expect(result.orderNumber == "JP-30917")
+    }
+
+    /// A shop's threaded email whose line merely looks like an attribution (an address and a
+    /// colon) keeps its subject.
+    @Test func shopEmailWithALineThatLooksLikeAnAttributionKeepsItsSubject() throws {
+        var lines = Self.header(
+            from: "Juniper & Pine <orders@juniperandpine.example>",
+            subject: "Your Juniper & Pine order JP-30917 has shipped")
+        lines[1] = "To: Jordan Lee <jordan.lee@example.com>"
+        let result = try Self.extract(
+            lines + [
+                "Hi Jordan,", "", "2 items shipped to Jordan Lee <jordan.lee@example.com>:", "- Linen sheet",
+                "- Pillow case", "", "Carrier: UPS",
+            ])
+        #expect(result.orderNumber == "JP-30917")
+        #expect(result.merchant?.name == "Juniper & Pine")
+    }
+
     @Test func sameTextWithoutReplyFieldsIsStillRead() throws {
         // Without In-Reply-To the "quote" is the email's own text (and the subject is read).
         let result = try Self.extract(

@@ -166,7 +166,7 @@ public enum ForwardDetector {
     }
 
     /// The header field a line starts with (`From: x`, `De : x`, `差出人： x`), and its value.
-    private static func field(of line: Substring) -> (Field, Substring)? {
+    static func field(of line: Substring) -> (Field, Substring)? {
         guard let colon = line.firstIndex(where: { $0 == ":" || $0 == "：" }) else { return nil }
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\u{A0}" || $0 == "\u{3000}" }
         let label = String(line[..<colon].drop(while: isSpace).reversed().drop(while: isSpace).reversed())

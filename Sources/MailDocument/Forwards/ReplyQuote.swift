@@ -26,6 +26,74 @@ import Foundation
 /// - Outlook's header block ("From: … Sent: … Subject: …", "-----Original Message-----"),
 ///   found by ``ForwardDetector``: in a reply it is the quoted message, not a forward.
 public enum ReplyQuote {
+    /// The address of the writer of a quoted message, lower-cased, read from its first lines
+    /// when they clearly introduce a quote: an attribution that ends with a "wrote:" phrase
+    /// ("On …, Shop <orders@shop.example> wrote:", ``attributionEndings``), an Outlook header
+    /// block's "From: Shop <orders@shop.example>" followed by its "Sent:" or "Date:" line, or
+    /// any line naming an address right above a line quoted with `>`. The address is the first
+    /// addr-spec (RFC 5322 §3.4.1, in the dot-atom form mail uses) among the first four lines,
+    /// within 800 bytes, but in a header block's `To:`, `Cc:` or `Subject:` line
+    /// (``ForwardDetector``'s labels). `nil` otherwise: a line a shop's email only seems to
+    /// quote from ("2 items shipped to Kim <kim@example.com>:") names no writer.
+    /// - Parameter quotedText: a reply's quote, from its attribution or first quoted line.
+    public static func writer(ofQuote quotedText: String) -> String? {
+        let lines = quotedText.prefix(800).split(separator: "\n", omittingEmptySubsequences: false).prefix(5)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        var writer: (address: String, line: Int, isFromField: Bool)?
+        for (index, line) in lines.prefix(4).enumerated() where writer == nil {
+            let field = ForwardDetector.field(of: Substring(line))?.0
+            // A header block's other fields name the recipients, not the writer.
+            if let field, field != .from { continue }
+            if let address = firstAddress(in: line) { writer = (address, index, field == .from) }
+        }
+        guard let writer else { return nil }
+        let introduces = lines.enumerated().contains { index, line in
+            let lowered = Array(line.lowercased().utf8)
+            if index <= writer.line + 2,
+                attributionEndings.contains(where: {
+                    lowered.count >= $0.count && lowered.suffix($0.count).elementsEqual($0)
+                })
+            {
+                return true
+            }
+            if index == writer.line + 1, line.hasPrefix(">") { return true }
+            if writer.isFromField, index > writer.line,
+                let field = ForwardDetector.field(of: Substring(line))?.0, field == .sent || field == .date
+            {
+                return true
+            }
+            return false
+        }
+        return introduces ? writer.address : nil
+    }
+
+    /// The first addr-spec written in `line`, lower-cased.
+    private static func firstAddress(in line: String) -> String? {
+        for token in line.utf8.split(whereSeparator: { !isAddressByte($0) }) {
+            guard let at = token.firstIndex(of: UInt8(ascii: "@")), at != token.startIndex else { continue }
+            let domain = token[token.index(after: at)...]
+            guard domain.contains(UInt8(ascii: ".")), !domain.contains(UInt8(ascii: "@")),
+                domain.last != UInt8(ascii: "."), domain.first != UInt8(ascii: ".")
+            else { continue }
+            return String(decoding: token, as: UTF8.self).lowercased()
+        }
+        return nil
+    }
+
+    /// A byte of an address written as mail shows it: the dot-atom text of RFC 5322 §3.2.3
+    /// without the rarer symbols, and `@`.
+    private static func isAddressByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        case UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "+"), UInt8(ascii: "@"):
+            return true
+        default:
+            return byte >= 0x80
+        }
+    }
+
     /// Endings of attribution lines, lower-cased.
     static let attributionEndings = [
         "wrote:", "wrote：", "schrieb:", "geschrieben:", "a écrit :", "a écrit:", "a\u{A0}écrit\u{A0}:",
