@@ -136,7 +136,12 @@ struct EmailText {
             let range = text.range(of: trimmed, options: options, range: searchStart..<text.endIndex)
         {
             let before = range.lowerBound > text.startIndex ? text[text.index(before: range.lowerBound)] : nil
-            let after = range.upperBound < text.endIndex ? text[range.upperBound] : nil
+            // Foundation ends a match after the combining marks of its last letter (`e` and
+            // U+0301), or before them, depending on the text ahead of it: the match takes the
+            // whole character, as it takes a precomposed `é`.
+            var end = range.upperBound
+            if end < text.endIndex, String.Index(end, within: text) == nil { end = text.index(after: end) }
+            let after = end < text.endIndex ? text[end] : nil
             // Only alphabetic scripts written with spaces need a word boundary: Japanese,
             // Chinese and Korean attach particles and neighbours directly to a name.
             let isWordCharacter: (Character?) -> Bool = { character in
