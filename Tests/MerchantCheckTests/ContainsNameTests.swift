@@ -1,3 +1,7 @@
+import Extraction
+import Foundation
+import MIME
+import MailDocument
 import Testing
 
 @testable import MerchantCheck
@@ -68,5 +72,92 @@ import Testing
 
     @Test(arguments: cases) func containsName(_ example: Case) {
         #expect(EmailText.containsName(example.name, in: example.text) == example.found)
+    }
+
+    /// The lookup prepared for many names gives the same answers.
+    @Test(arguments: cases) func preparedTextGivesTheSameAnswer(_ example: Case) {
+        #expect(NameSearchText(example.text).containsName(example.name) == example.found)
+    }
+
+    /// A deterministic generator (SplitMix64), so a failure reproduces.
+    struct Generator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var value = state
+            value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+            return value ^ (value >> 31)
+        }
+        mutating func pick<T>(_ items: [T]) -> T { items[Int(next() % UInt64(items.count))] }
+    }
+
+    /// Random texts made of pieces that fold alike (case, diacritics, ligatures, the Kelvin
+    /// sign, decomposed Hangul), word neighbours and line breaks: the prepared lookup answers
+    /// as ``EmailText/containsName(_:in:)`` does, for every name. (Not for `ß` as a name:
+    /// Foundation finds it in `S` followed by any letter above ASCII, `S` and the Kelvin sign
+    /// or `Sİ`, which the folded lookup does not.)
+    @Test func preparedTextAgreesOnRandomTexts() {
+        let pieces = [
+            "a", "A", "e", "é", "E\u{301}", "\u{301}", "ß", "ss", "S", "ﬁ", "fi", "İ", "i", "\u{212A}", "k",
+            "U", "P", "ups", "UPS", "Poste", "POSTE", "Café", "cafe", "ヤマト", "運輸", "ド", "ト", "대한통운", "CJ",
+            "한진", "\u{1112}\u{1161}\u{11AB}진", " ", " ", "\n", "\r\n", "\r", "\t", ".", "-", "_", "1", "д",
+            "の", "😀", "\u{A0}", "J&T", "&", "U.S.",
+        ]
+        let names = [
+            "UPS", "ups", "Poste", "Café", "cafe", "ヤマト運輸", "CJ대한통운", "한진", "ss", "fi", "K", "J&T",
+            "é", "U.S.", "UPS ups", "a e",
+        ]
+        var random = Generator(state: 2026)
+        for _ in 0..<1500 {
+            let text = (0...(random.next() % 40)).map { _ in random.pick(pieces) }.joined()
+            let prepared = NameSearchText(text)
+            for name in names {
+                #expect(
+                    prepared.containsName(name) == EmailText.containsName(name, in: text),
+                    "\(name.debugDescription) in \(text.debugDescription)")
+            }
+        }
+    }
+
+    /// Every email of `Corpus/`: the prepared lookup of its visible text answers as
+    /// ``EmailText/containsName(_:in:)`` does for every carrier name of the rules and every
+    /// sender name of the corpus.
+    @Test func preparedTextAgreesOnTheCorpus() throws {
+        let repository = EndToEndTests.repository
+        let rules = try Rules.load(from: repository.appendingPathComponent("rules"))
+        let files = try #require(
+            FileManager.default.enumerator(atPath: repository.appendingPathComponent("Corpus").path)
+        )
+        .compactMap { $0 as? String }.filter { $0.hasSuffix(".eml") }.sorted()
+        #expect(files.count > 100)
+        let documents = try files.map { file in
+            let bytes = try Data(contentsOf: repository.appendingPathComponent("Corpus/" + file))
+            return MailDocument(message: try Message(bytes: [UInt8](bytes)))
+        }
+        let names = rules.carriers.carriers.flatMap(\.allNames) + documents.compactMap(\.sender?.name)
+        for (file, document) in zip(files, documents) {
+            let text = EmailText(document)
+            for name in names {
+                #expect(
+                    text.visibleNames.containsName(name) == EmailText.containsName(name, in: text.visible),
+                    "\(name) in \(file)")
+            }
+        }
+    }
+
+    /// In a long text, a name written only inside other words on every line is not found,
+    /// and its one whole-word occurrence on the last of 20,000 lines is.
+    @Test func aNameOnOneLineOfALongTextIsFound() {
+        let line = "Our groups’ setups — café crème, ヤマド運輸 and pop-ups, posted to Posten.\n"
+        let filler = NameSearchText(String(repeating: line, count: 20_000))
+        let text = NameSearchText(
+            String(repeating: line, count: 20_000)
+                + "Shipped with UPS by la Poste, ヤマト運輸 and Lettre recommandée.")
+        for name in ["UPS", "Poste", "ヤマト運輸", "Lettre recommandée"] {
+            #expect(!filler.containsName(name), "\(name)")
+            #expect(text.containsName(name), "\(name)")
+        }
+        #expect(filler.containsName("Cafe Creme"))
     }
 }
