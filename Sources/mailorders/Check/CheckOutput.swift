@@ -13,14 +13,18 @@ enum CheckOutput {
     ///   - crossFindings: ``MerchantEmailChecker/crossCheck(_:)`` of the reports.
     ///   - format: text, JSON or HTML.
     ///   - emailHTML: the HTML body of each email (for the HTML report), in the same order.
+    ///   - skipped: the inputs that could not be read, listed by JSON and HTML (text lists them
+    ///     on standard error as they are met).
     /// - Returns: the text to print or write.
     static func render(
-        _ reports: [CheckReport], crossFindings: [Finding], format: CheckFormat, emailHTML: [String?] = []
+        _ reports: [CheckReport], crossFindings: [Finding], format: CheckFormat, emailHTML: [String?] = [],
+        skipped: [SkippedInput] = []
     ) -> String {
         switch format {
         case .text: ReportRenderer.text(reports, crossFindings: crossFindings)
-        case .json: ReportRenderer.json(reports, crossFindings: crossFindings)
-        case .html: ReportRenderer.html(reports, emailHTML: emailHTML, crossFindings: crossFindings)
+        case .json: ReportRenderer.json(reports, crossFindings: crossFindings, skipped: skipped)
+        case .html:
+            ReportRenderer.html(reports, emailHTML: emailHTML, crossFindings: crossFindings, skipped: skipped)
         }
     }
 

@@ -66,11 +66,12 @@ enum CheckCommand: Subcommand {
             reports.append(checker.check(message: message, origin: raw.origin.description, expect: expect))
         }
         // Nothing could be read: each file's reason is on standard error already, and an empty
-        // report would only look like a clean one.
-        if reports.isEmpty && loop.skipped > 0 { return ExitCode.fatal }
+        // text report would only look like a clean one. JSON and HTML list what was not read.
+        if reports.isEmpty && loop.skipped > 0 && format == .text { return ExitCode.fatal }
         let crossFindings = checker.crossCheck(reports)
         let output = CheckOutput.render(
-            reports, crossFindings: crossFindings, format: format, emailHTML: reports.map(\.emailHTML))
+            reports, crossFindings: crossFindings, format: format, emailHTML: reports.map(\.emailHTML),
+            skipped: loop.skippedInputs)
         if let path = arguments.value("out") {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue
