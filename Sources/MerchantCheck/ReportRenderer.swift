@@ -125,16 +125,24 @@ public enum ReportRenderer {
 
     /// The reports as one JSON document (sorted keys, pretty-printed):
     /// `{"reports": […], "crossFindings": […], "skipped": [{"origin", "byteOffset", "reason"}],
-    /// "summary": {…}, "hasErrors": …}`; `byteOffset` is `null` when unknown.
+    /// "summary": {…}, "hasErrors": …, "error": …, "exitCode": …}`; `byteOffset` is `null` when
+    /// unknown, `error` is `null` when there is none.
     /// - Parameters:
     ///   - reports: the reports.
     ///   - crossFindings: findings of ``MerchantEmailChecker/crossCheck(_:)``.
     ///   - skipped: the inputs that could not be read, in the order given.
+    ///   - error: why the check ends in failure beyond its findings (an input not read, the
+    ///     rules or the report file), on one line.
+    ///   - exitCode: the exit status of the `mailorders check` run the document reports, as
+    ///     `exitCode`; without it the key is left out.
     /// - Returns: the JSON text, ending in `\n`.
     public static func json(
-        _ reports: [CheckReport], crossFindings: [Finding] = [], skipped: [SkippedInput] = []
+        _ reports: [CheckReport], crossFindings: [Finding] = [], skipped: [SkippedInput] = [],
+        error: String? = nil, exitCode: Int32? = nil
     ) -> String {
-        let document = jsonObject(reports, crossFindings: crossFindings, skipped: skipped)
+        var document = jsonObject(reports, crossFindings: crossFindings, skipped: skipped)
+        document["error"] = error ?? NSNull()
+        if let exitCode { document["exitCode"] = Int(exitCode) }
         guard
             let data = try? JSONSerialization.data(
                 withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
