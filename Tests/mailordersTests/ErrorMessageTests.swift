@@ -52,6 +52,18 @@ import Testing
         expectPlain(junit.standardError)
     }
 
+    /// A report that cannot be written says why in plain words.
+    @Test func checkNamesWhyTheReportCannotBeWritten() throws {
+        let message = CommandRunner.repository.appendingPathComponent(
+            "examples/Maildir/cur/1764400002.M2P4242.mailhost:2,S"
+        ).path
+        let result = try CommandRunner.run(["check", message, "--out", "/nonexistent/report.txt"])
+        #expect(result.status == 2)
+        #expect(
+            result.standardError.contains("cannot write /nonexistent/report.txt: no such file or directory"))
+        expectPlain(result.standardError)
+    }
+
     /// A mailbox path that is not there stops the run before anything is created: a mistyped
     /// or unmounted path is not a message to skip.
     @Test func scanOfAMissingPathStopsBeforeCreatingTheOutputFolder() throws {

@@ -106,9 +106,7 @@ enum CheckCommand: Subcommand {
                 try output.write(toFile: path, atomically: true, encoding: .utf8)
                 Console.error("mailorders check: wrote \(path)")
             } catch {
-                let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-                return stop(
-                    "cannot write \(path): \(underlying?.localizedDescription ?? error.localizedDescription)")
+                return stop("cannot write \(path): \(fileErrorReason(error, path: path))")
             }
         } else {
             Console.out(output.hasSuffix("\n") ? output : output + "\n", json: format == .json)
