@@ -64,6 +64,21 @@ import Testing
         expectPlain(result.standardError)
     }
 
+    /// A file given as the order database that is not one is named, with the reason.
+    @Test func ordersNamesTheDatabaseItCannotRead() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let notADatabase = folder.appendingPathComponent("notes.sqlite")
+        try Data(String(repeating: "not a database ", count: 100).utf8).write(to: notADatabase)
+        let result = try CommandRunner.run(["orders", "--db", notADatabase.path])
+        #expect(result.status == 2)
+        #expect(
+            result.standardError.contains(
+                "cannot read the order store \(notADatabase.path): file is not a database (SQLite error 26)"),
+            "\(result.standardError)")
+        expectPlain(result.standardError)
+    }
+
     /// A mailbox path that is not there stops the run before anything is created: a mistyped
     /// or unmounted path is not a message to skip.
     @Test func scanOfAMissingPathStopsBeforeCreatingTheOutputFolder() throws {

@@ -33,14 +33,15 @@ enum OrdersCommand: Subcommand {
         guard FileManager.default.fileExists(atPath: path) else {
             return stop("no order database at \(path); run 'mailorders scan' first or pass --db")
         }
-        do {
+        do throws(StoreError) {
             let store = try SQLiteOrderStore(readingOnly: path)
             let unlinked = arguments.has("unlinked")
             let orders = unlinked ? try store.unlinkedShipments() : try store.orders()
             Console.out(renderOrders(orders, json: json, unlinked: unlinked), json: json)
             return ExitCode.success
         } catch {
-            return stop("\(error)")
+            // As scan says it: the database, and why.
+            return stop("cannot read the order store \(path): \(error.reason)")
         }
     }
 }
