@@ -106,3 +106,23 @@ public struct CheckReport: Sendable {
     /// The value of a field, when found.
     public func value(of field: String) -> String? { fields.first { $0.field == field }?.value }
 }
+
+/// An input that could not be checked because it could not be read as an email: a file that
+/// is not there or is not mail, an empty file, a message over the size limit. The reports list
+/// each one, as `scan` lists what it skips.
+public struct SkippedInput: Sendable, Hashable {
+    /// The path as given, or `path#N` for the `N`-th message of an mbox.
+    public var origin: String
+    /// Where the message starts in its file, in bytes (0 for a file of one message; in an
+    /// mbox, the byte after its `From ` line); `nil` when there is no such place (an mbox
+    /// without that message).
+    public var byteOffset: Int?
+    /// Why it could not be read, e.g. `empty file`.
+    public var reason: String
+
+    public init(origin: String, byteOffset: Int? = nil, reason: String) {
+        self.origin = origin
+        self.byteOffset = byteOffset
+        self.reason = reason
+    }
+}

@@ -9,6 +9,8 @@ struct EmailText {
     var visibleFolded: [UInt8]
     /// ``visible`` upper-cased with spaces and hyphens removed, for number lookups.
     var visibleCompact: [UInt8]
+    /// ``visible`` prepared for name lookups.
+    var visibleNames: NameSearchText
     /// Hidden text: the preheader and whatever the renderer kept apart as hidden.
     var hidden: String
     var hiddenCompact: [UInt8]
@@ -27,6 +29,7 @@ struct EmailText {
             separator: "\n")
         visibleCompact = EmailText.compactBytes(visible)
         visibleFolded = visible.utf8.map(ByteSearch.lowercased)
+        visibleNames = NameSearchText(visible)
         hidden = EmailText.hiddenText(of: document)
         hiddenCompact = EmailText.compactBytes(hidden)
         subject = document.subject ?? ""
@@ -120,7 +123,7 @@ struct EmailText {
         {
             return false
         }
-        return EmailText.containsName(trimmed, in: visible)
+        return visibleNames.containsName(trimmed)
     }
 
     /// Whether a name appears in a text as a whole word: ignoring case and diacritics, except
@@ -128,15 +131,20 @@ struct EmailText {
     static func containsName(_ name: String, in text: String) -> Bool {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty, !text.isEmpty else { return false }
-        let allCapitals = trimmed.allSatisfy { $0.isASCII && ($0.isUppercase || $0.isNumber || !$0.isLetter) }
-        var options: String.CompareOptions = allCapitals ? [] : [.caseInsensitive, .diacriticInsensitive]
+        var options: String.CompareOptions =
+            isAllCapitals(trimmed) ? [] : [.caseInsensitive, .diacriticInsensitive]
         options.insert(.literal)
         var searchStart = text.startIndex
         while searchStart < text.endIndex,
             let range = text.range(of: trimmed, options: options, range: searchStart..<text.endIndex)
         {
             let before = range.lowerBound > text.startIndex ? text[text.index(before: range.lowerBound)] : nil
-            let after = range.upperBound < text.endIndex ? text[range.upperBound] : nil
+            // Foundation ends a match after the combining marks of its last letter (`e` and
+            // U+0301), or before them, depending on the text ahead of it: the match takes the
+            // whole character, as it takes a precomposed `é`.
+            var end = range.upperBound
+            if end < text.endIndex, String.Index(end, within: text) == nil { end = text.index(after: end) }
+            let after = end < text.endIndex ? text[end] : nil
             // Only alphabetic scripts written with spaces need a word boundary: Japanese,
             // Chinese and Korean attach particles and neighbours directly to a name.
             let isWordCharacter: (Character?) -> Bool = { character in
@@ -153,6 +161,12 @@ struct EmailText {
             searchStart = text.index(after: range.lowerBound)
         }
         return false
+    }
+
+    /// Whether a name is written in ASCII capitals (digits and punctuation aside), as `UPS`
+    /// and `J&T` are: such a name only matches its case.
+    static func isAllCapitals(_ name: String) -> Bool {
+        name.allSatisfy { $0.isASCII && ($0.isUppercase || $0.isNumber || !$0.isLetter) }
     }
 
     /// About `radius` characters either side of the first occurrence of a value in the

@@ -24,19 +24,25 @@ extension ReportRenderer {
     ///     none: its rendered text is shown instead); when shorter than `reports`, the
     ///     reports' own ``CheckReport/emailHTML`` is used.
     ///   - crossFindings: findings of ``MerchantEmailChecker/crossCheck(_:)``.
+    ///   - skipped: the inputs that could not be read, listed before the reports.
     /// - Returns: the page.
-    public static func html(_ reports: [CheckReport], emailHTML: [String?], crossFindings: [Finding] = [])
-        -> String
-    {
+    public static func html(
+        _ reports: [CheckReport], emailHTML: [String?], crossFindings: [Finding] = [],
+        skipped: [SkippedInput] = []
+    ) -> String {
         var body = ""
         let errors = reports.filter(\.hasErrors).count
         body += "<header class=\"page-header\"><h1>mailorders check</h1>"
-        body += "<p class=\"verdict \(errors > 0 ? "fail" : "pass")\">"
+        body += "<p class=\"verdict \(errors > 0 || !skipped.isEmpty ? "fail" : "pass")\">"
         body +=
             errors > 0
             ? "\(errors) of \(reports.count) email\(reports.count == 1 ? "" : "s") with errors"
             : "No errors in \(reports.count) email\(reports.count == 1 ? "" : "s")"
+        if !skipped.isEmpty {
+            body += "; \(skipped.count) input\(skipped.count == 1 ? "" : "s") not read"
+        }
         body += "</p></header>\n"
+        if !skipped.isEmpty { body += skippedSection(skipped) }
         if reports.count > 1 || !crossFindings.isEmpty {
             body += summarySection(reports, crossFindings: crossFindings)
         }
@@ -251,6 +257,19 @@ extension ReportRenderer {
             html += "<td>\(escape(field.snippet ?? ""))</td></tr>"
         }
         html += "</tbody></table></details>\n"
+        return html
+    }
+
+    /// The inputs that could not be read: each with its origin, byte offset and reason.
+    private static func skippedSection(_ skipped: [SkippedInput]) -> String {
+        var html = "<section class=\"skipped\"><h2>Not read</h2>"
+        html += "<p>These inputs could not be read as emails and were not checked.</p>"
+        html += "<table><thead><tr><th>Input</th><th>Byte</th><th>Reason</th></tr></thead><tbody>"
+        for input in skipped {
+            html += "<tr class=\"fail\"><td>\(escape(input.origin))</td>"
+            html += "<td>\(input.byteOffset.map(String.init) ?? "")</td><td>\(escape(input.reason))</td></tr>"
+        }
+        html += "</tbody></table></section>\n"
         return html
     }
 

@@ -461,6 +461,8 @@ public struct MerchantEmailChecker: Sendable {
         guard let regex = Self.numberRun, !text.isEmpty else { return [] }
         let nsText = text as NSString
         var result: [NumberCandidate] = []
+        var skeletons = CanonicalSkeleton()
+        let labels = labelled ? trackingLabels.map { ($0, skeletons.bytes(of: $0)) } : []
         regex.enumerateMatches(in: text, range: NSRange(location: 0, length: nsText.length)) {
             match, _, stop in
             guard let match else { return }
@@ -476,7 +478,8 @@ public struct MerchantEmailChecker: Sendable {
                     with: NSRange(location: start, length: match.range.location - start)
                 )
                 .lowercased()
-                isRelevant = trackingLabels.contains { before.contains($0) }
+                let window = (before, skeletons.bytes(of: before))
+                isRelevant = labels.contains { CanonicalSkeleton.contains(window, $0) }
             }
             let pieces = run.split(whereSeparator: { $0 == " " || $0 == "-" })
             if run.count <= 60 { result.append(.init(number: run, isRelevant: isRelevant)) }

@@ -124,13 +124,25 @@ public enum ReportRenderer {
     // MARK: - JSON
 
     /// The reports as one JSON document (sorted keys, pretty-printed):
-    /// `{"reports": […], "crossFindings": […], "summary": {…}, "hasErrors": …}`.
+    /// `{"reports": […], "crossFindings": […], "skipped": [{"origin", "byteOffset", "reason"}],
+    /// "summary": {…}, "hasErrors": …, "error": …, "exitCode": …}`; `byteOffset` is `null` when
+    /// unknown, `error` is `null` when there is none.
     /// - Parameters:
     ///   - reports: the reports.
     ///   - crossFindings: findings of ``MerchantEmailChecker/crossCheck(_:)``.
+    ///   - skipped: the inputs that could not be read, in the order given.
+    ///   - error: why the check ends in failure beyond its findings (an input not read, the
+    ///     rules or the report file), on one line.
+    ///   - exitCode: the exit status of the `mailorders check` run the document reports, as
+    ///     `exitCode`; without it the key is left out.
     /// - Returns: the JSON text, ending in `\n`.
-    public static func json(_ reports: [CheckReport], crossFindings: [Finding] = []) -> String {
-        let document = jsonObject(reports, crossFindings: crossFindings)
+    public static func json(
+        _ reports: [CheckReport], crossFindings: [Finding] = [], skipped: [SkippedInput] = [],
+        error: String? = nil, exitCode: Int32? = nil
+    ) -> String {
+        var document = jsonObject(reports, crossFindings: crossFindings, skipped: skipped)
+        document["error"] = error ?? NSNull()
+        if let exitCode { document["exitCode"] = Int(exitCode) }
         guard
             let data = try? JSONSerialization.data(
                 withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
@@ -141,11 +153,16 @@ public enum ReportRenderer {
     /// One report as the same JSON document.
     public static func json(_ report: CheckReport) -> String { json([report]) }
 
-    static func jsonObject(_ reports: [CheckReport], crossFindings: [Finding]) -> [String: Any] {
+    static func jsonObject(_ reports: [CheckReport], crossFindings: [Finding], skipped: [SkippedInput])
+        -> [String: Any]
+    {
         let all = reports.flatMap(\.findings) + crossFindings
         return [
             "reports": reports.map(reportObject),
             "crossFindings": crossFindings.map(findingObject),
+            "skipped": skipped.map { input -> [String: Any] in
+                ["origin": input.origin, "byteOffset": input.byteOffset ?? NSNull(), "reason": input.reason]
+            },
             "summary": [
                 "files": reports.count,
                 "filesWithErrors": reports.filter(\.hasErrors).count,

@@ -48,7 +48,9 @@ import Testing
         let report = shippingReport()
         let json = ReportRenderer.json([report], crossFindings: [])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
-        #expect(Set(object.keys) == ["reports", "crossFindings", "summary", "hasErrors"])
+        #expect(Set(object.keys) == ["reports", "crossFindings", "skipped", "summary", "hasErrors", "error"])
+        #expect((object["skipped"] as? [Any])?.isEmpty == true)
+        #expect(object["error"] is NSNull)
         #expect(object["hasErrors"] as? Bool == false)
         let summary = try #require(object["summary"] as? [String: Any])
         #expect(summary["files"] as? Int == 1)
@@ -79,6 +81,33 @@ import Testing
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         let cross = try #require(object["crossFindings"] as? [[String: Any]])
         #expect(cross.first?["code"] as? String == "MO401")
+    }
+
+    /// Inputs that could not be read are listed with their origin, byte offset and reason.
+    @Test func jsonAndHTMLListTheInputsNotRead() throws {
+        let skipped = [
+            SkippedInput(
+                origin: "in/box.mbox#3", byteOffset: 4096, reason: "empty message after a From line"),
+            SkippedInput(origin: "in/<b>.eml", reason: "no header field: not an Internet message"),
+        ]
+        let json = ReportRenderer.json([shippingReport()], skipped: skipped)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let listed = try #require(object["skipped"] as? [[String: Any]])
+        #expect(listed.count == 2)
+        #expect(listed[0]["origin"] as? String == "in/box.mbox#3")
+        #expect(listed[0]["byteOffset"] as? Int == 4096)
+        #expect(listed[0]["reason"] as? String == "empty message after a From line")
+        #expect(listed[1]["byteOffset"] is NSNull)
+        let page = ReportRenderer.html([shippingReport()], emailHTML: [nil], skipped: skipped)
+        #expect(page.contains("No errors in 1 email; 2 inputs not read"))
+        #expect(page.contains("<p class=\"verdict fail\">"))
+        #expect(page.contains("<td>in/box.mbox#3</td><td>4096</td><td>empty message after a From line</td>"))
+        #expect(page.contains("<td>in/&lt;b&gt;.eml</td><td></td>"))
+        #expect(!page.contains("<b>.eml"))
+        // Nothing skipped: no such section, and the verdict is the reports' own.
+        let clean = ReportRenderer.html([shippingReport()], emailHTML: [nil])
+        #expect(!clean.contains("Not read"))
+        #expect(clean.contains("<p class=\"verdict pass\">No errors in 1 email</p>"))
     }
 
     @Test func foundFieldsCarrySnippetAndConfidenceFromEvidence() {

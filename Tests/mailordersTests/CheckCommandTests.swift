@@ -90,6 +90,63 @@ import Testing
         #expect(try CommandRunner.run(["check", Self.shipped, "--out", ""]).status == 64)
     }
 
+    /// `--format json` and `--format html` list every input that could not be read, with its
+    /// origin, byte offset and reason, as standard error does; when none could be read, the
+    /// document lists them all.
+    @Test func jsonAndHTMLListTheInputsNotRead() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let empty = folder.appendingPathComponent("empty.eml").path
+        try Data().write(to: URL(fileURLWithPath: empty))
+        let notes = folder.appendingPathComponent("notes.md").path
+        try Data("# Notes\n\nOrder number: NW-48213\n".utf8).write(to: URL(fileURLWithPath: notes))
+        let mbox = folder.appendingPathComponent("box.mbox").path
+        // The second message is empty: its offset is the byte after its From line.
+        let upToSecond =
+            "From a@b.example Thu Nov 19 16:05:00 2026\nSubject: one\n\nhello\n\n"
+            + "From b@c.example Thu Nov 19 16:05:00 2026\n"
+        try Data((upToSecond + "\n").utf8).write(to: URL(fileURLWithPath: mbox))
+        let inputs = [empty, notes, mbox, mbox + "#5", Self.shipped]
+
+        let result = try CommandRunner.run(["check", "--format", "json"] + inputs)
+        #expect(result.status == 2)
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        #expect((object["reports"] as? [Any])?.count == 2)
+        let skipped = try #require(object["skipped"] as? [[String: Any]])
+        #expect(skipped.map { $0["origin"] as? String } == [empty, notes, mbox + "#2", mbox + "#5"])
+        #expect(skipped.map { $0["byteOffset"] as? Int } == [0, 0, upToSecond.utf8.count, nil])
+        #expect(skipped[3]["byteOffset"] is NSNull)
+        #expect(
+            skipped.map { $0["reason"] as? String } == [
+                "empty file", "no header field: not an Internet message", "empty message after a From line",
+                "\(mbox) is an mbox of 2 messages, it has no message 5",
+            ])
+        // Standard error says the same, one line each.
+        #expect(
+            result.standardError.contains("skipped \(mbox)#2 at byte \(upToSecond.utf8.count): empty message")
+        )
+
+        let report = folder.appendingPathComponent("report.html")
+        let html = try CommandRunner.run(["check", "--format", "html", "--out", report.path] + inputs)
+        #expect(html.status == 2)
+        let page = try String(contentsOf: report, encoding: .utf8)
+        #expect(page.contains("4 inputs not read"))
+        #expect(
+            page.contains(
+                "<td>\(mbox)#2</td><td>\(upToSecond.utf8.count)</td><td>empty message after a From line</td>")
+        )
+        #expect(page.contains("<td>\(notes)</td><td>0</td><td>no header field: not an Internet message</td>"))
+
+        // Nothing read: the document lists what was not read, not a clean empty report.
+        let none = try CommandRunner.run(["check", "--format", "json", empty])
+        #expect(none.status == 2)
+        let noneObject = try #require(
+            try JSONSerialization.jsonObject(with: Data(none.standardOutput.utf8)) as? [String: Any])
+        #expect((noneObject["reports"] as? [Any])?.isEmpty == true)
+        #expect((noneObject["skipped"] as? [[String: Any]])?.first?["reason"] as? String == "empty file")
+    }
+
     @Test func severalFilesGetASummary() throws {
         let cur = CommandRunner.repository.appendingPathComponent("examples/Maildir/cur").path
         let files = try FileManager.default.contentsOfDirectory(atPath: cur).sorted().prefix(3).map {

@@ -52,6 +52,33 @@ import Testing
         expectPlain(junit.standardError)
     }
 
+    /// A report that cannot be written says why in plain words.
+    @Test func checkNamesWhyTheReportCannotBeWritten() throws {
+        let message = CommandRunner.repository.appendingPathComponent(
+            "examples/Maildir/cur/1764400002.M2P4242.mailhost:2,S"
+        ).path
+        let result = try CommandRunner.run(["check", message, "--out", "/nonexistent/report.txt"])
+        #expect(result.status == 2)
+        #expect(
+            result.standardError.contains("cannot write /nonexistent/report.txt: no such file or directory"))
+        expectPlain(result.standardError)
+    }
+
+    /// A file given as the order database that is not one is named, with the reason.
+    @Test func ordersNamesTheDatabaseItCannotRead() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let notADatabase = folder.appendingPathComponent("notes.sqlite")
+        try Data(String(repeating: "not a database ", count: 100).utf8).write(to: notADatabase)
+        let result = try CommandRunner.run(["orders", "--db", notADatabase.path])
+        #expect(result.status == 2)
+        #expect(
+            result.standardError.contains(
+                "cannot read the order store \(notADatabase.path): file is not a database (SQLite error 26)"),
+            "\(result.standardError)")
+        expectPlain(result.standardError)
+    }
+
     /// A mailbox path that is not there stops the run before anything is created: a mistyped
     /// or unmounted path is not a message to skip.
     @Test func scanOfAMissingPathStopsBeforeCreatingTheOutputFolder() throws {

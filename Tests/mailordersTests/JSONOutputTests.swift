@@ -59,6 +59,95 @@ import Testing
         }
     }
 
+    /// Standard output is one JSON object that names the fatal error (`error`, `exitCode` 2),
+    /// as `scan --json` does; the exit status is 2 and standard error says it in words (those of
+    /// `standardError` when given).
+    @discardableResult
+    static func expectFatalErrorJSON(
+        _ result: CommandRunner.Output, _ command: String, saying words: String, standardError: String? = nil
+    ) throws -> [String: Any] {
+        #expect(result.status == 2, "\(command): \(result.standardError)")
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any],
+            "\(command): not one JSON object on standard output: \(result.standardOutput.prefix(300))")
+        let error = try #require(object["error"] as? String, "\(command): no error in \(object)")
+        #expect(error.contains(words), "\(command): \(error)")
+        #expect(object["exitCode"] as? Int == 2, "\(command)")
+        #expect(result.standardError.contains(standardError ?? words), "\(command): \(result.standardError)")
+        return object
+    }
+
+    /// `check --format json`, `corpus --json` and `orders --json` on fatal errors: a missing
+    /// path, an unreadable rules folder, an output place that is not there.
+    @Test func fatalErrorsAreReportedAsJSON() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let missing = folder.appendingPathComponent("missing").path
+        let message = Self.example.appendingPathComponent("cur/1764400002.M2P4242.mailhost:2,S").path
+
+        // check: the usual document, with what was checked, and the error.
+        let noRules = try Self.expectFatalErrorJSON(
+            try CommandRunner.run(["check", "--format", "json", "--rules", missing, message]),
+            "check --rules", saying: missing)
+        #expect((noRules["reports"] as? [Any])?.isEmpty == true)
+        let noFile = try Self.expectFatalErrorJSON(
+            try CommandRunner.run(["check", "--format", "json", missing + ".eml"]), "check missing file",
+            saying: "1 input could not be read",
+            standardError: "skipped \(missing).eml at byte 0: no such file")
+        #expect((noFile["skipped"] as? [[String: Any]])?.first?["origin"] as? String == missing + ".eml")
+        let noFolder = try Self.expectFatalErrorJSON(
+            try CommandRunner.run(["check", "--format", "json", "--out", missing + "/report.json", message]),
+            "check --out in a missing folder", saying: "cannot write \(missing)/report.json")
+        #expect((noFolder["reports"] as? [Any])?.count == 1)
+        #expect(!FileManager.default.fileExists(atPath: missing))
+        try Self.expectFatalErrorJSON(
+            try CommandRunner.run(["check", "--format", "json", "--out", folder.path, message]),
+            "check --out a folder", saying: "it is a folder")
+
+        // corpus: the usual report, not passed, and the error.
+        let noCorpus = try Self.expectFatalErrorJSON(
+            try CommandRunner.run(["corpus", missing, "--json"]), "corpus missing", saying: missing)
+        #expect(noCorpus["passed"] as? Bool == false)
+        #expect((noCorpus["cases"] as? [Any])?.isEmpty == true)
+        try Self.expectFatalErrorJSON(
+            try CommandRunner.run(["corpus", folder.path, "--json"]), "corpus without cases",
+            saying: folder.path)
+        try Self.expectFatalErrorJSON(
+            try CommandRunner.run(["corpus", "Corpus", "--json", "--rules", missing]), "corpus --rules",
+            saying: missing)
+        let noJUnit = try Self.expectFatalErrorJSON(
+            try CommandRunner.run(["corpus", "Corpus", "--json", "--junit", missing + "/corpus.xml"]),
+            "corpus --junit in a missing folder", saying: "cannot write \(missing)/corpus.xml")
+        #expect(noJUnit["passed"] as? Bool == false)
+        #expect((noJUnit["cases"] as? [Any])?.isEmpty == false)
+
+        // orders: an object that says it, instead of the list.
+        try Self.expectFatalErrorJSON(
+            try CommandRunner.run(["orders", "--out", missing, "--json"]), "orders --out missing",
+            saying: "no order database at \(missing)/mailorders.sqlite")
+        let notADatabase = folder.appendingPathComponent("notes.sqlite")
+        try Data(String(repeating: "not a database ", count: 100).utf8).write(to: notADatabase)
+        try Self.expectFatalErrorJSON(
+            try CommandRunner.run(["orders", "--db", notADatabase.path, "--json", "--unlinked"]),
+            "orders --db not a database", saying: "not a database")
+    }
+
+    /// Without a fatal error, `check` and `corpus` say so too: `error` is null and `exitCode`
+    /// the exit status.
+    @Test func jsonWithoutAFatalErrorHasANullError() throws {
+        let message = Self.example.appendingPathComponent("cur/1764400002.M2P4242.mailhost:2,S").path
+        let check = try CommandRunner.run(["check", "--format", "json", message])
+        let checked = try #require(
+            try JSONSerialization.jsonObject(with: Data(check.standardOutput.utf8)) as? [String: Any])
+        #expect(checked["error"] is NSNull)
+        #expect(checked["exitCode"] as? Int == Int(check.status))
+        let corpus = try CommandRunner.run(["corpus", "Corpus", "--json"])
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(corpus.standardOutput.utf8)) as? [String: Any])
+        #expect(report["error"] is NSNull)
+        #expect(report["exitCode"] as? Int == Int(corpus.status))
+    }
+
     /// `inspect --json --text --links --structured`: the views as one object per message.
     @Test func inspectViewsAsJSON() throws {
         let message = Self.example.appendingPathComponent("cur/1764400001.M1P4242.mailhost:2,S").path

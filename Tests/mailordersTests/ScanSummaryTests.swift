@@ -82,6 +82,35 @@ import Testing
         #expect(!lines.contains { $0.hasPrefix("Skipped 0") })
     }
 
+    /// Every warning of a message read with repairs is listed, one per line under it when
+    /// there are several: up to six, or five and how many more.
+    @Test func everyWarningOfARepairedMessageIsListed() throws {
+        var summary = ScanSummary()
+        summary.noteRepaired("cur/one", warnings: ["1: unknown charset \"x-foo\": read as windows-1252"])
+        summary.noteRepaired(
+            "box.mbox#2", warnings: ["1: no closing boundary", "1.2: bad base64", "1.3: unknown charset"])
+        summary.noteRepaired("cur/scanned", warnings: (1...5).map { "warning \($0)" } + ["… 4 more"])
+        summary.noteRepaired("cur/many", warnings: (1...8).map { "part \($0): cut\nshort" })
+        let text = summary.text()
+        #expect(text.contains("\n  cur/one: 1: unknown charset \"x-foo\": read as windows-1252\n"))
+        #expect(
+            text.contains(
+                "\n  box.mbox#2:\n    1: no closing boundary\n    1.2: bad base64\n    1.3: unknown charset\n"
+            ))
+        #expect(
+            text.contains(
+                "\n  cur/scanned:\n" + (1...5).map { "    warning \($0)\n" }.joined() + "    … 4 more\n"))
+        #expect(
+            text.hasSuffix(
+                "\n  cur/many:\n" + (1...5).map { "    part \($0): cut\\nshort\n" }.joined()
+                    + "    … and 3 more (see --json)"))
+        // The JSON keeps every warning it was given.
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(summary.json().utf8)) as? [String: Any])
+        let repaired = try #require(object["repaired"] as? [[String: Any]])
+        #expect(repaired.map { ($0["warnings"] as? [String])?.count } == [1, 3, 6, 8])
+    }
+
     /// The messages about an order without an order number are named, so that `check` can be
     /// run on them.
     @Test func messagesWithoutAnOrderNumberAreNamed() throws {

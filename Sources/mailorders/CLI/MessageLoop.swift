@@ -1,6 +1,7 @@
 import Foundation
 import MIME
 import Mailbox
+import MerchantCheck
 
 /// The loop `extract`, `inspect` and `check` share: every message of the given paths, in
 /// ``MessageSource`` order, with the ones that cannot be read reported on standard error
@@ -10,8 +11,10 @@ final class MessageLoop {
     let command: String
     /// The paths as given on the command line (files, folders, `-`).
     let paths: [String]
-    /// Messages that could not be read or parsed so far.
-    private(set) var skipped = 0
+    /// The inputs that could not be read or parsed so far, in order.
+    private(set) var skippedInputs: [SkippedInput] = []
+    /// How many inputs could not be read or parsed so far.
+    var skipped: Int { skippedInputs.count }
 
     init(command: String, paths: [String]) {
         self.command = command
@@ -46,7 +49,7 @@ final class MessageLoop {
         while let next = source.next() {
             switch next {
             case .failure(let problem):
-                skip(problem.description)
+                skip(problem)
             case .success(let raw):
                 body(raw)
             }
@@ -77,17 +80,17 @@ final class MessageLoop {
                 continue
             }
             switch next {
-            case .failure(let problem): skip(problem.description)
+            case .failure(let problem): skip(problem)
             case .success(let raw): body(raw)
             }
             return
         }
         if isMbox {
             skip(
-                "\(path): \(file) is an mbox of \(last) message\(last == 1 ? "" : "s"), it has no message \(index)"
-            )
+                path,
+                "\(file) is an mbox of \(last) message\(last == 1 ? "" : "s"), it has no message \(index)")
         } else {
-            skip("\(path): no such file, and \(file) is one message, not an mbox")
+            skip(path, "no such file, and \(file) is one message, not an mbox")
         }
     }
 
@@ -117,20 +120,30 @@ final class MessageLoop {
             case .success(let message):
                 guard MessagePipeline.hasMessageField(message.header) else {
                     skip(
-                        SourceProblem(origin: raw.origin, reason: "no header field: not an Internet message")
-                            .description)
+                        SourceProblem(origin: raw.origin, reason: "no header field: not an Internet message"))
                     return
                 }
                 body(raw, message)
-            case .failure(let problem): skip(problem.description)
+            case .failure(let problem): skip(problem)
             }
         }
     }
 
-    /// Reports one message as skipped: `reason` names the file, the byte offset and why.
-    func skip(_ reason: String) {
-        skipped += 1
+    /// Reports an input as skipped, on standard error (`skipped <path> at byte <offset>:
+    /// <reason>`), and keeps it in ``skippedInputs``.
+    /// - Parameters:
+    ///   - origin: the path as given, or `path#N` for a message of an mbox.
+    ///   - byteOffset: where the message starts in its file, when there is such a place.
+    ///   - reason: why it could not be read.
+    func skip(_ origin: String, byteOffset: Int? = nil, _ reason: String) {
+        skippedInputs.append(SkippedInput(origin: origin, byteOffset: byteOffset, reason: reason))
+        let place = byteOffset.map { "\(origin) at byte \($0)" } ?? origin
         // A file name with a line break stays on its line, as in scan's summary.
-        Console.error("mailorders \(command): skipped \(ScanSummary.oneLine(reason))")
+        Console.error("mailorders \(command): skipped \(ScanSummary.oneLine("\(place): \(reason)"))")
+    }
+
+    /// Reports a message the source or the parser could not read.
+    func skip(_ problem: SourceProblem) {
+        skip(problem.origin.description, byteOffset: problem.origin.byteOffset, problem.reason)
     }
 }

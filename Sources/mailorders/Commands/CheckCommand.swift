@@ -52,51 +52,65 @@ enum CheckCommand: Subcommand {
             }
             expect = kind
         }
+        var reports: [CheckReport] = []
+        var crossFindings: [Finding] = []
+        var skipped: [SkippedInput] = []
+        // A fatal error: its line on standard error and, with --format json, the document with
+        // what was checked and the error on standard output, whatever --out says.
+        func stop(_ message: String) -> Int32 {
+            Console.error("mailorders check: \(message)")
+            if format == .json {
+                Console.out(
+                    ReportRenderer.json(
+                        reports, crossFindings: crossFindings, skipped: skipped,
+                        error: ScanSummary.oneLine(message), exitCode: ExitCode.fatal),
+                    json: true)
+            }
+            return ExitCode.fatal
+        }
         let checker: MerchantEmailChecker
         do {
             checker = MerchantEmailChecker(
                 rules: try MessagePipeline.loadRules(from: arguments.value("rules")))
         } catch {
-            Console.error("mailorders check: \(error)")
-            return ExitCode.fatal
+            return stop("\(error)")
         }
-        var reports: [CheckReport] = []
         let loop = MessageLoop(command: "check", paths: arguments.positionals)
         loop.forEachMessage { raw, message in
             reports.append(checker.check(message: message, origin: raw.origin.description, expect: expect))
         }
+        skipped = loop.skippedInputs
         // Nothing could be read: each file's reason is on standard error already, and an empty
-        // report would only look like a clean one.
-        if reports.isEmpty && loop.skipped > 0 { return ExitCode.fatal }
-        let crossFindings = checker.crossCheck(reports)
+        // text report would only look like a clean one. JSON and HTML list what was not read.
+        if reports.isEmpty && !skipped.isEmpty && format == .text { return ExitCode.fatal }
+        crossFindings = checker.crossCheck(reports)
+        var status =
+            CheckOutput.hasErrors(reports, crossFindings: crossFindings) ? ExitCode.partial : ExitCode.success
+        var error: String?
+        if !skipped.isEmpty {
+            error = "\(skipped.count) input\(skipped.count == 1 ? "" : "s") could not be read (see skipped)"
+            status = ExitCode.fatal
+        }
         let output = CheckOutput.render(
-            reports, crossFindings: crossFindings, format: format, emailHTML: reports.map(\.emailHTML))
+            reports, crossFindings: crossFindings, format: format, emailHTML: reports.map(\.emailHTML),
+            skipped: skipped, error: error, exitCode: status)
         if let path = arguments.value("out") {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue
             {
                 let example = (path as NSString).appendingPathComponent(
                     "report." + (format == .text ? "txt" : format.rawValue))
-                Console.error(
-                    "mailorders check: cannot write \(path): it is a folder; --out takes a file name, e.g. \(example)"
-                )
-                return ExitCode.fatal
+                return stop("cannot write \(path): it is a folder; --out takes a file name, e.g. \(example)")
             }
             do {
                 try output.write(toFile: path, atomically: true, encoding: .utf8)
                 Console.error("mailorders check: wrote \(path)")
             } catch {
-                let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-                Console.error(
-                    "mailorders check: cannot write \(path): \(underlying?.localizedDescription ?? error.localizedDescription)"
-                )
-                return ExitCode.fatal
+                return stop("cannot write \(path): \(fileErrorReason(error, path: path))")
             }
         } else {
             Console.out(output.hasSuffix("\n") ? output : output + "\n", json: format == .json)
         }
-        if loop.skipped > 0 { return ExitCode.fatal }
-        return CheckOutput.hasErrors(reports, crossFindings: crossFindings)
-            ? ExitCode.partial : ExitCode.success
+        return status
     }
 }

@@ -34,36 +34,46 @@ enum CorpusCommand: Subcommand {
             Console.error("mailorders corpus: give one corpus folder\nUsage: mailorders corpus \(spec.usage)")
             return ExitCode.usage
         }
+        let json = arguments.has("json")
+        // A fatal error: its line on standard error and, with --json, the report with the error
+        // on standard output.
+        func stop(_ message: String) -> Int32 {
+            Console.error("mailorders corpus: \(message)")
+            if json { Console.out(CorpusRunner.jsonReport(error: ScanSummary.oneLine(message)), json: true) }
+            return ExitCode.fatal
+        }
         let pipeline: MessagePipeline
         do {
             pipeline = MessagePipeline(rules: try MessagePipeline.loadRules(from: arguments.value("rules")))
         } catch {
-            Console.error("mailorders corpus: \(error)")
-            return ExitCode.fatal
+            return stop("\(error)")
         }
         var runner = CorpusRunner(
             directory: URL(fileURLWithPath: path), pipeline: pipeline, update: arguments.has("update"))
         do {
             try runner.run()
         } catch let error as CorpusLayoutError {
-            Console.error("mailorders corpus: \(error)")
-            return ExitCode.fatal
+            return stop("\(error)")
         } catch {
-            Console.error("mailorders corpus: cannot read \(path): \(fileErrorReason(error))")
-            return ExitCode.fatal
+            return stop("cannot read \(path): \(fileErrorReason(error))")
         }
-        if arguments.has("json") {
-            Console.out(runner.jsonReport(), json: true)
-        } else {
-            Console.out(runner.textReport())
-        }
+        // The JUnit file first, so that the JSON report can say it could not be written.
+        var junitError: String?
         if let junit = arguments.value("junit") {
             do {
                 try runner.junitReport().write(toFile: junit, atomically: true, encoding: .utf8)
             } catch {
-                Console.error("mailorders corpus: cannot write \(junit): \(fileErrorReason(error))")
-                return ExitCode.fatal
+                junitError = "cannot write \(junit): \(fileErrorReason(error))"
             }
+        }
+        if json {
+            Console.out(runner.jsonReport(error: junitError.map(ScanSummary.oneLine)), json: true)
+        } else {
+            Console.out(runner.textReport())
+        }
+        if let junitError {
+            Console.error("mailorders corpus: \(junitError)")
+            return ExitCode.fatal
         }
         return runner.results.allSatisfy(\.passed) ? ExitCode.success : ExitCode.partial
     }
@@ -106,7 +116,19 @@ extension CorpusRunner {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    func jsonReport() -> String {
+    /// The report as one JSON object: `{"passed", "fields", "cases", "written", "error",
+    /// "exitCode"}`.
+    /// - Parameter error: why the run stops with exit status 2 (`null` in the JSON when
+    ///   `nil`); `passed` is then false.
+    func jsonReport(error: String? = nil) -> String {
+        Self.jsonReport(results: results, scores: scores, written: written, error: error)
+    }
+
+    /// The JSON report of a run with these results (none when a fatal error stopped it first).
+    static func jsonReport(
+        results: [CorpusCaseResult] = [], scores: [String: FieldScore] = [:], written: [String] = [],
+        error: String?
+    ) -> String {
         var fields: [String: Any] = [:]
         for field in Self.scoredFields {
             let score = scores[field] ?? FieldScore()
@@ -125,8 +147,11 @@ extension CorpusRunner {
             if let error = result.error { object["error"] = error }
             return object
         }
+        let passed = results.allSatisfy(\.passed)
         let report: [String: Any] = [
-            "passed": results.allSatisfy(\.passed), "fields": fields, "cases": cases, "written": written,
+            "passed": error == nil && passed, "fields": fields, "cases": cases, "written": written,
+            "error": error ?? NSNull(),
+            "exitCode": Int(error != nil ? ExitCode.fatal : passed ? ExitCode.success : ExitCode.partial),
         ]
         return canonicalJSON(report) + "\n"
     }

@@ -41,8 +41,8 @@ enum ExtractCommand: Subcommand {
             let processed = pipeline.process(raw)
             guard var extraction = processed.extraction else {
                 loop.skip(
-                    "\(processed.origin) at byte \(processed.origin.byteOffset): \(processed.failure ?? "not read")"
-                )
+                    processed.origin.description, byteOffset: processed.origin.byteOffset,
+                    processed.failure ?? "not read")
                 return
             }
             for warning in processed.warningDescriptions {

@@ -20,24 +20,28 @@ enum OrdersCommand: Subcommand {
         ])
 
     static func run(_ arguments: ParsedArguments) -> Int32 {
+        let json = arguments.has("json")
+        // A fatal error: its line on standard error and, with --json, an object that says it
+        // on standard output instead of the list.
+        func stop(_ message: String) -> Int32 {
+            Console.error("mailorders orders: \(message)")
+            if json { Console.out(fatalErrorJSON(ScanSummary.oneLine(message)), json: true) }
+            return ExitCode.fatal
+        }
         let out = URL(fileURLWithPath: arguments.value("out") ?? "orders")
         let path = arguments.value("db") ?? out.appendingPathComponent("mailorders.sqlite").path
         guard FileManager.default.fileExists(atPath: path) else {
-            Console.error(
-                "mailorders orders: no order database at \(path); run 'mailorders scan' first or pass --db")
-            return ExitCode.fatal
+            return stop("no order database at \(path); run 'mailorders scan' first or pass --db")
         }
-        do {
+        do throws(StoreError) {
             let store = try SQLiteOrderStore(readingOnly: path)
             let unlinked = arguments.has("unlinked")
             let orders = unlinked ? try store.unlinkedShipments() : try store.orders()
-            Console.out(
-                renderOrders(orders, json: arguments.has("json"), unlinked: unlinked),
-                json: arguments.has("json"))
+            Console.out(renderOrders(orders, json: json, unlinked: unlinked), json: json)
             return ExitCode.success
         } catch {
-            Console.error("mailorders orders: \(error)")
-            return ExitCode.fatal
+            // As scan says it: the database, and why.
+            return stop("cannot read the order store \(path): \(error.reason)")
         }
     }
 }

@@ -140,3 +140,10 @@ private func renderOrdersJSON(_ orders: [StoredOrder], origins: [Int64: [String]
     guard let data = try? encoder.encode(objects) else { return "[]\n" }
     return String(decoding: data, as: UTF8.self) + "\n"
 }
+
+/// What `orders --json` prints instead of the list when a fatal error stops it:
+/// `{"error": "…", "exitCode": 2}`, as `scan --json` names a fatal error.
+/// - Parameter error: why, on one line.
+func fatalErrorJSON(_ error: String) -> String {
+    canonicalJSON(["error": error, "exitCode": Int(ExitCode.fatal)]) + "\n"
+}

@@ -104,7 +104,18 @@ struct ScanSummary {
             lines.append(
                 "Read with repairs (\(repairedCount)): what was broken was read as far as it could be:")
             for item in repaired.prefix(10) {
-                lines.append("  \(Self.oneLine(item.origin)): \(Self.oneLine(item.warnings.first ?? ""))")
+                // One warning on the message's line; several one per line below it: up to six
+                // (a scan keeps five and a last "… N more"), or five and a count of the rest.
+                guard item.warnings.count > 1 else {
+                    lines.append("  \(Self.oneLine(item.origin)): \(Self.oneLine(item.warnings.first ?? ""))")
+                    continue
+                }
+                lines.append("  \(Self.oneLine(item.origin)):")
+                let shown = item.warnings.count <= 6 ? item.warnings : Array(item.warnings.prefix(5))
+                lines += shown.map { "    \(Self.oneLine($0))" }
+                if shown.count < item.warnings.count {
+                    lines.append("    … and \(item.warnings.count - shown.count) more (see --json)")
+                }
             }
             if repairedCount > 10 { lines.append("  … and \(repairedCount - 10) more (see --json)") }
         }
