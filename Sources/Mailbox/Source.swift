@@ -85,13 +85,12 @@ public struct MessageFile: Sendable {
 
     /// Reads the file as ``MessageSource`` reads any file: its message, the messages of an
     /// mbox, or the problems that skipped them, in file order (none for an mbox that holds
-    /// no message).
+    /// no message, or a Maildir message deleted since it was listed). A Maildir message renamed
+    /// since is read under its new name; a file grown past the message limit is reported.
     public func read() -> [Result<RawMessage, SourceProblem>] {
         let scratch = scratchPool.take()
         defer { scratchPool.put(scratch) }
-        return MessageSource.readAll(
-            path: path, flags: MessageSource.maildirFlags(path), maxMessageBytes: maxMessageBytes,
-            scratch: scratch)
+        return MessageSource.readAll(path: path, maxMessageBytes: maxMessageBytes, scratch: scratch)
     }
 }
 
@@ -410,7 +409,9 @@ public final class MessageSource: Sequence, IteratorProtocol {
         }
         let flags = MessageSource.maildirFlags(path)
         return Self.read(path: path) { descriptor in
-            self.open(descriptor: descriptor, path: path, flags: flags, isStandardInput: false)
+            self.open(
+                descriptor: descriptor, path: path, flags: flags, isStandardInput: false,
+                isMaildirMessage: Self.isInMaildirMessagesFolder(path))
         }.map(SourceEntry.read)
     }
 
@@ -442,24 +443,79 @@ public final class MessageSource: Sequence, IteratorProtocol {
     }
 
     /// The messages of the file at `path`, read on the calling thread (``MessageFile/read()``).
+    ///
+    /// The file may have changed since it was listed:
+    /// - a Maildir message renamed meanwhile (its flags changed, or moved from `new/` to
+    ///   `cur/`, as mail readers do all the time) is read under its new name, found by its
+    ///   unique name (the part before `:2,`); one deleted meanwhile gives nothing;
+    /// - a file grown past the message limit is reported, not read: only a file streamed by
+    ///   the source itself may hold more than one message's worth of bytes.
     fileprivate static func readAll(
-        path: String, flags: String?, maxMessageBytes: Int, scratch: ReadScratch
+        path: String, maxMessageBytes: Int, scratch: ReadScratch
     ) -> [Result<RawMessage, SourceProblem>] {
-        let source = MessageSource(maxMessageBytes: maxMessageBytes, scratch: scratch)
-        let first = read(path: path) { descriptor in
-            // The file was a regular one when it was listed; it may have been replaced since.
-            var status = stat()
-            guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
-                _ = Foundation.close(descriptor)
-                return .failure(
-                    SourceProblem(origin: MessageOrigin(path: path), reason: "not a regular file"))
-            }
-            return source.open(descriptor: descriptor, path: path, flags: flags, isStandardInput: false)
+        let isMaildirMessage = isInMaildirMessagesFolder(path)
+        var path = path
+        var descriptor = Foundation.open(path, O_RDONLY | O_NONBLOCK)
+        if descriptor < 0 && errno == ENOENT && isMaildirMessage {
+            guard let renamed = renamedMaildirMessage(path) else { return [] }
+            path = renamed
+            descriptor = Foundation.open(path, O_RDONLY | O_NONBLOCK)
         }
-        guard let first else { return [] }
+        guard descriptor >= 0 else {
+            return [.failure(SourceProblem(origin: MessageOrigin(path: path), reason: systemReason(errno)))]
+        }
+        // The file was a regular one when it was listed; it may have been replaced since.
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+            _ = Foundation.close(descriptor)
+            return [.failure(SourceProblem(origin: MessageOrigin(path: path), reason: "not a regular file"))]
+        }
+        guard Int(status.st_size) <= maxMessageBytes else {
+            _ = Foundation.close(descriptor)
+            return [
+                .failure(
+                    SourceProblem(
+                        origin: MessageOrigin(path: path),
+                        reason:
+                            "grew to \(status.st_size) bytes after it was listed, past the \(maxMessageBytes)-byte message limit: skipped, read again on the next run"
+                    ))
+            ]
+        }
+        let source = MessageSource(maxMessageBytes: maxMessageBytes, scratch: scratch)
+        guard
+            let first = source.open(
+                descriptor: descriptor, path: path, flags: maildirFlags(path), isStandardInput: false,
+                isMaildirMessage: isMaildirMessage)
+        else { return [] }
         var results = [first]
         while let next = source.next() { results.append(next) }
         return results
+    }
+
+    /// The path a Maildir message has now, when it was renamed in its Maildir since it was
+    /// listed: a file of `cur/` or `new/` beside the one it was in whose name has the same
+    /// unique part (before `:`, `!` or `;`, the info separators of ``maildirFlags(_:)``).
+    static func renamedMaildirMessage(_ path: String) -> String? {
+        let url = URL(fileURLWithPath: path, isDirectory: false)
+        let name = url.lastPathComponent
+        let unique = name.prefix { $0 != ":" && $0 != "!" && $0 != ";" }
+        guard !unique.isEmpty else { return nil }
+        let maildir = url.deletingLastPathComponent().deletingLastPathComponent()
+        for folder in ["cur", "new"] {
+            let folderURL = maildir.appendingPathComponent(folder, isDirectory: true)
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folderURL.path) else {
+                continue
+            }
+            for candidate in names.sorted()
+            where candidate.hasPrefix(unique) && candidate != name
+                && (candidate.count == unique.count
+                    || [":", "!", ";"].contains(
+                        candidate[candidate.index(candidate.startIndex, offsetBy: unique.count)]))
+            {
+                return folderURL.appendingPathComponent(candidate).path
+            }
+        }
+        return nil
     }
 
     /// The entries of the folder at `path` to read, in name order; `nil` when the folder is
@@ -537,12 +593,15 @@ public final class MessageSource: Sequence, IteratorProtocol {
     /// Reads the start of a file or stream and decides: mbox, or one message.
     /// - Parameter isStandardInput: `descriptor` is standard input: left open when done, and
     ///   read as a stream that cannot be read again, whether it is a pipe, a terminal or a file.
+    /// - Parameter isMaildirMessage: the file is a Maildir's message (``isInMaildirMessagesFolder(_:)``):
+    ///   one message whatever it holds, a `From ` line first being its envelope, not an mbox
+    ///   separator (some delivery agents write one).
     private func open(
-        descriptor: Int32, path: String, flags: String?, isStandardInput: Bool
+        descriptor: Int32, path: String, flags: String?, isStandardInput: Bool, isMaildirMessage: Bool = false
     ) -> Result<RawMessage, SourceProblem>? {
         let stream = ChunkedReader(descriptor: descriptor, closeWhenDone: !isStandardInput, scratch: scratch)
         stream.fill(atLeast: 5)
-        let origin = MessageOrigin(path: path)
+        var origin = MessageOrigin(path: path)
         if stream.buffer.isEmpty {
             stream.close()
             if stream.failed {
@@ -555,10 +614,20 @@ public final class MessageSource: Sequence, IteratorProtocol {
             stream.fill(atLeast: 8)
             stream.drop(3)
         }
+        // A Maildir file is one message: a `From ` line before its header is dropped, and
+        // nothing in it is read as a separator or unescaped.
+        let isEnvelopeLine = isMaildirMessage && stream.startsWithSeparator(at: 0)
+        if isEnvelopeLine {
+            while stream.buffer.firstIndex(of: 0x0A) == nil && !stream.atEnd && stream.buffer.count <= 4096 {
+                stream.fill(atLeast: stream.buffer.count + 4096)
+            }
+            stream.drop((stream.buffer.firstIndex(of: 0x0A) ?? (stream.buffer.count - 1)) + 1)
+            origin.byteOffset = stream.bufferOffset
+        }
         // Junk before an mbox's first separator (a stray line, a partial copy): the mbox is read
         // from its first `From ` line and what came before is reported.
         var leadingJunk: SourceProblem?
-        if !stream.startsWithSeparator(at: 0) {
+        if !isEnvelopeLine && !stream.startsWithSeparator(at: 0) {
             stream.fill(atLeast: 4096)
             let isJunk = !MessageSource.startsWithHeaderField(stream.buffer)
             // Not a message's start either: read on (as a single message would be read, up to
@@ -577,7 +646,7 @@ public final class MessageSource: Sequence, IteratorProtocol {
                 stream.drop(separator)
             }
         }
-        if stream.startsWithSeparator(at: 0) {
+        if !isEnvelopeLine && stream.startsWithSeparator(at: 0) {
             stream.fill(atLeast: 4096)
             if stream.startsWithBareCR { stream.crAsLineFeed = true }
             let mbox = MboxReader(

@@ -169,6 +169,62 @@ import Testing
         #expect(later == ["\(gone)@0: no such file or directory", "\(replaced)@0: not a regular file"])
     }
 
+    @Test func aMaildirMessageRenamedOrDeletedSinceItWasListed() throws {
+        let folder = try TemporaryFolder()
+        let flagged = try folder.write("Maildir/cur/1.host:2,S", "Subject: one\n\nhi\n")
+        let moved = try folder.write("Maildir/new/2.host", "Subject: two\n\nhi\n")
+        let deleted = try folder.write("Maildir/cur/3.host:2,S", "Subject: three\n\nhi\n")
+        let listed = entries(MessageSource(paths: [folder.url.appendingPathComponent("Maildir").path]))
+        #expect(listed.count == 3)
+        // A mail reader marks one answered, moves the new one to cur/, deletes the third.
+        let cur = folder.url.appendingPathComponent("Maildir/cur")
+        try FileManager.default.moveItem(
+            atPath: flagged, toPath: cur.appendingPathComponent("1.host:2,RS").path)
+        try FileManager.default.moveItem(atPath: moved, toPath: cur.appendingPathComponent("2.host:2,").path)
+        try FileManager.default.removeItem(atPath: deleted)
+        let later = readLater(listed)
+        #expect(
+            later == [
+                cur.appendingPathComponent("1.host:2,RS").path + "@0 [RS] Subject: one\n\nhi\n",
+                cur.appendingPathComponent("2.host:2,").path + "@0 [] Subject: two\n\nhi\n",
+            ])
+        #expect(MessageSource.renamedMaildirMessage(cur.appendingPathComponent("1.host").path) != nil)
+        #expect(MessageSource.renamedMaildirMessage(cur.appendingPathComponent("1.hos:2,S").path) == nil)
+    }
+
+    @Test func aFileGrownPastTheLimitSinceItWasListedIsReportedNotRead() throws {
+        let folder = try TemporaryFolder()
+        let path = try folder.write("Maildir/cur/1.host:2,S", "Subject: one\n\nhi\n")
+        try folder.write("Maildir/new/.keep-out", "")
+        let listed = entries(
+            MessageSource(paths: [folder.url.appendingPathComponent("Maildir").path], maxMessageBytes: 3000))
+        var mbox = ""
+        for index in 0..<100 {
+            mbox += "From a@example.com Mon Jan  1 00:00:00 2024\nSubject: \(index)\n\nbody\n\n"
+        }
+        try Data(mbox.utf8).write(to: URL(fileURLWithPath: path))
+        let later = readLater(listed)
+        #expect(later.count == 1)
+        #expect(
+            later.first?.contains(
+                "grew to \(mbox.utf8.count) bytes after it was listed, past the 3000-byte message limit")
+                == true)
+    }
+
+    @Test(arguments: [false, true])
+    func aMaildirFileThatStartsWithAFromLineIsOneMessage(defers: Bool) throws {
+        let folder = try TemporaryFolder()
+        let envelope = "From shop@example.com Mon Jan  1 00:00:00 2024\n"
+        let text =
+            "Subject: one\n\nhello\n\nFrom me@example.com Tue Jan  2 00:00:00 2024\nSubject: lunch?\n\n>From here on\n"
+        let path = try folder.write("Maildir/cur/1.host:2,S", envelope + text)
+        try folder.write("Maildir/new/.keep-out", "")
+        let source = MessageSource(paths: [folder.url.appendingPathComponent("Maildir").path])
+        source.defersFileReads = defers
+        let got = described(Array(source))
+        #expect(got == ["\(path)@\(envelope.utf8.count) [S] \(text)"])
+    }
+
     @Test func filesReadOnSeveralThreadsAtOnceGiveWhatReadingInPlaceGives() throws {
         let folder = try TemporaryFolder()
         for index in 0..<200 {
