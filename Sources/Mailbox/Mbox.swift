@@ -303,8 +303,16 @@ final class MboxReader {
         // A line with control bytes (NUL, a bell …) after it is no body text of a mail
         // message: junk after a separator, which ``next()`` reports.
         if Self.hasControlByte(after.prefix { $0 != 0x0A }) { return true }
-        if after.starts(with: MboxReader.fromLine), let lineEnd = after.firstIndex(of: 0x0A),
-            acceptedShape(after[..<lineEnd]) != nil
+        // Another separator next, right after it or after blank lines: an empty message, which
+        // ``next()`` reports rather than glue this line to the message before.
+        var rest = after
+        while let lineEnd = rest.firstIndex(of: 0x0A),
+            rest[..<lineEnd].allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D })
+        {
+            rest = rest[(lineEnd + 1)...]
+        }
+        if rest.starts(with: MboxReader.fromLine), let lineEnd = rest.firstIndex(of: 0x0A),
+            acceptedShape(rest[..<lineEnd]) != nil
         {
             return true
         }

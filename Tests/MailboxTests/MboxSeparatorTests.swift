@@ -46,6 +46,22 @@ import Testing
     }
 
     @Test(arguments: ["From b@example.com \(dated)", "From b"])
+    func separatorFollowedByBlankLinesAndAnotherSeparatorIsAnEmptyMessage(_ separator: String) throws {
+        for blank in ["\n", "\n\n", "   \n", "\r\n", " \t\r\n\n"] {
+            let mbox = Array(
+                (first(like: separator) + "\nSubject: 1\n\nfirst\n\n" + separator + "\n" + blank
+                    + "From c@example.com \(Self.dated)\nSubject: 3\n\nthird\n").utf8)
+            let (messages, problems, _) = try read(mbox)
+            #expect(
+                messages.map(text) == ["Subject: 1\n\nfirst\n", "Subject: 3\n\nthird\n"],
+                "\(blank.debugDescription)")
+            #expect(messages.map(\.origin.index) == [1, 3], "\(blank.debugDescription)")
+            #expect(problems.map(\.origin.index) == [2], "\(blank.debugDescription)")
+            #expect(problems.first?.reason == "empty message after a From line", "\(blank.debugDescription)")
+        }
+    }
+
+    @Test(arguments: ["From b@example.com \(dated)", "From b"])
     func separatorFollowedByNothingButTheEndIsAnEmptyMessage(_ separator: String) throws {
         for ending in ["\n", "\n\n", "\r\n\r\n", "\n \n\t\n"] {
             let mbox = Array(
