@@ -93,7 +93,8 @@ extension MailDocument {
 
     init(parts: Parts, options: MailDocumentOptions, depth: Int) {
         self.init(
-            subject: parts.subject, sender: parts.from.first.map(Sender.init(address:)),
+            subject: parts.subject.map(TextSink.visibleLine),
+            sender: parts.from.first.map(Sender.init(address:)),
             recipients: parts.recipients,
             date: parts.date, messageID: parts.messageID)
         replyTo = parts.replyTo.first.map(Sender.init(address:))
@@ -319,10 +320,12 @@ extension MailDocument {
 
 extension Sender {
     /// A sender from an address, with its domain and registrable domain resolved.
+    /// The display name is read as a reader sees it: escape sequences and control characters
+    /// read as nothing (a name that decodes to `ESC[31mShop` is `Shop`).
     public init(address: MailAddress) {
         let domain = address.domain
         self.init(
-            name: address.name, address: address.address, domain: domain,
+            name: address.name.map(TextSink.visibleLine), address: address.address, domain: domain,
             registrableDomain: domain.flatMap { RegistrableDomain.of($0) })
     }
 }

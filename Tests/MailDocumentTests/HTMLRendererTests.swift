@@ -1,3 +1,4 @@
+import MIME
 import Testing
 
 @testable import MailDocument
@@ -214,4 +215,29 @@ private func render(_ html: String) -> RenderedHTML {
     #expect(plain.text.text == "Order number: 12345\nAB\nx[[1;2")
     let html = HTMLRenderer.render(html: "<p>\u{1B}[31mTrack\u{1B}[0ming</p>", partPath: "1")
     #expect(html.text.text == "[31mTrack[0ming")
+}
+
+/// Every kind of escape sequence goes whole: control strings (OSC, DCS) up to their
+/// terminator, `ESC c`, charset designations, control sequences with many parameters.
+@Test(arguments: [
+    "\u{1B}]0;window title\u{7}", "\u{1B}]8;;https://example.com\u{1B}\\", "\u{1B}Pq#0;2;0;0;0\u{1B}\\",
+    "\u{1B}c",
+    "\u{1B}(B", "\u{1B}7", "\u{1B}[38;2;255;0;0;48;2;0;0;255;1;4;5;7m",
+])
+func escapeSequencesOfEveryKindAreReadAsNothing(_ sequence: String) {
+    let plain = PlainTextRenderer.render(text: "Order number: \(sequence)AW-000061\n", partPath: "1")
+    #expect(plain.text.text == "Order number: AW-000061", "\(sequence.debugDescription)")
+}
+
+/// A subject and a display name are read as a reader sees them too.
+@Test func escapeSequencesInTheSubjectAndDisplayNameAreReadAsNothing() throws {
+    let message = try Message(
+        bytes: Array(
+            ("From: \u{1B}[2J\u{1B}[31mAcme Widgets\u{1B}[0m <orders@acme.example>\r\n"
+                + "Subject: Order\u{1B}]0;x\u{7} AW-000066\u{7}\tshipped\r\n\r\nHello\r\n").utf8))
+    let document = MailDocument(message: message)
+    #expect(document.subject == "Order AW-000066 shipped")
+    #expect(document.sender?.name == "Acme Widgets")
+    #expect(TextSink.visibleLine("plain text") == "plain text")
+    #expect(TextSink.visibleLine("a\u{85}b\u{9B}c\u{0}d") == "abcd")
 }

@@ -70,17 +70,88 @@ struct TextSink {
         }
     }
 
-    /// Where the control sequence introduced by the ESC at `text[escape]` ends (the index after
-    /// its final byte), or `nil` when ESC does not start one: ESC `[`, up to 16 parameter bytes
-    /// (`0`–`?`), up to 4 intermediate bytes (space–`/`), and a final byte (`@`–`~`); ECMA-48
-    /// §5.4. `text` ends with a NUL byte, which is none of these.
+    /// Where the escape sequence introduced by the ESC at `text[escape]` ends (the index after
+    /// its last byte), or `nil` when ESC does not start one, read as a terminal reads them
+    /// (ECMA-48 §5.3–5.6, ECMA-35 §13):
+    /// - a control sequence: ESC `[`, up to 64 parameter bytes (`0`–`?`), up to 8 intermediate
+    ///   bytes (space–`/`), a final byte (`@`–`~`): `ESC[2J`, `ESC[38;2;255;0;0m`;
+    /// - a control string: ESC `]`, `P`, `X`, `^` or `_` (OSC, DCS, SOS, PM, APC), up to its
+    ///   string terminator (ESC `\`) or BEL (as xterm ends OSC), within 512 bytes;
+    /// - ESC, 1 to 8 intermediate bytes and a final byte (`0`–`~`): `ESC(B`, `ESC$B`;
+    /// - ESC and one of ``twoByteEscapeFinals``: `ESC c`, `ESC 7`.
+    /// - Parameter byte: the byte at an index; 0 past the end of the text (NUL is in none of
+    ///   the ranges, so a sequence cut by the end is none).
+    @inline(__always)
+    static func escapeSequenceEnd(at escape: Int, _ byte: (Int) -> UInt8) -> Int? {
+        let introducer = byte(escape + 1)
+        switch introducer {
+        case 0x5B:
+            var index = escape + 2
+            while (0x30...0x3F).contains(byte(index)) && index - escape < 66 { index += 1 }
+            let parametersEnd = index
+            while (0x20...0x2F).contains(byte(index)) && index - parametersEnd < 8 { index += 1 }
+            return (0x40...0x7E).contains(byte(index)) ? index + 1 : nil
+        case 0x5D, 0x50, 0x58, 0x5E, 0x5F:
+            var index = escape + 2
+            while index - escape < 512 {
+                let next = byte(index)
+                if next == 0 { return nil }
+                if next == 0x07 { return index + 1 }
+                if next == 0x1B && byte(index + 1) == 0x5C { return index + 2 }
+                index += 1
+            }
+            return nil
+        case 0x20...0x2F:
+            var index = escape + 1
+            while (0x20...0x2F).contains(byte(index)) && index - escape < 9 { index += 1 }
+            return (0x30...0x7E).contains(byte(index)) ? index + 1 : nil
+        default:
+            // Two-byte sequences only where terminals use them: a stray ESC before a word
+            // ("Order ESC number") leaves the word whole.
+            return Self.twoByteEscapeFinals.contains(introducer) ? escape + 2 : nil
+        }
+    }
+
+    /// The bytes after ESC of the two-byte sequences terminals use: `c` (RIS, reset), `7` and
+    /// `8` (save and restore the cursor), `=` and `>` (keypad modes), `D`, `E`, `H`, `M` (IND,
+    /// NEL, HTS, RI).
+    static let twoByteEscapeFinals: Set<UInt8> = Set("c78=>DEHM".utf8)
+
+    /// ``escapeSequenceEnd(at:_:)`` in NUL-terminated text.
     static func controlSequenceEnd(_ text: UnsafePointer<UInt8>, at escape: Int) -> Int? {
-        guard text[escape + 1] == 0x5B else { return nil }
-        var index = escape + 2
-        while (0x30...0x3F).contains(text[index]) && index - escape < 18 { index += 1 }
-        let parametersEnd = index
-        while (0x20...0x2F).contains(text[index]) && index - parametersEnd < 4 { index += 1 }
-        return (0x40...0x7E).contains(text[index]) ? index + 1 : nil
+        escapeSequenceEnd(at: escape) { text[$0] }
+    }
+
+    /// `text` as a reader sees it on one line: escape sequences (``escapeSequenceEnd(at:_:)``),
+    /// control characters (C0, DEL, C1) and other format-free controls read as nothing, TAB,
+    /// LF, CR, VT and FF as a space. For header field values shown as text: a subject, a
+    /// display name. Returns `text` itself when it holds no control character.
+    static func visibleLine(_ text: String) -> String {
+        let utf8 = text.utf8
+        guard utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }) else { return text }
+        let bytes = Array(utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == 0x1B,
+                let end = escapeSequenceEnd(at: index, { $0 < bytes.count ? bytes[$0] : 0 })
+            {
+                index = end
+                continue
+            }
+            if byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0B || byte == 0x0C {
+                output.append(0x20)
+            } else if byte == 0xC2, index + 1 < bytes.count, (0x80...0x9F).contains(bytes[index + 1]) {
+                index += 2
+                continue
+            } else if byte >= 0x20 && byte != 0x7F {
+                output.append(byte)
+            }
+            index += 1
+        }
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// Appends one text node's content, collapsing whitespace (or keeping line breaks when
@@ -107,9 +178,9 @@ struct TextSink {
                     index += 1
                     continue
                 default:
-                    // A terminal's control sequence (ECMA-48 §5.4: ESC `[`, parameter bytes,
-                    // intermediate bytes, a final byte, as in `ESC[2J` or `ESC[31m`) is not
-                    // text: all of it goes, where dropping ESC alone would leave `[2J`.
+                    // A terminal's escape sequence (`ESC[2J`, `ESC[31m`, `ESC]0;title BEL`,
+                    // `ESC c`) is not text: all of it goes, where dropping ESC alone would leave
+                    // `[2J` (``escapeSequenceEnd(at:_:)``).
                     if byte == 0x1B, let end = Self.controlSequenceEnd(text, at: index) {
                         index = end
                         continue
