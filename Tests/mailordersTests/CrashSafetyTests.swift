@@ -99,4 +99,49 @@ import Testing
         }
         #expect(bundles.count == count)
     }
+
+    /// Two scans of one output folder (a cron run and a delivery hook): the one that ends while
+    /// the other still runs leaves the other's "did not finish" record in place.
+    @Test func aScanEndingWhileAnotherRunsLeavesItsRecordAlone() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let mbox = folder.appendingPathComponent("orders.mbox")
+        try Self.makeMailbox(count: 1500, at: mbox)
+        let out = folder.appendingPathComponent("out")
+        let record = out.appendingPathComponent(".mailorders-last-scan.json")
+        func fields() -> [String: Any]? {
+            guard let data = try? Data(contentsOf: record) else { return nil }
+            return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        }
+        let (long, _, _) = try CommandRunner.start([
+            "scan", mbox.path, "--out", out.path, "--quiet", "--jobs", "1",
+        ])
+        // Until the long run's record says it has started.
+        let deadline = Date().addingTimeInterval(60)
+        while (fields()?["error"] as? String)?.contains("did not finish") != true && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        let short = try CommandRunner.run([
+            "scan", CrashSafetyTests.exampleMessage, "--out", out.path, "--quiet",
+        ])
+        #expect(short.status == 0, "\(short.standardError)")
+        let longStillRunning = long.isRunning
+        let during = fields()
+        long.waitUntilExit()
+        #expect(long.terminationStatus == 0)
+        if longStillRunning {
+            #expect(
+                (during?["error"] as? String)?.contains("did not finish") == true,
+                "\(String(describing: during))")
+            #expect(during?["exitCode"] as? Int == 2)
+        }
+        let after = fields()
+        #expect(after?["exitCode"] as? Int == 0)
+        #expect(after?["messagesRead"] as? Int == 1500)
+        #expect(longStillRunning, "the long scan ended before the short one: nothing was checked")
+    }
+
+    static let exampleMessage = CommandRunner.repository.appendingPathComponent(
+        "examples/Maildir/cur/1764400001.M1P4242.mailhost:2,S"
+    ).path
 }

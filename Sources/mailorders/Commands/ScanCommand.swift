@@ -72,8 +72,10 @@ enum ScanCommand: Subcommand {
         }
         var summary = ScanSummary()
         summary.outputDirectory = options.outputDirectory.path
+        var runLock: ScanRunLock?
         do {
             var scanner = try Scanner(options: options)
+            runLock = ScanRunLock(outputDirectory: options.outputDirectory)
             // Until the run ends, the record says that a run started and did not end, so that a
             // run that is killed (or loses its machine) does not leave an earlier run's record.
             var unfinished = summary
@@ -87,7 +89,7 @@ enum ScanCommand: Subcommand {
             summary.elapsed = Date().timeIntervalSince(start)
             Console.error("mailorders scan: \(summary.error ?? "")")
             let json = summary.json()
-            if (error as? ScanSetupError)?.leavesRecord ?? true {
+            if (error as? ScanSetupError)?.leavesRecord ?? true, runLock?.isTheOnlyRun() ?? true {
                 writeRecord(json, options: options, reportingFailure: false)
             }
             if options.json { Console.out(json, json: true) }
@@ -95,7 +97,11 @@ enum ScanCommand: Subcommand {
         }
         // Encoded once: 200,000 skipped entries take a second or two.
         let json = summary.json()
-        writeRecord(json, options: options, reportingFailure: true)
+        // While another scan of the same output folder goes on, its "did not finish" record
+        // stands: it writes its own when it ends, and says so if it is killed.
+        if runLock?.isTheOnlyRun() ?? true {
+            writeRecord(json, options: options, reportingFailure: true)
+        }
         if options.json {
             Console.out(json, json: true)
         }
@@ -199,4 +205,29 @@ func parseDay(_ text: String) -> Date? {
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
     return calendar.date(from: components)
+}
+
+/// Tells whether other scans of the same output folder are running: each holds a shared
+/// `flock(2)` on `DIR/.mailorders-scan.lock` while it runs (the system lets go of it when the
+/// process ends, killed or not).
+final class ScanRunLock {
+    static let name = ".mailorders-scan.lock"
+    private let descriptor: Int32
+
+    /// Takes the shared lock; `nil` when the lock file cannot be opened (the scan then runs as
+    /// if alone).
+    init?(outputDirectory: URL) {
+        let path = outputDirectory.appendingPathComponent(Self.name).path
+        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return nil }
+        while flock(descriptor, LOCK_SH) != 0 && errno == EINTR {}
+    }
+
+    /// Whether no other scan of the folder is running now: this run's lock is made exclusive,
+    /// which fails while another run holds its shared one.
+    func isTheOnlyRun() -> Bool {
+        flock(descriptor, LOCK_EX | LOCK_NB) == 0
+    }
+
+    deinit { close(descriptor) }
 }
