@@ -687,7 +687,8 @@ public final class MessageSource: Sequence, IteratorProtocol {
     /// message is read and the parser deals with the NUL.
     static func junkReason(_ bytes: [UInt8]) -> String? {
         if !bytes.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) {
-            return "only white space (\(bytes.count) bytes of spaces, tabs and line breaks), not a message"
+            let count = bytes.count == 1 ? "1 byte" : "\(bytes.count) bytes"
+            return "only white space (\(count) of spaces, tabs and line breaks), not a message"
         }
         if looksBinary(bytes.prefix(1024)) { return "binary data, not a message" }
         return nil

@@ -618,6 +618,9 @@ private func readThroughAPipe(_ input: String) -> (messages: [RawMessage], probl
     let folder = try TemporaryFolder()
     let blank = try folder.write("blank.eml", "\n\n\r\n \t\n")
     let empty = try folder.write("empty.eml", "")
+    #expect(
+        MessageSource.junkReason([0x0A])
+            == "only white space (1 byte of spaces, tabs and line breaks), not a message")
     for defers in [false, true] {
         let source = MessageSource(paths: [blank, empty])
         source.defersFileReads = defers
