@@ -364,19 +364,30 @@ struct Scanner {
         // Batches read and being hashed (on the worker threads, before the rest of their
         // work), oldest first: a batch's hashes are asked for only once the next batch is read,
         // so this thread does not wait for them.
-        var hashing: [WorkerJob<[HashedEntry]>] = []
+        var hashing: [(job: WorkerJob<[HashedEntry]>, bytes: Int)] = []
+        // The bytes of the batches read or being read and not applied yet (their files' sizes
+        // as listed): past this, the oldest batch is applied before the next is handed on, so
+        // that a few messages of 50 MB are not all in memory at once.
+        let maxBytesInFlight = 4 * batchBytes
+        func bytesInFlight() -> Int {
+            hashing.reduce(0) { $0 + $1.bytes } + inFlight.reduce(0) { $0 + $1.bytes }
+        }
 
         // Hands the batch listed to the worker threads, which read its files and hash its
         // messages, then checks the batch listed before it.
         func submit() throws {
             let entries = batch
+            let bytes = bytesInBatch
             batch = []
             batch.reserveCapacity(batchSize)
             bytesInBatch = 0
+            while bytesInFlight() + bytes > maxBytesInFlight, !inFlight.isEmpty {
+                try applyResults(of: inFlight.removeFirst())
+            }
             let job = WorkerJob(count: entries.count) { HashedEntry.reading(entries[$0]) }
             if let workers { workers.submit(job, urgent: true) } else { job.runHere() }
-            hashing.append(job)
-            if hashing.count > 1 { try check(hashing.removeFirst()) }
+            hashing.append((job, bytes))
+            if hashing.count > 1 { try check(hashing.removeFirst().job) }
         }
 
         // Reports the problems of a batch read and hashed, and hands its messages on, a batch's
@@ -437,8 +448,12 @@ struct Scanner {
                 ReadyMessage(pipeline.process(messages[$0], contentHash: kept[$0]))
             }
             if let workers { workers.submit(job) } else { job.runHere() }
-            inFlight.append(InFlightBatch(job: job, hashes: kept, recheck: recheck))
+            let bytes = messages.reduce(0) { $0 + $1.bytes.count }
+            inFlight.append(InFlightBatch(job: job, hashes: kept, recheck: recheck, bytes: bytes))
             if inFlight.count > 2 { try applyResults(of: inFlight.removeFirst()) }
+            while inFlight.count > 1, bytesInFlight() > maxBytesInFlight {
+                try applyResults(of: inFlight.removeFirst())
+            }
         }
 
         while let next = source.nextEntry() {
@@ -453,7 +468,7 @@ struct Scanner {
                 done: summary.messagesRead + batch.count, orders: ordersSeen, shipments: shipmentsSeen)
         }
         if !batch.isEmpty { try submit() }
-        for read in hashing { try check(read) }
+        for read in hashing { try check(read.job) }
         hashing.removeAll()
         for pending in inFlight { try applyResults(of: pending) }
         inFlight.removeAll()
@@ -769,6 +784,8 @@ private struct InFlightBatch {
     let hashes: [String]
     /// Per message: whether to look for a known copy again before applying it.
     let recheck: [Bool]
+    /// The bytes of its messages.
+    let bytes: Int
 }
 
 extension Scanner {
