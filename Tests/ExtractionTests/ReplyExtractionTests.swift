@@ -23,6 +23,16 @@ import Testing
         ]
     }
 
+    /// The header of a message in the Juniper & Pine thread, from `from` to `recipient`.
+    static func threadHeader(
+        from: String = "Juniper & Pine <orders@juniperandpine.example>", to recipient: String,
+        subject: String = "Your Juniper & Pine order JP-30917 has shipped"
+    ) -> [String] {
+        var lines = header(from: from, subject: subject)
+        lines[1] = "To: \(recipient)"
+        return lines
+    }
+
     static let quotedConfirmation = [
         "On Tue, Nov 24, 2026 at 6:12 PM Juniper & Pine <orders@juniperandpine.example> wrote:",
         "> Thank you for your order!", ">", "> Order number: JP-30917", "> Order date: November 24, 2026",
@@ -116,10 +126,7 @@ import Testing
         "Sam <sam@example.org>, Juniper & Pine <ORDERS@juniperandpine.example>",
     ])
     func replyUnderTheUnchangedSubjectToTheQuotedWriterIsNotAnOrder(_ recipient: String) throws {
-        var lines = Self.header(
-            from: "Jordan Lee <jordan.lee@example.com>",
-            subject: "Your Juniper & Pine order JP-30917 has shipped")
-        lines[1] = "To: \(recipient)"
+        let lines = Self.threadHeader(from: "Jordan Lee <jordan.lee@example.com>", to: recipient)
         let result = try Self.extract(
             lines + [
                 "Hi, my order still has not arrived. Could you check the tracking for my order?", "",
@@ -133,10 +140,7 @@ import Testing
     /// A shop's threaded email whose text only seems to quote (its own address in the
     /// "attribution") keeps its subject: the quoted writer is at the sender's own domain.
     @Test func shopEmailQuotingItsOwnDomainKeepsItsSubject() throws {
-        var lines = Self.header(
-            from: "Juniper & Pine <orders@juniperandpine.example>",
-            subject: "Your Juniper & Pine order JP-30917 has shipped")
-        lines[1] = "To: Jordan Lee <jordan.lee@example.com>"
+        let lines = Self.threadHeader(to: "Jordan Lee <jordan.lee@example.com>")
         let result = try Self.extract(
             lines + [
                 "Good news: it is on its way.", "",
@@ -180,10 +184,7 @@ import Testing
     /// A shop's threaded email with a gift message laid out as a header block, from someone
     /// at the customer's mail provider: not a reply to that writer, so the subject is read.
     @Test func giftMessageBlockFromTheCustomersProviderKeepsTheSubject() throws {
-        var lines = Self.header(
-            from: "Juniper & Pine <orders@juniperandpine.example>",
-            subject: "Your Juniper & Pine order JP-30917 has shipped")
-        lines[1] = "To: Kim Park <kim@mail.example>"
+        let lines = Self.threadHeader(to: "Kim Park <kim@mail.example>")
         let result = try Self.extract(
             lines + [
                 "Hi Kim,", "", "A gift is on its way!", "", "From: Sam <sam@mail.example>",
@@ -196,10 +197,7 @@ import Testing
     /// A shop's threaded email whose line merely looks like an attribution (an address and a
     /// colon) keeps its subject.
     @Test func shopEmailWithALineThatLooksLikeAnAttributionKeepsItsSubject() throws {
-        var lines = Self.header(
-            from: "Juniper & Pine <orders@juniperandpine.example>",
-            subject: "Your Juniper & Pine order JP-30917 has shipped")
-        lines[1] = "To: Jordan Lee <jordan.lee@example.com>"
+        let lines = Self.threadHeader(to: "Jordan Lee <jordan.lee@example.com>")
         let result = try Self.extract(
             lines + [
                 "Hi Jordan,", "", "2 items shipped to Jordan Lee <jordan.lee@example.com>:", "- Linen sheet",
