@@ -17,9 +17,6 @@ import Testing
         let files: [String: String] = [
             "empty": "",
             "noheader": "just some text\nwithout a header\n",
-            "mbox":
-                "From a@shop.example \(dated)\nSubject: x\n\nbody\n\nFrom b@shop.example \(dated)\n"
-                + "From c@shop.example \(dated)\nSubject: y\nContent-Length: 400\n\nz\n",
             "ctype": "Subject: x\nFrom: a@shop.example\nContent-Type: foo\n\nhello\n",
             "jsonld":
                 "Subject: Your order A-1\nFrom: a@shop.example\nContent-Type: text/html\n\n"
@@ -41,8 +38,16 @@ import Testing
         }
         try Data([0, 1, 2, 3, 4, 5, 6, 7, 0xFF, 0xFE] + [UInt8](repeating: 3, count: 500)).write(
             to: maildir.appendingPathComponent("new/binary"))
+        // Beside the Maildir: a Maildir's file is one message, never read as an mbox.
+        let mbox =
+            "From a@shop.example \(dated)\nSubject: x\n\nbody\n\nFrom b@shop.example \(dated)\n"
+            + "From c@shop.example \(dated)\nSubject: y\nContent-Length: 400\n\nz\n"
+        try Data(mbox.utf8).write(to: messyMbox(in: folder))
         return maildir
     }
+
+    /// The mbox ``messyMaildir(in:)`` writes beside the Maildir.
+    static func messyMbox(in folder: URL) -> URL { folder.appendingPathComponent("messy.mbox") }
 
     static func startsLowerCase(_ text: String) -> Bool {
         guard let first = text.unicodeScalars.first else { return false }
@@ -60,7 +65,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let maildir = try Self.messyMaildir(in: folder)
         let result = try CommandRunner.run([
-            "scan", maildir.path, "--out", folder.appendingPathComponent("out").path, "--json", "--quiet",
+            "scan", maildir.path, Self.messyMbox(in: folder).path, "--out",
+            folder.appendingPathComponent("out").path, "--json", "--quiet",
         ])
         let summary = try #require(
             try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
@@ -86,7 +92,9 @@ import Testing
         }
         // `extract` and `check` give the same reasons after the origin.
         for command in ["extract", "check"] {
-            let report = try CommandRunner.run([command, maildir.appendingPathComponent("new").path])
+            let report = try CommandRunner.run([
+                command, maildir.appendingPathComponent("new").path, Self.messyMbox(in: folder).path,
+            ])
             let lines = report.standardError.split(separator: "\n").map(String.init).filter {
                 $0.contains(" skipped ") || $0.contains("warning: ")
             }
