@@ -36,6 +36,15 @@ import Testing
         }
     }
 
+    /// The rules hand the carriers the tracking labels of the languages they read, which are
+    /// the labels the carriers read from the language files on their own.
+    @Test func theLanguagesTrackingLabelsAreTheOnesTheCarriersReadThemselves() throws {
+        let rules = try Rules.load(from: CarrierTestSupport.rulesDirectory)
+        let fromLanguages = rules.languages.flatMap(\.trackingNumberLabels)
+        #expect(!fromLanguages.isEmpty)
+        #expect(fromLanguages == TrackingLabels.fromLanguageRules(in: CarrierTestSupport.rulesDirectory))
+    }
+
     @Test func aMinimalCarrierFileLoads() throws {
         let catalog = try load([
             "acme.json5": """

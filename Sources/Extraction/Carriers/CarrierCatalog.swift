@@ -17,6 +17,13 @@ public struct CarrierCatalog: Sendable {
     /// - Throws: ``RulesError`` naming the file and the reason: unreadable JSON5, a bad
     ///   pattern, an example its own format rejects, a duplicate id.
     public static func load(from rulesDirectory: URL) throws(RulesError) -> CarrierCatalog {
+        try load(from: rulesDirectory, trackingLabels: nil)
+    }
+
+    /// ``load(from:)`` with the languages' tracking labels given when they were read already
+    /// (``Rules/load(from:)``), so that the language files are not read twice.
+    static func load(from rulesDirectory: URL, trackingLabels: [String]?) throws(RulesError) -> CarrierCatalog
+    {
         let folder = rulesDirectory.appendingPathComponent("carriers")
         let files = RulesFile.files(in: folder)
         if files.isEmpty {
@@ -27,7 +34,8 @@ public struct CarrierCatalog: Sendable {
             rules.append((try RulesFile.decode(CarrierRule.self, from: file), file.path))
         }
         return try CarrierCatalog(
-            rules: rules, extraTrackingLabels: TrackingLabels.fromLanguageRules(in: rulesDirectory))
+            rules: rules,
+            extraTrackingLabels: trackingLabels ?? TrackingLabels.fromLanguageRules(in: rulesDirectory))
     }
 
     /// Builds a catalog from rules already decoded (tests, embedded rules).

@@ -40,7 +40,8 @@ public struct Rules: Sendable {
         if FileManager.default.fileExists(atPath: merchantsFile.path) {
             merchants = try RulesFile.decode(MerchantRules.self, from: merchantsFile)
         }
-        let carriers = try CarrierCatalog.load(from: directory)
+        let carriers = try CarrierCatalog.load(
+            from: directory, trackingLabels: languages.flatMap(\.trackingNumberLabels))
         return Rules(languages: languages, merchants: merchants, carriers: carriers)
     }
 
