@@ -363,7 +363,10 @@ public final class MessageSource: Sequence, IteratorProtocol {
     ///     then not followed (it may lead anywhere, up to `/`) but reported, unless it is a
     ///     Maildir's `cur/` or `new/`.
     ///   - role: how the entry is read (``Role``).
-    private func visit(_ path: String, insideTree: Bool, role: Role = .any) -> SourceEntry? {
+    ///   - renamed: `path` is a Maildir message's new name (followed once, not again).
+    private func visit(_ path: String, insideTree: Bool, role: Role = .any, renamed: Bool = false)
+        -> SourceEntry?
+    {
         func problem(_ reason: String) -> SourceEntry {
             .read(.failure(SourceProblem(origin: MessageOrigin(path: path), reason: reason)))
         }
@@ -371,6 +374,16 @@ public final class MessageSource: Sequence, IteratorProtocol {
         var status = stat()
         guard stat(path, &status) == 0 else {
             if isOptional { return nil }
+            // A Maildir message renamed or deleted by a mail reader since its folder was listed:
+            // read under its new name, or passed over.
+            // (Not a dangling link, nor a name listed with U+FFFD for bytes that are not UTF-8.)
+            var entry = stat()
+            if errno == ENOENT && insideTree && Self.isInMaildirMessagesFolder(path)
+                && lstat(path, &entry) != 0 && !path.unicodeScalars.contains("\u{FFFD}")
+            {
+                guard !renamed, let newName = Self.renamedMaildirMessage(path) else { return nil }
+                return visit(newName, insideTree: insideTree, role: role, renamed: true)
+            }
             return problem(Self.missingReason(path))
         }
         if excludedFiles.contains(FileIdentity(status)) { return nil }

@@ -192,6 +192,39 @@ import Testing
         #expect(MessageSource.renamedMaildirMessage(cur.appendingPathComponent("1.hos:2,S").path) == nil)
     }
 
+    /// Renamed or deleted between the listing of its folder and its own `stat(2)`: the same.
+    @Test func aMaildirMessageRenamedOrDeletedBeforeItIsVisited() throws {
+        let folder = try TemporaryFolder()
+        let cur = folder.url.appendingPathComponent("Maildir/cur")
+        for index in 1...3 { try folder.write("Maildir/cur/\(index).host:2,S", "Subject: \(index)\n\nhi\n") }
+        try folder.write("Maildir/new/.keep-out", "")
+        let dangling = cur.appendingPathComponent("4.host:2,S").path
+        try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: "/nonexistent/x")
+        let source = MessageSource(paths: [folder.url.appendingPathComponent("Maildir").path])
+        source.defersFileReads = true
+        // The first entry lists the Maildir and its cur/ before any message is visited.
+        var results: [Result<RawMessage, SourceProblem>] = []
+        var renamedAndDeleted = false
+        while let entry = source.nextEntry() {
+            if !renamedAndDeleted {
+                try FileManager.default.moveItem(
+                    atPath: cur.appendingPathComponent("2.host:2,S").path,
+                    toPath: cur.appendingPathComponent("2.host:2,RS").path)
+                try FileManager.default.removeItem(atPath: cur.appendingPathComponent("3.host:2,S").path)
+                renamedAndDeleted = true
+            }
+            switch entry {
+            case .read(let result): results.append(result)
+            case .unread(let file): results += file.read()
+            }
+        }
+        let got = described(results)
+        #expect(got.count == 3, "\(got)")
+        #expect(got.contains { $0.hasPrefix(cur.appendingPathComponent("2.host:2,RS").path + "@0 [RS]") })
+        // A dangling link is still reported.
+        #expect(got.contains { $0.hasPrefix(dangling + "@0: ") })
+    }
+
     @Test func aFileGrownPastTheLimitSinceItWasListedIsReportedNotRead() throws {
         let folder = try TemporaryFolder()
         let path = try folder.write("Maildir/cur/1.host:2,S", "Subject: one\n\nhi\n")
