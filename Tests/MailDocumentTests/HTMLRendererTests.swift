@@ -239,5 +239,7 @@ func escapeSequencesOfEveryKindAreReadAsNothing(_ sequence: String) {
     #expect(document.subject == "Order AW-000066 shipped")
     #expect(document.sender?.name == "Acme Widgets")
     #expect(TextSink.visibleLine("plain text") == "plain text")
-    #expect(TextSink.visibleLine("a\u{85}b\u{9B}c\u{0}d") == "abcd")
+    #expect(TextSink.visibleLine("a\u{85}b\u{9C}c\u{0}d") == "abcd")
+    // U+009B is the 8-bit CSI: with its final byte, a control sequence.
+    #expect(TextSink.visibleLine("a\u{9B}2Jb") == "ab")
 }

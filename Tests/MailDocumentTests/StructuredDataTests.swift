@@ -148,13 +148,21 @@ import Testing
 }
 
 /// Control characters a JSON string carries escaped (`\u001b`, `\u0007`, `\u007f`, `\u0085`)
-/// are read as nothing, as the rendered text reads them; tab and line ends stay.
+/// are read as nothing, as the rendered text reads them, and an escape sequence goes whole
+/// (`\u001b[31m`, its 8-bit form `\u009b31m`); tab and line ends stay.
 @Test func controlCharactersInValuesAreReadAsNothing() {
     let result = JSONLDRepair.parse(
         #"{"@type":"ParcelDelivery","trackingNumber":"1Z999AA10123456784\u0007","orderNumber":"LH-\u001b[31m20458813\u007f\u0085","name":"a\tb"}"#
     )
     let objects = StructuredDataNormalizer.normalize(result.values, origin: "jsonld")
     #expect(objects.first?.string("trackingNumber") == "1Z999AA10123456784")
-    #expect(objects.first?.string("orderNumber") == "LH-[31m20458813")
+    #expect(objects.first?.string("orderNumber") == "LH-20458813")
     #expect(objects.first?.string("name") == "a\tb")
+    let eightBit = JSONLDRepair.parse(
+        #"{"@type":"Order","orderNumber":"NW-48\u009b0m213","seller":{"@type":"Organization","name":"\u009d0;pwned\u009cNorthwind"}}"#
+    )
+    let order = StructuredDataNormalizer.normalize(eightBit.values, origin: "jsonld").first
+    #expect(order?.string("orderNumber") == "NW-48213")
+    #expect(TextSink.visibleLine("\u{9B}31mNorthwind Outfitters\u{9B}0m") == "Northwind Outfitters")
+    #expect(TextSink.withoutEscapeSequences("a\u{9D}0;title\u{7}b\u{85}c") == "ab\u{85}c")
 }

@@ -122,14 +122,67 @@ struct TextSink {
         escapeSequenceEnd(at: escape) { text[$0] }
     }
 
+    /// `text` without its escape sequences (``escapeSequenceEnd(at:_:)``), and without the
+    /// 8-bit forms of control sequences and control strings: C1 CSI (U+009B) with its
+    /// parameters and final byte, and OSC, DCS, SOS, PM and APC (U+009D, U+0090, U+0098,
+    /// U+009E, U+009F) up to their terminator (U+009C, BEL or ESC `\`). Other characters stay.
+    /// Returns `text` itself when it holds neither ESC nor a C1 control.
+    static func withoutEscapeSequences(_ text: String) -> String {
+        let utf8 = text.utf8
+        guard utf8.contains(where: { $0 == 0x1B || $0 == 0xC2 }) else { return text }
+        let bytes = Array(utf8)
+        func byte(_ index: Int) -> UInt8 { index < bytes.count ? bytes[index] : 0 }
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == 0x1B, let end = escapeSequenceEnd(at: index, byte) {
+                index = end
+                continue
+            }
+            if bytes[index] == 0xC2, let end = c1SequenceEnd(at: index, byte) {
+                index = end
+                continue
+            }
+            output.append(bytes[index])
+            index += 1
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Where the 8-bit control sequence or control string whose C1 introducer (UTF-8 `C2 xx`)
+    /// is at `start` ends; `nil` for any other C1 control, or one cut by the end.
+    private static func c1SequenceEnd(at start: Int, _ byte: (Int) -> UInt8) -> Int? {
+        switch byte(start + 1) {
+        case 0x9B:
+            var index = start + 2
+            while (0x30...0x3F).contains(byte(index)) && index - start < 66 { index += 1 }
+            let parametersEnd = index
+            while (0x20...0x2F).contains(byte(index)) && index - parametersEnd < 8 { index += 1 }
+            return (0x40...0x7E).contains(byte(index)) ? index + 1 : nil
+        case 0x9D, 0x90, 0x98, 0x9E, 0x9F:
+            var index = start + 2
+            while index - start < 512 {
+                let next = byte(index)
+                if next == 0 { return nil }
+                if next == 0x07 { return index + 1 }
+                if next == 0xC2 && byte(index + 1) == 0x9C { return index + 2 }
+                if next == 0x1B && byte(index + 1) == 0x5C { return index + 2 }
+                index += 1
+            }
+            return nil
+        default:
+            return nil
+        }
+    }
+
     /// `text` as a reader sees it on one line: escape sequences (``escapeSequenceEnd(at:_:)``),
     /// control characters (C0, DEL, C1) and other format-free controls read as nothing, TAB,
     /// LF, CR, VT and FF as a space. For header field values shown as text: a subject, a
     /// display name. Returns `text` itself when it holds no control character.
     static func visibleLine(_ text: String) -> String {
-        let utf8 = text.utf8
-        guard utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }) else { return text }
-        let bytes = Array(utf8)
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }) else { return text }
+        let bytes = Array(withoutEscapeSequences(text).utf8)
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
         var index = 0

@@ -137,10 +137,12 @@ public enum StructuredDataNormalizer {
         return .object(properties)
     }
 
-    /// The text without control characters (C0 but tab, line feed and carriage return, DEL,
-    /// C1), which a JSON string may carry escaped (`\u001b`) and no order value holds: read as
-    /// nothing, as the rendered text reads them.
+    /// The text without escape sequences (`\u001b[31m`, ``TextSink/withoutEscapeSequences(_:)``)
+    /// and control characters (C0 but tab, line feed and carriage return, DEL, C1), which a
+    /// JSON string may carry escaped and no order value holds: read as nothing, as the rendered
+    /// text reads them.
     static func withoutControlCharacters(_ text: String) -> String {
+        let text = TextSink.withoutEscapeSequences(text)
         func isControl(_ scalar: Unicode.Scalar) -> Bool {
             let value = scalar.value
             return (value < 0x20 && value != 0x09 && value != 0x0A && value != 0x0D)
