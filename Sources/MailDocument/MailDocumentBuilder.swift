@@ -221,9 +221,37 @@ extension MailDocument {
         let writerDomain = writer.split(separator: "@").last.flatMap { RegistrableDomain.of(String($0)) }
         if let sender, let writerDomain, sender.registrableDomain == writerDomain { return false }
         if sender?.address.lowercased() == writer { return false }
+        // A subject that names the sender is the sender's own (a shop answering its customer,
+        // quoting the customer's message under the shop's subject).
+        if let subject, let sender, Self.subjectNames(sender, in: subject) { return false }
         // The address itself: two people at one mail provider share a domain.
         return recipients.contains { $0.address.lowercased() == writer }
     }
+
+    /// Whether `subject` names `sender`: a word of four letters or more of its display name or
+    /// of its registrable domain's first label (`northwind` of `northwind-outfitters.example`),
+    /// compared without case and diacritics, role words ("Support", "Orders", "Team" …) left
+    /// out.
+    public static func subjectNames(_ sender: Sender, in subject: String) -> Bool {
+        let options: String.CompareOptions = [.caseInsensitive, .diacriticInsensitive]
+        let folded = subject.folding(options: options, locale: nil)
+        var words = (sender.name ?? "").split { !$0.isLetter && !$0.isNumber }.map(String.init)
+        if let label = sender.registrableDomain?.split(separator: ".").first {
+            words += label.split(separator: "-").map(String.init)
+        }
+        return words.contains { word in
+            guard word.count >= 4 else { return false }
+            let key = word.folding(options: options, locale: nil)
+            return !senderRoleWords.contains(key) && folded.contains(key)
+        }
+    }
+
+    /// Words of display names that name a role, not a sender.
+    static let senderRoleWords: Set<String> = [
+        "support", "service", "services", "customer", "customers", "team", "orders", "order", "info", "help",
+        "noreply", "reply", "store", "shop", "sales", "mail", "news", "care", "kundenservice", "bestellung",
+        "commandes", "pedidos", "ordini",
+    ]
 
     /// Whether the message answers another or follows it in a thread: it has In-Reply-To or
     /// References (RFC 5322 §3.6.4).

@@ -137,6 +137,33 @@ import Testing
         #expect(result.merchant == nil, "\(recipient)")
     }
 
+    /// A shop's answer quoting its customer under the shop's own subject: the subject names
+    /// the sender, so it is the shop's and is read.
+    @Test func shopAnswerQuotingTheCustomerKeepsItsSubject() throws {
+        let lines = Self.threadHeader(
+            from: "Juniper & Pine Support <support@juniperandpine.example>",
+            to: "Jordan Lee <jordan.lee@example.com>", subject: "Your Juniper & Pine order JP-30917")
+        let body = [
+            "Hi Jordan, we have sent the ochre pillow instead.", "",
+            "On Tue, Nov 24, 2026 at 6:12 PM Jordan Lee <jordan.lee@example.com> wrote:",
+            "> Could you send the pillow in ochre instead?",
+        ]
+        func document(_ lines: [String]) throws -> MailDocument {
+            MailDocument(message: try Message(bytes: Array(lines.joined(separator: "\r\n").utf8)))
+        }
+        #expect(try document(lines + body).answersQuotedWriter == false)
+        // The same answer from someone the subject does not name is a reply to the quoted writer.
+        let other = Self.threadHeader(
+            from: "Sam Park <sam@example.org>", to: "Jordan Lee <jordan.lee@example.com>",
+            subject: "Your Juniper & Pine order JP-30917")
+        #expect(try document(other + body).answersQuotedWriter == true)
+        let sender = Sender(
+            address: MailAddress(name: "Juniper & Pine Support", address: "support@juniperandpine.example"))
+        #expect(MailDocument.subjectNames(sender, in: "Your Juniper & Pine order"))
+        #expect(MailDocument.subjectNames(sender, in: "Ihre Bestellung bei JUNIPERANDPINE"))
+        #expect(!MailDocument.subjectNames(sender, in: "Support request about your order"))
+    }
+
     /// A shop's threaded email whose text only seems to quote (its own address in the
     /// "attribution") keeps its subject: the quoted writer is at the sender's own domain.
     @Test func shopEmailQuotingItsOwnDomainKeepsItsSubject() throws {
