@@ -52,6 +52,25 @@ import Testing
         expectPlain(junit.standardError)
     }
 
+    /// `check` of a folder without email is no pass: exit 2, in every format.
+    @Test func checkOfAFolderWithoutEmailFails() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for format in ["text", "json", "html"] {
+            let result = try CommandRunner.run(["check", folder.path, "--format", format])
+            #expect(result.status == 2, "\(format)")
+            #expect(
+                result.standardError.contains("mailorders check: no email found in \(folder.path)"),
+                "\(format)")
+            if format == "json" {
+                let object =
+                    try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
+                #expect(object?["exitCode"] as? Int == 2)
+                #expect((object?["error"] as? String)?.hasPrefix("no email found") == true)
+            }
+        }
+    }
+
     /// A report that cannot be written says why in plain words.
     @Test func checkNamesWhyTheReportCannotBeWritten() throws {
         let message = CommandRunner.repository.appendingPathComponent(

@@ -30,7 +30,7 @@ enum CheckCommand: Subcommand {
             items and total found, each with where it was found and how sure the reader is; then the
             findings (code, severity, what is wrong, how to fix it) and the Wallet order.json the email
             would produce. With several files, a summary table and checks across the emails follow.
-            Exit status: 0 no errors, 1 an error in any email, 2 an input that cannot be read.
+            Exit status: 0 no errors, 1 an error in any email, 2 an input that cannot be read or no email at all.
             """)
 
     static func run(_ arguments: ParsedArguments) -> Int32 {
@@ -90,6 +90,11 @@ enum CheckCommand: Subcommand {
         if !skipped.isEmpty {
             error = "\(skipped.count) input\(skipped.count == 1 ? "" : "s") could not be read (see skipped)"
             status = ExitCode.fatal
+        } else if reports.isEmpty {
+            // An empty folder (a wrong path in a CI job) checks nothing: that is no pass.
+            error = "no email found in " + arguments.positionals.joined(separator: ", ")
+            status = ExitCode.fatal
+            Console.error("mailorders check: \(error ?? "")")
         }
         let output = CheckOutput.render(
             reports, crossFindings: crossFindings, format: format, emailHTML: reports.map(\.emailHTML),
