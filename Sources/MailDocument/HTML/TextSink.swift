@@ -86,21 +86,9 @@ struct TextSink {
         let introducer = byte(escape + 1)
         switch introducer {
         case 0x5B:
-            var index = escape + 2
-            while (0x30...0x3F).contains(byte(index)) && index - escape < 66 { index += 1 }
-            let parametersEnd = index
-            while (0x20...0x2F).contains(byte(index)) && index - parametersEnd < 8 { index += 1 }
-            return (0x40...0x7E).contains(byte(index)) ? index + 1 : nil
+            return controlSequenceEnd(parametersAt: escape + 2, byte)
         case 0x5D, 0x50, 0x58, 0x5E, 0x5F:
-            var index = escape + 2
-            while index - escape < 512 {
-                let next = byte(index)
-                if next == 0 { return nil }
-                if next == 0x07 { return index + 1 }
-                if next == 0x1B && byte(index + 1) == 0x5C { return index + 2 }
-                index += 1
-            }
-            return nil
+            return controlStringEnd(contentAt: escape + 2, byte)
         case 0x20...0x2F:
             var index = escape + 1
             while (0x20...0x2F).contains(byte(index)) && index - escape < 9 { index += 1 }
@@ -110,6 +98,34 @@ struct TextSink {
             // ("Order ESC number") leaves the word whole.
             return Self.twoByteEscapeFinals.contains(introducer) ? escape + 2 : nil
         }
+    }
+
+    /// The end of a control sequence whose parameter bytes start at `start` (after ESC `[` or
+    /// C1 CSI): up to 64 parameter bytes, up to 8 intermediate bytes, a final byte.
+    @inline(__always)
+    private static func controlSequenceEnd(parametersAt start: Int, _ byte: (Int) -> UInt8) -> Int? {
+        var index = start
+        while (0x30...0x3F).contains(byte(index)) && index - start < 64 { index += 1 }
+        let parametersEnd = index
+        while (0x20...0x2F).contains(byte(index)) && index - parametersEnd < 8 { index += 1 }
+        return (0x40...0x7E).contains(byte(index)) ? index + 1 : nil
+    }
+
+    /// The end of a control string whose content starts at `start`: after its string
+    /// terminator (ESC `\`, or C1 ST, UTF-8 `C2 9C`) or BEL, within 510 bytes.
+    @inline(__always)
+    private static func controlStringEnd(contentAt start: Int, _ byte: (Int) -> UInt8) -> Int? {
+        var index = start
+        while index - start < 510 {
+            let next = byte(index)
+            if next == 0 { return nil }
+            if next == 0x07 { return index + 1 }
+            if (next == 0x1B && byte(index + 1) == 0x5C) || (next == 0xC2 && byte(index + 1) == 0x9C) {
+                return index + 2
+            }
+            index += 1
+        }
+        return nil
     }
 
     /// The bytes after ESC of the two-byte sequences terminals use: `c` (RIS, reset), `7` and
@@ -154,25 +170,9 @@ struct TextSink {
     /// is at `start` ends; `nil` for any other C1 control, or one cut by the end.
     private static func c1SequenceEnd(at start: Int, _ byte: (Int) -> UInt8) -> Int? {
         switch byte(start + 1) {
-        case 0x9B:
-            var index = start + 2
-            while (0x30...0x3F).contains(byte(index)) && index - start < 66 { index += 1 }
-            let parametersEnd = index
-            while (0x20...0x2F).contains(byte(index)) && index - parametersEnd < 8 { index += 1 }
-            return (0x40...0x7E).contains(byte(index)) ? index + 1 : nil
-        case 0x9D, 0x90, 0x98, 0x9E, 0x9F:
-            var index = start + 2
-            while index - start < 512 {
-                let next = byte(index)
-                if next == 0 { return nil }
-                if next == 0x07 { return index + 1 }
-                if next == 0xC2 && byte(index + 1) == 0x9C { return index + 2 }
-                if next == 0x1B && byte(index + 1) == 0x5C { return index + 2 }
-                index += 1
-            }
-            return nil
-        default:
-            return nil
+        case 0x9B: return controlSequenceEnd(parametersAt: start + 2, byte)
+        case 0x9D, 0x90, 0x98, 0x9E, 0x9F: return controlStringEnd(contentAt: start + 2, byte)
+        default: return nil
         }
     }
 
