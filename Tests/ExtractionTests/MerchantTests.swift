@@ -27,6 +27,24 @@ import Testing
         #expect(merchant(name: "Someone Else", structuredData: [order])?.name == "Example Outfitters")
     }
 
+    /// "Thanks for shopping with us" names no one: the merchant comes from the sender's
+    /// domain, not "us".
+    @Test(arguments: [
+        "Thanks for shopping with us.", "Thank you for shopping at our store!",
+        "Thanks for shopping with you",
+    ])
+    func aBrandPhraseFollowedByAPronounNamesNoOne(_ line: String) {
+        let found = merchant(from: "orders@northwind-outfitters.example", html: ["Order #A-10023", line])
+        #expect(found?.name != "us" && found?.name != "our store" && found?.name != "you", "\(line)")
+        #expect(found?.domain == "northwind-outfitters.example", "\(line)")
+        #expect(
+            merchant(html: ["Order #A-10023", "Thanks for shopping with Lumen Shop."])?.name == "Lumen Shop")
+        #expect(ExtractionContext.namesNoOne("uns"))
+        #expect(ExtractionContext.namesNoOne("notre boutique"))
+        #expect(!ExtractionContext.namesNoOne("Our Place Studio and Gallery Shop"))
+        #expect(!ExtractionContext.namesNoOne("Usborne"))
+    }
+
     @Test func rulesFileNamesKnownDomains() {
         #expect(
             merchant(from: "auto-confirm@amazon.com", name: "Amazon.com")

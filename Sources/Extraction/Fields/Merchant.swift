@@ -381,6 +381,24 @@ extension ExtractionContext {
     ]
     .map { (count: $0.count, lowered: FieldText.Affix($0.lowercased())) }
 
+    /// Whether what follows a brand phrase is a pronoun or a generic place, not a name: "us",
+    /// "our store", "uns", "nous" … (in the ten languages).
+    static func namesNoOne(_ text: String) -> Bool {
+        let words = text.lowercased().split { !$0.isLetter }
+        guard let first = words.first else { return true }
+        if words.count == 1 { return pronouns.contains(String(first)) }
+        return possessives.contains(String(first)) && words.count <= 3
+    }
+
+    static let pronouns: Set<String> = [
+        "us", "you", "we", "uns", "euch", "nous", "vous", "nosotros", "nosotras", "noi", "voi", "nós", "nos",
+        "ons", "jullie",
+    ]
+    static let possessives: Set<String> = [
+        "our", "unserem", "unserer", "unseren", "unser", "notre", "nos", "nuestra", "nuestro", "nuestros",
+        "nostro", "nostra", "nosso", "nossa", "onze", "ons",
+    ]
+
     /// A brand named in the body: "Thank you for shopping at …", "© 2026 …", a logo's alt text.
     func brandFromBody() -> (String, String)? {
         let phrases = languages.phrases(\.brandPhrases)
@@ -395,6 +413,8 @@ extension ExtractionContext {
                 for (_, range) in matches {
                     let rest = line.string(range.upperBound..<line.bytes.count)
                     let name = rest.prefix { !".!,|\t。！、\n".contains($0) }
+                    // "Thanks for shopping with us": the phrase names no one.
+                    if Self.namesNoOne(String(name)) { continue }
                     if let brand = cleanBrand(String(name)) { return (brand, line.display) }
                 }
             }
