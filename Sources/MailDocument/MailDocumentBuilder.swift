@@ -210,7 +210,7 @@ extension MailDocument {
     /// Whether this reply goes back to the writer of the message it quotes, someone at another
     /// domain than its sender: a quote was cut (``RenderedText/quotedText``), its attribution
     /// or header block names the writer's address (``ReplyQuote/writer(ofQuote:)``), and that
-    /// address is among the recipients. The reply's subject is then
+    /// address, or another at its registrable domain, is among the recipients. The reply's subject is then
     /// the thread's, the quoted writer's, even without a "Re:" (some clients keep the subject
     /// unchanged). A quote from the sender's own domain (a shop's follow-up quoting its own
     /// email, or text a shop's email only seems to quote) does not count.
@@ -224,8 +224,15 @@ extension MailDocument {
         // A subject that names the sender is the sender's own (a shop answering its customer,
         // quoting the customer's message under the shop's subject).
         if let subject, let sender, Self.subjectNames(sender, in: subject) { return false }
-        // The address itself: two people at one mail provider share a domain.
-        return recipients.contains { $0.address.lowercased() == writer }
+        // The address itself, or another at the writer's registrable domain (a reply to the
+        // shop's support address under its orders address's email). A shop's email to a
+        // customer at the writer's mail provider (a gift from a friend there) names the shop in
+        // its subject, and was passed over above.
+        return recipients.contains { recipient in
+            recipient.address.lowercased() == writer
+                || (writerDomain != nil
+                    && recipient.domain.flatMap { RegistrableDomain.of($0) } == writerDomain)
+        }
     }
 
     /// Whether `subject` names `sender`: a word of four letters or more of its display name or

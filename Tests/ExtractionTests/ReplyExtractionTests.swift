@@ -124,6 +124,7 @@ import Testing
     @Test(arguments: [
         "Juniper & Pine <orders@juniperandpine.example>",
         "Sam <sam@example.org>, Juniper & Pine <ORDERS@juniperandpine.example>",
+        "Juniper & Pine Help <help@juniperandpine.example>", "returns@mail.juniperandpine.example",
     ])
     func replyUnderTheUnchangedSubjectToTheQuotedWriterIsNotAnOrder(_ recipient: String) throws {
         let lines = Self.threadHeader(from: "Jordan Lee <jordan.lee@example.com>", to: recipient)
