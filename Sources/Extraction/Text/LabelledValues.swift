@@ -66,10 +66,10 @@ enum LabelledValues {
         var read: UInt8 = 0
         for origin in origins { read |= 1 << UInt8(origin.position) }
         for lineIndex in lines.indices {
-            guard read & (1 << UInt8(lines[lineIndex].origin.position)) != 0 else { continue }
-            // Most lines hold none of the labels.
+            // Most lines hold none of the labels: asked first, without reading the line.
             if let hits, !hits.containsMatch(labels, line: lineIndex) { continue }
             let line = lines[lineIndex]
+            guard read & (1 << UInt8(line.origin.position)) != 0 else { continue }
             guard !line.bytes.isEmpty else { continue }
             let matches =
                 hits?.matches(labels, line: lineIndex, limit: 16)
