@@ -44,8 +44,45 @@ extension ExtractionContext {
                     field: "lineItems", source: "markup", text: "schema.org acceptedOffer", confidence: 0.95))
             return markupItems
         }
-        guard let total, let origin = total.best.origin, total.best.source == "label" else { return [] }
-        let defaultCurrency = languages.primary?.rules.defaultCurrency
+        guard let total, total.best.source == "label" else { return [] }
+        // The renditions that print the total under a label, the chosen one first: an email
+        // whose total was read from its text/plain part may list its items in an HTML table,
+        // and the other way round.
+        var places: [(origin: TextOrigin, offset: Int)] = []
+        for candidate in [total.best] + total.supporting where candidate.source == "label" {
+            guard let origin = candidate.origin, origin == .html || origin == .plain,
+                !places.contains(where: { $0.origin == origin })
+            else { continue }
+            places.append((origin, candidate.offset))
+        }
+        for place in places {
+            let (items, contexts) = tableItems(
+                in: place.origin, above: place.offset, currency: total.value.currency)
+            guard !items.isEmpty else { continue }
+            evidence.append(
+                Evidence(
+                    field: "lineItems", source: "body",
+                    text: Text.shortened(contexts.joined(separator: " / "), limit: 300),
+                    confidence: 0.6))
+            return items
+        }
+        return []
+    }
+
+    /// The rows of one rendition that read as line items, above the total at `offset`: a title
+    /// cell, a price cell last, and between them at most four cells, one of which may be a
+    /// quantity. The cells of a line are its tab-separated ones (the rendering of a table row);
+    /// in text/plain, where tables are laid out with spaces, a line is split at runs of two or
+    /// more spaces and at leader dots (``plainTextCells(_:)``).
+    /// - Parameter currency: the total's ISO 4217 code, which an ambiguous symbol in a price
+    ///   stands for when it can ("$" for MXN, "¥" for CNY).
+    /// - Returns: the items, at most ``Extractor/maximumLineItems`` (a warning says when there
+    ///   were more), and each item's line as displayed, for the evidence.
+    mutating func tableItems(
+        in origin: TextOrigin, above offset: Int, currency: String?
+    ) -> (items: [LineItem], contexts: [String]) {
+        // A "$" or "¥" reads as the total's currency when that is one it may stand for.
+        let defaultCurrency = currency ?? languages.primary?.rules.defaultCurrency
         let summary = languages.summaryRows
         let totals = languages.total
         let quantityLabels = languages.phrases(\.quantity)
@@ -53,19 +90,29 @@ extension ExtractionContext {
         var contexts: [String] = []
         for line in text.lines(of: origin) {
             // Items stand above the total.
-            if line.startOffset + line.bytes.count >= total.best.offset { break }
-            let cells = line.cells.map { Text.trimmed(line.string($0)) }.filter { !$0.isEmpty }
+            if line.startOffset + line.bytes.count >= offset { break }
+            let ranges =
+                origin == .plain && !line.bytes.contains(0x09) ? Self.plainTextCells(line.bytes) : line.cells
+            var cells = ranges.map { Text.trimmed(line.string($0)) }.filter { !$0.isEmpty }
             guard cells.count >= 2, cells.count <= 6 else { continue }
             guard let priceCell = cells.last,
                 let price = Money.firstAmount(in: priceCell, defaultCurrency: defaultCurrency),
                 priceCell.count <= 24
             else { continue }
-            guard let title = cells.first, title.count >= 2, title.count <= 120,
-                title.contains(where: { $0.isLetter }), Money.firstAmount(in: title) == nil
+            // "2 x Title" or "Title (x2)": the quantity printed with the title.
+            var quantity: Int?
+            if let (title, count) = Self.titleAndQuantity(cells[0]) {
+                cells[0] = title
+                quantity = count
+            }
+            let title = cells[0]
+            guard title.count >= 2, title.count <= 120,
+                title.contains(where: { $0.isLetter }), Money.firstAmount(in: title) == nil,
+                // A label ("Total:", "Paid with:") is not an item's title.
+                !title.hasSuffix(":"), !title.hasSuffix("：")
             else { continue }
             let foldedTitle = Text.fold(Array(title.lowercased().utf8))
             if summary.containsMatch(in: foldedTitle) || totals.containsMatch(in: foldedTitle) { continue }
-            var quantity: Int?
             for cell in cells.dropFirst().dropLast() {
                 quantity = quantity ?? parseQuantity(cell, labels: quantityLabels.phrases)
             }
@@ -82,14 +129,90 @@ extension ExtractionContext {
             items.append(LineItem(title: title, quantity: quantity ?? 1, price: price))
             contexts.append(line.display)
         }
-        if !items.isEmpty {
-            evidence.append(
-                Evidence(
-                    field: "lineItems", source: "body",
-                    text: Text.shortened(contexts.joined(separator: " / "), limit: 300),
-                    confidence: 0.6))
+        return (items, contexts)
+    }
+
+    /// The cells of a text/plain line laid out as a table row: the line split at runs of two or
+    /// more spaces, and at leader dots ("Mug ... $12.00", "Mug......$12.00": three points
+    /// with a space on either side, or four and more), with the spaces around them. A single space or a point inside a word or a number splits nothing.
+    /// - Parameter bytes: the line's UTF-8 bytes.
+    /// - Returns: byte ranges of the cells, in order (one range, the whole line, when nothing
+    ///   splits it).
+    static func plainTextCells(_ bytes: [UInt8]) -> [Range<Int>] {
+        var cells: [Range<Int>] = []
+        var start = 0
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == 0x20 || bytes[index] == 0x2E else {
+                index += 1
+                continue
+            }
+            // A run of spaces and points.
+            var end = index
+            var spaces = 0
+            var points = 0
+            while end < bytes.count && (bytes[end] == 0x20 || bytes[end] == 0x2E) {
+                if bytes[end] == 0x20 { spaces += 1 } else { points += 1 }
+                end += 1
+            }
+            // One or two points end a word or an abbreviation ("Co.", "No.") or sit in a
+            // number ("19.99"), and three are an ellipsis ("Wait... what"): leaders are three
+            // points with a space on either side, or four and more.
+            if spaces >= 2 && (points == 0 || points >= 3) || points >= 4 {
+                if index > start { cells.append(start..<index) }
+                start = end
+            }
+            index = end
         }
-        return items
+        if start < bytes.count { cells.append(start..<bytes.count) }
+        return cells
+    }
+
+    /// A title cell that carries its quantity: "2 x Mug", "2× Mug", "Mug x 2", "Mug (x2)",
+    /// "Mug ×2". The quantity is 1 to 999.
+    /// - Returns: the title without the quantity and the quantity, or nil when the cell holds
+    ///   no such quantity.
+    static func titleAndQuantity(_ cell: String) -> (String, Int)? {
+        let scalars = Array(cell.unicodeScalars)
+        func isTimes(_ scalar: Unicode.Scalar) -> Bool { scalar == "x" || scalar == "X" || scalar == "×" }
+        func digitsValue(_ digits: ArraySlice<Unicode.Scalar>) -> Int? {
+            guard !digits.isEmpty, digits.count <= 3, digits.allSatisfy({ ("0"..."9").contains($0) })
+            else { return nil }
+            guard let value = Int(String(String.UnicodeScalarView(digits))), value > 0 else { return nil }
+            return value
+        }
+        // Leading: digits, optional space, a times sign, a space.
+        var index = 0
+        while index < scalars.count && index < 3 && ("0"..."9").contains(scalars[index]) { index += 1 }
+        if index > 0, let value = digitsValue(scalars[0..<index]) {
+            var next = index
+            if next < scalars.count && scalars[next] == " " { next += 1 }
+            if next + 1 < scalars.count && isTimes(scalars[next]) && scalars[next + 1] == " " {
+                let rest = Text.trimmed(String(String.UnicodeScalarView(scalars[(next + 2)...])))
+                if !rest.isEmpty { return (rest, value) }
+            }
+        }
+        // Trailing: a space, an optional "(", a times sign, an optional space, digits, an
+        // optional ")".
+        var end = scalars.count
+        let closed = end > 0 && scalars[end - 1] == ")"
+        if closed { end -= 1 }
+        var digitsStart = end
+        while digitsStart > 0 && end - digitsStart < 3 && ("0"..."9").contains(scalars[digitsStart - 1]) {
+            digitsStart -= 1
+        }
+        guard digitsStart < end, let value = digitsValue(scalars[digitsStart..<end]) else { return nil }
+        var sign = digitsStart - 1
+        if sign >= 0 && scalars[sign] == " " { sign -= 1 }
+        guard sign >= 1, isTimes(scalars[sign]) else { return nil }
+        var before = sign - 1
+        if closed {
+            guard before >= 0, scalars[before] == "(" else { return nil }
+            before -= 1
+        }
+        guard before >= 1, scalars[before] == " " else { return nil }
+        let rest = Text.trimmed(String(String.UnicodeScalarView(scalars[..<before])))
+        return rest.isEmpty ? nil : (rest, value)
     }
 
     /// A quantity cell: "2", "x2", "× 2", "Qty: 2", "수량: 2", "2개", "2点".

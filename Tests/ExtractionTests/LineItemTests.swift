@@ -1,0 +1,120 @@
+import Foundation
+import MailDocument
+import Testing
+
+@testable import Extraction
+
+@Suite struct LineItemTests {
+    private func usd(_ amount: String) -> MonetaryAmount { MonetaryAmount(amount: amount, currency: "USD") }
+
+    @Test func readsRowsOfAPlainTextOrderLaidOutWithSpaces() {
+        let result = Fixture.extract(
+            Fixture.document(
+                subject: "Your order 48213 is confirmed",
+                plain: [
+                    "Thank you for your order!",
+                    "Order number:   48213",
+                    "Order date:     November 19, 2026",
+                    "Ship to:        10 Main Street, Springfield",
+                    "Call us:        +1 555 123 4567",
+                    "",
+                    "Enamel Camp Mug ........ $12.00",
+                    "2 x Linen Tea Towel      $18.00",
+                    "Beeswax Wraps (x3)       $27.00",
+                    "Coupon SAVE10            -$5.00",
+                    "Taxes                    $4.10",
+                    "Shipping                 $5.00",
+                    "",
+                    "Total:  $61.10",
+                ]))
+        #expect(result.total == usd("61.10"))
+        #expect(
+            result.lineItems == [
+                LineItem(title: "Enamel Camp Mug", quantity: 1, price: usd("12.00")),
+                LineItem(title: "Linen Tea Towel", quantity: 2, price: usd("18.00")),
+                LineItem(title: "Beeswax Wraps", quantity: 3, price: usd("27.00")),
+            ])
+        let evidence = result.evidence?.first { $0.field == "lineItems" }
+        #expect(evidence?.source == "body")
+        #expect(evidence?.text.hasPrefix("Enamel Camp Mug ........ $12.00 / 2 x Linen Tea Towel") == true)
+    }
+
+    @Test func readsTheHTMLTableWhenTheTotalWasChosenFromTextPlain() {
+        // The plain part's label is the more specific one: the total is chosen from there, and
+        // its rows are prose.
+        let result = Fixture.extract(
+            Fixture.document(
+                subject: "Order confirmation",
+                html: [
+                    "Order number\tBQ-55810",
+                    "Leather Tote\t1\t$119.00",
+                    "Shipping\t\t$10.00",
+                    "Total: $129.00",
+                ],
+                plain: ["Order number: BQ-55810", "You ordered one Leather Tote.", "Order total: $129.00"]))
+        #expect(result.total == usd("129.00"))
+        #expect(result.evidence?.first { $0.field == "total" }?.text == "Order total: $129.00")
+        #expect(result.lineItems == [LineItem(title: "Leather Tote", quantity: 1, price: usd("119.00"))])
+    }
+
+    @Test func pricesTakeTheTotalsCurrencyForAnAmbiguousSign() {
+        let result = Fixture.extract(
+            Fixture.document(
+                subject: "Tu pedido MC-884120",
+                plain: [
+                    "Número de pedido: MC-884120",
+                    "Rebozo tejido a mano    1    $1,150.00",
+                    "Total: $1,150.00 MXN",
+                ]))
+        #expect(result.total == MonetaryAmount(amount: "1150.00", currency: "MXN"))
+        #expect(result.lineItems?.first?.price == MonetaryAmount(amount: "1150.00", currency: "MXN"))
+    }
+
+    @Test func proseAndLabelsInPlainTextAreNotItems() {
+        let result = Fixture.extract(
+            Fixture.document(
+                subject: "Your order 48213 is confirmed",
+                plain: [
+                    "Order number: 48213",
+                    "We charged your card $61.10 today.",
+                    "Paid with:   $61.10",
+                    "Gift card balance  $20.00",
+                    "Total: $61.10",
+                ]))
+        #expect(result.orderNumber == "48213")
+        #expect(result.lineItems == nil)
+    }
+
+    @Test func splitsPlainTextCellsAtWideGapsAndLeaders() {
+        func cells(_ line: String) -> [String] {
+            let bytes = Array(line.utf8)
+            return ExtractionContext.plainTextCells(bytes).map { String(decoding: bytes[$0], as: UTF8.self) }
+        }
+        #expect(cells("Mug  1  $12.00") == ["Mug", "1", "$12.00"])
+        #expect(cells("Mug ...... $12.00") == ["Mug", "$12.00"])
+        #expect(cells("Mug......$12.00") == ["Mug", "$12.00"])
+        #expect(cells("Acme Co. Mug $12.00") == ["Acme Co. Mug $12.00"])
+        #expect(cells("Price 19.99  ") == ["Price 19.99"])
+        #expect(cells("Wait... what  $5") == ["Wait... what", "$5"])
+        #expect(cells("Mug ... $12.00") == ["Mug", "$12.00"])
+        #expect(cells("Wait...what") == ["Wait...what"])
+        #expect(cells("") == [])
+        #expect(cells("    ") == [])
+    }
+
+    @Test func readsAQuantityPrintedWithTheTitle() {
+        #expect(ExtractionContext.titleAndQuantity("2 x Mug")! == ("Mug", 2))
+        #expect(ExtractionContext.titleAndQuantity("2× Mug")! == ("Mug", 2))
+        #expect(ExtractionContext.titleAndQuantity("12 × Mug")! == ("Mug", 12))
+        #expect(ExtractionContext.titleAndQuantity("Mug x 2")! == ("Mug", 2))
+        #expect(ExtractionContext.titleAndQuantity("Mug ×2")! == ("Mug", 2))
+        #expect(ExtractionContext.titleAndQuantity("Braided Cable 2 m (x2)")! == ("Braided Cable 2 m", 2))
+        #expect(ExtractionContext.titleAndQuantity("Mug (x0)") == nil)
+        #expect(ExtractionContext.titleAndQuantity("Mug x1000") == nil)
+        #expect(ExtractionContext.titleAndQuantity("Box 10x2") == nil)
+        #expect(ExtractionContext.titleAndQuantity("x 2") == nil)
+        #expect(ExtractionContext.titleAndQuantity("2 x ") == nil)
+        #expect(ExtractionContext.titleAndQuantity("iPhone X") == nil)
+        #expect(ExtractionContext.titleAndQuantity("") == nil)
+    }
+}
