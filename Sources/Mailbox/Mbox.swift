@@ -332,7 +332,7 @@ final class MboxReader {
         }
     }
 
-    /// Whether a header field starts at `start`: one of ``messageFieldNames``, or any field
+    /// Whether a header field starts at `start`: one of ``Header/messageFieldNames``, or any field
     /// name with a value on its line (`X-Mozilla-Status: 0001`). A name and a colon with
     /// nothing after them (`wrote:` under a quoted reply's `From … 2026` line) are body text.
     private func startsWithHeaderField(_ buffer: [UInt8], at start: Int) -> Bool {
@@ -346,7 +346,7 @@ final class MboxReader {
     }
 
     /// Whether the lines from `start` are header fields (RFC 5322 §2.2, folded lines included)
-    /// up to a blank line, with one of ``messageFieldNames`` among them: read within 16 KiB and
+    /// up to a blank line, with one of ``Header/messageFieldNames`` among them: read within 16 KiB and
     /// 256 lines.
     private func headerBlockHoldsMessageField(_ buffer: [UInt8], from start: Int) -> Bool {
         let end = min(buffer.count, start + 16384)
@@ -398,19 +398,12 @@ final class MboxReader {
         return nil
     }
 
-    /// Header fields every message starts with one of (RFC 5322 §3.6 originator, destination,
-    /// identification and trace fields; RFC 2045 MIME-Version), lower-cased.
-    private static let messageFieldNames: Set<String> = [
-        "return-path", "received", "delivered-to", "from", "sender", "to", "cc", "date", "subject",
-        "message-id", "mime-version", "reply-to",
-    ]
-
-    /// Whether one of ``messageFieldNames`` and `:` start at `start`: more than a line shaped
+    /// Whether one of ``Header/messageFieldNames`` and `:` start at `start`: more than a line shaped
     /// like a field (`Phone: +1 555 0100` is not one).
     private func startsWithMessageField(_ buffer: [UInt8], at start: Int) -> Bool {
         guard let nameEnd = fieldNameEnd(buffer, at: start) else { return false }
         let name = String(decoding: buffer[start..<nameEnd], as: UTF8.self).lowercased()
-        return Self.messageFieldNames.contains(name)
+        return Header.messageFieldNames.contains(name)
     }
 
     /// What a separator line looks like.
