@@ -420,12 +420,12 @@ public final class MessageSource: Sequence, IteratorProtocol {
                     path: path, byteCount: size, maxMessageBytes: maxMessageBytes,
                     scratchPool: scratchPool))
         }
-        let flags = MessageSource.maildirFlags(path)
-        return Self.read(path: path) { descriptor in
-            self.open(
-                descriptor: descriptor, path: path, flags: flags, isStandardInput: false,
-                isMaildirMessage: Self.isInMaildirMessagesFolder(path))
-        }.map(SourceEntry.read)
+        let descriptor = Foundation.open(path, O_RDONLY | O_NONBLOCK)
+        guard descriptor >= 0 else { return problem(Self.systemReason(errno)) }
+        return open(
+            descriptor: descriptor, path: path, flags: Self.maildirFlags(path), isStandardInput: false,
+            isMaildirMessage: Self.isInMaildirMessagesFolder(path)
+        ).map(SourceEntry.read)
     }
 
     /// The largest file outside a Maildir that ``defersFileReads`` leaves unread: one read
@@ -441,18 +441,6 @@ public final class MessageSource: Sequence, IteratorProtocol {
         let name = parent[
             (parent.lastIndex(of: UInt8(ascii: "/")).map(utf8.index(after:)) ?? parent.startIndex)...]
         return name.elementsEqual("cur".utf8) || name.elementsEqual("new".utf8)
-    }
-
-    /// Opens the regular file at `path` for reading and hands its descriptor to `body` (which
-    /// closes it); a problem when it cannot be opened.
-    fileprivate static func read(
-        path: String, _ body: (Int32) -> Result<RawMessage, SourceProblem>?
-    ) -> Result<RawMessage, SourceProblem>? {
-        let descriptor = Foundation.open(path, O_RDONLY | O_NONBLOCK)
-        guard descriptor >= 0 else {
-            return .failure(SourceProblem(origin: MessageOrigin(path: path), reason: systemReason(errno)))
-        }
-        return body(descriptor)
     }
 
     /// The messages of the file at `path`, read on the calling thread (``MessageFile/read()``).
