@@ -227,8 +227,9 @@ final class MboxReader {
             return .failure(SourceProblem(origin: origin, reason: "empty message after a From line"))
         }
         // What follows a separator must begin like a message; binary data or text with no
-        // header field is reported, not read (nor left glued to the message before).
-        let head = slice.prefix(1024)
+        // header field is reported, not read (nor left glued to the message before). Blank
+        // lines before the header section, which the MIME parser skips, are passed over here.
+        let head = slice.drop { $0 == 0x0A || $0 == 0x0D }.prefix(1024)
         if MessageSource.looksBinary(head) {
             return .failure(
                 SourceProblem(
@@ -266,8 +267,9 @@ final class MboxReader {
     /// one — a sender alone. `From Monday to Friday 9:00-17:00` or `From 10:00 to 12:00` is
     /// body text wherever it stands. A line of that shape ends the message before it when the
     /// next line is a header field, or when it follows a blank line, as separators do (RFC 4155
-    /// §2: a message ends with an empty line) and what follows cannot be body text: another
-    /// separator, white space up to the end, binary data or a line with control bytes
+    /// §2: a message ends with an empty line) and what follows cannot be body text: blank lines
+    /// and then a known message field, another separator, white space up to the end, binary
+    /// data or a line with control bytes
     /// (``next()`` reports them). A header field is a known message field, or a field with a
     /// value followed in its block by a known message field (`wrote:` alone, `wrote: hi` or
     /// `Note: …` over body text are not one).
@@ -299,6 +301,19 @@ final class MboxReader {
             if headerBlockHoldsMessageField(stream.buffer, from: start) { return true }
         }
         guard afterBlankLine else { return false }
+        // Blank lines between the separator and a message's header fields (which the MIME
+        // parser skips, with a warning): a separator, as before the fields themselves.
+        if start < buffer.count && (buffer[start] == 0x0A || buffer[start] == 0x0D) {
+            stream.fill(atLeast: start + 16384)
+            let window = stream.buffer
+            var fieldStart = start
+            while fieldStart < min(window.count, start + 16384),
+                window[fieldStart] == 0x0A || window[fieldStart] == 0x0D
+            {
+                fieldStart += 1
+            }
+            if startsWithMessageField(window, at: fieldStart) { return true }
+        }
         let after = buffer[start..<min(buffer.count, start + 1024)]
         // A line with control bytes (NUL, a bell …) after it is no body text of a mail
         // message: junk after a separator, which ``next()`` reports.
