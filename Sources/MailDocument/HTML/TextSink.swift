@@ -221,7 +221,7 @@ struct TextSink {
 
     /// `text` without its escape sequences, control sequences and control strings, 7-bit and
     /// 8-bit alike (``controlFunction(at:eightBit:_:)``): one that keeps words apart leaves
-    /// one space where there is none on either side (`Order 12345ESC]8;;URL ESC\\Track` reads
+    /// one space where there is none on either side (`Order 12345ESC]8;;URL ESC\Track` reads
     /// `Order 12345 Track`). Other characters stay, C1 controls too. Returns `text` itself when
     /// it holds neither ESC nor a C1 control.
     static func withoutEscapeSequences(_ text: String) -> String {
