@@ -344,11 +344,18 @@ public final class MessageSource: Sequence, IteratorProtocol {
     /// Why a path that does not resolve to a file or folder cannot be read: the system's
     /// reason from `stat(2)` (a loop of symbolic links is `ELOOP`, a link to nothing `ENOENT`,
     /// a folder without search permission `EACCES`).
+    ///
+    /// A path with U+FFFD in it that is not there is taken for a name that was not UTF-8 (a
+    /// command-line argument decoded with U+FFFD for each such byte), which no longer names the
+    /// file: the reason says so, and that the folder holding it reads it (names listed from a
+    /// folder are read by their bytes).
     /// - Parameter path: a path that `stat(2)` may not resolve.
     /// - Returns: the reason, lower-cased (`no such file or directory`, `symbolic link to a
     ///   missing file`, `permission denied` …).
     public static func missingReason(_ path: String) -> String {
-        missingReason(FileSystemPath(path))
+        let reason = missingReason(FileSystemPath(path))
+        guard path.unicodeScalars.contains("\u{FFFD}"), reason == systemReason(ENOENT) else { return reason }
+        return "file name is not valid UTF-8: cannot be opened by that name; give the folder that holds it"
     }
 
     /// ``missingReason(_:)`` for a path of any bytes.
@@ -404,7 +411,7 @@ public final class MessageSource: Sequence, IteratorProtocol {
                 guard !renamed, let newName = Self.renamedMaildirMessage(location) else { return nil }
                 return visit(newName, insideTree: insideTree, role: role, renamed: true)
             }
-            return problem(Self.missingReason(location))
+            return problem(insideTree ? Self.missingReason(location) : Self.missingReason(path))
         }
         if excludedFiles.contains(FileIdentity(status)) { return nil }
         if (status.st_mode & S_IFMT) == S_IFDIR {

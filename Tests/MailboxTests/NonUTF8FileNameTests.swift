@@ -171,3 +171,17 @@ import Testing
         #expect(FileSystemPath(bytes: [0x61, 0x2F, 0xE9]).parent.display == "a")
     }
 }
+
+/// A path given as text that lost its bytes to U+FFFD (a command-line argument that was not
+/// UTF-8) says so, and what to give instead.
+@Test func aPathGivenAsTextThatLostItsBytesSaysSo() throws {
+    let folder = try TemporaryFolder()
+    let given = folder.url.path + "/caf\u{FFFD}.eml"
+    let (messages, problems) = collect(MessageSource(paths: [given]))
+    #expect(messages.isEmpty)
+    #expect(
+        problems.map(\.reason) == [
+            "file name is not valid UTF-8: cannot be opened by that name; give the folder that holds it"
+        ])
+    #expect(MessageSource.missingReason(folder.url.path + "/gone.eml") == "no such file or directory")
+}
