@@ -207,9 +207,10 @@ struct TextSink {
     /// NEL, HTS, RI).
     static let twoByteEscapeFinals: Set<UInt8> = Set("c78=>DEHM".utf8)
 
-    /// The final bytes of the announcer sequences `ESC SP F` (ACS, ECMA-35 §15.2): `A`–`G`
-    /// announce the code structure (`ESC SP F` and `ESC SP G` are also DEC's S7C1T and S8C1T,
-    /// 7-bit and 8-bit C1 controls), `L`, `M`, `N` the levels of ECMA-43.
+    /// The final bytes of the announcer sequences `ESC SP F` (ACS, ECMA-35 §15.2) read as
+    /// such, a deliberately small set of those in use: `A`–`G` announce the code structure
+    /// (`ESC SP F` and `ESC SP G` are also DEC's S7C1T and S8C1T, 7-bit and 8-bit C1 controls),
+    /// `L`, `M`, `N` the levels of ECMA-43. After `ESC SP`, any other byte is text.
     static let announcerFinals: Set<UInt8> = Set("ABCDEFGLMN".utf8)
 
     /// ``controlFunction(at:eightBit:_:)`` in NUL-terminated text.
