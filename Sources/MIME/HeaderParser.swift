@@ -186,3 +186,32 @@ extension Header {
     /// Whether a field of that name is present.
     public func contains(_ name: String) -> Bool { rawValue(name) != nil }
 }
+
+extension Header {
+    /// The names of the header fields only an Internet message has, lower-cased: the
+    /// originator, destination, identification, informational and trace fields of RFC 5322
+    /// §3.6 (`from`, `to`, `message-id`, `subject`, `received` …), `delivered-to`, and RFC 2045's
+    /// `mime-version`. A line that starts with one of them and `:` starts a header field, where
+    /// one that starts with any other name (`Phone: +1 555 0100`) may be text.
+    public static let messageFieldNames: Set<String> = [
+        "from", "sender", "reply-to", "to", "cc", "bcc", "message-id", "in-reply-to", "references", "subject",
+        "comments", "keywords", "date", "return-path", "received", "mime-version", "delivered-to",
+    ]
+
+    /// Whether `name` (any case) names a field only an Internet message has: one of
+    /// ``messageFieldNames``, a resent field (`Resent-From`, RFC 5322 §3.6.6), a MIME field
+    /// (`Content-Type`, RFC 2045), a list field (`List-Id`, RFC 2919/2369) or an extension
+    /// field (`X-Mailer`).
+    public static func isMessageFieldName(_ name: String) -> Bool {
+        let name = name.lowercased()
+        return messageFieldNames.contains(name) || name.hasPrefix("resent-") || name.hasPrefix("content-")
+            || name.hasPrefix("x-") || name.hasPrefix("list-")
+    }
+
+    /// Whether the header holds at least one field an Internet message has
+    /// (``isMessageFieldName(_:)``): text whose first lines merely look like fields (a README,
+    /// a JSON file whose `{"key":` reads as a field name) holds none.
+    public var holdsMessageField: Bool {
+        fields.contains { Header.isMessageFieldName($0.name) }
+    }
+}

@@ -72,32 +72,44 @@ extension Message {
         self = message
     }
 
-    /// The blank lines (LF or CRLF alone, up to 16 of them) at the start of `bytes`, as their
-    /// count and the offset after them, when a header field (`Name:`, RFC 5322 §2.2, white
-    /// space before the colon allowed, §4.5) follows them; `nil` otherwise.
+    /// The blank lines at the start of `bytes` — lines of nothing but spaces and tabs, ended by
+    /// LF or CRLF — as their count and the offset after them, when a header field (`Name:`,
+    /// RFC 5322 §2.2, white space before the colon allowed, §4.5) follows them; `nil` otherwise.
+    ///
+    /// Any number of blank lines is skipped: one pass over them, and the field name after them
+    /// is looked for within 998 bytes (the line limit of RFC 5322 §2.1.1), so the time is linear
+    /// in the message's size and nothing is copied.
     static func leadingBlankLines(_ bytes: [UInt8]) -> (lines: Int, end: Int)? {
         var index = 0
         var lines = 0
-        while lines < 16 {
-            if index < bytes.count && bytes[index] == 0x0A {
+        var lineStart = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == 0x20 || byte == 0x09 {
                 index += 1
-            } else if index + 1 < bytes.count && bytes[index] == 0x0D && bytes[index + 1] == 0x0A {
+            } else if byte == 0x0A {
+                index += 1
+                lines += 1
+                lineStart = index
+            } else if byte == 0x0D && index + 1 < bytes.count && bytes[index + 1] == 0x0A {
                 index += 2
+                lines += 1
+                lineStart = index
             } else {
                 break
             }
-            lines += 1
         }
-        guard index > 0 else { return nil }
-        var end = index
-        while end < bytes.count && end - index < 998 && bytes[end] > 0x20 && bytes[end] < 0x7F
+        guard lines > 0 else { return nil }
+        let start = lineStart
+        var end = start
+        while end < bytes.count && end - start < 998 && bytes[end] > 0x20 && bytes[end] < 0x7F
             && bytes[end] != 0x3A
         {
             end += 1
         }
-        guard end > index else { return nil }
+        guard end > start else { return nil }
         while end < bytes.count && (bytes[end] == 0x20 || bytes[end] == 0x09) { end += 1 }
-        return end < bytes.count && bytes[end] == 0x3A ? (lines, index) : nil
+        return end < bytes.count && bytes[end] == 0x3A ? (lines, start) : nil
     }
 
     private static func hasBareCR(_ bytes: [UInt8]) -> Bool {

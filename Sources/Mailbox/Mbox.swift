@@ -227,8 +227,9 @@ final class MboxReader {
             return .failure(SourceProblem(origin: origin, reason: "empty message after a From line"))
         }
         // What follows a separator must begin like a message; binary data or text with no
-        // header field is reported, not read (nor left glued to the message before).
-        let head = slice.prefix(1024)
+        // header field is reported, not read (nor left glued to the message before). Blank
+        // lines before the header section, which the MIME parser skips, are passed over here.
+        let head = slice.drop { $0 == 0x0A || $0 == 0x0D }.prefix(1024)
         if MessageSource.looksBinary(head) {
             return .failure(
                 SourceProblem(
@@ -266,8 +267,9 @@ final class MboxReader {
     /// one — a sender alone. `From Monday to Friday 9:00-17:00` or `From 10:00 to 12:00` is
     /// body text wherever it stands. A line of that shape ends the message before it when the
     /// next line is a header field, or when it follows a blank line, as separators do (RFC 4155
-    /// §2: a message ends with an empty line) and what follows cannot be body text: another
-    /// separator, white space up to the end, binary data or a line with control bytes
+    /// §2: a message ends with an empty line) and what follows cannot be body text: blank lines
+    /// and then a known message field, another separator, white space up to the end, binary
+    /// data or a line with control bytes
     /// (``next()`` reports them). A header field is a known message field, or a field with a
     /// value followed in its block by a known message field (`wrote:` alone, `wrote: hi` or
     /// `Note: …` over body text are not one).
@@ -299,6 +301,19 @@ final class MboxReader {
             if headerBlockHoldsMessageField(stream.buffer, from: start) { return true }
         }
         guard afterBlankLine else { return false }
+        // Blank lines between the separator and a message's header fields (which the MIME
+        // parser skips, with a warning): a separator, as before the fields themselves.
+        if start < buffer.count && (buffer[start] == 0x0A || buffer[start] == 0x0D) {
+            stream.fill(atLeast: start + 16384)
+            let window = stream.buffer
+            var fieldStart = start
+            while fieldStart < min(window.count, start + 16384),
+                window[fieldStart] == 0x0A || window[fieldStart] == 0x0D
+            {
+                fieldStart += 1
+            }
+            if startsWithMessageField(window, at: fieldStart) { return true }
+        }
         let after = buffer[start..<min(buffer.count, start + 1024)]
         // A line with control bytes (NUL, a bell …) after it is no body text of a mail
         // message: junk after a separator, which ``next()`` reports.
@@ -332,7 +347,7 @@ final class MboxReader {
         }
     }
 
-    /// Whether a header field starts at `start`: one of ``messageFieldNames``, or any field
+    /// Whether a header field starts at `start`: one of ``Header/messageFieldNames``, or any field
     /// name with a value on its line (`X-Mozilla-Status: 0001`). A name and a colon with
     /// nothing after them (`wrote:` under a quoted reply's `From … 2026` line) are body text.
     private func startsWithHeaderField(_ buffer: [UInt8], at start: Int) -> Bool {
@@ -346,7 +361,7 @@ final class MboxReader {
     }
 
     /// Whether the lines from `start` are header fields (RFC 5322 §2.2, folded lines included)
-    /// up to a blank line, with one of ``messageFieldNames`` among them: read within 16 KiB and
+    /// up to a blank line, with one of ``Header/messageFieldNames`` among them: read within 16 KiB and
     /// 256 lines.
     private func headerBlockHoldsMessageField(_ buffer: [UInt8], from start: Int) -> Bool {
         let end = min(buffer.count, start + 16384)
@@ -398,19 +413,12 @@ final class MboxReader {
         return nil
     }
 
-    /// Header fields every message starts with one of (RFC 5322 §3.6 originator, destination,
-    /// identification and trace fields; RFC 2045 MIME-Version), lower-cased.
-    private static let messageFieldNames: Set<String> = [
-        "return-path", "received", "delivered-to", "from", "sender", "to", "cc", "date", "subject",
-        "message-id", "mime-version", "reply-to",
-    ]
-
-    /// Whether one of ``messageFieldNames`` and `:` start at `start`: more than a line shaped
+    /// Whether one of ``Header/messageFieldNames`` and `:` start at `start`: more than a line shaped
     /// like a field (`Phone: +1 555 0100` is not one).
     private func startsWithMessageField(_ buffer: [UInt8], at start: Int) -> Bool {
         guard let nameEnd = fieldNameEnd(buffer, at: start) else { return false }
         let name = String(decoding: buffer[start..<nameEnd], as: UTF8.self).lowercased()
-        return Self.messageFieldNames.contains(name)
+        return Header.messageFieldNames.contains(name)
     }
 
     /// What a separator line looks like.

@@ -76,8 +76,11 @@ public enum SourceEntry: Sendable {
 /// A file a ``MessageSource`` found and left unread (``MessageSource/defersFileReads``), so
 /// that it can be read on another thread: one message, or a small mbox.
 public struct MessageFile: Sendable {
-    /// The file's path, as the source found it.
-    public let path: String
+    /// The file's path, as the source found it and reports show it: a byte of its name that
+    /// is not UTF-8 is written `\xHH` (`cur/caf\xE9:2,S`).
+    public var path: String { location.display }
+    /// The file's path as the file system holds it.
+    let location: FileSystemPath
     /// Its size when it was listed (`stat(2)`), in bytes: what reading it will take.
     public let byteCount: Int
     let maxMessageBytes: Int
@@ -90,7 +93,7 @@ public struct MessageFile: Sendable {
     public func read() -> [Result<RawMessage, SourceProblem>] {
         let scratch = scratchPool.take()
         defer { scratchPool.put(scratch) }
-        return MessageSource.readAll(path: path, maxMessageBytes: maxMessageBytes, scratch: scratch)
+        return MessageSource.readAll(path: location, maxMessageBytes: maxMessageBytes, scratch: scratch)
     }
 }
 
@@ -127,7 +130,7 @@ public final class MessageSource: Sequence, IteratorProtocol {
     private enum Input {
         /// A path given by the caller, or (`insideTree`) one found by listing a folder, and how
         /// it is read.
-        case path(String, insideTree: Bool, role: Role = .any)
+        case path(FileSystemPath, insideTree: Bool, role: Role = .any)
         case standardInput
     }
 
@@ -207,7 +210,9 @@ public final class MessageSource: Sequence, IteratorProtocol {
         self.topLevelPaths = paths
         self.excludedFiles = Set(excluded.compactMap(FileIdentity.init(path:)))
         self.outputFolders = Set(outputFolders.compactMap(FileIdentity.init(path:)))
-        self.pending = paths.reversed().map { $0 == "-" ? .standardInput : .path($0, insideTree: false) }
+        self.pending = paths.reversed().map {
+            $0 == "-" ? .standardInput : .path(FileSystemPath($0), insideTree: false)
+        }
         self.maxMessageBytes = maxMessageBytes
         self.scratch = ReadScratch()
     }
@@ -232,7 +237,7 @@ public final class MessageSource: Sequence, IteratorProtocol {
             guard path != "-", FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
                 isDirectory.boolValue
             else { return nil }
-            total += countFiles(in: path)
+            total += countFiles(in: FileSystemPath(path))
         }
         return total
     }()
@@ -301,15 +306,22 @@ public final class MessageSource: Sequence, IteratorProtocol {
     ///   - name: the entry's name, as listed.
     ///   - folder: the output folder's path.
     public static func isScanOutput(_ name: String, in folder: String) -> Bool {
-        if name.hasPrefix(".mailorders-") { return true }
-        if name == defaultDatabaseName
-            || ["-wal", "-shm", "-journal"].contains(where: { name == defaultDatabaseName + $0 })
+        isScanOutput(listed: Array(name.utf8), in: FileSystemPath(folder))
+    }
+
+    /// ``isScanOutput(_:in:)`` for a name listed as bytes: a name that is not UTF-8 is no name a
+    /// scan writes.
+    static func isScanOutput(listed name: [UInt8], in folder: FileSystemPath) -> Bool {
+        guard let text = String(validating: name, as: UTF8.self) else { return false }
+        if text.hasPrefix(".mailorders-") { return true }
+        if text == defaultDatabaseName
+            || ["-wal", "-shm", "-journal"].contains(where: { text == defaultDatabaseName + $0 })
         {
             return true
         }
-        guard looksLikeBundleName(name) else { return false }
-        if name.hasSuffix(".order") { return true }
-        return access((folder as NSString).appendingPathComponent(name) + "/order.json", F_OK) == 0
+        guard looksLikeBundleName(text) else { return false }
+        if text.hasSuffix(".order") { return true }
+        return folder.appending(name + Array("/order.json".utf8)).withCString { access($0, F_OK) } == 0
     }
 
     /// Whether a file or folder name has the shape `mailorders scan` gives bundles:
@@ -332,20 +344,33 @@ public final class MessageSource: Sequence, IteratorProtocol {
     /// Why a path that does not resolve to a file or folder cannot be read: the system's
     /// reason from `stat(2)` (a loop of symbolic links is `ELOOP`, a link to nothing `ENOENT`,
     /// a folder without search permission `EACCES`).
+    ///
+    /// A path with U+FFFD in it that is not there is taken for a name that was not UTF-8 (a
+    /// command-line argument decoded with U+FFFD for each such byte), which no longer names the
+    /// file: the reason says so, and that the folder holding it reads it (names listed from a
+    /// folder are read by their bytes).
     /// - Parameter path: a path that `stat(2)` may not resolve.
     /// - Returns: the reason, lower-cased (`no such file or directory`, `symbolic link to a
     ///   missing file`, `permission denied` …).
     public static func missingReason(_ path: String) -> String {
-        // A name listed from a folder that is not UTF-8 comes back with U+FFFD in it, and no
-        // longer names the file.
-        if path.unicodeScalars.contains("\u{FFFD}") {
-            return "file name is not valid UTF-8: cannot be opened by that name"
-        }
+        let reason = missingReason(FileSystemPath(path))
+        guard path.unicodeScalars.contains("\u{FFFD}"), reason == systemReason(ENOENT) else { return reason }
+        return "file name is not valid UTF-8: cannot be opened by that name; give the folder that holds it"
+    }
+
+    /// ``missingReason(_:)`` for a path of any bytes.
+    static func missingReason(_ path: FileSystemPath) -> String {
         var status = stat()
-        guard stat(path, &status) != 0 else { return "not a readable file or directory" }
+        guard path.withCString({ stat($0, &status) }) != 0 else { return "not a readable file or directory" }
         let code = errno
         if code == ENOENT && isSymbolicLink(path) { return "symbolic link to a missing file" }
         return systemReason(code)
+    }
+
+    /// ``isSymbolicLink(_:)`` for a path of any bytes.
+    static func isSymbolicLink(_ path: FileSystemPath) -> Bool {
+        var status = stat()
+        return path.withCString { lstat($0, &status) } == 0 && (status.st_mode & S_IFMT) == S_IFLNK
     }
 
     /// The system's description of an `errno` value (`strerror(3)`), lower-cased as every
@@ -364,36 +389,38 @@ public final class MessageSource: Sequence, IteratorProtocol {
     ///     Maildir's `cur/` or `new/`.
     ///   - role: how the entry is read (``Role``).
     ///   - renamed: `path` is a Maildir message's new name (followed once, not again).
-    private func visit(_ path: String, insideTree: Bool, role: Role = .any, renamed: Bool = false)
+    private func visit(
+        _ location: FileSystemPath, insideTree: Bool, role: Role = .any, renamed: Bool = false
+    )
         -> SourceEntry?
     {
+        let path = location.display
         func problem(_ reason: String) -> SourceEntry {
             .read(.failure(SourceProblem(origin: MessageOrigin(path: path), reason: reason)))
         }
         let isOptional = role == .ifFolder || role == .ifMaildir
         var status = stat()
-        guard stat(path, &status) == 0 else {
+        guard location.withCString({ stat($0, &status) }) == 0 else {
             if isOptional { return nil }
             // A Maildir message renamed or deleted by a mail reader since its folder was listed:
-            // read under its new name, or passed over.
-            // (Not a dangling link, nor a name listed with U+FFFD for bytes that are not UTF-8.)
+            // read under its new name, or passed over. (Not a dangling link.)
             var entry = stat()
             if errno == ENOENT && insideTree && Self.isInMaildirMessagesFolder(path)
-                && lstat(path, &entry) != 0 && !path.unicodeScalars.contains("\u{FFFD}")
+                && location.withCString({ lstat($0, &entry) }) != 0
             {
-                guard !renamed, let newName = Self.renamedMaildirMessage(path) else { return nil }
+                guard !renamed, let newName = Self.renamedMaildirMessage(location) else { return nil }
                 return visit(newName, insideTree: insideTree, role: role, renamed: true)
             }
-            return problem(Self.missingReason(path))
+            return problem(insideTree ? Self.missingReason(location) : Self.missingReason(path))
         }
         if excludedFiles.contains(FileIdentity(status)) { return nil }
         if (status.st_mode & S_IFMT) == S_IFDIR {
-            if insideTree && role != .maildirMessages && MessageSource.isSymbolicLink(path) {
+            if insideTree && role != .maildirMessages && MessageSource.isSymbolicLink(location) {
                 return problem(
                     "symbolic link to a folder, not followed inside a mailbox; give it as a path to read it")
             }
             guard !listedFolders.contains(FileIdentity(status)) else { return nil }
-            switch entries(ofFolder: path, status, role: role) {
+            switch entries(ofFolder: location, status, role: role) {
             case .success(let entries?):
                 listedFolders.insert(FileIdentity(status))
                 pending.append(contentsOf: entries.reversed())
@@ -417,15 +444,15 @@ public final class MessageSource: Sequence, IteratorProtocol {
         {
             return .unread(
                 MessageFile(
-                    path: path, byteCount: size, maxMessageBytes: maxMessageBytes,
+                    location: location, byteCount: size, maxMessageBytes: maxMessageBytes,
                     scratchPool: scratchPool))
         }
-        let flags = MessageSource.maildirFlags(path)
-        return Self.read(path: path) { descriptor in
-            self.open(
-                descriptor: descriptor, path: path, flags: flags, isStandardInput: false,
-                isMaildirMessage: Self.isInMaildirMessagesFolder(path))
-        }.map(SourceEntry.read)
+        let descriptor = location.withCString { Foundation.open($0, O_RDONLY | O_NONBLOCK) }
+        guard descriptor >= 0 else { return problem(Self.systemReason(errno)) }
+        return open(
+            descriptor: descriptor, path: path, flags: Self.maildirFlags(location), isStandardInput: false,
+            isMaildirMessage: Self.isInMaildirMessagesFolder(path)
+        ).map(SourceEntry.read)
     }
 
     /// The largest file outside a Maildir that ``defersFileReads`` leaves unread: one read
@@ -443,18 +470,6 @@ public final class MessageSource: Sequence, IteratorProtocol {
         return name.elementsEqual("cur".utf8) || name.elementsEqual("new".utf8)
     }
 
-    /// Opens the regular file at `path` for reading and hands its descriptor to `body` (which
-    /// closes it); a problem when it cannot be opened.
-    fileprivate static func read(
-        path: String, _ body: (Int32) -> Result<RawMessage, SourceProblem>?
-    ) -> Result<RawMessage, SourceProblem>? {
-        let descriptor = Foundation.open(path, O_RDONLY | O_NONBLOCK)
-        guard descriptor >= 0 else {
-            return .failure(SourceProblem(origin: MessageOrigin(path: path), reason: systemReason(errno)))
-        }
-        return body(descriptor)
-    }
-
     /// The messages of the file at `path`, read on the calling thread (``MessageFile/read()``).
     ///
     /// The file may have changed since it was listed:
@@ -464,16 +479,17 @@ public final class MessageSource: Sequence, IteratorProtocol {
     /// - a file grown past the message limit is reported, not read: only a file streamed by
     ///   the source itself may hold more than one message's worth of bytes.
     fileprivate static func readAll(
-        path: String, maxMessageBytes: Int, scratch: ReadScratch
+        path location: FileSystemPath, maxMessageBytes: Int, scratch: ReadScratch
     ) -> [Result<RawMessage, SourceProblem>] {
-        let isMaildirMessage = isInMaildirMessagesFolder(path)
-        var path = path
-        var descriptor = Foundation.open(path, O_RDONLY | O_NONBLOCK)
+        let isMaildirMessage = isInMaildirMessagesFolder(location.display)
+        var location = location
+        var descriptor = location.withCString { Foundation.open($0, O_RDONLY | O_NONBLOCK) }
         if descriptor < 0 && errno == ENOENT && isMaildirMessage {
-            guard let renamed = renamedMaildirMessage(path) else { return [] }
-            path = renamed
-            descriptor = Foundation.open(path, O_RDONLY | O_NONBLOCK)
+            guard let renamed = renamedMaildirMessage(location) else { return [] }
+            location = renamed
+            descriptor = location.withCString { Foundation.open($0, O_RDONLY | O_NONBLOCK) }
         }
+        let path = location.display
         guard descriptor >= 0 else {
             return [.failure(SourceProblem(origin: MessageOrigin(path: path), reason: systemReason(errno)))]
         }
@@ -497,7 +513,7 @@ public final class MessageSource: Sequence, IteratorProtocol {
         let source = MessageSource(maxMessageBytes: maxMessageBytes, scratch: scratch)
         guard
             let first = source.open(
-                descriptor: descriptor, path: path, flags: maildirFlags(path), isStandardInput: false,
+                descriptor: descriptor, path: path, flags: maildirFlags(location), isStandardInput: false,
                 isMaildirMessage: isMaildirMessage)
         else { return [] }
         var results = [first]
@@ -509,23 +525,24 @@ public final class MessageSource: Sequence, IteratorProtocol {
     /// listed: a file of `cur/` or `new/` beside the one it was in whose name has the same
     /// unique part (before `:`, `!` or `;`, the info separators of ``maildirFlags(_:)``).
     static func renamedMaildirMessage(_ path: String) -> String? {
-        let url = URL(fileURLWithPath: path, isDirectory: false)
-        let name = url.lastPathComponent
-        let unique = name.prefix { $0 != ":" && $0 != "!" && $0 != ";" }
+        renamedMaildirMessage(FileSystemPath(path))?.display
+    }
+
+    /// ``renamedMaildirMessage(_:)`` for a path of any bytes, compared byte for byte.
+    static func renamedMaildirMessage(_ path: FileSystemPath) -> FileSystemPath? {
+        let name = Array(path.lastComponent)
+        let separators: Set<UInt8> = [UInt8(ascii: ":"), UInt8(ascii: "!"), UInt8(ascii: ";")]
+        let unique = name.prefix { !separators.contains($0) }
         guard !unique.isEmpty else { return nil }
-        let maildir = url.deletingLastPathComponent().deletingLastPathComponent()
+        let maildir = path.parent.parent
         for folder in ["cur", "new"] {
-            let folderURL = maildir.appendingPathComponent(folder, isDirectory: true)
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folderURL.path) else {
-                continue
-            }
-            for candidate in names.sorted()
-            where candidate.hasPrefix(unique) && candidate != name
-                && (candidate.count == unique.count
-                    || [":", "!", ";"].contains(
-                        candidate[candidate.index(candidate.startIndex, offsetBy: unique.count)]))
+            let folderPath = maildir.appending(Array(folder.utf8))
+            guard case .success(let names) = folderPath.listFolder() else { continue }
+            for candidate in names
+            where candidate.starts(with: unique) && candidate != name
+                && (candidate.count == unique.count || separators.contains(candidate[unique.count]))
             {
-                return folderURL.appendingPathComponent(candidate).path
+                return folderPath.appending(candidate)
             }
         }
         return nil
@@ -542,23 +559,19 @@ public final class MessageSource: Sequence, IteratorProtocol {
     /// - Parameters:
     ///   - status: the folder's `stat(2)`.
     ///   - role: how the folder itself was reached.
-    private func entries(ofFolder path: String, _ status: stat, role: Role) -> Result<[Input]?, SourceProblem>
+    private func entries(ofFolder path: FileSystemPath, _ status: stat, role: Role)
+        -> Result<[Input]?, SourceProblem>
     {
-        let children: [String]
-        do {
-            children = try FileManager.default.contentsOfDirectory(atPath: path).sorted()
-        } catch {
-            // The system's reason, when opening the folder says one (`permission denied`).
-            let code: Int32
-            if let folder = opendir(path) {
-                closedir(folder)
-                code = 0
-            } else {
-                code = errno
-            }
-            let reason =
-                code == 0 ? "cannot list directory" : "cannot list directory: \(Self.systemReason(code))"
-            return .failure(SourceProblem(origin: MessageOrigin(path: path), reason: reason))
+        let children: [[UInt8]]
+        switch path.listFolder() {
+        case .success(let names):
+            children = names
+        case .failure(let error):
+            // The system's reason (`permission denied`).
+            return .failure(
+                SourceProblem(
+                    origin: MessageOrigin(path: path.display),
+                    reason: "cannot list directory: \(Self.systemReason(error.code))"))
         }
         let kind = Self.folderKind(path, children: children)
         if role == .ifMaildir && kind == .plain { return .success(nil) }
@@ -566,22 +579,27 @@ public final class MessageSource: Sequence, IteratorProtocol {
         // names) the bundles, the order database and the scan's hidden files are not mail;
         // anything else there is.
         let isOutputFolder =
-            outputFolders.contains(FileIdentity(status)) || children.contains(Self.outputFolderMarker)
+            outputFolders.contains(FileIdentity(status))
+            || children.contains(Array(Self.outputFolderMarker.utf8))
+        let cur = Array("cur".utf8)
+        let new = Array("new".utf8)
+        let tmp = Array("tmp".utf8)
         var entries: [Input] = []
-        for name in children where name != "." && name != ".." {
-            if isOutputFolder && Self.isScanOutput(name, in: path) { continue }
-            let child = (path as NSString).appendingPathComponent(name)
+        for name in children {
+            if isOutputFolder && Self.isScanOutput(listed: name, in: path) { continue }
+            let child = path.appending(name)
             switch kind {
             case .maildir:
-                if name == "cur" || name == "new" {
+                if name == cur || name == new {
                     entries.append(.path(child, insideTree: true, role: .maildirMessages))
-                } else if name != "tmp" {
+                } else if name != tmp {
                     entries.append(.path(child, insideTree: true, role: .ifMaildir))
                 }
             case .partialMaildir, .plain:
-                if kind == .partialMaildir && name == "tmp" { continue }
-                let isMessages = kind == .partialMaildir && (name == "cur" || name == "new")
-                let role: Role = isMessages ? .maildirMessages : name.hasPrefix(".") ? .ifFolder : .any
+                if kind == .partialMaildir && name == tmp { continue }
+                let isMessages = kind == .partialMaildir && (name == cur || name == new)
+                let role: Role =
+                    isMessages ? .maildirMessages : name.first == UInt8(ascii: ".") ? .ifFolder : .any
                 entries.append(.path(child, insideTree: true, role: role))
             }
         }
@@ -590,16 +608,16 @@ public final class MessageSource: Sequence, IteratorProtocol {
 
     /// Whether the folder holding `children` is a Maildir (`cur/` and `new/` folders, or a
     /// Maildir++ folder's `maildirfolder` file), half of one, or neither.
-    private static func folderKind(_ path: String, children: [String]) -> FolderKind {
+    private static func folderKind(_ path: FileSystemPath, children: [[UInt8]]) -> FolderKind {
         func isFolder(_ name: String) -> Bool {
-            guard children.contains(name) else { return false }
+            guard children.contains(Array(name.utf8)) else { return false }
             var status = stat()
-            let child = (path as NSString).appendingPathComponent(name)
-            return stat(child, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+            return path.appending(Array(name.utf8)).withCString { stat($0, &status) } == 0
+                && (status.st_mode & S_IFMT) == S_IFDIR
         }
         let hasCur = isFolder("cur")
         let hasNew = isFolder("new")
-        if (hasCur && hasNew) || children.contains("maildirfolder") { return .maildir }
+        if (hasCur && hasNew) || children.contains(Array("maildirfolder".utf8)) { return .maildir }
         return hasCur || hasNew ? .partialMaildir : .plain
     }
 
@@ -770,6 +788,12 @@ public final class MessageSource: Sequence, IteratorProtocol {
 
     /// Maildir flags from a file name in `cur/` or `new/`: the letters after `:2,`
     /// (or `!2,`, or `;2,` where `:` is not allowed in file names).
+    static func maildirFlags(_ path: FileSystemPath) -> String? {
+        // Flags are ASCII letters: a byte that is not UTF-8 is none.
+        maildirFlags(String(decoding: path.bytes, as: UTF8.self))
+    }
+
+    /// ``maildirFlags(_:)-(FileSystemPath)`` for a path given as text.
     static func maildirFlags(_ path: String) -> String? {
         // A file, not a folder: said, so that making the URL needs no stat(2).
         let url = URL(fileURLWithPath: path, isDirectory: false)
@@ -786,13 +810,14 @@ public final class MessageSource: Sequence, IteratorProtocol {
 
     /// The number of files below `path` that are read as messages, walking its folders as
     /// ``next()`` does, without opening files.
-    private func countFiles(in path: String) -> Int {
+    private func countFiles(in path: FileSystemPath) -> Int {
         var count = 0
         var pending: [Input] = [.path(path, insideTree: false)]
         var listed = Set<FileIdentity>()
         while case .path(let path, let insideTree, let role)? = pending.popLast() {
             var status = stat()
-            guard stat(path, &status) == 0, !excludedFiles.contains(FileIdentity(status)) else { continue }
+            guard path.withCString({ stat($0, &status) }) == 0, !excludedFiles.contains(FileIdentity(status))
+            else { continue }
             if (status.st_mode & S_IFMT) == S_IFDIR {
                 if insideTree && role != .maildirMessages && MessageSource.isSymbolicLink(path) { continue }
                 guard !listed.contains(FileIdentity(status)),

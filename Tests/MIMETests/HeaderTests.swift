@@ -146,15 +146,39 @@ import Testing
         #expect(message.warnings.allSatisfy { !$0.message.contains("blank line") })
     }
 
-    @Test func theBlankLinesAreCountedUpToSixteen() {
-        #expect(
-            Message.leadingBlankLines(Array((String(repeating: "\n", count: 16) + "Subject: x\n").utf8))?
-                .lines == 16)
-        #expect(
-            Message.leadingBlankLines(Array((String(repeating: "\n", count: 17) + "Subject: x\n").utf8))
-                == nil)
-        #expect(Message.leadingBlankLines(Array("\nSubject  : x\n".utf8))?.end == 1)
+    @Test(arguments: [16, 17, 1_000, 200_000])
+    func anyNumberOfBlankLinesIsSkipped(count: Int) throws {
+        let text = String(repeating: "\r\n", count: count) + "Subject: Order 12345\r\n\r\nThanks\r\n"
+        #expect(Message.leadingBlankLines(Array(text.utf8))?.lines == count)
+        let message = try Message(bytes: Array(text.utf8))
+        #expect(message.subject == "Order 12345")
+        #expect(message.warnings.first?.message == "\(count) blank lines before the header section: skipped")
+        #expect(message.textBody?.text == "Thanks\n")
+    }
+
+    @Test func blankLinesOfSpacesAndTabsCountAndTheFieldAfterThemIsKept() {
+        let bytes = Array("\n  \n\t\r\nSubject  : x\n".utf8)
+        let found = Message.leadingBlankLines(bytes)
+        #expect(found?.lines == 3)
+        #expect(found.map { String(decoding: bytes[$0.end...], as: UTF8.self) } == "Subject  : x\n")
         #expect(Message.leadingBlankLines(Array("\n: x\n".utf8)) == nil)
+        #expect(Message.leadingBlankLines(Array("\n  Subject: x\n".utf8)) == nil)
         #expect(Message.leadingBlankLines(Array("Subject: x\n".utf8)) == nil)
+        #expect(Message.leadingBlankLines(Array("\n\n\n".utf8)) == nil)
+    }
+
+    @Test func blankLinesBeforeTextThatIsNoHeaderFieldStay() throws {
+        let text = String(repeating: "\n", count: 40) + "Just some text, no field here\n"
+        let message = try Message(bytes: Array(text.utf8))
+        #expect(message.header.fields.isEmpty)
+        #expect(message.warnings.allSatisfy { !$0.message.contains("blank line") })
+    }
+
+    @Test(arguments: ["\n", "\r\n", " \t\n"])
+    func aMessageOfBlankLinesOnlyIsEmpty(_ line: String) {
+        #expect(throws: MIMEError.self) {
+            try Message(bytes: Array(String(repeating: line, count: 5_000).utf8))
+        }
+        #expect(Message.leadingBlankLines(Array(String(repeating: line, count: 5_000).utf8)) == nil)
     }
 }

@@ -364,28 +364,6 @@ private func readThroughAPipe(_ input: String) -> (messages: [RawMessage], probl
     #expect(messages.count == 1)
 }
 
-@Test func aFileNameThatIsNotUTF8SaysSo() throws {
-    let folder = try TemporaryFolder()
-    try folder.write("Maildir/cur/ok:2,S", "Subject: ok\n\n")
-    // "caf\xE9" in Latin-1: not UTF-8.
-    let name = folder.url.path + "/Maildir/cur/caf\u{E9}"
-    var raw = Array(name.utf8.dropLast(2))
-    raw.append(0xE9)
-    raw.append(0)
-    let descriptor = raw.withUnsafeBufferPointer { buffer in
-        buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-            open($0, O_CREAT | O_WRONLY, 0o644)
-        }
-    }
-    #expect(descriptor >= 0)
-    _ = write(descriptor, "Subject: latin\n\n", 16)
-    close(descriptor)
-    let (messages, problems) = collect(
-        MessageSource(paths: [folder.url.appendingPathComponent("Maildir").path]))
-    #expect(messages.count == 1)
-    #expect(problems.map(\.reason) == ["file name is not valid UTF-8: cannot be opened by that name"])
-}
-
 @Test func brokenSymbolicLinksSayWhy() throws {
     let folder = try TemporaryFolder()
     let loop = folder.url.appendingPathComponent("loop.eml").path

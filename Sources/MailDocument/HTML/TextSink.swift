@@ -23,12 +23,18 @@ enum PendingSeparator: Int, Comparable {
 /// inside a word keeps it whole (`Bestell\u{0}nummer` reads `Bestellnummer`): the label rules
 /// match a label of several words written without its spaces too (`LanguageRules`), so both
 /// read as labels. A terminal's control sequence (`ESC[2J`, `ESC[31m`) goes whole, ESC and
-/// what follows it up to its final byte (in HTML, libxml2 drops ESC before the text reaches
-/// the sink, and the rest stays, as a browser shows it).
+/// what follows it up to its final byte, and so does a control string (`ESC]8;;URL ESC\`),
+/// which leaves a word boundary (``controlFunction(at:eightBit:_:)``). In HTML, libxml2 drops
+/// ESC before the text reaches the sink, and the rest stays, as a browser shows it.
 struct TextSink {
     var bytes: [UInt8] = []
     var spans: [TextSpan] = []
     var pending: PendingSeparator = .none
+    /// Whether C1 introducers (U+009B CSI, U+009D OSC …) start control sequences and control
+    /// strings, as ESC `[` and ESC `]` do (``controlFunction(at:eightBit:_:)``): in a text/plain
+    /// body, as a terminal shows it. In HTML a C1 control is nothing and what follows it text,
+    /// as a browser shows it.
+    var readsC1Introducers = false
 
     init(capacity: Int) {
         bytes.reserveCapacity(capacity)
@@ -70,62 +76,130 @@ struct TextSink {
         }
     }
 
-    /// Where the escape sequence introduced by the ESC at `text[escape]` ends (the index after
-    /// its last byte), or `nil` when ESC does not start one, read as a terminal reads them
-    /// (ECMA-48 §5.3–5.6, ECMA-35 §13):
-    /// - a control sequence: ESC `[`, up to 64 parameter bytes (`0`–`?`), up to 8 intermediate
-    ///   bytes (space–`/`), a final byte (`@`–`~`): `ESC[2J`, `ESC[38;2;255;0;0m`;
-    /// - a control string: ESC `]`, `P`, `X`, `^` or `_` (OSC, DCS, SOS, PM, APC), up to its
-    ///   string terminator (ESC `\`) or BEL (as xterm ends OSC), within 512 bytes;
-    /// - ESC, 1 to 8 intermediate bytes and a final byte (`0`–`~`): `ESC(B`, `ESC$B`;
+    /// What a control function read by ``controlFunction(at:eightBit:_:)`` takes of the text.
+    struct ControlFunctionExtent: Equatable {
+        /// The index after the last byte that goes.
+        var end: Int
+        /// Whether the words on either side stay apart: a control string (an OSC 8 hyperlink's
+        /// start or end, a window title) stands between two pieces of text a terminal shows
+        /// apart, and so does the introducer of a sequence that never ends. A control sequence
+        /// (`ESC[1m` inside `Order #ESC[1m12345`) joins them, as a terminal shows them.
+        var separatesWords: Bool
+    }
+
+    /// The escape sequence, control sequence or control string whose introducer is at `start`,
+    /// read as a terminal reads them (ECMA-48 §5.3–5.6, ECMA-35 §13–15), or `nil` when the byte
+    /// there introduces none (a stray ESC, which the caller reads as any control character):
+    ///
+    /// - a control sequence: CSI (ESC `[`, or C1 U+009B when `eightBit`), any number of
+    ///   parameter bytes (`0`–`?`: a terminal reads them up to the final byte however many
+    ///   there are), up to 8 intermediate bytes (space–`/`), a final byte (`@`–`~`) — `ESC[2J`,
+    ///   `ESC[38;2;255;0;0m` — goes whole, and joins the words beside it;
+    /// - a control string: OSC, DCS, SOS, PM or APC (ESC `]`, `P`, `X`, `^`, `_`, or C1 U+009D,
+    ///   U+0090, U+0098, U+009E, U+009F when `eightBit`), its content of any length, and its
+    ///   terminator: ST (ESC `\`, or C1 U+009C) or BEL (as xterm ends OSC) — goes whole, and
+    ///   keeps the words beside it apart;
+    /// - an nF escape sequence, ESC, 1 to 8 intermediate bytes and a final byte (`0`–`~`):
+    ///   `ESC(B`, `ESC$B`. One whose first intermediate byte is SPACE is an announcer
+    ///   (ECMA-35 §15.2, `ESC SP F`): only `ESC SP` and one of ``announcerFinals``, not
+    ///   directly followed by a letter or a digit, is one; `ESC SP A12345` is a stray
+    ///   `ESC SP` before an order number, which stays;
     /// - ESC and one of ``twoByteEscapeFinals``: `ESC c`, `ESC 7`.
-    /// - Parameter byte: the byte at an index; 0 past the end of the text (NUL is in none of
-    ///   the ranges, so a sequence cut by the end is none).
+    ///
+    /// A control sequence or control string that does not end — the line or the text ends
+    /// first (NUL, CR, LF), a byte that has no place in it comes first (another ESC or C1
+    /// control, in a control sequence any byte that is not a parameter, intermediate or
+    /// final one), or more than 8 intermediate bytes — is no control function: its introducer
+    /// alone goes, as a word boundary, and everything after it stays as text, so nothing that
+    /// follows is lost and no remains are glued to the word before.
+    ///
+    /// Reading is linear: a control sequence stops at the first byte outside its ranges, a
+    /// control string at the first ESC, C1 control or line end, so no byte is read twice by
+    /// two introducers.
+    /// - Parameters:
+    ///   - eightBit: whether C1 introducers (UTF-8 `C2 9B` …) count, as in text/plain bodies,
+    ///     subjects, display names and JSON-LD values; HTML shows them as nothing, and what
+    ///     follows them as text.
+    ///   - byte: the byte at an index; 0 past the end of the text.
     @inline(__always)
-    static func escapeSequenceEnd(at escape: Int, _ byte: (Int) -> UInt8) -> Int? {
-        let introducer = byte(escape + 1)
-        switch introducer {
-        case 0x5B:
-            return controlSequenceEnd(parametersAt: escape + 2, byte)
-        case 0x5D, 0x50, 0x58, 0x5E, 0x5F:
-            return controlStringEnd(contentAt: escape + 2, byte)
-        case 0x20...0x2F:
-            var index = escape + 1
-            while (0x20...0x2F).contains(byte(index)) && index - escape < 9 { index += 1 }
-            return (0x30...0x7E).contains(byte(index)) ? index + 1 : nil
-        default:
-            // Two-byte sequences only where terminals use them: a stray ESC before a word
-            // ("Order ESC number") leaves the word whole.
-            return Self.twoByteEscapeFinals.contains(introducer) ? escape + 2 : nil
+    static func controlFunction(at start: Int, eightBit: Bool, _ byte: (Int) -> UInt8)
+        -> ControlFunctionExtent?
+    {
+        let first = byte(start)
+        let second = byte(start + 1)
+        let isControlSequence: Bool
+        if first == 0x1B {
+            switch second {
+            case 0x5B: isControlSequence = true
+            case 0x5D, 0x50, 0x58, 0x5E, 0x5F: isControlSequence = false
+            case 0x20:
+                guard Self.announcerFinals.contains(byte(start + 2)), !isLetterOrDigit(byte(start + 3)) else {
+                    return nil
+                }
+                return ControlFunctionExtent(end: start + 3, separatesWords: false)
+            case 0x21...0x2F:
+                var index = start + 1
+                while (0x20...0x2F).contains(byte(index)) && index - start < 9 { index += 1 }
+                guard (0x30...0x7E).contains(byte(index)) else { return nil }
+                return ControlFunctionExtent(end: index + 1, separatesWords: false)
+            default:
+                // Two-byte sequences only where terminals use them: a stray ESC before a word
+                // ("Order ESC number") leaves the word whole.
+                guard Self.twoByteEscapeFinals.contains(second) else { return nil }
+                return ControlFunctionExtent(end: start + 2, separatesWords: false)
+            }
+        } else if eightBit && first == 0xC2 {
+            switch second {
+            case 0x9B: isControlSequence = true
+            case 0x9D, 0x90, 0x98, 0x9E, 0x9F: isControlSequence = false
+            default: return nil
+            }
+        } else {
+            return nil
         }
+        let end =
+            isControlSequence
+            ? controlSequenceEnd(parametersAt: start + 2, byte) : controlStringEnd(contentAt: start + 2, byte)
+        guard let end else { return ControlFunctionExtent(end: start + 2, separatesWords: true) }
+        return ControlFunctionExtent(end: end, separatesWords: !isControlSequence)
+    }
+
+    @inline(__always)
+    private static func isLetterOrDigit(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x61...0x7A).contains(byte | 0x20)
     }
 
     /// The end of a control sequence whose parameter bytes start at `start` (after ESC `[` or
-    /// C1 CSI): up to 64 parameter bytes, up to 8 intermediate bytes, a final byte.
+    /// C1 CSI): parameter bytes, up to 8 intermediate bytes, a final byte; `nil` when it does
+    /// not end so.
     @inline(__always)
     private static func controlSequenceEnd(parametersAt start: Int, _ byte: (Int) -> UInt8) -> Int? {
         var index = start
-        while (0x30...0x3F).contains(byte(index)) && index - start < 64 { index += 1 }
+        while (0x30...0x3F).contains(byte(index)) { index += 1 }
         let parametersEnd = index
         while (0x20...0x2F).contains(byte(index)) && index - parametersEnd < 8 { index += 1 }
         return (0x40...0x7E).contains(byte(index)) ? index + 1 : nil
     }
 
     /// The end of a control string whose content starts at `start`: after its string
-    /// terminator (ESC `\`, or C1 ST, UTF-8 `C2 9C`) or BEL, within 510 bytes.
+    /// terminator (ESC `\`, or C1 ST, UTF-8 `C2 9C`) or BEL; `nil` when the text or the line
+    /// ends first (NUL, CR, LF), or another ESC or C1 control comes first.
     @inline(__always)
     private static func controlStringEnd(contentAt start: Int, _ byte: (Int) -> UInt8) -> Int? {
         var index = start
-        while index - start < 510 {
-            let next = byte(index)
-            if next == 0 { return nil }
-            if next == 0x07 { return index + 1 }
-            if (next == 0x1B && byte(index + 1) == 0x5C) || (next == 0xC2 && byte(index + 1) == 0x9C) {
-                return index + 2
+        while true {
+            switch byte(index) {
+            case 0x00, 0x0A, 0x0D: return nil
+            case 0x07: return index + 1
+            case 0x1B: return byte(index + 1) == 0x5C ? index + 2 : nil
+            case 0xC2:
+                let next = byte(index + 1)
+                if next == 0x9C { return index + 2 }
+                if (0x80...0x9F).contains(next) { return nil }
+            default: break
             }
             index += 1
         }
-        return nil
     }
 
     /// The bytes after ESC of the two-byte sequences terminals use: `c` (RIS, reset), `7` and
@@ -133,53 +207,56 @@ struct TextSink {
     /// NEL, HTS, RI).
     static let twoByteEscapeFinals: Set<UInt8> = Set("c78=>DEHM".utf8)
 
-    /// ``escapeSequenceEnd(at:_:)`` in NUL-terminated text.
-    static func controlSequenceEnd(_ text: UnsafePointer<UInt8>, at escape: Int) -> Int? {
-        escapeSequenceEnd(at: escape) { text[$0] }
+    /// The final bytes of the announcer sequences `ESC SP F` (ACS, ECMA-35 §15.2) read as
+    /// such, a deliberately small set of those in use: `A`–`G` announce the code structure
+    /// (`ESC SP F` and `ESC SP G` are also DEC's S7C1T and S8C1T, 7-bit and 8-bit C1 controls),
+    /// `L`, `M`, `N` the levels of ECMA-43. After `ESC SP`, any other byte is text.
+    static let announcerFinals: Set<UInt8> = Set("ABCDEFGLMN".utf8)
+
+    /// ``controlFunction(at:eightBit:_:)`` in NUL-terminated text.
+    static func controlFunction(_ text: UnsafePointer<UInt8>, at start: Int, eightBit: Bool)
+        -> ControlFunctionExtent?
+    {
+        controlFunction(at: start, eightBit: eightBit) { text[$0] }
     }
 
-    /// `text` without its escape sequences (``escapeSequenceEnd(at:_:)``), and without the
-    /// 8-bit forms of control sequences and control strings: C1 CSI (U+009B) with its
-    /// parameters and final byte, and OSC, DCS, SOS, PM and APC (U+009D, U+0090, U+0098,
-    /// U+009E, U+009F) up to their terminator (U+009C, BEL or ESC `\`). Other characters stay.
-    /// Returns `text` itself when it holds neither ESC nor a C1 control.
+    /// `text` without its escape sequences, control sequences and control strings, 7-bit and
+    /// 8-bit alike (``controlFunction(at:eightBit:_:)``): one that keeps words apart leaves
+    /// one space where there is none on either side (`Order 12345ESC]8;;URL ESC\Track` reads
+    /// `Order 12345 Track`). Other characters stay, C1 controls too. Returns `text` itself when
+    /// it holds neither ESC nor a C1 control.
     static func withoutEscapeSequences(_ text: String) -> String {
         let utf8 = text.utf8
         guard utf8.contains(where: { $0 == 0x1B || $0 == 0xC2 }) else { return text }
         let bytes = Array(utf8)
         func byte(_ index: Int) -> UInt8 { index < bytes.count ? bytes[index] : 0 }
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
+        var separate = false
         var index = 0
         while index < bytes.count {
-            if bytes[index] == 0x1B, let end = escapeSequenceEnd(at: index, byte) {
-                index = end
+            let current = bytes[index]
+            if current == 0x1B || current == 0xC2,
+                let extent = controlFunction(at: index, eightBit: true, byte)
+            {
+                separate = separate || extent.separatesWords
+                index = extent.end
                 continue
             }
-            if bytes[index] == 0xC2, let end = c1SequenceEnd(at: index, byte) {
-                index = end
-                continue
-            }
-            output.append(bytes[index])
+            if separate, let last = output.last, !isSpace(last), !isSpace(current) { output.append(0x20) }
+            separate = false
+            output.append(current)
             index += 1
         }
         return String(decoding: output, as: UTF8.self)
     }
 
-    /// Where the 8-bit control sequence or control string whose C1 introducer (UTF-8 `C2 xx`)
-    /// is at `start` ends; `nil` for any other C1 control, or one cut by the end.
-    private static func c1SequenceEnd(at start: Int, _ byte: (Int) -> UInt8) -> Int? {
-        switch byte(start + 1) {
-        case 0x9B: return controlSequenceEnd(parametersAt: start + 2, byte)
-        case 0x9D, 0x90, 0x98, 0x9E, 0x9F: return controlStringEnd(contentAt: start + 2, byte)
-        default: return nil
-        }
-    }
-
-    /// `text` as a reader sees it on one line: escape sequences (``escapeSequenceEnd(at:_:)``),
-    /// control characters (C0, DEL, C1) and other format-free controls read as nothing, TAB,
-    /// LF, CR, VT and FF as a space. For header field values shown as text: a subject, a
-    /// display name. Returns `text` itself when it holds no control character.
+    /// `text` as a reader sees it on one line: escape sequences, control sequences and
+    /// control strings go (``withoutEscapeSequences(_:)``), control characters (C0, DEL, C1)
+    /// and other format-free controls read as nothing, TAB, LF, CR, VT and FF as a space. For
+    /// header field values shown as text: a subject, a display name. Returns `text` itself when
+    /// it holds no control character.
     static func visibleLine(_ text: String) -> String {
         guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }) else { return text }
         let bytes = Array(withoutEscapeSequences(text).utf8)
@@ -188,12 +265,6 @@ struct TextSink {
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
-            if byte == 0x1B,
-                let end = escapeSequenceEnd(at: index, { $0 < bytes.count ? bytes[$0] : 0 })
-            {
-                index = end
-                continue
-            }
             if byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0B || byte == 0x0C {
                 output.append(0x20)
             } else if byte == 0xC2, index + 1 < bytes.count, (0x80...0x9F).contains(bytes[index + 1]) {
@@ -234,8 +305,11 @@ struct TextSink {
                     // A terminal's escape sequence (`ESC[2J`, `ESC[31m`, `ESC]0;title BEL`,
                     // `ESC c`) is not text: all of it goes, where dropping ESC alone would leave
                     // `[2J` (``escapeSequenceEnd(at:_:)``).
-                    if byte == 0x1B, let end = Self.controlSequenceEnd(text, at: index) {
-                        index = end
+                    if byte == 0x1B,
+                        let extent = Self.controlFunction(text, at: index, eightBit: readsC1Introducers)
+                    {
+                        if extent.separatesWords { request(.space) }
+                        index = extent.end
                         continue
                     }
                     // Other controls and DEL: read as nothing.
@@ -256,6 +330,15 @@ struct TextSink {
                     index = end
                     continue
                 }
+            }
+            // An 8-bit control sequence or control string (C1 CSI, OSC …), in text that reads
+            // them.
+            if byte == 0xC2 && readsC1Introducers,
+                let extent = Self.controlFunction(text, at: index, eightBit: true)
+            {
+                if extent.separatesWords { request(.space) }
+                index = extent.end
+                continue
             }
             // Multi-byte UTF-8 sequence.
             let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1

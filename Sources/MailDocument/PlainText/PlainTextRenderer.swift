@@ -10,6 +10,13 @@ import Foundation
 /// Control characters other than TAB, LF, CR, VT and FF — NUL included — are read as nothing,
 /// as a reader sees them (see ``TextSink``): `Order\u{0}number` reads `Ordernumber`, which
 /// the label rules read as `Order number`. A NUL never ends a line.
+///
+/// Escape sequences, control sequences and control strings, 7-bit (ESC `[`, ESC `]` …) and
+/// 8-bit (C1 U+009B, U+009D …) alike, are read as a terminal reads them (ECMA-48), each within
+/// its line: `ESC[1m12345ESC[0m` reads `12345`; a control string such as an OSC 8 hyperlink's
+/// start and end keeps the words beside it apart (`Order 12345ESC]8;;URL ESC\Track` reads
+/// `Order 12345 Track`); one that does not end on its line loses its introducer only, and the
+/// text after it stays (``TextSink/controlFunction(at:eightBit:_:)``).
 public enum PlainTextRenderer {
     /// Renders a text/plain body.
     ///
@@ -19,6 +26,7 @@ public enum PlainTextRenderer {
     /// - Returns: The cleaned text and the URLs found in it (with redirect wrappers unwrapped).
     public static func render(text: String, partPath: String) -> (text: RenderedText, links: [Link]) {
         var sink = TextSink(capacity: text.utf8.count)
+        sink.readsC1Introducers = true
         var lineNumber = 0
         var bytes = Array(text.utf8)
         // NUL ends a C string below: read as nothing, it goes first.

@@ -113,12 +113,12 @@ final class MessageLoop {
     /// Calls `body` with each message parsed (RFC 5322 / MIME) beside its raw form, reporting and
     /// counting the messages that could not be read or parsed, and the files that are not
     /// messages at all: a header with no Internet message field
-    /// (``MessagePipeline/hasMessageField(_:)``), which `scan` and `extract` pass over too.
+    /// (``Header/holdsMessageField``), which `scan` and `extract` pass over too.
     func forEachMessage(_ body: (RawMessage, Message) -> Void) {
         forEachRawMessage { raw in
             switch raw.parse() {
             case .success(let message):
-                guard MessagePipeline.hasMessageField(message.header) else {
+                guard message.header.holdsMessageField else {
                     skip(
                         SourceProblem(origin: raw.origin, reason: "no header field: not an Internet message"))
                     return

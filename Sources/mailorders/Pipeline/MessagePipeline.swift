@@ -78,7 +78,7 @@ struct MessagePipeline: Sendable {
         }
         // A file of text with no message header field (a README, a JSON file beside the mail,
         // whose `{"key":` reads as a field name) is not an Internet message.
-        if !Self.hasMessageField(message.header) {
+        if !message.header.holdsMessageField {
             result.failure = "no header field: not an Internet message"
             return result
         }
@@ -105,23 +105,6 @@ struct MessagePipeline: Sendable {
         result.extraction = extraction
         return result
     }
-
-    /// Whether a header holds at least one field an Internet message has: an originator,
-    /// destination, identification, informational, trace or resent field (RFC 5322 §3.6), or a
-    /// MIME one (RFC 2045). Any other field name, or none, does not make text a message.
-    static func hasMessageField(_ header: Header) -> Bool {
-        header.fields.contains { field in
-            let name = field.name.lowercased()
-            return messageFieldNames.contains(name) || name.hasPrefix("resent-") || name.hasPrefix("content-")
-                || name.hasPrefix("x-") || name.hasPrefix("list-")
-        }
-    }
-
-    /// RFC 5322 §3.6 and RFC 2045 field names, lower-cased.
-    static let messageFieldNames: Set<String> = [
-        "from", "sender", "reply-to", "to", "cc", "bcc", "message-id", "in-reply-to", "references", "subject",
-        "comments", "keywords", "date", "return-path", "received", "mime-version", "delivered-to",
-    ]
 
     /// `transform` of `0 ..< count` on up to `jobs` threads, in index order.
     ///
