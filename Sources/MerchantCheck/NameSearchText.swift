@@ -36,7 +36,7 @@ struct NameSearchText {
     /// Whether `name` appears in the text as ``EmailText/containsName(_:in:)`` finds it.
     func containsName(_ name: String) -> Bool {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty, !bytes.isEmpty else { return false }
+        guard !bytes.isEmpty, EmailText.namesSomething(trimmed) else { return false }
         let text = { String(decoding: bytes, as: UTF8.self) }
         // A name across lines is searched in the whole text (no name in the rules is).
         if trimmed.utf8.contains(0x0A) { return EmailText.containsName(trimmed, in: text()) }
@@ -51,7 +51,8 @@ struct NameSearchText {
                 Self.fold(Array(trimmed.utf8), cache: &cache).folded, folded, foldedLineStarts
             )
         }
-        // Only combining marks: every position would be a hit.
+        // A name that folds to nothing (default-ignorable scalars and marks): every position
+        // would be a hit of the byte search.
         guard !key.isEmpty else { return EmailText.containsName(trimmed, in: text()) }
         var from = 0
         while let hit = ByteSearch.find(key, in: haystack, from: from) {
