@@ -33,22 +33,39 @@ enum CheckCommand: Subcommand {
             Exit status: 0 no errors, 1 an error in any email, 2 an input that cannot be read or no email at all.
             """)
 
+    /// `--format json` or `--format=json`, the last `--format` before any `--`.
+    static func asksForJSON(_ arguments: [String]) -> Bool {
+        let options = Array(arguments.prefix { $0 != "--" })
+        var format: String?
+        for (index, argument) in options.enumerated() {
+            if argument == "--format", index + 1 < options.count {
+                format = options[index + 1]
+            } else if argument.hasPrefix("--format=") {
+                format = String(argument.dropFirst("--format=".count))
+            }
+        }
+        return format == CheckFormat.json.rawValue
+    }
+
+    /// The JSON report with nothing checked, `error` and `exitCode` set.
+    static func errorJSON(_ message: String, exitCode: Int32) -> String? {
+        ReportRenderer.json([], error: message, exitCode: exitCode)
+    }
+
     static func run(_ arguments: ParsedArguments) -> Int32 {
+        let asksForJSON = arguments.value("format") == CheckFormat.json.rawValue
         guard !arguments.positionals.isEmpty else {
-            Console.error("mailorders check: give at least one FILE, or - for standard input")
-            return ExitCode.usage
+            return usageError("give at least one FILE, or - for standard input", json: asksForJSON)
         }
         guard let format = CheckFormat(rawValue: arguments.value("format") ?? "text") else {
-            Console.error(
-                "mailorders check: --format is text, json or html, not '\(arguments.value("format") ?? "")'")
-            return ExitCode.usage
+            return usageError(
+                "--format is text, json or html, not '\(arguments.value("format") ?? "")'", json: false)
         }
         var expect: ExpectedKind?
         if let text = arguments.value("expect") {
             guard let kind = ExpectedKind(rawValue: text) else {
                 let names = ExpectedKind.allCases.map(\.rawValue).joined(separator: ", ")
-                Console.error("mailorders check: --expect is one of \(names), not '\(text)'")
-                return ExitCode.usage
+                return usageError("--expect is one of \(names), not '\(text)'", json: asksForJSON)
             }
             expect = kind
         }

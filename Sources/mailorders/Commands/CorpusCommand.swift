@@ -29,10 +29,14 @@ enum CorpusCommand: Subcommand {
             mismatch or unreadable case, 2 when DIR or the rules cannot be read.
             """)
 
+    /// The report with no case run, `error` and `exitCode` set.
+    static func errorJSON(_ message: String, exitCode: Int32) -> String? {
+        CorpusRunner.jsonReport(error: message, exitCode: exitCode)
+    }
+
     static func run(_ arguments: ParsedArguments) -> Int32 {
         guard arguments.positionals.count == 1, let path = arguments.positionals.first else {
-            Console.error("mailorders corpus: give one corpus folder\nUsage: mailorders corpus \(spec.usage)")
-            return ExitCode.usage
+            return usageError("give one corpus folder", json: arguments.has("json"), showingUsage: true)
         }
         let json = arguments.has("json")
         // A fatal error: its line on standard error and, with --json, the report with the error
@@ -127,7 +131,7 @@ extension CorpusRunner {
     /// The JSON report of a run with these results (none when a fatal error stopped it first).
     static func jsonReport(
         results: [CorpusCaseResult] = [], scores: [String: FieldScore] = [:], written: [String] = [],
-        error: String?
+        error: String?, exitCode: Int32? = nil
     ) -> String {
         var fields: [String: Any] = [:]
         for field in Self.scoredFields {
@@ -151,7 +155,8 @@ extension CorpusRunner {
         let report: [String: Any] = [
             "passed": error == nil && passed, "fields": fields, "cases": cases, "written": written,
             "error": error ?? NSNull(),
-            "exitCode": Int(error != nil ? ExitCode.fatal : passed ? ExitCode.success : ExitCode.partial),
+            "exitCode": Int(
+                exitCode ?? (error != nil ? ExitCode.fatal : passed ? ExitCode.success : ExitCode.partial)),
         ]
         return canonicalJSON(report) + "\n"
     }

@@ -67,8 +67,7 @@ enum ScanCommand: Subcommand {
         do {
             options = try ScanOptions(arguments)
         } catch {
-            Console.error("mailorders scan: \(error)\nUsage: mailorders scan \(spec.usage)")
-            return ExitCode.usage
+            return usageError("\(error)", json: arguments.has("json"), showingUsage: true)
         }
         var summary = ScanSummary()
         summary.outputDirectory = options.outputDirectory.path
@@ -109,6 +108,13 @@ enum ScanCommand: Subcommand {
             Console.error(summary.text())
         }
         return summary.exitCode
+    }
+
+    /// The summary of a run that a usage error stopped: nothing read, `error` and `exitCode` set.
+    static func errorJSON(_ message: String, exitCode: Int32) -> String? {
+        var summary = ScanSummary()
+        summary.error = message
+        return summary.json(exitCode: exitCode)
     }
 
     /// The record's `error` while a run is going on, and after it when it was killed.

@@ -152,7 +152,9 @@ struct ScanSummary {
     /// The summary as one JSON object (keys sorted), encoded by `JSONEncoder` from typed
     /// entries: a mailbox with 200,000 unreadable entries lists them all in a second or two.
     /// `exitCode` is always there, and `error` too: `null`, or why a fatal error stopped the run.
-    func json() -> String {
+    /// - Parameter exitCode: the exit status to give instead of ``exitCode`` (64 after a usage
+    ///   error, which stops the run before it reads anything).
+    func json(exitCode: Int32? = nil) -> String {
         struct Skipped: Encodable {
             var origin: String
             /// `null` when unknown: the key is always there.
@@ -197,7 +199,7 @@ struct ScanSummary {
             },
             notWritten: notWritten.map { NotWritten(subject: $0.subject, reason: $0.reason) },
             repaired: repaired.map { Repaired(origin: $0.origin, warnings: $0.warnings) },
-            repairedCount: repairedCount, exitCode: exitCode, error: Nullable(error))
+            repairedCount: repairedCount, exitCode: exitCode ?? self.exitCode, error: Nullable(error))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data = (try? encoder.encode(object)) ?? Data()
