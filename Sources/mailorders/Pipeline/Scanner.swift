@@ -247,6 +247,17 @@ struct Scanner {
                     "cannot read \(path): \(MessageSource.missingReason(path))", leavesRecord: false)
             }
         }
+        // A --db that is a folder, or in a folder that is not there, is a mistake in the command
+        // too: said before the output folder is made (which holds the database by default).
+        let databaseFolder = URL(
+            fileURLWithPath: (options.databasePath as NSString).deletingLastPathComponent
+        ).standardizedFileURL
+        if databaseFolder.path != options.outputDirectory.path,
+            let problem = SQLiteOrderStore.pathProblem(options.databasePath)
+        {
+            throw ScanSetupError(
+                "cannot open the order store \(options.databasePath): \(problem)", leavesRecord: false)
+        }
         var probe = options.outputDirectory
         var isDirectory: ObjCBool = false
         while !FileManager.default.fileExists(atPath: probe.path, isDirectory: &isDirectory)
@@ -289,6 +300,9 @@ struct Scanner {
         }
         let rules = try MessagePipeline.loadRules(from: options.rulesDirectory)
         pipeline = MessagePipeline(rules: rules, prefilter: options.prefilter)
+        if let problem = SQLiteOrderStore.pathProblem(options.databasePath) {
+            throw ScanSetupError("cannot open the order store \(options.databasePath): \(problem)")
+        }
         do {
             store = try SQLiteOrderStore(path: options.databasePath)
         } catch {
