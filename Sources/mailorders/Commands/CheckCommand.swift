@@ -75,7 +75,7 @@ enum CheckCommand: Subcommand {
         // A fatal error: its line on standard error and, with --format json, the document with
         // what was checked and the error on standard output, whatever --out says.
         func stop(_ message: String) -> Int32 {
-            Console.error("mailorders check: \(message)")
+            Console.error("mailorders check: \(TerminalText.oneLine(message))")
             if format == .json {
                 Console.out(
                     ReportRenderer.json(
@@ -111,7 +111,7 @@ enum CheckCommand: Subcommand {
             // An empty folder (a wrong path in a CI job) checks nothing: that is no pass.
             error = "no email found in " + arguments.positionals.joined(separator: ", ")
             status = ExitCode.fatal
-            Console.error("mailorders check: \(error ?? "")")
+            Console.error("mailorders check: \(TerminalText.oneLine(error ?? ""))")
         }
         let output = CheckOutput.render(
             reports, crossFindings: crossFindings, format: format, emailHTML: reports.map(\.emailHTML),
@@ -126,7 +126,7 @@ enum CheckCommand: Subcommand {
             }
             do {
                 try output.write(toFile: path, atomically: true, encoding: .utf8)
-                Console.error("mailorders check: wrote \(path)")
+                Console.error("mailorders check: wrote \(TerminalText.oneLine(path))")
             } catch {
                 return stop("cannot write \(path): \(fileErrorReason(error, path: path))")
             }

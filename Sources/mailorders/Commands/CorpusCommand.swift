@@ -1,4 +1,5 @@
 import Foundation
+import Mailbox
 
 /// `mailorders corpus`: regression run over an email corpus.
 enum CorpusCommand: Subcommand {
@@ -91,8 +92,8 @@ extension CorpusRunner {
         var lines: [String] = []
         let failed = results.filter { !$0.passed }
         for result in failed {
-            lines.append("FAIL \(result.name)")
-            if let error = result.error { lines.append("  \(error)") }
+            lines.append("FAIL \(TerminalText.oneLine(result.name))")
+            if let error = result.error { lines.append("  \(TerminalText.oneLine(error))") }
             if let diff = result.diff { lines.append(diff) }
             lines.append("")
         }
@@ -115,7 +116,7 @@ extension CorpusRunner {
         )
         if !written.isEmpty {
             lines.append("wrote \(written.count) new expected file(s): check each by eye before committing:")
-            lines += written.map { "  \($0)" }
+            lines += written.map { "  \(TerminalText.oneLine($0))" }
         }
         return lines.joined(separator: "\n") + "\n"
     }

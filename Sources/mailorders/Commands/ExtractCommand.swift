@@ -46,7 +46,8 @@ enum ExtractCommand: Subcommand {
                 return
             }
             for warning in processed.warningDescriptions {
-                Console.error("mailorders extract: warning: \(processed.origin): \(warning)")
+                Console.error(
+                    "mailorders extract: warning: \(TerminalText.oneLine("\(processed.origin): \(warning)"))")
             }
             if arguments.has("no-evidence") { extraction.evidence = nil }
             Console.line(extractionJSONLine(extraction), json: true)

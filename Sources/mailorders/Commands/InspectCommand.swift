@@ -54,7 +54,7 @@ enum InspectCommand: Subcommand {
                     json: true)
                 return
             }
-            Console.line("== \(raw.origin)")
+            Console.line("== \(TerminalText.oneLine(raw.origin.description))")
             if arguments.has("text") { Console.out(inspectDocumentText(document)) }
             if arguments.has("links") { Console.out(inspectDocumentLinks(document)) }
             if arguments.has("structured") { Console.out(inspectDocumentStructured(document)) }

@@ -138,12 +138,10 @@ struct ScanSummary {
         return lines.joined(separator: "\n")
     }
 
-    /// `text` on one line: a file name or reason holding a line break (a Maildir file may be
-    /// named so) shows it as `\n` or `\r` instead of starting a line of its own.
-    static func oneLine(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return text }
-        return text.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r")
-    }
+    /// `text` on one line: a file name or reason holding a line break or another control
+    /// character (a Maildir file may be named so) shows it escaped, as `\n`, `\r`, `\t` or
+    /// `\u{1B}`, instead of starting a line of its own (``TerminalText/oneLine(_:)``).
+    static func oneLine(_ text: String) -> String { TerminalText.oneLine(text) }
 
     /// The file in the output folder that keeps the last run's ``json()`` (written by every
     /// run, `--quiet` or not): what a run from cron skipped, and why.
