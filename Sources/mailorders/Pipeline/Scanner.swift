@@ -332,7 +332,13 @@ struct Scanner {
             outputFolders: [options.outputDirectory.path])
         // Files are read on the worker threads, with their hashes: this thread lists them.
         source.defersFileReads = true
-        if progress.showsTotal { progress.total = source.estimatedTotal }
+        let (paths, outputFolder) = (options.paths, options.outputDirectory.path)
+        progress.countTotal {
+            MessageSource(
+                paths: paths,
+                excluding: [database, database + "-wal", database + "-shm", database + "-journal"],
+                outputFolders: [outputFolder])
+        }
         var created = Set<Int64>()
         var ordersSeen = 0
         var shipmentsSeen = 0
