@@ -89,4 +89,16 @@ import Testing
             result.standardOutput.contains(#"FAIL case\t\u{1B}]0;title\u{7}"#), "\(result.standardOutput)")
         Self.expectNoControls(result.standardOutput)
     }
+
+    /// A fatal error line names its path escaped too.
+    @Test func corpusErrorLineShowsThePathEscaped() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let missing = folder.appendingPathComponent("no\tsuch\ncorpus").path
+        let result = try CommandRunner.run(["corpus", missing])
+        #expect(result.status == 2)
+        #expect(result.standardError.contains(#"no\tsuch\ncorpus"#), "\(result.standardError)")
+        #expect(result.standardError.components(separatedBy: "\n").count == 2, "\(result.standardError)")
+        Self.expectNoControls(result.standardError)
+    }
 }

@@ -43,7 +43,7 @@ enum CorpusCommand: Subcommand {
         // A fatal error: its line on standard error and, with --json, the report with the error
         // on standard output.
         func stop(_ message: String) -> Int32 {
-            Console.error("mailorders corpus: \(message)")
+            Console.error("mailorders corpus: \(TerminalText.oneLine(message))")
             if json { Console.out(CorpusRunner.jsonReport(error: ScanSummary.oneLine(message)), json: true) }
             return ExitCode.fatal
         }
@@ -77,7 +77,7 @@ enum CorpusCommand: Subcommand {
             Console.out(runner.textReport())
         }
         if let junitError {
-            Console.error("mailorders corpus: \(junitError)")
+            Console.error("mailorders corpus: \(TerminalText.oneLine(junitError))")
             return ExitCode.fatal
         }
         return runner.results.allSatisfy(\.passed) ? ExitCode.success : ExitCode.partial

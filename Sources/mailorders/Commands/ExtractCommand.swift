@@ -33,7 +33,7 @@ enum ExtractCommand: Subcommand {
         do {
             pipeline = MessagePipeline(rules: try MessagePipeline.loadRules(from: arguments.value("rules")))
         } catch {
-            Console.error("mailorders extract: \(error)")
+            Console.error("mailorders extract: \(TerminalText.oneLine("\(error)"))")
             return ExitCode.fatal
         }
         let loop = MessageLoop(command: "extract", paths: arguments.positionals)

@@ -141,7 +141,9 @@ enum ScanCommand: Subcommand {
             try json.write(to: record, atomically: true, encoding: .utf8)
         } catch  where reportingFailure {
             Console.error(
-                "mailorders scan: cannot write \(record.path): \(fileErrorReason(error, path: record.path))")
+                "mailorders scan: "
+                    + TerminalText.oneLine(
+                        "cannot write \(record.path): \(fileErrorReason(error, path: record.path))"))
         } catch {}
     }
 }
