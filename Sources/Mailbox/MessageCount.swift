@@ -32,13 +32,29 @@ struct MessageCounter {
     /// Reads more of the file. Once the first line shows it is not an mbox, the rest is not
     /// looked at (``isDone``).
     mutating func feed(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress else { return }
         var start = 0
         while start < bytes.count, !isDone {
-            let rest = UnsafeRawBufferPointer(rebasing: bytes[start...])
-            let lineFeed = rest.firstIndex(of: 0x0A)
-            let end = lineFeed.map { start + $0 } ?? bytes.count
-            let room = max(0, Self.keptLineBytes - line.count)
-            line.append(contentsOf: bytes[start..<min(end, start + room)])
+            let lineFeed = memchr(base + start, 0x0A, bytes.count - start).map {
+                base.distance(to: UnsafeRawPointer($0))
+            }
+            let end = lineFeed ?? bytes.count
+            let segment = bytes[start..<min(end, start + max(0, Self.keptLineBytes - line.count))]
+            // Only a line that may matter is kept: the first, one that starts with `From ` (or
+            // may, when a chunk ends before its fifth byte), and the one after a
+            // separator-shaped line.
+            let keep: Bool
+            if isMbox == nil || previousLineMaySeparate {
+                keep = true
+            } else if lineLength == 0 {
+                keep =
+                    segment.starts(with: MboxReader.fromLine)
+                    || (segment.count < MboxReader.fromLine.count
+                        && MboxReader.fromLine.starts(with: segment))
+            } else {
+                keep = !line.isEmpty
+            }
+            if keep { line.append(contentsOf: segment) }
             lineLength += end - start
             bytesSeen += end - start
             start = end
@@ -67,7 +83,9 @@ struct MessageCounter {
         var content = line[...]
         if isMbox == nil, content.starts(with: [0xEF, 0xBB, 0xBF]) { content = content.dropFirst(3) }
         if content.last == 0x0D { content = content.dropLast() }
-        let shape = lineLength <= Self.keptLineBytes ? MboxReader.separatorShape(content) : nil
+        let shape =
+            lineLength <= Self.keptLineBytes && content.starts(with: MboxReader.fromLine)
+            ? MboxReader.separatorShape(content) : nil
         guard let isMbox else {
             isMbox = shape != nil
             acceptsUndated = shape == .undated

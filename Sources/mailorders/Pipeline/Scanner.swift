@@ -341,6 +341,9 @@ struct Scanner {
         }
         var created = Set<Int64>()
         var ordersSeen = 0
+        // Messages read so far, for the progress line: each message of a file (an mbox's each)
+        // once its file is read, where listed entries count files.
+        var messagesSeen = 0
         var shipmentsSeen = 0
         let jobs = max(1, options.jobs)
         // Large enough that the wait for a batch's slowest message is small beside the batch.
@@ -377,8 +380,7 @@ struct Scanner {
                     shipmentsSeen += extraction.shipments?.count ?? 0
                 }
             }
-            progress.update(
-                done: summary.messagesRead + batch.count, orders: ordersSeen, shipments: shipmentsSeen)
+            progress.update(done: messagesSeen, orders: ordersSeen, shipments: shipmentsSeen)
         }
 
         // Batches read and being hashed (on the worker threads, before the rest of their
@@ -415,7 +417,9 @@ struct Scanner {
         func check(_ read: WorkerJob<[HashedEntry]>) throws {
             // Problems and messages cut short are reported in the order they were listed.
             var hashed: [(raw: RawMessage, hash: String)] = []
-            for entry in read.wait().joined() {
+            let entries = read.wait().joined()
+            messagesSeen += entries.count
+            for entry in entries {
                 switch entry {
                 case .problem(let problem):
                     summary.messagesRead += 1
@@ -484,8 +488,7 @@ struct Scanner {
             case .unread(let file): bytesInBatch += file.byteCount
             }
             if batch.count >= batchSize || bytesInBatch >= batchBytes { try submit() }
-            progress.update(
-                done: summary.messagesRead + batch.count, orders: ordersSeen, shipments: shipmentsSeen)
+            progress.update(done: messagesSeen, orders: ordersSeen, shipments: shipmentsSeen)
         }
         if !batch.isEmpty { try submit() }
         for read in hashing { try check(read.job) }
