@@ -39,7 +39,9 @@ let package = Package(
         .target(name: "Extraction", dependencies: ["MailDocument"]),
         .target(name: "OrderStore", dependencies: ["Extraction", "CSQLite", "CCrypto"]),
         .target(name: "WalletOrder", dependencies: ["OrderStore", "CZlib", "CCrypto", "CSystem"]),
-        .target(name: "MerchantCheck", dependencies: ["MIME", "MailDocument", "Extraction", "WalletOrder"]),
+        .target(
+            name: "MerchantCheck",
+            dependencies: ["MIME", "Mailbox", "MailDocument", "Extraction", "WalletOrder"]),
         .executableTarget(
             name: "mailorders",
             dependencies: [

@@ -227,20 +227,26 @@ public final class MessageSource: Sequence, IteratorProtocol {
         self.scratch = scratch
     }
 
-    /// The number of files below the given paths, for a progress bar; `nil` when a path
-    /// is standard input or a file (an mbox holds an unknown number of messages).
-    /// Counting walks the directories once, without opening files.
-    public lazy var estimatedTotal: Int? = {
+    /// About how many messages the given paths hold, for a progress bar; `nil` when a path is
+    /// standard input (or not there).
+    ///
+    /// A file in a Maildir's `cur/` or `new/` is one message. Any other file is read once, in
+    /// chunks, to count the messages of an mbox (see ``MessageCounter``: the count may be off
+    /// by a separator the reader takes for body text, or the reverse); a file that is one
+    /// message is read only up to its first line. Folders are walked as ``next()`` walks them.
+    /// - Parameter shouldStop: asked before each folder entry and each chunk read; `true`
+    ///   ends the count and gives `nil`.
+    public func estimatedMessageCount(shouldStop: () -> Bool = { false }) -> Int? {
         var total = 0
         for path in topLevelPaths {
-            var isDirectory: ObjCBool = false
-            guard path != "-", FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
-                isDirectory.boolValue
-            else { return nil }
-            total += countFiles(in: FileSystemPath(path))
+            guard path != "-" else { return nil }
+            guard let count = countMessages(in: FileSystemPath(path), shouldStop: shouldStop) else {
+                return nil
+            }
+            total += count
         }
-        return total
-    }()
+        return shouldStop() ? nil : total
+    }
 
     /// The next message, or a problem that skipped one; `nil` at the end.
     public func next() -> Result<RawMessage, SourceProblem>? {
@@ -810,11 +816,12 @@ public final class MessageSource: Sequence, IteratorProtocol {
 
     /// The number of files below `path` that are read as messages, walking its folders as
     /// ``next()`` does, without opening files.
-    private func countFiles(in path: FileSystemPath) -> Int {
+    private func countMessages(in path: FileSystemPath, shouldStop: () -> Bool) -> Int? {
         var count = 0
         var pending: [Input] = [.path(path, insideTree: false)]
         var listed = Set<FileIdentity>()
         while case .path(let path, let insideTree, let role)? = pending.popLast() {
+            if shouldStop() { return nil }
             var status = stat()
             guard path.withCString({ stat($0, &status) }) == 0, !excludedFiles.contains(FileIdentity(status))
             else { continue }
@@ -826,7 +833,9 @@ public final class MessageSource: Sequence, IteratorProtocol {
                 listed.insert(FileIdentity(status))
                 pending.append(contentsOf: entries)
             } else if (status.st_mode & S_IFMT) == S_IFREG && role != .ifFolder && role != .ifMaildir {
-                count += 1
+                count +=
+                    Self.isInMaildirMessagesFolder(path.display)
+                    ? 1 : MessageCounter.count(at: path, shouldStop: shouldStop)
             }
         }
         return count

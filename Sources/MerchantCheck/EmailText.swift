@@ -115,52 +115,79 @@ struct EmailText {
     }
 
     /// Whether a name appears in the visible text as a whole word (see
-    /// ``containsName(_:in:)``), ruling out absent ASCII names by a byte search first.
+    /// ``containsName(_:in:)``): the folded byte search of ``NameSearchText``, then
+    /// Foundation's on the lines it hits.
+    ///
+    /// No search of the unfolded text comes first: an ASCII name (`Cafe Nero`) is found in
+    /// text that writes it with diacritics (`Café Nero`), and the reverse, as
+    /// ``containsName(_:in:)`` finds it.
     func visibleContains(name: String) -> Bool {
-        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        if trimmed.utf8.allSatisfy({ $0 < 0x80 }),
-            ByteSearch.find(trimmed.utf8.map(ByteSearch.lowercased), in: visibleFolded) == nil
-        {
-            return false
-        }
-        return visibleNames.containsName(trimmed)
+        visibleNames.containsName(name)
     }
 
     /// Whether a name appears in a text as a whole word: ignoring case and diacritics, except
     /// that an all-capital ASCII name (`UPS`, `DHL`) must match its case.
+    ///
+    /// A name with nothing but white space and combining marks (`U+0301` alone) names nothing
+    /// and is never found; any string is a valid name and text, of any length.
     static func containsName(_ name: String, in text: String) -> Bool {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty, !text.isEmpty else { return false }
+        guard !text.isEmpty, namesSomething(trimmed) else { return false }
         var options: String.CompareOptions =
             isAllCapitals(trimmed) ? [] : [.caseInsensitive, .diacriticInsensitive]
         options.insert(.literal)
+        // Only alphabetic scripts written with spaces need a word boundary: Japanese,
+        // Chinese and Korean attach particles and neighbours directly to a name.
+        let isWordCharacter: (Character?) -> Bool = { character in
+            guard let character, let scalar = character.unicodeScalars.first else { return false }
+            return (character.isLetter || character.isNumber) && scalar.value < 0x0530
+        }
+        let startsWithWordCharacter = isWordCharacter(trimmed.first)
+        let endsWithWordCharacter = isWordCharacter(trimmed.last)
         var searchStart = text.startIndex
         while searchStart < text.endIndex,
             let range = text.range(of: trimmed, options: options, range: searchStart..<text.endIndex)
         {
-            let before = range.lowerBound > text.startIndex ? text[text.index(before: range.lowerBound)] : nil
+            // A match of nothing (a name that folds away) is no match, and the search must move
+            // on from a match that starts at the end.
+            guard !range.isEmpty, range.lowerBound < text.endIndex else { return false }
+            let start = range.lowerBound
+            let before: Character?
+            if start == text.startIndex {
+                before = nil
+            } else if String.Index(start, within: text) != nil {
+                before = text[text.index(before: start)]
+            } else {
+                // The match starts inside a character (after a prepended mark such as U+0600,
+                // or inside a Hangul syllable written as jamo): its neighbour is the scalar
+                // before it.
+                before = Character(text.unicodeScalars[text.unicodeScalars.index(before: start)])
+            }
             // Foundation ends a match after the combining marks of its last letter (`e` and
             // U+0301), or before them, depending on the text ahead of it: the match takes the
             // whole character, as it takes a precomposed `é`.
             var end = range.upperBound
             if end < text.endIndex, String.Index(end, within: text) == nil { end = text.index(after: end) }
             let after = end < text.endIndex ? text[end] : nil
-            // Only alphabetic scripts written with spaces need a word boundary: Japanese,
-            // Chinese and Korean attach particles and neighbours directly to a name.
-            let isWordCharacter: (Character?) -> Bool = { character in
-                guard let character, let scalar = character.unicodeScalars.first else { return false }
-                return (character.isLetter || character.isNumber) && scalar.value < 0x0530
-            }
-            let startsWithWordCharacter = isWordCharacter(trimmed.first)
-            let endsWithWordCharacter = isWordCharacter(trimmed.last)
             if !(startsWithWordCharacter && isWordCharacter(before))
                 && !(endsWithWordCharacter && isWordCharacter(after))
             {
                 return true
             }
-            searchStart = text.index(after: range.lowerBound)
+            searchStart = text.index(after: start)
         }
         return false
+    }
+
+    /// Whether a (trimmed) name has anything to find: a scalar that is not white space nor a
+    /// combining mark (general categories Mn, Mc, Me).
+    static func namesSomething(_ name: String) -> Bool {
+        name.unicodeScalars.contains { scalar in
+            switch scalar.properties.generalCategory {
+            case .nonspacingMark, .spacingMark, .enclosingMark: false
+            default: !scalar.properties.isWhitespace
+            }
+        }
     }
 
     /// Whether a name is written in ASCII capitals (digits and punctuation aside), as `UPS`

@@ -14,9 +14,10 @@ import Foundation
 /// holding it is searched by ``EmailText/containsName(_:in:)`` itself, so the answer is
 /// that function's: a name holds no line break, so a match never spans one, and both ends of
 /// a line are word boundaries, as in the whole text. An all-capital ASCII name, which matches
-/// its case, is looked up as it is written. (One difference: Foundation's search finds `ß` in
-/// `S` followed by any letter above ASCII, such as the Kelvin sign or `İ`, which its own
-/// folding does not give; that match is not made here.)
+/// its case, is looked up as it is written. A name with `ß` (or `ẞ`) is searched in the whole
+/// text by ``EmailText/containsName(_:in:)``: Foundation's search finds `ß` in `S` followed by
+/// any letter above ASCII, such as the Kelvin sign or `İ`, which its own folding does not
+/// give, and the byte search must never rule out a name that search finds.
 struct NameSearchText {
     /// The text's UTF-8.
     private let bytes: [UInt8]
@@ -36,10 +37,13 @@ struct NameSearchText {
     /// Whether `name` appears in the text as ``EmailText/containsName(_:in:)`` finds it.
     func containsName(_ name: String) -> Bool {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty, !bytes.isEmpty else { return false }
+        guard !bytes.isEmpty, EmailText.namesSomething(trimmed) else { return false }
         let text = { String(decoding: bytes, as: UTF8.self) }
-        // A name across lines is searched in the whole text (no name in the rules is).
-        if trimmed.utf8.contains(0x0A) { return EmailText.containsName(trimmed, in: text()) }
+        // A name across lines is searched in the whole text (no name in the rules is), and so
+        // is a name with a sharp s (see the type's description).
+        if trimmed.utf8.contains(0x0A) || trimmed.unicodeScalars.contains(where: { $0 == "ß" || $0 == "ẞ" }) {
+            return EmailText.containsName(trimmed, in: text())
+        }
         let key: [UInt8]
         let haystack: [UInt8]
         let starts: [Int]
@@ -51,7 +55,8 @@ struct NameSearchText {
                 Self.fold(Array(trimmed.utf8), cache: &cache).folded, folded, foldedLineStarts
             )
         }
-        // Only combining marks: every position would be a hit.
+        // A name that folds to nothing (default-ignorable scalars and marks): every position
+        // would be a hit of the byte search.
         guard !key.isEmpty else { return EmailText.containsName(trimmed, in: text()) }
         var from = 0
         while let hit = ByteSearch.find(key, in: haystack, from: from) {

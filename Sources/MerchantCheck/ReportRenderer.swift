@@ -1,5 +1,6 @@
 import Extraction
 import Foundation
+import Mailbox
 
 /// Turns check reports into what `mailorders check` prints: text for people, one JSON
 /// document for a merchant's CI, or a self-contained HTML page.
@@ -11,12 +12,15 @@ public enum ReportRenderer {
     /// - Returns: lines ending in `\n`.
     public static func text(_ report: CheckReport) -> String {
         var lines: [String] = []
-        var heading = "\(report.origin): \(report.kind.rawValue)"
+        // File names are shown escaped (TerminalText.oneLine): a Maildir file may be named with
+        // a line feed or an escape sequence.
+        var heading = "\(TerminalText.oneLine(report.origin)): \(report.kind.rawValue)"
         if let expected = report.expected { heading += " (expected \(expected.emailKind.rawValue))" }
         lines.append(heading)
         if let subject = report.subject { lines.append("  Subject: \(oneLine(subject))") }
         if let address = report.senderAddress {
-            lines.append("  From:    \(address)" + (report.senderDomain.map { " (\($0))" } ?? ""))
+            lines.append(
+                "  From:    \(oneLine(address))" + (report.senderDomain.map { " (\(oneLine($0)))" } ?? ""))
         }
         lines.append("")
         lines.append("Found")
@@ -73,7 +77,7 @@ public enum ReportRenderer {
     public static func summaryTable(_ reports: [CheckReport], crossFindings: [Finding] = []) -> String {
         let rows = reports.map { report in
             [
-                report.origin, report.kind.rawValue, String(report.count(.error)),
+                TerminalText.oneLine(report.origin), report.kind.rawValue, String(report.count(.error)),
                 String(report.count(.warning)),
                 String(report.count(.info)), report.hasErrors ? "FAIL" : "ok",
             ]

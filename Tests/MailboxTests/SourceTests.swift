@@ -235,7 +235,7 @@ func text(_ message: RawMessage) -> String { String(decoding: message.bytes, as:
     try folder.write("Mail/.Sub.Folder/cur/4.d!2,T", "Subject: d\n\n")
     try folder.write("Mail/.Sub.Folder/cur/.hidden", "Subject: hidden\n\n")
     let source = MessageSource(paths: [folder.url.appendingPathComponent("Mail").path])
-    #expect(source.estimatedTotal == 3)
+    #expect(source.estimatedMessageCount() == 3)
     let (messages, problems) = collect(source)
     #expect(problems.isEmpty)
     #expect(messages.map(text).sorted() == ["Subject: a\n\n", "Subject: b\n\n", "Subject: d\n\n"])
@@ -278,7 +278,7 @@ func text(_ message: RawMessage) -> String { String(decoding: message.bytes, as:
     try folder.write("box/Sent/new/6.f", "Subject: sent new\n\n")
     try folder.write("box/Sent/dovecot.index.log", bytes: binary)
     let source = MessageSource(paths: [folder.url.appendingPathComponent("box").path])
-    #expect(source.estimatedTotal == 5)
+    #expect(source.estimatedMessageCount() == 5)
     let (messages, problems) = collect(source)
     #expect(problems.isEmpty, "\(problems)")
     #expect(

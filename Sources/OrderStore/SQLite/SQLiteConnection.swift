@@ -59,8 +59,14 @@ final class SQLiteConnection {
     /// Opens (creating if needed) the database at `path`.
     /// - Parameter readOnly: open for reading only (`SQLITE_OPEN_READONLY`): the file must
     ///   exist, and nothing, not even the journal mode, is written.
+    /// - Throws: ``StoreError/cannotOpen(path:message:)`` with ``SQLiteOrderStore/pathProblem(_:)``'s
+    ///   reason before SQLite is asked (which says only "disk I/O error" or "unable to open
+    ///   database file" for them), or SQLite's.
     init(path: String, readOnly: Bool = false) throws(StoreError) {
         self.path = path
+        if let problem = SQLiteOrderStore.pathProblem(path) {
+            throw StoreError.cannotOpen(path: path, message: problem)
+        }
         var db: OpaquePointer?
         let flags =
             readOnly

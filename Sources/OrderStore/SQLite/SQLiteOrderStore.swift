@@ -69,6 +69,28 @@ public final class SQLiteOrderStore: OrderStore, @unchecked Sendable {
         connection.close()
     }
 
+    /// Why `path` cannot be a database file, when the file system says so before SQLite is
+    /// asked: it is a folder (`it is a folder, not a database file`), or the folder it would be
+    /// in is not there (`its folder DIR does not exist`) or is no folder (`DIR is not a folder`). `nil` for a path that may be one (a file, or a new file
+    /// in an existing folder; whether it can be read or written is SQLite's to say), and for
+    /// `:memory:` and the empty path (SQLite's private databases).
+    /// - Parameter path: the database path as given (relative to the current folder or absolute).
+    /// - Returns: the reason, on one line, to follow the path (`PATH: reason`).
+    public static func pathProblem(_ path: String) -> String? {
+        guard !path.isEmpty, path != ":memory:" else { return nil }
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
+            return isFolder.boolValue ? "it is a folder, not a database file" : nil
+        }
+        let parent = (path as NSString).deletingLastPathComponent
+        // A relative name without a folder is in the current folder.
+        guard !parent.isEmpty else { return nil }
+        guard FileManager.default.fileExists(atPath: parent, isDirectory: &isFolder) else {
+            return "its folder \(parent) does not exist"
+        }
+        return isFolder.boolValue ? nil : "\(parent) is not a folder"
+    }
+
     /// The store's file name in the output folder when no `--db` is given.
     public static let defaultFileName = "mailorders.sqlite"
 

@@ -5,16 +5,61 @@ protocol Subcommand: SendableMetatype {
     static var spec: CommandSpec { get }
     /// Runs the subcommand and returns the process exit code.
     static func run(_ arguments: ParsedArguments) -> Int32
+    /// Whether a command line (everything after the subcommand's name, parsed or not) asks for
+    /// JSON output: `--json` (or `--json=…`) before any `--`, for the commands that have it.
+    static func asksForJSON(_ arguments: [String]) -> Bool
+    /// What the subcommand prints on standard output, when JSON was asked for, after an error
+    /// that stops it before it does anything: its usual JSON document with `error` set to
+    /// `message` and `exitCode` to `exitCode`; `nil` for a subcommand without JSON output.
+    static func errorJSON(_ message: String, exitCode: Int32) -> String?
+}
+
+extension Subcommand {
+    static func asksForJSON(_ arguments: [String]) -> Bool {
+        guard spec.option(named: "json") != nil else { return false }
+        return arguments.prefix { $0 != "--" }.contains { $0 == "--json" || $0.hasPrefix("--json=") }
+    }
+
+    /// `{"error": "…", "exitCode": N}` for a subcommand with a `--json` flag.
+    static func errorJSON(_ message: String, exitCode: Int32) -> String? {
+        guard spec.option(named: "json") != nil else { return nil }
+        return fatalErrorJSON(message, exitCode: exitCode)
+    }
+
+    /// Says a usage error and returns its exit status, 64 (EX_USAGE): `message` on standard
+    /// error after `mailorders NAME: `, and, when the command line asked for JSON, the
+    /// subcommand's ``errorJSON(_:exitCode:)`` on standard output.
+    /// - Parameters:
+    ///   - message: what does not fit, on one line (JSON's `error`).
+    ///   - json: whether JSON output was asked for.
+    ///   - showingUsage: add the usage line on standard error.
+    static func usageError(_ message: String, json: Bool, showingUsage: Bool = false) -> Int32 {
+        CommandEntry(Self.self).usageError(message, json: json, showingUsage: showingUsage)
+    }
 }
 
 /// A registered subcommand.
 struct CommandEntry: Sendable {
     var spec: CommandSpec
     var run: @Sendable (ParsedArguments) -> Int32
+    var asksForJSON: @Sendable ([String]) -> Bool
+    var errorJSON: @Sendable (String, Int32) -> String?
 
     init<Command: Subcommand>(_ command: Command.Type) {
         spec = command.spec
         run = { command.run($0) }
+        asksForJSON = { command.asksForJSON($0) }
+        errorJSON = { command.errorJSON($0, exitCode: $1) }
+    }
+
+    /// See ``Subcommand/usageError(_:json:showingUsage:)``.
+    func usageError(_ message: String, json: Bool, showingUsage: Bool = false) -> Int32 {
+        let usage = showingUsage ? "\nUsage: mailorders \(spec.name) \(spec.usage)" : ""
+        Console.error("mailorders \(spec.name): \(message)\(usage)")
+        if json, let document = errorJSON(ScanSummary.oneLine(message), ExitCode.usage) {
+            Console.out(document, json: true)
+        }
+        return ExitCode.usage
     }
 }
 
@@ -84,8 +129,8 @@ enum CommandLineInterface {
         do {
             parsed = try ParsedArguments.parse(Array(arguments.dropFirst()), for: command.spec)
         } catch {
-            Console.error("mailorders \(name): \(error)\nUsage: mailorders \(name) \(command.spec.usage)")
-            return ExitCode.usage
+            let rest = Array(arguments.dropFirst())
+            return command.usageError("\(error)", json: command.asksForJSON(rest), showingUsage: true)
         }
         if parsed.wantsHelp {
             Console.out(command.spec.helpText)

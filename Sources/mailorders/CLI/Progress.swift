@@ -1,4 +1,5 @@
 import Foundation
+import Mailbox
 
 /// Progress of a long run on standard error.
 ///
@@ -6,18 +7,34 @@ import Foundation
 /// total when known), messages per second, the time left, and how many emails with an order
 /// number and parcel mentions were read so far (an order's several emails count each: these
 /// are not the orders of the summary). Not on a terminal: a plain line every 10,000 messages at most. Silent with `--quiet`.
-final class ProgressReporter {
+///
+/// The total is counted in messages (an mbox's each, ``MessageSource/estimatedMessageCount(shouldStop:)``)
+/// on a thread of its own (``countTotal(of:)``), so the first line is drawn at once, without
+/// the bar until the count is in. ``total`` and ``finish()`` may be used from any thread; the
+/// rest from the one thread that reports.
+final class ProgressReporter: @unchecked Sendable {
     private let isTerminal: Bool
     private let quiet: Bool
     private let start = Date()
     private var lastDraw = Date.distantPast
     private var lastLoggedCount = 0
     private var drewOnTerminal = false
-    /// The number of messages expected, when the source knows it.
-    var total: Int?
+    /// Guards ``counted`` and ``finished``.
+    private let lock = NSLock()
+    private var counted: Int?
+    private var finished = false
 
-    /// Whether ``total`` is shown: only the terminal line shows it, so counting the files
-    /// (a walk of every folder) is skipped otherwise.
+    /// The number of messages expected, once known.
+    var total: Int? {
+        get { lock.withLock { counted } }
+        set { lock.withLock { counted = newValue } }
+    }
+
+    /// Whether ``finish()`` was called: a count still going on stops.
+    var isFinished: Bool { lock.withLock { finished } }
+
+    /// Whether ``total`` is shown: only the terminal line shows it, so counting the messages
+    /// (a walk of every folder, a read of every mbox) is skipped otherwise.
     var showsTotal: Bool { !quiet && isTerminal }
 
     init(quiet: Bool, isTerminal: Bool = Console.standardErrorIsTerminal) {
@@ -41,8 +58,22 @@ final class ProgressReporter {
         }
     }
 
-    /// Clears the terminal line before the summary is printed.
+    /// Sets ``total`` to the messages `source` holds, counted on a new thread, when
+    /// ``showsTotal``; the count stops at ``finish()``.
+    /// - Parameter source: makes the source to count (a source of its own: a source is read
+    ///   by one thread).
+    func countTotal(of source: @escaping @Sendable () -> MessageSource) {
+        guard showsTotal else { return }
+        Thread.detachNewThread { [self] in
+            let total = source().estimatedMessageCount { self.isFinished }
+            if let total, !isFinished { self.total = total }
+        }
+    }
+
+    /// Clears the terminal line before the summary is printed, and stops a count of the
+    /// total that is still going on.
     func finish() {
+        lock.withLock { finished = true }
         if drewOnTerminal && !quiet {
             FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
         }

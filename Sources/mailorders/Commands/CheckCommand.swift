@@ -33,22 +33,39 @@ enum CheckCommand: Subcommand {
             Exit status: 0 no errors, 1 an error in any email, 2 an input that cannot be read or no email at all.
             """)
 
+    /// `--format json` or `--format=json`, the last `--format` before any `--`.
+    static func asksForJSON(_ arguments: [String]) -> Bool {
+        let options = Array(arguments.prefix { $0 != "--" })
+        var format: String?
+        for (index, argument) in options.enumerated() {
+            if argument == "--format", index + 1 < options.count {
+                format = options[index + 1]
+            } else if argument.hasPrefix("--format=") {
+                format = String(argument.dropFirst("--format=".count))
+            }
+        }
+        return format == CheckFormat.json.rawValue
+    }
+
+    /// The JSON report with nothing checked, `error` and `exitCode` set.
+    static func errorJSON(_ message: String, exitCode: Int32) -> String? {
+        ReportRenderer.json([], error: message, exitCode: exitCode)
+    }
+
     static func run(_ arguments: ParsedArguments) -> Int32 {
+        let asksForJSON = arguments.value("format") == CheckFormat.json.rawValue
         guard !arguments.positionals.isEmpty else {
-            Console.error("mailorders check: give at least one FILE, or - for standard input")
-            return ExitCode.usage
+            return usageError("give at least one FILE, or - for standard input", json: asksForJSON)
         }
         guard let format = CheckFormat(rawValue: arguments.value("format") ?? "text") else {
-            Console.error(
-                "mailorders check: --format is text, json or html, not '\(arguments.value("format") ?? "")'")
-            return ExitCode.usage
+            return usageError(
+                "--format is text, json or html, not '\(arguments.value("format") ?? "")'", json: false)
         }
         var expect: ExpectedKind?
         if let text = arguments.value("expect") {
             guard let kind = ExpectedKind(rawValue: text) else {
                 let names = ExpectedKind.allCases.map(\.rawValue).joined(separator: ", ")
-                Console.error("mailorders check: --expect is one of \(names), not '\(text)'")
-                return ExitCode.usage
+                return usageError("--expect is one of \(names), not '\(text)'", json: asksForJSON)
             }
             expect = kind
         }
@@ -58,7 +75,7 @@ enum CheckCommand: Subcommand {
         // A fatal error: its line on standard error and, with --format json, the document with
         // what was checked and the error on standard output, whatever --out says.
         func stop(_ message: String) -> Int32 {
-            Console.error("mailorders check: \(message)")
+            Console.error("mailorders check: \(TerminalText.oneLine(message))")
             if format == .json {
                 Console.out(
                     ReportRenderer.json(
@@ -94,7 +111,7 @@ enum CheckCommand: Subcommand {
             // An empty folder (a wrong path in a CI job) checks nothing: that is no pass.
             error = "no email found in " + arguments.positionals.joined(separator: ", ")
             status = ExitCode.fatal
-            Console.error("mailorders check: \(error ?? "")")
+            Console.error("mailorders check: \(TerminalText.oneLine(error ?? ""))")
         }
         let output = CheckOutput.render(
             reports, crossFindings: crossFindings, format: format, emailHTML: reports.map(\.emailHTML),
@@ -109,7 +126,7 @@ enum CheckCommand: Subcommand {
             }
             do {
                 try output.write(toFile: path, atomically: true, encoding: .utf8)
-                Console.error("mailorders check: wrote \(path)")
+                Console.error("mailorders check: wrote \(TerminalText.oneLine(path))")
             } catch {
                 return stop("cannot write \(path): \(fileErrorReason(error, path: path))")
             }

@@ -1,4 +1,5 @@
 import Foundation
+import Mailbox
 
 /// `mailorders corpus`: regression run over an email corpus.
 enum CorpusCommand: Subcommand {
@@ -29,16 +30,20 @@ enum CorpusCommand: Subcommand {
             mismatch or unreadable case, 2 when DIR or the rules cannot be read.
             """)
 
+    /// The report with no case run, `error` and `exitCode` set.
+    static func errorJSON(_ message: String, exitCode: Int32) -> String? {
+        CorpusRunner.jsonReport(error: message, exitCode: exitCode)
+    }
+
     static func run(_ arguments: ParsedArguments) -> Int32 {
         guard arguments.positionals.count == 1, let path = arguments.positionals.first else {
-            Console.error("mailorders corpus: give one corpus folder\nUsage: mailorders corpus \(spec.usage)")
-            return ExitCode.usage
+            return usageError("give one corpus folder", json: arguments.has("json"), showingUsage: true)
         }
         let json = arguments.has("json")
         // A fatal error: its line on standard error and, with --json, the report with the error
         // on standard output.
         func stop(_ message: String) -> Int32 {
-            Console.error("mailorders corpus: \(message)")
+            Console.error("mailorders corpus: \(TerminalText.oneLine(message))")
             if json { Console.out(CorpusRunner.jsonReport(error: ScanSummary.oneLine(message)), json: true) }
             return ExitCode.fatal
         }
@@ -72,7 +77,7 @@ enum CorpusCommand: Subcommand {
             Console.out(runner.textReport())
         }
         if let junitError {
-            Console.error("mailorders corpus: \(junitError)")
+            Console.error("mailorders corpus: \(TerminalText.oneLine(junitError))")
             return ExitCode.fatal
         }
         return runner.results.allSatisfy(\.passed) ? ExitCode.success : ExitCode.partial
@@ -87,8 +92,8 @@ extension CorpusRunner {
         var lines: [String] = []
         let failed = results.filter { !$0.passed }
         for result in failed {
-            lines.append("FAIL \(result.name)")
-            if let error = result.error { lines.append("  \(error)") }
+            lines.append("FAIL \(TerminalText.oneLine(result.name))")
+            if let error = result.error { lines.append("  \(TerminalText.oneLine(error))") }
             if let diff = result.diff { lines.append(diff) }
             lines.append("")
         }
@@ -111,7 +116,7 @@ extension CorpusRunner {
         )
         if !written.isEmpty {
             lines.append("wrote \(written.count) new expected file(s): check each by eye before committing:")
-            lines += written.map { "  \($0)" }
+            lines += written.map { "  \(TerminalText.oneLine($0))" }
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -127,7 +132,7 @@ extension CorpusRunner {
     /// The JSON report of a run with these results (none when a fatal error stopped it first).
     static func jsonReport(
         results: [CorpusCaseResult] = [], scores: [String: FieldScore] = [:], written: [String] = [],
-        error: String?
+        error: String?, exitCode: Int32? = nil
     ) -> String {
         var fields: [String: Any] = [:]
         for field in Self.scoredFields {
@@ -151,7 +156,8 @@ extension CorpusRunner {
         let report: [String: Any] = [
             "passed": error == nil && passed, "fields": fields, "cases": cases, "written": written,
             "error": error ?? NSNull(),
-            "exitCode": Int(error != nil ? ExitCode.fatal : passed ? ExitCode.success : ExitCode.partial),
+            "exitCode": Int(
+                exitCode ?? (error != nil ? ExitCode.fatal : passed ? ExitCode.success : ExitCode.partial)),
         ]
         return canonicalJSON(report) + "\n"
     }

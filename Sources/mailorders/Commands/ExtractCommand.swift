@@ -33,7 +33,7 @@ enum ExtractCommand: Subcommand {
         do {
             pipeline = MessagePipeline(rules: try MessagePipeline.loadRules(from: arguments.value("rules")))
         } catch {
-            Console.error("mailorders extract: \(error)")
+            Console.error("mailorders extract: \(TerminalText.oneLine("\(error)"))")
             return ExitCode.fatal
         }
         let loop = MessageLoop(command: "extract", paths: arguments.positionals)
@@ -46,7 +46,8 @@ enum ExtractCommand: Subcommand {
                 return
             }
             for warning in processed.warningDescriptions {
-                Console.error("mailorders extract: warning: \(processed.origin): \(warning)")
+                Console.error(
+                    "mailorders extract: warning: \(TerminalText.oneLine("\(processed.origin): \(warning)"))")
             }
             if arguments.has("no-evidence") { extraction.evidence = nil }
             Console.line(extractionJSONLine(extraction), json: true)

@@ -33,8 +33,7 @@ enum InspectCommand: Subcommand {
 
     static func run(_ arguments: ParsedArguments) -> Int32 {
         guard !arguments.positionals.isEmpty else {
-            Console.error("mailorders inspect: give at least one PATH, or - for standard input")
-            return ExitCode.usage
+            return usageError("give at least one PATH, or - for standard input", json: arguments.has("json"))
         }
         let documentViews = arguments.has("text") || arguments.has("links") || arguments.has("structured")
         let loop = MessageLoop(command: "inspect", paths: arguments.positionals)
@@ -55,7 +54,7 @@ enum InspectCommand: Subcommand {
                     json: true)
                 return
             }
-            Console.line("== \(raw.origin)")
+            Console.line("== \(TerminalText.oneLine(raw.origin.description))")
             if arguments.has("text") { Console.out(inspectDocumentText(document)) }
             if arguments.has("links") { Console.out(inspectDocumentLinks(document)) }
             if arguments.has("structured") { Console.out(inspectDocumentStructured(document)) }

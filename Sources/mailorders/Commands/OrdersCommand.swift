@@ -33,6 +33,9 @@ enum OrdersCommand: Subcommand {
         guard FileManager.default.fileExists(atPath: path) else {
             return stop("no order database at \(path); run 'mailorders scan' first or pass --db")
         }
+        if let problem = SQLiteOrderStore.pathProblem(path) {
+            return stop("cannot read the order store \(path): \(problem)")
+        }
         do throws(StoreError) {
             let store = try SQLiteOrderStore(readingOnly: path)
             let unlinked = arguments.has("unlinked")

@@ -67,8 +67,7 @@ enum ScanCommand: Subcommand {
         do {
             options = try ScanOptions(arguments)
         } catch {
-            Console.error("mailorders scan: \(error)\nUsage: mailorders scan \(spec.usage)")
-            return ExitCode.usage
+            return usageError("\(error)", json: arguments.has("json"), showingUsage: true)
         }
         var summary = ScanSummary()
         summary.outputDirectory = options.outputDirectory.path
@@ -111,6 +110,13 @@ enum ScanCommand: Subcommand {
         return summary.exitCode
     }
 
+    /// The summary of a run that a usage error stopped: nothing read, `error` and `exitCode` set.
+    static func errorJSON(_ message: String, exitCode: Int32) -> String? {
+        var summary = ScanSummary()
+        summary.error = message
+        return summary.json(exitCode: exitCode)
+    }
+
     /// The record's `error` while a run is going on, and after it when it was killed.
     static func unfinishedReason(startedAt start: Date) -> String {
         let time = ISO8601DateFormatter().string(from: start)
@@ -135,7 +141,9 @@ enum ScanCommand: Subcommand {
             try json.write(to: record, atomically: true, encoding: .utf8)
         } catch  where reportingFailure {
             Console.error(
-                "mailorders scan: cannot write \(record.path): \(fileErrorReason(error, path: record.path))")
+                "mailorders scan: "
+                    + TerminalText.oneLine(
+                        "cannot write \(record.path): \(fileErrorReason(error, path: record.path))"))
         } catch {}
     }
 }

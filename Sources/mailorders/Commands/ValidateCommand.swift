@@ -15,10 +15,15 @@ enum ValidateCommand: Subcommand {
             Exit status: 0 when every bundle passes, 1 otherwise.
             """)
 
+    /// `{"passed": false, "bundles": [], "error": "…", "exitCode": N}`: no bundle checked.
+    static func errorJSON(_ message: String, exitCode: Int32) -> String? {
+        canonicalJSON(["passed": false, "bundles": [Any](), "error": message, "exitCode": Int(exitCode)])
+            + "\n"
+    }
+
     static func run(_ arguments: ParsedArguments) -> Int32 {
         guard !arguments.positionals.isEmpty else {
-            Console.error("mailorders validate: give at least one BUNDLE")
-            return ExitCode.usage
+            return usageError("give at least one BUNDLE", json: arguments.has("json"))
         }
         let validator = BundleValidator()
         let reports = arguments.positionals.map { validator.validate(at: URL(fileURLWithPath: $0)) }

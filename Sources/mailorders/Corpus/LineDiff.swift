@@ -1,3 +1,5 @@
+import Mailbox
+
 /// A unified diff of two texts, line by line (longest common subsequence; the texts are
 /// small pretty-printed JSON documents).
 func unifiedDiff(
@@ -38,7 +40,8 @@ func unifiedDiff(
         }
     }
     // Group into hunks with `context` unchanged lines around each change.
-    var output = ["--- \(expectedLabel)", "+++ \(actualLabel)"]
+    // The labels are file names: on their lines, escaped (a tab would look like a field end).
+    var output = ["--- \(TerminalText.oneLine(expectedLabel))", "+++ \(TerminalText.oneLine(actualLabel))"]
     var index = 0
     var oldLine = 1
     var newLine = 1

@@ -142,8 +142,11 @@ private func renderOrdersJSON(_ orders: [StoredOrder], origins: [Int64: [String]
 }
 
 /// What `orders --json` prints instead of the list when a fatal error stops it:
-/// `{"error": "…", "exitCode": 2}`, as `scan --json` names a fatal error.
-/// - Parameter error: why, on one line.
-func fatalErrorJSON(_ error: String) -> String {
-    canonicalJSON(["error": error, "exitCode": Int(ExitCode.fatal)]) + "\n"
+/// `{"error": "…", "exitCode": 2}`, as `scan --json` names a fatal error; `inspect --json`
+/// prints it too after a usage error (`exitCode` 64).
+/// - Parameters:
+///   - error: why, on one line.
+///   - exitCode: the exit status the run ends with.
+func fatalErrorJSON(_ error: String, exitCode: Int32 = ExitCode.fatal) -> String {
+    canonicalJSON(["error": error, "exitCode": Int(exitCode)]) + "\n"
 }

@@ -138,12 +138,10 @@ struct ScanSummary {
         return lines.joined(separator: "\n")
     }
 
-    /// `text` on one line: a file name or reason holding a line break (a Maildir file may be
-    /// named so) shows it as `\n` or `\r` instead of starting a line of its own.
-    static func oneLine(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return text }
-        return text.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r")
-    }
+    /// `text` on one line: a file name or reason holding a line break or another control
+    /// character (a Maildir file may be named so) shows it escaped, as `\n`, `\r`, `\t` or
+    /// `\u{1B}`, instead of starting a line of its own (``TerminalText/oneLine(_:)``).
+    static func oneLine(_ text: String) -> String { TerminalText.oneLine(text) }
 
     /// The file in the output folder that keeps the last run's ``json()`` (written by every
     /// run, `--quiet` or not): what a run from cron skipped, and why.
@@ -152,7 +150,9 @@ struct ScanSummary {
     /// The summary as one JSON object (keys sorted), encoded by `JSONEncoder` from typed
     /// entries: a mailbox with 200,000 unreadable entries lists them all in a second or two.
     /// `exitCode` is always there, and `error` too: `null`, or why a fatal error stopped the run.
-    func json() -> String {
+    /// - Parameter exitCode: the exit status to give instead of ``exitCode`` (64 after a usage
+    ///   error, which stops the run before it reads anything).
+    func json(exitCode: Int32? = nil) -> String {
         struct Skipped: Encodable {
             var origin: String
             /// `null` when unknown: the key is always there.
@@ -197,7 +197,7 @@ struct ScanSummary {
             },
             notWritten: notWritten.map { NotWritten(subject: $0.subject, reason: $0.reason) },
             repaired: repaired.map { Repaired(origin: $0.origin, warnings: $0.warnings) },
-            repairedCount: repairedCount, exitCode: exitCode, error: Nullable(error))
+            repairedCount: repairedCount, exitCode: exitCode ?? self.exitCode, error: Nullable(error))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data = (try? encoder.encode(object)) ?? Data()
@@ -245,6 +245,17 @@ struct Scanner {
                     "cannot read \(path): \(MessageSource.missingReason(path))", leavesRecord: false)
             }
         }
+        // A --db that is a folder, or in a folder that is not there, is a mistake in the command
+        // too: said before the output folder is made (which holds the database by default).
+        let databaseFolder = URL(
+            fileURLWithPath: (options.databasePath as NSString).deletingLastPathComponent
+        ).standardizedFileURL
+        if databaseFolder.path != options.outputDirectory.path,
+            let problem = SQLiteOrderStore.pathProblem(options.databasePath)
+        {
+            throw ScanSetupError(
+                "cannot open the order store \(options.databasePath): \(problem)", leavesRecord: false)
+        }
         var probe = options.outputDirectory
         var isDirectory: ObjCBool = false
         while !FileManager.default.fileExists(atPath: probe.path, isDirectory: &isDirectory)
@@ -287,6 +298,9 @@ struct Scanner {
         }
         let rules = try MessagePipeline.loadRules(from: options.rulesDirectory)
         pipeline = MessagePipeline(rules: rules, prefilter: options.prefilter)
+        if let problem = SQLiteOrderStore.pathProblem(options.databasePath) {
+            throw ScanSetupError("cannot open the order store \(options.databasePath): \(problem)")
+        }
         do {
             store = try SQLiteOrderStore(path: options.databasePath)
         } catch {
@@ -318,9 +332,18 @@ struct Scanner {
             outputFolders: [options.outputDirectory.path])
         // Files are read on the worker threads, with their hashes: this thread lists them.
         source.defersFileReads = true
-        if progress.showsTotal { progress.total = source.estimatedTotal }
+        let (paths, outputFolder) = (options.paths, options.outputDirectory.path)
+        progress.countTotal {
+            MessageSource(
+                paths: paths,
+                excluding: [database, database + "-wal", database + "-shm", database + "-journal"],
+                outputFolders: [outputFolder])
+        }
         var created = Set<Int64>()
         var ordersSeen = 0
+        // Messages read so far, for the progress line: each message of a file (an mbox's each)
+        // once its file is read, where listed entries count files.
+        var messagesSeen = 0
         var shipmentsSeen = 0
         let jobs = max(1, options.jobs)
         // Large enough that the wait for a batch's slowest message is small beside the batch.
@@ -357,8 +380,7 @@ struct Scanner {
                     shipmentsSeen += extraction.shipments?.count ?? 0
                 }
             }
-            progress.update(
-                done: summary.messagesRead + batch.count, orders: ordersSeen, shipments: shipmentsSeen)
+            progress.update(done: messagesSeen, orders: ordersSeen, shipments: shipmentsSeen)
         }
 
         // Batches read and being hashed (on the worker threads, before the rest of their
@@ -395,7 +417,9 @@ struct Scanner {
         func check(_ read: WorkerJob<[HashedEntry]>) throws {
             // Problems and messages cut short are reported in the order they were listed.
             var hashed: [(raw: RawMessage, hash: String)] = []
-            for entry in read.wait().joined() {
+            let entries = read.wait().joined()
+            messagesSeen += entries.count
+            for entry in entries {
                 switch entry {
                 case .problem(let problem):
                     summary.messagesRead += 1
@@ -464,8 +488,7 @@ struct Scanner {
             case .unread(let file): bytesInBatch += file.byteCount
             }
             if batch.count >= batchSize || bytesInBatch >= batchBytes { try submit() }
-            progress.update(
-                done: summary.messagesRead + batch.count, orders: ordersSeen, shipments: shipmentsSeen)
+            progress.update(done: messagesSeen, orders: ordersSeen, shipments: shipmentsSeen)
         }
         if !batch.isEmpty { try submit() }
         for read in hashing { try check(read.job) }

@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+
+@testable import Mailbox
+
+/// The total of `scan`'s progress bar is counted in messages: an mbox counts each message it
+/// holds, however its bytes are cut into chunks.
+@Suite struct MessageCountTests {
+    static func count(_ text: String, chunk: Int) -> Int {
+        let bytes = Array(text.utf8)
+        var counter = MessageCounter()
+        var start = 0
+        while start < bytes.count {
+            let end = min(bytes.count, start + chunk)
+            bytes[start..<end].withUnsafeBytes { counter.feed($0) }
+            start = end
+        }
+        counter.finish()
+        return counter.count
+    }
+
+    static let mbox = """
+        From orders@northwind.example Thu Nov 19 21:05:00 2026
+        From: Northwind <orders@northwind.example>
+        Subject: one
+
+        Your order.
+        >From the shop: thanks.
+
+        From 10:00 to 12:00 we are closed.
+
+        From john@example.com Mon Nov 16 09:00:00 2026
+        wrote a quoted reply, not a separator.
+
+        From shipping@northwind.example Fri Nov 20 08:00:00 2026
+        Subject: two
+
+        Shipped.
+
+        From carrier@ups.example Sat, 21 Nov 2026 10:00:00 +0000
+        X-Status: RO
+        Subject: three
+
+        Delivered.
+        """
+
+    @Test(arguments: [1, 2, 7, 64, 1 << 20])
+    func anMboxCountsItsMessages(chunk: Int) {
+        #expect(Self.count(Self.mbox, chunk: chunk) == 3)
+        #expect(Self.count(Self.mbox.replacingOccurrences(of: "\n", with: "\r\n"), chunk: chunk) == 3)
+        #expect(Self.count("\u{FEFF}" + Self.mbox, chunk: chunk) == 3)
+    }
+
+    @Test func oneMessageAndUndatedSeparators() {
+        #expect(Self.count("Subject: hi\n\nFrom a@b Thu Nov 19 21:05:00 2026\nSubject: x\n", chunk: 5) == 1)
+        #expect(Self.count("From  : Shop <shop@example.com>\nSubject: x\n", chunk: 3) == 1)
+        #expect(Self.count("", chunk: 3) == 0)
+        let undated = "From - \nSubject: a\n\nA.\n\nFrom - \nSubject: b\n\nB.\n"
+        #expect(Self.count(undated, chunk: 4) == 2)
+        // Undated lines count only where the first separator is undated too.
+        let dated = "From a@b Thu Nov 19 21:05:00 2026\nSubject: a\n\nA.\n\nFrom - \nSubject: b\n"
+        #expect(Self.count(dated, chunk: 4) == 1)
+    }
+
+    /// The mboxes of MimeKit's test data: the estimate is what the reader finds.
+    @Test(arguments: [
+        "simple.mbox.txt", "unmunged.mbox.txt", "issue1189.mbox.txt", "content-length.mbox.txt",
+    ])
+    func theEstimateMatchesTheReader(name: String) throws {
+        let path = corpusMbox.appendingPathComponent(name).path
+        try #require(FileManager.default.fileExists(atPath: path))
+        var read = 0
+        let source = MessageSource(paths: [path])
+        while source.next() != nil { read += 1 }
+        #expect(MessageCounter.count(atPath: path) == read)
+    }
+
+    /// A folder: each Maildir file one message (a `From ` envelope line and all), each mbox its
+    /// messages, each other file one.
+    @Test func aFolderCountsMessages() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("mail/inbox.mbox", Self.mbox)
+        try folder.write("mail/order.eml", "Subject: one\n\nHello.\n")
+        try folder.write(
+            "mail/box/cur/1.a:2,S",
+            "From a@b Thu Nov 19 21:05:00 2026\nSubject: a\n\nFrom x Thu Nov 19 21:05:00 2026\nSubject: b\n")
+        try folder.write("mail/box/new/2.b", "Subject: b\n\n")
+        let source = MessageSource(paths: [folder.url.appendingPathComponent("mail").path])
+        #expect(source.estimatedMessageCount() == 6)
+        #expect(
+            MessageSource(paths: [folder.url.appendingPathComponent("mail/inbox.mbox").path])
+                .estimatedMessageCount() == 3)
+        #expect(MessageSource(paths: ["-"]).estimatedMessageCount() == nil)
+        #expect(source.estimatedMessageCount(shouldStop: { true }) == nil)
+    }
+}
