@@ -103,9 +103,12 @@ struct FileSystemPath: Sendable, Hashable {
                 if errno != 0 { return .failure(SystemError(code: errno)) }
                 break
             }
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                Array(raw.prefix { $0 != 0 })
-            }
+            // The name is read in place, up to its NUL: `readdir` allocates each entry only as
+            // long as its name (`d_reclen`), so copying the whole `d_name` array would read past
+            // the entry.
+            let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? 0
+            let start = UnsafeRawPointer(entry).advanced(by: offset).assumingMemoryBound(to: CChar.self)
+            let name = Array(UnsafeRawBufferPointer(start: start, count: strlen(start)))
             if name == [0x2E] || name == [0x2E, 0x2E] { continue }
             names.append(name)
         }
