@@ -91,8 +91,15 @@ extension ExtractionContext {
         for line in text.lines(of: origin) {
             // Items stand above the total.
             if line.startOffset + line.bytes.count >= offset { break }
-            let ranges =
-                origin == .plain && !line.bytes.contains(0x09) ? Self.plainTextCells(line.bytes) : line.cells
+            // Most lines are not rows of two to six cells ending in a number: told from their
+            // bytes before any text is built.
+            let bytes = line.bytes
+            guard bytes.count >= 4 else { continue }
+            let ranges = (origin == .plain && !bytes.contains(0x09) ? Self.plainTextCells(bytes) : line.cells)
+                .filter { !FieldText.isBlank(bytes, $0) }
+            guard ranges.count >= 2, ranges.count <= 6, let last = ranges.last,
+                bytes[last].contains(where: { ($0 >= 0x30 && $0 <= 0x39) || $0 >= 0x80 })
+            else { continue }
             var cells = ranges.map { Text.trimmed(line.string($0)) }.filter { !$0.isEmpty }
             guard cells.count >= 2, cells.count <= 6 else { continue }
             guard let priceCell = cells.last,
