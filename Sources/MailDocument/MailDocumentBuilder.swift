@@ -138,10 +138,26 @@ extension MailDocument {
                 + StructuredDataNormalizer.normalize(rendered.microdata, origin: "microdata")
         }
 
+        // The inline forward of each rendition is looked for once, and handed on: a threaded
+        // message is asked whether it forwards, then where its quote starts, then (when
+        // nothing was cut) what it forwards, all of the same text.
+        var found = InlineForwards(plain: nil, html: nil)
+        let looksForForwards =
+            isReply || (options.detectInlineForwards && depth < options.maxForwardDepth)
+        if looksForForwards {
+            found = InlineForwards(
+                plain: plainText.flatMap { ForwardDetector.detect(in: $0.text) },
+                html: htmlText.flatMap { ForwardDetector.detect(in: $0.text) })
+        }
+
         // A forward sent in a thread ("WG: AW: …") passes its original on; any other message
         // of a thread ("Re: Fw: …" included: the first prefix says what it is) quotes.
-        if isReply, !ReplyQuote.hasForwardPrefix(subject ?? ""), !forwardsWithoutPrefix {
-            cutReplyQuotes(htmlQuoteStart: htmlQuoteStart)
+        if isReply, !ReplyQuote.hasForwardPrefix(subject ?? ""), !forwardsWithoutPrefix(found) {
+            let cut = cutReplyQuotes(htmlQuoteStart: htmlQuoteStart, found: found)
+            // A rendition that lost its quote is looked at again: what it forwards now lies
+            // above the cut, if anywhere.
+            if cut.plain { found.plain = plainText.flatMap { ForwardDetector.detect(in: $0.text) } }
+            if cut.html { found.html = htmlText.flatMap { ForwardDetector.detect(in: $0.text) } }
         }
 
         for part in parts.attachments {
@@ -149,8 +165,14 @@ extension MailDocument {
         }
 
         if forwardedOriginal == nil, options.detectInlineForwards, depth < options.maxForwardDepth {
-            detectInlineForward(options: options, depth: depth)
+            detectInlineForward(found, options: options, depth: depth)
         }
+    }
+
+    /// The inline forward (``ForwardDetector/detect(in:)``) found in each rendition.
+    struct InlineForwards {
+        var plain: InlineForward?
+        var html: InlineForward?
     }
 
     private mutating func readAttachment(_ part: BodyPart, options: MailDocumentOptions, depth: Int) {
@@ -188,14 +210,11 @@ extension MailDocument {
     /// writer of what it quotes (or to someone at the same domain), a forward goes elsewhere.
     /// A block from the sender itself (its own earlier email, quoted in a follow-up) is not a
     /// forward either.
-    var forwardsWithoutPrefix: Bool {
+    /// - Parameter found: The inline forward of each rendition.
+    func forwardsWithoutPrefix(_ found: InlineForwards) -> Bool {
         let subject = subject ?? ""
         guard !ReplyQuote.hasReplyPrefix(subject), !ReplyQuote.hasForwardPrefix(subject) else { return false }
-        guard
-            let found = plainText.flatMap({ ForwardDetector.detect(in: $0.text) })
-                ?? htmlText.flatMap({ ForwardDetector.detect(in: $0.text) }),
-            let writer = found.from
-        else { return false }
+        guard let forward = found.plain ?? found.html, let writer = forward.from else { return false }
         func same(_ address: MailAddress) -> Bool {
             address.address.lowercased() == writer.address.lowercased()
         }
@@ -281,30 +300,38 @@ extension MailDocument {
     /// quote container lies in the cut part, so do the hidden links and images after it and
     /// a preheader found in it (the quoted message's preview text).
     ///
-    /// - Parameter htmlQuoteStart: Where the HTML part's quote markup starts, when it has any.
-    private mutating func cutReplyQuotes(htmlQuoteStart: HTMLQuoteStart?) {
-        func start(in text: String, isPlainText: Bool) -> Int? {
+    /// - Parameters:
+    ///   - htmlQuoteStart: Where the HTML part's quote markup starts, when it has any.
+    ///   - found: The inline forward of each rendition as it is before the cut.
+    /// - Returns: Which renditions lost a quote.
+    @discardableResult
+    private mutating func cutReplyQuotes(htmlQuoteStart: HTMLQuoteStart?, found: InlineForwards)
+        -> (plain: Bool, html: Bool)
+    {
+        func start(in text: String, isPlainText: Bool, forward: InlineForward?) -> Int? {
             let quote = ReplyQuote.quoteStart(in: text, isPlainText: isPlainText)
-            let outlook = ForwardDetector.detect(in: text).flatMap {
+            let outlook = forward.flatMap {
                 $0.style == .outlook || $0.style == .headerBlock ? $0.markerOffset : nil
             }
             return [quote, outlook].compactMap { $0 }.min()
         }
-        if let plain = plainText, let start = start(in: plain.text, isPlainText: true) {
+        var plainCut = false
+        if let plain = plainText, let start = start(in: plain.text, isPlainText: true, forward: found.plain) {
             var cut = plain.prefix(upTo: start)
             cut.quotedText = plain.suffix(from: start)
             plainText = cut
             links.removeAll { $0.origin == .plain && $0.position >= start }
+            plainCut = true
         }
-        guard let html = htmlText else { return }
+        guard let html = htmlText else { return (plainCut, false) }
         // The markup's quote counts when the reply has words of its own before it.
         let markup = htmlQuoteStart.flatMap { $0.offset > 0 ? $0 : nil }
-        let textStart = start(in: html.text, isPlainText: false)
+        let textStart = start(in: html.text, isPlainText: false, forward: found.html)
         // An attribution line right above the quote container goes with it (Thunderbird).
         let markupStart = markup.map {
             ReplyQuote.attributionLineStart(endingAt: $0.offset, in: html.text) ?? $0.offset
         }
-        guard let start = [textStart, markupStart].compactMap({ $0 }).min() else { return }
+        guard let start = [textStart, markupStart].compactMap({ $0 }).min() else { return (plainCut, false) }
         // The markup's offset ends the reply's last line; the quote's text starts on the next.
         let lineStart = markup?.offset == start ? html.lineStart(after: start) : start
         var cut = html.prefix(upTo: lineStart)
@@ -319,12 +346,17 @@ extension MailDocument {
             images.removeAll { $0.isHidden && $0.position >= quote.hiddenOffset }
             if quote.holdsPreheader { preheader = nil }
         }
+        return (plainCut, true)
     }
 
-    /// Looks for an inline-forwarded original in the plain text, then in the HTML text.
-    private mutating func detectInlineForward(options: MailDocumentOptions, depth: Int) {
-        let inPlain = plainText.flatMap { ForwardDetector.detect(in: $0.text) }
-        let inHTML = htmlText.flatMap { ForwardDetector.detect(in: $0.text) }
+    /// Reads the inline-forwarded original found in the plain text, else the one found in the
+    /// HTML text, into ``forwardedOriginal``.
+    /// - Parameter forwards: The inline forward of each rendition as it is now.
+    private mutating func detectInlineForward(
+        _ forwards: InlineForwards, options: MailDocumentOptions, depth: Int
+    ) {
+        let inPlain = forwards.plain
+        let inHTML = forwards.html
         guard let found = inPlain ?? inHTML else { return }
         var original = MailDocument(
             subject: found.subject, sender: found.from.map(Sender.init(address:)), recipients: found.to,
@@ -347,7 +379,13 @@ extension MailDocument {
         original.jsonLDBlocks = jsonLDBlocks
         // A forwarded reply ("Re: …" in the forwarded header block, as in "Fw: Re: …") quotes
         // the message it answered, as any reply does: the quote is not the original's own.
-        if ReplyQuote.hasReplyPrefix(found.subject ?? "") { original.cutReplyQuotes(htmlQuoteStart: nil) }
+        if ReplyQuote.hasReplyPrefix(found.subject ?? "") {
+            original.cutReplyQuotes(
+                htmlQuoteStart: nil,
+                found: InlineForwards(
+                    plain: original.plainText.flatMap { ForwardDetector.detect(in: $0.text) },
+                    html: original.htmlText.flatMap { ForwardDetector.detect(in: $0.text) }))
+        }
         forwardedOriginal = original
         forwardStyle = found.style
     }

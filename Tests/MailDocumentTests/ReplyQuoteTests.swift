@@ -299,6 +299,34 @@ import Testing
         }
     }
 
+    /// A threaded message without a subject prefix whose Outlook block turns out to forward:
+    /// the block found when asking whether it forwards is the one read as its original, and
+    /// the question is answered from what is handed on, not by looking again.
+    @Test func aForwardWithoutPrefixIsReadFromTheBlockFoundFirst() throws {
+        let block = [
+            "Sam, this is the order.", "", "________________________________",
+            "From: Northwind Outfitters <orders@northwind-outfitters.example>",
+            "Sent: Friday, November 20, 2026 9:00 PM", "To: Jordan Lee <jordan.lee@example.com>",
+            "Subject: Your Northwind order #NW-448201 is confirmed", "", "Order number: NW-448201",
+        ]
+        var header = Self.replyHeader
+        header[1] = "To: Sam Park <sam@example.org>"
+        header[2] = "Subject: Your Northwind order #NW-448201 is confirmed"
+        let document = try Self.document(header + ["Content-Type: text/plain; charset=utf-8", ""] + block)
+        let detected = try #require(ForwardDetector.detect(in: block.joined(separator: "\n")))
+        #expect(document.forwardStyle == .outlook)
+        #expect(document.forwardedOriginal?.sender?.address == "orders@northwind-outfitters.example")
+        #expect(document.forwardedOriginal?.plainText?.text == detected.body)
+        #expect(document.plainText?.quotedText == "")
+        // The answer comes from the detection handed in: none, no forward; one from a writer
+        // the message does not go back to, a forward.
+        #expect(!document.forwardsWithoutPrefix(MailDocument.InlineForwards(plain: nil, html: nil)))
+        #expect(document.forwardsWithoutPrefix(MailDocument.InlineForwards(plain: nil, html: detected)))
+        var toTheWriter = detected
+        toTheWriter.from = MailAddress(name: "Sam", address: "SAM@example.org")
+        #expect(!document.forwardsWithoutPrefix(MailDocument.InlineForwards(plain: toTheWriter, html: nil)))
+    }
+
     @Test func subjectPrefixes() {
         for subject in [
             "Re: Your order", "RE: Your order", "AW: Ihre Bestellung", "Antw: x", "SV: x", "答复：您的订单",
