@@ -235,6 +235,71 @@ import Testing
         #expect(result.merchant?.name == "Juniper & Pine")
     }
 
+    /// The shipping confirmation the attributions below introduce, as quoted text.
+    static let shippedLines = [
+        "Your Juniper & Pine order JP-30917 has shipped!", "", "Order number: JP-30917", "Carrier: UPS",
+        "Tracking number: 1Z8A4F290361537848",
+    ]
+
+    /// Gmail's attributions in German, Dutch, Japanese, Russian, Polish, Turkish and Greek.
+    static let gmailAttributions = [
+        "Am Di., 24. Nov. 2026 um 18:12 Uhr schrieb Juniper & Pine <orders@juniperandpine.example>:",
+        "Op di 24 nov 2026 om 18:12 schreef Juniper & Pine <orders@juniperandpine.example>:",
+        "2026年11月24日(火) 18:12 Juniper & Pine <orders@juniperandpine.example>:",
+        "вт, 24 нояб. 2026 г. в 18:12, Juniper & Pine <orders@juniperandpine.example>:",
+        "wt., 24 lis 2026 o 18:12 Juniper & Pine <orders@juniperandpine.example> napisał(a):",
+        "Juniper & Pine <orders@juniperandpine.example>, 24 Kas 2026 Sal, 18:12 tarihinde şunu yazdı:",
+        "Στις Τρί 24 Νοε 2026 στις 6:12 μ.μ., ο/η Juniper & Pine <orders@juniperandpine.example> έγραψε:",
+    ]
+
+    /// A customer's reply in Gmail, under "Re:" or under the shop's subject unchanged, quoting
+    /// the shop's shipping confirmation with `>` or (as its HTML reads) without: neither the
+    /// quote nor the subject is an order from the customer.
+    @Test(arguments: gmailAttributions)
+    func customerGmailReplyInEachLanguageIsNotAnOrder(_ attribution: String) throws {
+        for subject in [
+            "Re: Your Juniper & Pine order JP-30917 has shipped",
+            "Your Juniper & Pine order JP-30917 has shipped",
+        ] {
+            for quoted in [Self.shippedLines.map { $0.isEmpty ? ">" : "> \($0)" }, Self.shippedLines] {
+                var lines = Self.threadHeader(
+                    from: "Jordan Lee <jordan.lee@example.com>",
+                    to: "Juniper & Pine <orders@juniperandpine.example>",
+                    subject: subject)
+                lines +=
+                    ["Could you leave it with my neighbour?", "", "Jordan", "", attribution, ""] + quoted
+                let result = try Self.extract(lines)
+                #expect(result.kind == .notAnOrder, "\(attribution) \(subject)")
+                #expect(result.orderNumber == nil, "\(attribution) \(subject)")
+                #expect(result.merchant == nil, "\(attribution) \(subject)")
+                #expect(result.shipments?.isEmpty ?? true, "\(attribution) \(subject)")
+            }
+        }
+    }
+
+    /// A shop's own threaded email (a "Re:" answer, or a shipping notice in the thread) with a
+    /// line that only looks like an attribution keeps its order and tracking number.
+    @Test(arguments: [
+        ["What other customers say:", "On our blog, Kim wrote:", "\"The linen is lovely.\""],
+        ["Your gift message:", "Sam Lee <sam.lee@example.com> wrote:", "Happy birthday, Jordan!"],
+        ["On your card, Sam wrote:", "Happy birthday, Jordan!"],
+        ["Kim schrieb:", "Alles Gute zum Geburtstag!"],
+    ])
+    func shopsThreadedEmailWithALookalikeAttributionKeepsItsTracking(_ lookalike: [String]) throws {
+        for subject in [
+            "Re: Your Juniper & Pine order JP-30917", "Your Juniper & Pine order JP-30917 has shipped",
+        ] {
+            let lines = Self.threadHeader(to: "Jordan Lee <jordan.lee@example.com>", subject: subject)
+            let result = try Self.extract(
+                lines + ["Hi Jordan,", "", "Your order JP-30917 has shipped.", ""] + lookalike
+                    + ["", "Carrier: UPS", "Tracking number: 1Z8A4F290361537848"])
+            #expect(result.orderNumber == "JP-30917", "\(lookalike) \(subject)")
+            #expect(result.merchant?.name == "Juniper & Pine", "\(lookalike) \(subject)")
+            #expect(
+                result.shipments?.map(\.trackingNumber) == ["1Z8A4F290361537848"], "\(lookalike) \(subject)")
+        }
+    }
+
     @Test func sameTextWithoutReplyFieldsIsStillRead() throws {
         // Without In-Reply-To the "quote" is the email's own text (and the subject is read).
         let result = try Self.extract(

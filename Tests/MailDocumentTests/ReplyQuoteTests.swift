@@ -202,8 +202,25 @@ import Testing
             "Am 29.11.26 um 10:00 schrieb Lumen Shop:",
             "Op 29-11-2026 om 10:00 schreef Lumen Shop:",
             "2026/11/29 10:00、Lumen Shop <orders@lumen.example>のメール:",
-            "On Sunday, Lumen Shop wrote:",
             "Den 29 nov. 2026 kl. 10:00 skrev Lumen Shop <orders@lumen.example>:",
+            // Gmail, whose forms in some languages end with the address.
+            "Am Mo., 3. März 2026 um 10:12 Uhr schrieb Lumen Shop <orders@lumen.example>:",
+            "Op ma 3 mrt 2026 om 10:12 schreef Lumen Shop <orders@lumen.example>:",
+            "2026年3月3日(火) 10:12 Lumen Shop <orders@lumen.example>:",
+            "пн, 3 мар. 2026 г. в 10:12, Lumen Shop <orders@lumen.example>:",
+            "pon., 3 mar 2026 o 10:12 Lumen Shop <orders@lumen.example> napisał(a):",
+            "Lumen Shop <orders@lumen.example>, 3 Mar 2026 Pzt, 10:12 tarihinde şunu yazdı:",
+            "Στις Τρί 3 Μαρ 2026 στις 10:12 π.μ., ο/η Lumen Shop <orders@lumen.example> έγραψε:",
+            "вт, 3 мар. 2026 г., 10:12 Lumen Shop <orders@lumen.example> написал(а):",
+            // Attributions without an address, with a date.
+            "On Tue, 3 Mar 2026, Lumen Shop wrote:",
+            "On Tue, Mar 3, 2026 at 10:12 AM Lumen Shop wrote:",
+            // Thunderbird in German, Japanese, Korean and Chinese, without an address.
+            "Lumen Shop schrieb am 03.03.2026 um 10:12:",
+            "2026/03/03 10:12 に Lumen Shop さんは書きました:",
+            "26. 3. 3. 오전 10:12에 Lumen Shop 이(가) 쓴 글:",
+            "在 2026/3/3 10:12, Lumen Shop 写道:",
+            "Lumen Shop 於 2026/3/3 10:12 寫道:",
         ]
         for attribution in attributions {
             let text = "Thanks!\n\n\(attribution)\nOrder number: 12345678"
@@ -215,12 +232,53 @@ import Testing
         for line in [
             "Our founder wrote:", "Order summary:", "Here is what you ordered on 20 Nov:",
             "What our 4,812 happy customers wrote:", "Questions? Write to Lumen Shop <help@lumen.example>:",
-            "On 24 November you ordered:",
+            "On 24 November you ordered:", "2 items shipped to Kim Park <kim@mail.example>:",
+            "Delivery window 10:00–12:00, then we wrote:", "Kim schrieb:", "Sam 님이 쓴 글:",
         ] {
             #expect(
                 ReplyQuote.quoteStart(in: "Hello\n\(line)\nOrder number: 1", isPlainText: true) == nil,
                 "\(line)")
         }
+    }
+
+    /// An attribution without a date is evidence enough only when quoted lines follow it: a
+    /// shop's email may hold a line of that shape (a review, a gift message), and the tracking
+    /// number after it must stay.
+    @Test func anUndatedAttributionNeedsAQuoteAfterIt() {
+        for attribution in [
+            "On Sunday, Lumen Shop wrote:", "On our blog, Kim wrote:", "Sam <sam@example.org> wrote:",
+            "On your card, Sam <sam@example.org> wrote:", "On 3 March, Sam <sam@example.org> wrote:",
+            "Am Sonntag schrieb Kim:",
+        ] {
+            let quoted = "Thanks!\n\n\(attribution)\n\n> Order number: 12345678\n> Total: $1"
+            #expect(
+                ReplyQuote.quoteStart(in: quoted, isPlainText: true) == "Thanks!\n\n".utf8.count,
+                "\(attribution)")
+            let shop = "Shipped!\n\(attribution)\n\"Happy birthday!\"\nTracking number: 1Z8A4F290361537848"
+            #expect(ReplyQuote.quoteStart(in: shop, isPlainText: true) == nil, "\(attribution)")
+            #expect(ReplyQuote.quoteStart(in: shop, isPlainText: false) == nil, "\(attribution)")
+        }
+    }
+
+    /// A shop's own threaded email whose text holds a line that only looks like an
+    /// attribution keeps what follows it: the tracking number is not cut away.
+    @Test(arguments: [
+        ["What other customers say:", "On our blog, Kim wrote:", "\"The linen is lovely.\""],
+        ["Your gift message:", "Sam <sam@example.org> wrote:", "Happy birthday, Jordan!"],
+        ["On your card, Sam wrote:", "Happy birthday, Jordan!"],
+    ])
+    func aThreadedShopEmailKeepsTheTextAfterALookalikeAttribution(_ lines: [String]) throws {
+        var header = Self.replyHeader
+        header[0] = "From: Northwind Outfitters <orders@northwind-outfitters.example>"
+        header[1] = "To: Jordan Lee <jordan.lee@example.com>"
+        let document = try Self.document(
+            header + [
+                "Content-Type: text/plain; charset=utf-8", "", "Hi Jordan,", "", "Your order has shipped.",
+                "",
+            ]
+                + lines + ["", "Carrier: UPS", "Tracking number: 1Z8A4F290361537848"])
+        #expect(document.plainText?.quotedText == "", "\(lines)")
+        #expect(document.plainText?.text.contains("Tracking number: 1Z8A4F290361537848") == true, "\(lines)")
     }
 
     @Test func messagesThatAreNotRepliesKeepTheirText() throws {

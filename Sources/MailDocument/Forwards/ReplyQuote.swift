@@ -11,14 +11,20 @@ import Foundation
 ///
 /// What is recognised:
 /// - an attribution line of at most 400 bytes that starts with an opener word ("On", "Am",
-///   "Le", "El", "Il giorno", "Em", "Op", "Den", "W dniu") or holds an address (`@`), and
-///   either ends with a "wrote:" phrase in one of the supported languages ("wrote:",
-///   "schrieb:", "a écrit :", "escribió:", "ha scritto:", "escreveu:", "schreef:", "skrev:",
-///   "작성:", "写道：", "のメッセージ:", "のメール:"), or, after an opener, holds the verb before
-///   the name and ends with a colon ("Am … schrieb Shop:", "Op … schreef Shop:"), or starts
-///   with a digit and ends with `>:` after an address (the form Gmail uses in Japanese);
-///   up to two lines before it are included when the attribution starts there ("On Fri, …,
-///   Shop <" / "orders@shop.example> wrote:");
+///   "Le", "El", "Il giorno", "Em", "Op", "Den", "W dniu", "在", "Στις") or holds an address
+///   (`@`), and either ends with a "wrote:" phrase in one of the supported languages
+///   (``attributionEndings``: "wrote:", "schrieb:", "a écrit :", "escribió:", "ha scritto:",
+///   "escreveu:", "schreef:", "skrev:", "napisał(a):", "şunu yazdı:", "έγραψε:", "написал(а):",
+///   "작성:", "写道：", "のメッセージ:", "のメール:" …), or, after an opener, holds the verb
+///   before the name and ends with a colon ("Am … schrieb Shop:", "Op … schreef Shop:"); or
+///   that holds a time of day and ends with `>:` after an address (Gmail in German, Dutch,
+///   Japanese, Russian: "2026年3月3日(火) 10:12 Shop <orders@shop.example>:"), with a verb
+///   before the date ("Shop schrieb am 03.03.2026 um 10:12:"), or with a "wrote:" phrase
+///   other than the English one (Thunderbird's "… に Shop さんは書きました:", "…에 Shop 이(가)
+///   쓴 글:"); up to two lines before it are included when the attribution starts there ("On
+///   Fri, …, Shop <" / "orders@shop.example> wrote:"). The text is cut there when the
+///   attribution names a date (a time of day, or a year) or, in plain text, `>` lines follow
+///   it: "On our blog, Kim wrote:" in a shop's own email, followed by unquoted text, is not;
 /// - in plain text only, lines starting with `>` after such an attribution, or two or more
 ///   that run to the end of the text or to a signature (the whole quote below a top-posted
 ///   answer); `>` lines inside the writer's own text are more likely decoration ("> Track
@@ -57,6 +63,7 @@ public enum ReplyQuote {
                 return true
             }
             if index == writer.line + 1, line.hasPrefix(">") { return true }
+            if index == writer.line, isAttributionLine(line) { return true }
             if writer.isFromField, index > writer.line,
                 let field = ForwardDetector.field(of: Substring(line))?.0, field == .sent || field == .date
             {
@@ -65,6 +72,12 @@ public enum ReplyQuote {
             return false
         }
         return introduces ? writer.address : nil
+    }
+
+    /// Whether one line, trimmed, has the shape of an attribution line.
+    static func isAttributionLine(_ line: String) -> Bool {
+        var line = line
+        return line.withUTF8 { isAttribution($0, trimmedRange($0, 0..<$0.count)) }
     }
 
     /// The first addr-spec written in `line`, lower-cased.
@@ -94,16 +107,27 @@ public enum ReplyQuote {
         }
     }
 
-    /// Endings of attribution lines, lower-cased.
+    /// Endings of attribution lines, lower-cased: Gmail's, Apple Mail's, Outlook's and
+    /// Thunderbird's "wrote:" in their languages (Polish "napisał(a):", Turkish "şunu yazdı:",
+    /// Greek "έγραψε:", Russian "написал(а):", Thunderbird's Japanese "さんは書きました:" and
+    /// Korean "이(가) 쓴 글:" among them).
     static let attributionEndings = [
         "wrote:", "wrote：", "schrieb:", "geschrieben:", "a écrit :", "a écrit:", "a\u{A0}écrit\u{A0}:",
         "a écrit\u{A0}:", "a écrit\u{202F}:", "escribió:", "ha scritto:", "escreveu:", "schreef:", "작성:",
         "写道：", "写道:", "寫道：",
         "寫道:", "のメッセージ:", "のメッセージ：", "のメール:", "のメール：", "skrev:", "napisał:",
+        "napisał(a):", "napisała:", "pisze:", "şunu yazdı:", "yazdı:", "έγραψε:", "написал(а):", "написал:",
+        "написала:", "пишет:", "さんは書きました:", "さんは書きました：", "이(가) 쓴 글:", "님이 쓴 글:", "kirjoitti:",
     ].map { Array($0.utf8) }
 
+    /// The English ending, which shops' own text uses too ("Our founder wrote:"): a line with
+    /// it needs an opener or an address to be an attribution.
+    static let englishEndings = ["wrote:", "wrote："].map { Array($0.utf8) }
+
     /// Words an attribution starts with, lower-cased, with the space after them.
-    static let attributionOpeners = ["on ", "am ", "le ", "el ", "il ", "em ", "op ", "den ", "w dniu "].map {
+    static let attributionOpeners = [
+        "on ", "am ", "le ", "el ", "il ", "em ", "op ", "den ", "w dniu ", "dnia ", "在 ", "στις ", "Στις ",
+    ].map {
         Array($0.utf8)
     }
 
@@ -112,6 +136,14 @@ public enum ReplyQuote {
     static let attributionVerbs = [" schrieb ", " schreef ", " wrote ", " skrev ", " napisał "].map {
         Array($0.utf8)
     }
+
+    /// Verbs that come after the writer's name and before the date, lower-cased, with the
+    /// spaces around them: Thunderbird's "Shop schrieb am 03.03.2026 um 10:12:" and "Shop
+    /// wrote on 3/3/26 10:12:" (`mailnews.reply_header_authorwroteondate`).
+    static let verbsBeforeDate = [
+        " schrieb am ", " schreef op ", " wrote on ", " a écrit le ", " escribió el ", " skrev den ",
+        " ha scritto il ",
+    ].map { Array($0.utf8) }
 
     /// The UTF-8 offset in `text` where the quoted earlier message starts, or `nil` when
     /// there is none.
@@ -138,13 +170,26 @@ public enum ReplyQuote {
                     return start
                 }
                 if isAttribution(bytes, trimmed) {
-                    return attributionFirstLine(of: number, lines: lines, bytes: bytes)
+                    let first = attributionFirstLine(of: number, lines: lines, bytes: bytes)
+                    let firstLine = lines.firstIndex { $0.lowerBound == first } ?? number
+                    if attributionHolds(
+                        from: firstLine, to: number, lines: lines, bytes: bytes, isPlainText: isPlainText)
+                    {
+                        return first
+                    }
+                    continue
                 }
                 // An attribution wrapped over up to three lines: "On …, Shop Customer" /
                 // "Service Team <orders@shop.example>" / "wrote:".
                 if endsLikeAttribution(bytes, trimmed), number > 0 {
                     let first = attributionFirstLine(of: number, lines: lines, bytes: bytes)
-                    if first < lines[number].lowerBound { return first }
+                    let firstLine = lines.firstIndex { $0.lowerBound == first } ?? number
+                    if first < lines[number].lowerBound,
+                        attributionHolds(
+                            from: firstLine, to: number, lines: lines, bytes: bytes, isPlainText: isPlainText)
+                    {
+                        return first
+                    }
                 }
             }
             return nil
@@ -294,31 +339,105 @@ public enum ReplyQuote {
         !range.isEmpty && bytes[range.lowerBound] == UInt8(ascii: ">")
     }
 
-    /// Whether a trimmed line reads as an attribution line.
+    /// Whether a trimmed line has the shape of an attribution line (``isDated(_:_:)`` tells
+    /// whether it also names a date).
     private static func isAttribution(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
         guard range.count >= 6, range.count <= 400 else { return false }
         let line = bytes[range]
         let opener = startsWithOpener(bytes, range)
         let address = line.contains(UInt8(ascii: "@"))
-        guard opener || address else { return false }
         let last = line.last ?? 0
-        // Gmail in Japanese: "2026年11月20日(金) 21:00 Shop <orders@shop.example>:".
+        let colon = last == UInt8(ascii: ":") || line.suffix(3).elementsEqual("：".utf8)
+        guard colon else { return false }
+        // Gmail in German, Dutch, Japanese, Russian …: "2026年3月3日(火) 10:12 Shop
+        // <orders@shop.example>:", "пн, 3 мар. 2026 г. в 10:12, Shop <orders@shop.example>:":
+        // the address in angle brackets ends the line, and the date has a time of day.
         if last == UInt8(ascii: ":"), line.dropLast().last == UInt8(ascii: ">"), address,
-            let first = line.first, first >= 0x30 && first <= 0x39
+            holdsTimeOfDay(bytes, range)
         {
             return true
         }
-        if endsLikeAttribution(bytes, range) { return true }
-        // "Am 29.11.26 um 10:00 schrieb Shop:": the verb before the name.
-        guard opener, last == UInt8(ascii: ":") || line.suffix(3).elementsEqual("：".utf8) else {
-            return false
+        // Thunderbird's "Shop schrieb am 03.03.2026 um 10:12:": the verb after the name.
+        if holdsTimeOfDay(bytes, range), contains(bytes, range, anyOf: verbsBeforeDate) { return true }
+        if endsLikeAttribution(bytes, range) {
+            if opener || address { return true }
+            // Thunderbird's "2026/03/03 10:12 に Shop さんは書きました:", "26. 3. 3. 오전 10:12에
+            // Shop 이(가) 쓴 글:", "Shop 於 2026/3/3 10:12 寫道:": no opener or address, a time.
+            let english = englishEndings.contains { ending in
+                ending.count <= line.count && equalIgnoringASCIICase(line.suffix(ending.count), ending)
+            }
+            return !english && holdsTimeOfDay(bytes, range)
         }
-        return attributionVerbs.contains { verb in
-            line.count >= verb.count
-                && (range.lowerBound...(range.upperBound - verb.count)).contains {
-                    equalIgnoringASCIICase(bytes[$0..<($0 + verb.count)], verb)
+        // "Am 29.11.26 um 10:00 schrieb Shop:": the verb before the name.
+        return opener && contains(bytes, range, anyOf: attributionVerbs)
+    }
+
+    /// Whether the line holds one of `words` (lower-cased), compared without ASCII case.
+    private static func contains(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, anyOf words: [[UInt8]]
+    )
+        -> Bool
+    {
+        words.contains { word in
+            range.count >= word.count
+                && (range.lowerBound...(range.upperBound - word.count)).contains {
+                    equalIgnoringASCIICase(bytes[$0..<($0 + word.count)], word)
                 }
         }
+    }
+
+    /// Whether the line holds a time of day ("10:12", "9:00"): one or two digits, a colon,
+    /// two digits, and no digit after them.
+    private static func holdsTimeOfDay(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        func isDigit(_ index: Int) -> Bool {
+            range.contains(index) && bytes[index] >= 0x30 && bytes[index] <= 0x39
+        }
+        for index in range where bytes[index] == UInt8(ascii: ":") {
+            if isDigit(index - 1), isDigit(index + 1), isDigit(index + 2), !isDigit(index + 3) { return true }
+        }
+        return false
+    }
+
+    /// Whether the line names a date the way mail clients write an attribution's: a time of
+    /// day, or a year (four digits from 1970 to 2099 standing alone: "2026", "2026年").
+    /// "On Monday, Kim wrote:" and "On your card, Sam <sam@example.org> wrote:" do not.
+    private static func isDated(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        if holdsTimeOfDay(bytes, range) { return true }
+        var index = range.lowerBound
+        while index < range.upperBound {
+            guard bytes[index] >= 0x30 && bytes[index] <= 0x39 else {
+                index += 1
+                continue
+            }
+            var end = index
+            while end < range.upperBound, bytes[end] >= 0x30 && bytes[end] <= 0x39 { end += 1 }
+            if end - index == 4 {
+                let year = bytes[index..<end].reduce(0) { $0 * 10 + Int($1 - 0x30) }
+                if (1970...2099).contains(year) { return true }
+            }
+            index = end
+        }
+        return false
+    }
+
+    /// Whether an attribution (the lines `first...last`) is evidence enough to cut the text
+    /// there: it names a date, or, in plain text, quoted lines (`>`) follow it after at most
+    /// two blank lines. A line of a shop's own email that only looks like an attribution ("On
+    /// our blog, Kim wrote:", a gift message's "Sam <sam@example.org> wrote:") is neither, and
+    /// the text after it stays.
+    private static func attributionHolds(
+        from first: Int, to last: Int, lines: [Range<Int>], bytes: UnsafeBufferPointer<UInt8>,
+        isPlainText: Bool
+    ) -> Bool {
+        if (first...last).contains(where: { isDated(bytes, trimmedRange(bytes, lines[$0])) }) { return true }
+        guard isPlainText else { return false }
+        var index = last + 1
+        while index < lines.count, index - last <= 3 {
+            let trimmed = trimmedRange(bytes, lines[index])
+            if !trimmed.isEmpty { return isQuoted(bytes, trimmed) }
+            index += 1
+        }
+        return false
     }
 
     /// Whether a trimmed line ends with one of the ``attributionEndings``.
