@@ -233,10 +233,21 @@ extension MailDocument {
     /// the thread's, the quoted writer's, even without a "Re:" (some clients keep the subject
     /// unchanged). A quote from the sender's own domain (a shop's follow-up quoting its own
     /// email, or text a shop's email only seems to quote) does not count.
+    ///
+    /// A quote whose writer has no address in it counts when its attribution or header block
+    /// (``ReplyQuote/introduction(ofQuote:)``) names a recipient by its display name ("On Tue,
+    /// 3 Mar 2026, Shop wrote:" in a reply to "Shop <orders@shop.example>"), or, when nothing
+    /// names its writer (a quote made only of `>` lines), when the subject names a recipient by
+    /// its whole display name or a word of its registrable domain, and not the sender ("Your
+    /// Nordstern order …" in a reply to `orders@nordstern.example`). Either recipient is at
+    /// another registrable domain than the sender.
     public var answersQuotedWriter: Bool {
         guard isReply else { return false }
         let quote = [plainText?.quotedText, htmlText?.quotedText].compactMap { $0 }.first { !$0.isEmpty }
-        guard let quote, let writer = ReplyQuote.writer(ofQuote: quote) else { return false }
+        guard let quote else { return false }
+        guard let writer = ReplyQuote.writer(ofQuote: quote) else {
+            return answersUnaddressedWriter(of: quote)
+        }
         let writerDomain = writer.split(separator: "@").last.flatMap { RegistrableDomain.of(String($0)) }
         if let sender, let writerDomain, sender.registrableDomain == writerDomain { return false }
         if sender?.address.lowercased() == writer { return false }
@@ -251,6 +262,50 @@ extension MailDocument {
             recipient.address.lowercased() == writer
                 || (writerDomain != nil
                     && recipient.domain.flatMap { RegistrableDomain.of($0) } == writerDomain)
+        }
+    }
+
+    /// Whether a quote whose writer has no address in it goes back to its writer (see
+    /// ``answersQuotedWriter``).
+    private func answersUnaddressedWriter(of quote: String) -> Bool {
+        if let subject, let sender, Self.subjectNames(sender, in: subject) { return false }
+        let others = recipients.filter { recipient in
+            guard let sender else { return true }
+            let domain = recipient.domain.flatMap { RegistrableDomain.of($0) }
+            return recipient.address.lowercased() != sender.address.lowercased()
+                && (domain == nil || domain != sender.registrableDomain)
+        }
+        let options: String.CompareOptions = [.caseInsensitive, .diacriticInsensitive]
+        if let introduction = ReplyQuote.introduction(ofQuote: quote) {
+            let folded = introduction.folding(options: options, locale: nil)
+            return others.contains { recipient in
+                guard
+                    let name = recipient.name.map(TextSink.visibleLine)?.trimmingCharacters(in: .whitespaces),
+                    name.count >= 4, name.contains(where: \.isLetter),
+                    name.lowercased() != sender?.name?.lowercased()
+                else { return false }
+                return folded.contains(name.folding(options: options, locale: nil))
+            }
+        }
+        // Nothing names the writer: the subject names the shop the reply goes to, by its whole
+        // display name or a word of its registrable domain (a first name alone does not count:
+        // shops greet their customers in subjects).
+        guard let subject else { return false }
+        let folded = subject.folding(options: options, locale: nil)
+        return others.contains { recipient in
+            if let name = recipient.name.map(TextSink.visibleLine)?.trimmingCharacters(in: .whitespaces),
+                name.count >= 4, folded.contains(name.folding(options: options, locale: nil))
+            {
+                return true
+            }
+            guard
+                let label = recipient.domain.flatMap({ RegistrableDomain.of($0) })?.split(separator: ".")
+                    .first
+            else { return false }
+            return label.split(separator: "-").contains { word in
+                let key = String(word).folding(options: options, locale: nil)
+                return key.count >= 4 && !Self.senderRoleWords.contains(key) && folded.contains(key)
+            }
         }
     }
 

@@ -277,6 +277,52 @@ import Testing
         }
     }
 
+    /// A customer's reply under the shop's subject unchanged whose quote names its writer
+    /// without an address (Apple Mail and Outlook for a contact, Thunderbird in German,
+    /// Japanese, Korean and Chinese), or names no one (only `>` lines): it goes back to the
+    /// shop the attribution or the subject names, so the subject is not the customer's order.
+    @Test(arguments: [
+        "On Tue, 24 Nov 2026, Juniper & Pine wrote:", "On Tue, Nov 24, 2026 at 6:12 PM Juniper & Pine wrote:",
+        "Am 24.11.26 um 18:12 schrieb Juniper & Pine:", "Juniper & Pine schrieb am 24.11.2026 um 18:12:",
+        "2026/11/24 18:12 に Juniper & Pine さんは書きました:", "26. 11. 24. 오후 6:12에 Juniper & Pine 이(가) 쓴 글:",
+        "在 2026/11/24 18:12, Juniper & Pine 写道:", "",
+    ])
+    func replyWhoseQuoteNamesItsWriterWithoutAnAddressIsNotAnOrder(_ attribution: String) throws {
+        let lines = Self.threadHeader(
+            from: "Jordan Lee <jordan.lee@example.com>", to: "Juniper & Pine <orders@juniperandpine.example>")
+        let quote =
+            (attribution.isEmpty ? [] : [attribution])
+            + Self.shippedLines.map { $0.isEmpty ? ">" : "> \($0)" }
+        let result = try Self.extract(
+            lines + ["Could you leave it with my neighbour?", "", "Jordan", ""] + quote)
+        #expect(result.kind == .notAnOrder, "\(attribution)")
+        #expect(result.orderNumber == nil, "\(attribution)")
+        #expect(result.merchant == nil, "\(attribution)")
+    }
+
+    /// The shop's own threaded email whose last lines start with `>` (its text cut as if it
+    /// quoted), or which answers its customer quoting them, keeps its subject when nothing
+    /// says the quote is a recipient's: the subject names neither recipient nor its domain.
+    @Test func shopsThreadedEmailEndingInQuotedLinesKeepsItsSubject() throws {
+        let lines = Self.threadHeader(
+            from: "Juniper & Pine <orders@juniperandpine.example>", to: "Jordan Lee <jordan.lee@example.com>",
+            subject: "Your order JP-30917 has shipped")
+        let result = try Self.extract(
+            lines + ["Hi Jordan, good news: it is on its way.", "", "> Carrier: UPS", "> Arrives Friday"])
+        #expect(result.orderNumber == "JP-30917")
+        #expect(result.merchant?.name == "Juniper & Pine")
+        // The customer's name in a quote's attribution, in the shop's answer to someone else.
+        let other = Self.threadHeader(
+            from: "Juniper & Pine <orders@juniperandpine.example>", to: "Sam Park <sam@example.org>",
+            subject: "Your order JP-30917 has shipped")
+        let answer = try Self.extract(
+            other + [
+                "Hi Sam, Jordan's gift is on its way.", "", "On Tue, 24 Nov 2026, Jordan Lee wrote:",
+                "> Please send it to Sam.",
+            ])
+        #expect(answer.orderNumber == "JP-30917")
+    }
+
     /// A shop's own threaded email (a "Re:" answer, or a shipping notice in the thread) with a
     /// line that only looks like an attribution keeps its order and tracking number.
     @Test(arguments: [

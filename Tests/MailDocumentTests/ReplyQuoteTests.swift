@@ -385,6 +385,25 @@ import Testing
         #expect(!document.forwardsWithoutPrefix(MailDocument.InlineForwards(plain: toTheWriter, html: nil)))
     }
 
+    /// What introduces a quote whose writer has no address: its attribution, its header
+    /// block's `From:` value; nothing for `>` lines or text that only looks like either.
+    @Test func aQuotesIntroductionWithoutAnAddress() {
+        #expect(
+            ReplyQuote.introduction(ofQuote: "On Tue, 3 Mar 2026, Lumen Shop wrote:\n> Order LS-1")
+                == "On Tue, 3 Mar 2026, Lumen Shop wrote:")
+        #expect(
+            ReplyQuote.introduction(ofQuote: "On Tue, 3 Mar 2026, Lumen\nShop wrote:\n\n> Order LS-1")
+                == "On Tue, 3 Mar 2026, Lumen Shop wrote:")
+        #expect(
+            ReplyQuote.introduction(
+                ofQuote: "Von: Lumen Shop\nGesendet: Dienstag, 3. März 2026 10:12\nAn: Jordan Lee\nBetreff: x"
+            )
+                == "Lumen Shop")
+        #expect(ReplyQuote.introduction(ofQuote: "> Order LS-1\n> Total: $1") == nil)
+        #expect(ReplyQuote.introduction(ofQuote: "From: Lumen Shop\nOrder number: LS-1") == nil)
+        #expect(ReplyQuote.introduction(ofQuote: "Order summary:\nOrder number: LS-1") == nil)
+    }
+
     @Test func subjectPrefixes() {
         for subject in [
             "Re: Your order", "RE: Your order", "AW: Ihre Bestellung", "Antw: x", "SV: x", "答复：您的订单",

@@ -74,6 +74,37 @@ public enum ReplyQuote {
         return introduces ? writer.address : nil
     }
 
+    /// The words that introduce a quoted message whose writer has no address in them: its
+    /// attribution ("On Tue, 3 Mar 2026, Shop wrote:", "2026/03/03 10:12 に Shop さんは書きました:",
+    /// up to three lines of it), or the value of a header block's `From:` field followed by
+    /// its `Sent:` or `Date:` ("From: Shop" / "Sent: Tuesday, 3 March 2026 10:12"). `nil` when
+    /// the quote does not start with either: a quote made only of `>` lines names no one.
+    ///
+    /// The caller compares these words with the names of the people a reply goes to.
+    /// - Parameter quotedText: a reply's quote, from its attribution or first quoted line.
+    public static func introduction(ofQuote quotedText: String) -> String? {
+        var lines: [String] = []
+        for line in quotedText.prefix(800).split(separator: "\n", omittingEmptySubsequences: false) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty && lines.isEmpty { continue }
+            if trimmed.isEmpty || trimmed.hasPrefix(">") || lines.count == 5 { break }
+            lines.append(trimmed)
+        }
+        guard let first = lines.first else { return nil }
+        if let (field, value) = ForwardDetector.field(of: Substring(first)), field == .from {
+            let dated = lines.dropFirst().contains { line in
+                guard let field = ForwardDetector.field(of: Substring(line))?.0 else { return false }
+                return field == .sent || field == .date
+            }
+            return dated && !value.isEmpty ? String(value) : nil
+        }
+        for end in 0..<min(lines.count, 3) {
+            let joined = lines[...end].joined(separator: " ")
+            if isAttributionLine(joined) { return joined }
+        }
+        return nil
+    }
+
     /// Whether one line, trimmed, has the shape of an attribution line.
     static func isAttributionLine(_ line: String) -> Bool {
         var line = line
