@@ -214,7 +214,14 @@ extension MailDocument {
     func forwardsWithoutPrefix(_ found: InlineForwards) -> Bool {
         let subject = subject ?? ""
         guard !ReplyQuote.hasReplyPrefix(subject), !ReplyQuote.hasForwardPrefix(subject) else { return false }
-        guard let forward = found.plain ?? found.html, let writer = forward.from else { return false }
+        guard let forward = found.plain ?? found.html else { return false }
+        guard let writer = forward.from else {
+            // A block naming its writer without an address: a reply goes to someone of that
+            // name, or comes from them.
+            guard let name = forward.fromName?.lowercased() else { return false }
+            if sender?.name?.lowercased() == name { return false }
+            return !recipients.contains { $0.name.map(TextSink.visibleLine)?.lowercased() == name }
+        }
         func same(_ address: MailAddress) -> Bool {
             address.address.lowercased() == writer.address.lowercased()
         }
@@ -414,7 +421,9 @@ extension MailDocument {
         let inHTML = forwards.html
         guard let found = inPlain ?? inHTML else { return }
         var original = MailDocument(
-            subject: found.subject, sender: found.from.map(Sender.init(address:)), recipients: found.to,
+            subject: found.subject,
+            sender: found.from.map(Sender.init(address:)) ?? found.fromName.map(Sender.init(name:)),
+            recipients: found.to,
             date: found.date)
         if let inPlain, let plainText {
             original.plainText = plainText.remapped(to: inPlain)
@@ -447,6 +456,12 @@ extension MailDocument {
 }
 
 extension Sender {
+    /// A sender known only by its display name (an Outlook block's "From: Shop"): its
+    /// ``address`` is empty, and it has no domain.
+    public init(name: String) {
+        self.init(name: TextSink.visibleLine(name), address: "", domain: nil, registrableDomain: nil)
+    }
+
     /// A sender from an address, with its domain and registrable domain resolved.
     /// The display name is read as a reader sees it: escape sequences and control characters
     /// read as nothing (a name that decodes to `ESC[31mShop` is `Shop`).

@@ -346,6 +346,120 @@ import Testing
         }
     }
 
+    /// Outlook's header block in each language, from `from`: its `From:`, `Sent:`, `To:` and
+    /// `Subject:` lines.
+    static func outlookHeaderBlock(_ language: String, from: String) -> [String] {
+        let to = "Jordan Lee"
+        let fields: [String: [String]] = [
+            "en": [
+                "From: \(from)", "Sent: Tuesday, November 24, 2026 6:12 PM", "To: \(to)",
+                "Subject: Your Juniper & Pine order JP-30917 has shipped",
+            ],
+            "de": [
+                "Von: \(from)", "Gesendet: Dienstag, 24. November 2026 18:12", "An: \(to)",
+                "Betreff: Ihre Bestellung JP-30917 wurde versandt",
+            ],
+            "fr": [
+                "De\u{A0}: \(from)", "Envoyé\u{A0}: mardi 24 novembre 2026 18:12", "À\u{A0}: \(to)",
+                "Objet\u{A0}: Votre commande JP-30917 a été expédiée",
+            ],
+            "es": [
+                "De: \(from)", "Enviado el: martes, 24 de noviembre de 2026 18:12", "Para: \(to)",
+                "Asunto: Su pedido JP-30917 ha sido enviado",
+            ],
+            "it": [
+                "Da: \(from)", "Inviato: martedì 24 novembre 2026 18:12", "A: \(to)",
+                "Oggetto: Il tuo ordine JP-30917 è stato spedito",
+            ],
+            "pt": [
+                "De: \(from)", "Enviado: terça-feira, 24 de novembro de 2026 18:12", "Para: \(to)",
+                "Assunto: Seu pedido JP-30917 foi enviado",
+            ],
+            "nl": [
+                "Van: \(from)", "Verzonden: dinsdag 24 november 2026 18:12", "Aan: \(to)",
+                "Onderwerp: Uw bestelling JP-30917 is verzonden",
+            ],
+            "ja": ["差出人: \(from)", "送信日時: 2026年11月24日 18:12", "宛先: \(to)", "件名: ご注文 JP-30917 を発送しました"],
+            "ko": [
+                "보낸 사람: \(from)", "보낸 날짜: 2026년 11월 24일 화요일 오후 6:12", "받는 사람: \(to)",
+                "제목: 주문 JP-30917 발송 완료",
+            ],
+            "zh": ["发件人: \(from)", "发送时间: 2026年11月24日 18:12", "收件人: \(to)", "主题: 您的订单 JP-30917 已发货"],
+            "zh-Hant": [
+                "寄件者: \(from)", "寄件日期: 2026年11月24日 下午 06:12", "收件者: \(to)",
+                "主旨: 您的訂單 JP-30917 已出貨",
+            ],
+        ]
+        return ["________________________________"] + (fields[language] ?? []) + [""] + shippedLines
+    }
+
+    static let outlookLanguages = ["en", "de", "fr", "es", "it", "pt", "nl", "ja", "ko", "zh", "zh-Hant"]
+
+    /// A customer's Outlook reply quoting the shop's email, its block naming the shop with or
+    /// without an address, under "RE:" or under the shop's subject unchanged: not an order.
+    @Test(arguments: outlookLanguages)
+    func customersOutlookReplyInEachLanguageIsNotAnOrder(_ language: String) throws {
+        for from in ["Juniper & Pine <orders@juniperandpine.example>", "Juniper & Pine"] {
+            for subject in [
+                "RE: Your Juniper & Pine order JP-30917 has shipped",
+                "Your Juniper & Pine order JP-30917 has shipped",
+            ] {
+                let lines = Self.threadHeader(
+                    from: "Jordan Lee <jordan.lee@example.com>",
+                    to: "Juniper & Pine <orders@juniperandpine.example>",
+                    subject: subject)
+                let result = try Self.extract(
+                    lines + ["Could you leave it with my neighbour?", "", "Jordan", ""]
+                        + Self.outlookHeaderBlock(language, from: from))
+                #expect(result.kind == .notAnOrder, "\(language) \(from) \(subject)")
+                #expect(result.orderNumber == nil, "\(language) \(from) \(subject)")
+                #expect(result.merchant == nil, "\(language) \(from) \(subject)")
+            }
+        }
+    }
+
+    /// The customer forwarding the shop's email from Outlook ("FW:", or with it deleted in
+    /// the thread): the shop's order, under the shop's name, from the block's `From:`.
+    @Test(arguments: outlookLanguages)
+    func outlookForwardInEachLanguageIsTheShopsOrder(_ language: String) throws {
+        for from in ["Juniper & Pine <orders@juniperandpine.example>", "Juniper & Pine"] {
+            for (subject, threaded) in [
+                ("FW: Your Juniper & Pine order JP-30917 has shipped", false),
+                ("Your Juniper & Pine order JP-30917 has shipped", true),
+            ] {
+                var lines = Self.header(
+                    from: "Jordan Lee <jordan.lee@example.com>", subject: subject, reply: threaded)
+                lines[1] = "To: Sam Park <sam@example.org>"
+                let result = try Self.extract(
+                    lines + ["Sam, this is the parcel I told you about.", "", "Jordan", ""]
+                        + Self.outlookHeaderBlock(language, from: from))
+                #expect(result.kind == .shippingConfirmation, "\(language) \(from) \(subject)")
+                #expect(result.orderNumber == "JP-30917", "\(language) \(from) \(subject)")
+                #expect(result.merchant?.name == "Juniper & Pine", "\(language) \(from) \(subject)")
+                #expect(
+                    result.shipments?.map(\.trackingNumber) == ["1Z8A4F290361537848"],
+                    "\(language) \(from) \(subject)")
+            }
+        }
+    }
+
+    /// The shop's answer above its customer's Outlook block (no address in it) keeps its own
+    /// order and tracking number, and loses the customer's words.
+    @Test(arguments: outlookLanguages)
+    func shopsAnswerAboveAnOutlookBlockKeepsItsTracking(_ language: String) throws {
+        let lines = Self.threadHeader(
+            to: "Jordan Lee <jordan.lee@example.com>", subject: "RE: Where is my order JP-30917?")
+        let block = Self.outlookHeaderBlock(language, from: "Jordan Lee").prefix(5)
+        let result = try Self.extract(
+            lines + [
+                "Hi Jordan, your order JP-30917 shipped today.", "Carrier: UPS",
+                "Tracking number: 1Z8A4F290361537848", "", "Juniper & Pine",
+            ] + block + ["", "Where is my order JP-30911? Tracking 1Z12345E0205271688"])
+        #expect(result.orderNumber == "JP-30917", "\(language)")
+        #expect(result.merchant?.name == "Juniper & Pine", "\(language)")
+        #expect(result.shipments?.map(\.trackingNumber) == ["1Z8A4F290361537848"], "\(language)")
+    }
+
     @Test func sameTextWithoutReplyFieldsIsStillRead() throws {
         // Without In-Reply-To the "quote" is the email's own text (and the subject is read).
         let result = try Self.extract(

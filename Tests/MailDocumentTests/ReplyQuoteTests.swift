@@ -404,6 +404,26 @@ import Testing
         #expect(ReplyQuote.introduction(ofQuote: "Order summary:\nOrder number: LS-1") == nil)
     }
 
+    /// Outlook names a sender it knows without the address: its block counts with its
+    /// `Sent:`, `To:` and `Subject:` lines, a name-only header of another shape does not.
+    @Test func outlookBlockWithoutAnAddress() throws {
+        let block =
+            "Thanks!\n\nVon: Lumen Shop\nGesendet: Dienstag, 3. März 2026 10:12\nAn: Jordan Lee\nBetreff: Ihre Bestellung LS-1\n\nBestellnummer: LS-1"
+        let found = try #require(ForwardDetector.detect(in: block))
+        #expect(found.from == nil)
+        #expect(found.fromName == "Lumen Shop")
+        #expect(found.style == .outlook)
+        #expect(found.markerOffset == "Thanks!\n\n".utf8.count)
+        #expect(found.body == "Bestellnummer: LS-1")
+        // A gift message's header, without "Sent:" or "To:", is the email's own text.
+        for text in [
+            "Shipped!\nFrom: Sam\nDate: 17 November 2026\nSubject: Happy birthday\n\nTracking: 1Z8A4F290361537848",
+            "Shipped!\nFrom: Sam\nSent: Tuesday\nSubject: Happy birthday\n\nTracking: 1Z8A4F290361537848",
+        ] {
+            #expect(ForwardDetector.detect(in: text) == nil, "\(text)")
+        }
+    }
+
     @Test func subjectPrefixes() {
         for subject in [
             "Re: Your order", "RE: Your order", "AW: Ihre Bestellung", "Antw: x", "SV: x", "答复：您的订单",

@@ -73,7 +73,9 @@ private func writeText(_ document: MailDocument, into output: inout String, dept
     }
     if let subject = document.subject { line("Subject: \(subject)") }
     if let sender = document.sender {
-        var from = sender.name.map { "\($0) <\(sender.address)>" } ?? sender.address
+        // A forwarded sender may be known by its name only (an Outlook block's "From: Shop").
+        var from =
+            sender.name.map { sender.address.isEmpty ? $0 : "\($0) <\(sender.address)>" } ?? sender.address
         if let registrable = sender.registrableDomain { from += "  [registrable domain: \(registrable)]" }
         line("From: \(from)")
     }
