@@ -241,6 +241,30 @@ import Testing
         }
     }
 
+    /// Gmail wraps a long attribution in its text/plain: the wrapped lines are read as one,
+    /// and the quoted writer's address is found in them.
+    @Test func wrappedGmailAttributionsAreCutWhole() {
+        for attribution in [
+            "Am Di., 3. März 2026 um 10:12 Uhr schrieb Lumen Shop <\norders@lumen.example>:",
+            "2026年3月3日(火) 10:12 Lumen Shop <\norders@lumen.example>:",
+            "wt., 3 mar 2026 o 10:12 Lumen Shop <orders@lumen.example>\nnapisał(a):",
+            "Lumen Shop <orders@lumen.example>, 3 Mar 2026 Sal, 10:12\ntarihinde şunu yazdı:",
+        ] {
+            for quote in ["> Order number: LS-1\n> Total: $1", "Order number: LS-1\nTotal: $1"] {
+                let text = "Thanks!\n\n\(attribution)\n\n\(quote)"
+                let start = ReplyQuote.quoteStart(in: text, isPlainText: true)
+                #expect(start == "Thanks!\n\n".utf8.count, "\(attribution)")
+                #expect(
+                    ReplyQuote.writer(ofQuote: "\(attribution)\n\n\(quote)") == "orders@lumen.example",
+                    "\(attribution)")
+            }
+        }
+        // Shop text over two lines that ends with an address and a colon names no date.
+        let shop =
+            "Shipped!\nQuestions? Write to\nLumen Shop <help@lumen.example>:\nTracking: 1Z8A4F290361537848"
+        #expect(ReplyQuote.quoteStart(in: shop, isPlainText: true) == nil)
+    }
+
     /// An attribution without a date is evidence enough only when quoted lines follow it: a
     /// shop's email may hold a line of that shape (a review, a gift message), and the tracking
     /// number after it must stay.

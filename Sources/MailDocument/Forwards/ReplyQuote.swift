@@ -63,7 +63,11 @@ public enum ReplyQuote {
                 return true
             }
             if index == writer.line + 1, line.hasPrefix(">") { return true }
-            if index == writer.line, isAttributionLine(line) { return true }
+            if index == writer.line, index <= 2,
+                (0...index).contains(where: { isAttributionLine(lines[$0...index].joined(separator: " ")) })
+            {
+                return true
+            }
             if writer.isFromField, index > writer.line,
                 let field = ForwardDetector.field(of: Substring(line))?.0, field == .sent || field == .date
             {
@@ -221,6 +225,15 @@ public enum ReplyQuote {
                     {
                         return first
                     }
+                }
+                // Gmail wraps its text/plain attribution: "pon., 3 mar 2026 o 10:12 Shop
+                // <orders@shop.example>" / "napisał(a):", "2026年3月3日(火) 10:12 Shop <" /
+                // "orders@shop.example>:". The line and the one or two before it, read as one.
+                if number > 0, endsWithColon(bytes, trimmed),
+                    let first = wrappedAttributionStart(
+                        endingOn: number, lines: lines, bytes: bytes, isPlainText: isPlainText)
+                {
+                    return first
                 }
             }
             return nil
@@ -401,6 +414,29 @@ public enum ReplyQuote {
         }
         // "Am 29.11.26 um 10:00 schrieb Shop:": the verb before the name.
         return opener && contains(bytes, range, anyOf: attributionVerbs)
+    }
+
+    private static func endsWithColon(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        bytes[range].last == UInt8(ascii: ":") || bytes[range].suffix(3).elementsEqual("：".utf8)
+    }
+
+    /// The start of an attribution wrapped over line `number` and the one or two lines before
+    /// it (none blank or quoted), read as one line, when it holds (``attributionHolds(from:to:lines:bytes:isPlainText:)``).
+    private static func wrappedAttributionStart(
+        endingOn number: Int, lines: [Range<Int>], bytes: UnsafeBufferPointer<UInt8>, isPlainText: Bool
+    ) -> Int? {
+        let end = trimmedRange(bytes, lines[number]).upperBound
+        for first in stride(from: number - 1, through: max(number - 2, 0), by: -1) {
+            let line = trimmedRange(bytes, lines[first])
+            guard !line.isEmpty, !isQuoted(bytes, line), line.count <= 300 else { return nil }
+            if isAttribution(bytes, line.lowerBound..<end),
+                attributionHolds(
+                    from: first, to: number, lines: lines, bytes: bytes, isPlainText: isPlainText)
+            {
+                return lines[first].lowerBound
+            }
+        }
+        return nil
     }
 
     /// Whether the line holds one of `words` (lower-cased), compared without ASCII case.
