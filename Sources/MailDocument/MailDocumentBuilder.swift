@@ -209,7 +209,8 @@ extension MailDocument {
     /// the message it forwards, and a writer may delete the "FW:" it adds: a reply goes to the
     /// writer of what it quotes (or to someone at the same domain), a forward goes elsewhere.
     /// A block from the sender itself (its own earlier email, quoted in a follow-up) is not a
-    /// forward either.
+    /// forward either. A block whose writer has no address (``InlineForward/fromName``)
+    /// forwards only when every recipient has a display name, none of them the writer's.
     /// - Parameter found: The inline forward of each rendition.
     func forwardsWithoutPrefix(_ found: InlineForwards) -> Bool {
         let subject = subject ?? ""
@@ -217,10 +218,17 @@ extension MailDocument {
         guard let forward = found.plain ?? found.html else { return false }
         guard let writer = forward.from else {
             // A block naming its writer without an address: a reply goes to someone of that
-            // name, or comes from them.
-            guard let name = forward.fromName?.lowercased() else { return false }
+            // name, or comes from them. A recipient known by address only might be the writer,
+            // so the message is then read as a reply.
+            guard let name = forward.fromName?.lowercased(), !recipients.isEmpty else { return false }
             if sender?.name?.lowercased() == name { return false }
-            return !recipients.contains { $0.name.map(TextSink.visibleLine)?.lowercased() == name }
+            return recipients.allSatisfy { recipient in
+                guard let other = recipient.name.map(TextSink.visibleLine)?.lowercased(), !other.isEmpty
+                else {
+                    return false
+                }
+                return other != name
+            }
         }
         func same(_ address: MailAddress) -> Bool {
             address.address.lowercased() == writer.address.lowercased()

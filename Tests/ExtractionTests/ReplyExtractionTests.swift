@@ -443,6 +443,24 @@ import Testing
         }
     }
 
+    /// A threaded shop email without a prefix quoting its customer's Outlook block (no address
+    /// in it) to a recipient known by address only: the block may be that recipient's, so it
+    /// is a quote, not a forward of the customer's message.
+    @Test func outlookBlockWithoutAnAddressToAnUnnamedRecipientIsAQuote() throws {
+        let lines = Self.threadHeader(
+            to: "jordan.lee@example.com", subject: "Your order JP-30917 has shipped")
+        let block = Self.outlookHeaderBlock("en", from: "Jordan Lee").prefix(5)
+        let document = MailDocument(
+            message: try Message(
+                bytes: Array(
+                    (lines + ["Hi Jordan, it is on its way.", "Tracking number: 1Z8A4F290361537848", ""]
+                        + block
+                        + ["", "Where is my order JP-30911?"]).joined(separator: "\r\n").utf8)))
+        #expect(document.forwardedOriginal == nil)
+        #expect(document.plainText?.text.contains("1Z8A4F290361537848") == true)
+        #expect(document.plainText?.text.contains("JP-30911") == false)
+    }
+
     /// The shop's answer above its customer's Outlook block (no address in it) keeps its own
     /// order and tracking number, and loses the customer's words.
     @Test(arguments: outlookLanguages)

@@ -221,6 +221,10 @@ import Testing
             "26. 3. 3. 오전 10:12에 Lumen Shop 이(가) 쓴 글:",
             "在 2026/3/3 10:12, Lumen Shop 写道:",
             "Lumen Shop 於 2026/3/3 10:12 寫道:",
+            // Apple Mail in Dutch and Polish, Yahoo in German.
+            "Op 3 mrt 2026 om 10:12 heeft Lumen Shop <orders@lumen.example> het volgende geschreven:",
+            "Wiadomość napisana przez Lumen Shop <orders@lumen.example> w dniu 03.03.2026, o godz. 10:12:",
+            "Am Dienstag, 3. März 2026, 10:12:00 MEZ hat Lumen Shop <orders@lumen.example> Folgendes geschrieben:",
         ]
         for attribution in attributions {
             let text = "Thanks!\n\n\(attribution)\nOrder number: 12345678"

@@ -152,7 +152,7 @@ public enum ReplyQuote {
         "写道：", "写道:", "寫道：",
         "寫道:", "のメッセージ:", "のメッセージ：", "のメール:", "のメール：", "skrev:", "napisał:",
         "napisał(a):", "napisała:", "pisze:", "şunu yazdı:", "yazdı:", "έγραψε:", "написал(а):", "написал:",
-        "написала:", "пишет:", "さんは書きました:", "さんは書きました：", "이(가) 쓴 글:", "님이 쓴 글:", "kirjoitti:",
+        "написала:", "пишет:", "geschreven:", "さんは書きました:", "さんは書きました：", "이(가) 쓴 글:", "님이 쓴 글:", "kirjoitti:",
     ].map { Array($0.utf8) }
 
     /// The English ending, which shops' own text uses too ("Our founder wrote:"): a line with
@@ -174,10 +174,11 @@ public enum ReplyQuote {
 
     /// Verbs that come after the writer's name and before the date, lower-cased, with the
     /// spaces around them: Thunderbird's "Shop schrieb am 03.03.2026 um 10:12:" and "Shop
-    /// wrote on 3/3/26 10:12:" (`mailnews.reply_header_authorwroteondate`).
+    /// wrote on 3/3/26 10:12:" (`mailnews.reply_header_authorwroteondate`), and Apple Mail's
+    /// Polish "Wiadomość napisana przez Shop <…> w dniu 03.03.2026, o godz. 10:12:".
     static let verbsBeforeDate = [
         " schrieb am ", " schreef op ", " wrote on ", " a écrit le ", " escribió el ", " skrev den ",
-        " ha scritto il ",
+        " ha scritto il ", "napisana przez ",
     ].map { Array($0.utf8) }
 
     /// The UTF-8 offset in `text` where the quoted earlier message starts, or `nil` when
