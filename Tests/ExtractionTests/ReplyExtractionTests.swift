@@ -209,6 +209,25 @@ import Testing
         #expect(ReplyQuote.writer(ofQuote: "Le colis a écrit :\n> user@localhost wrote") == nil)
     }
 
+    /// A shop's threaded email with a gift message laid out as a header block without a time
+    /// of day or a "To:" line, under the shop's subject or a "Re:": neither a forward from the
+    /// gift's giver nor a quote, so the order and the tracking number after it stay.
+    @Test(arguments: [
+        "Your Juniper & Pine order JP-30917 has shipped", "Re: Your Juniper & Pine order JP-30917",
+    ])
+    func giftMessageBlockIsTheShopsOwnText(_ subject: String) throws {
+        let lines = Self.threadHeader(to: "Kim Park <kim@mail.example>", subject: subject)
+        let result = try Self.extract(
+            lines + [
+                "Hi Kim,", "", "A gift is on its way! Order JP-30917.", "", "From: Sam <sam@example.org>",
+                "Date: 17 November 2026", "Subject: Happy birthday", "", "Carrier: UPS",
+                "Tracking number: 1Z8A4F290361537848",
+            ])
+        #expect(result.orderNumber == "JP-30917", "\(subject)")
+        #expect(result.merchant?.name == "Juniper & Pine", "\(subject)")
+        #expect(result.shipments?.map(\.trackingNumber) == ["1Z8A4F290361537848"], "\(subject)")
+    }
+
     /// A shop's threaded email with a gift message laid out as a header block, from someone
     /// at the customer's mail provider: not a reply to that writer, so the subject is read.
     @Test func giftMessageBlockFromTheCustomersProviderKeepsTheSubject() throws {

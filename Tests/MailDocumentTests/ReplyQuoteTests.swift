@@ -443,8 +443,12 @@ import Testing
         #expect(found.style == .outlook)
         #expect(found.markerOffset == "Thanks!\n\n".utf8.count)
         #expect(found.body == "Bestellnummer: LS-1")
-        // A gift message's header, without "Sent:" or "To:", is the email's own text.
+        // A gift message's header, without "Sent:" or "To:", is the email's own text, and so
+        // is a bare block without a time of day.
         for text in [
+            "Shipped!\nFrom: Sam <sam@example.org>\nDate: 17 November 2026\nSubject: Happy birthday\n\nTracking: 1",
+            "Shipped!\nFrom: Sam <sam@example.org>\nDate: 17 November 2026\nTo: Kim\nSubject: Happy birthday\n\nx",
+            "Shipped!\nFrom: Sam <sam@example.org>\nDate: 17 November 2026 at 10:00\nSubject: Happy birthday\n\nx",
             "Shipped!\nFrom: Sam\nDate: 17 November 2026\nSubject: Happy birthday\n\nTracking: 1Z8A4F290361537848",
             "Shipped!\nFrom: Sam\nSent: Tuesday\nSubject: Happy birthday\n\nTracking: 1Z8A4F290361537848",
         ] {

@@ -44,6 +44,8 @@ public struct InlineForward: Sendable, Hashable {
 /// - Outlook: `-----Original Message-----`, or a header block `From:` … `Sent:` … `Subject:`
 ///   with no marker (usually after a line of underscores).
 /// - Apple Mail: `Begin forwarded message:` then `From:`, `Subject:`, `Date:`, `To:`.
+/// - A bare block (Apple Mail's and Outlook for Mac's quote): `From:`, `Date:` with a time of
+///   day, `To:`, `Subject:`, with no marker line.
 public enum ForwardDetector {
     enum Field: Hashable { case from, date, sent, subject, to, cc }
 
@@ -255,6 +257,13 @@ public enum ForwardDetector {
             return nil
         }
         guard seen >= 2 else { return nil }
+        // A bare block (no marker line, no "Sent:") is Apple Mail's or Outlook for Mac's when it
+        // has its "To:" line and a date with a time of day ("Date: Sunday, 29 November 2026 at
+        // 10:00"); a gift message's "From: Sam" / "Date: 17 November 2026" / "Subject: Happy
+        // birthday" in a shop's email is not one.
+        if style == .headerBlock, !fields.contains(.to) || !(dateText.map(holdsTimeOfDay) ?? false) {
+            return nil
+        }
         // Body: the rest, quote markers of the marker's depth removed.
         var body: [UInt8] = []
         var map: [InlineForward.LineMapping] = []
@@ -299,6 +308,18 @@ public enum ForwardDetector {
         if address.lowercased().hasPrefix("mailto:") { address = String(address.dropFirst(7)) }
         name = name.trimmingCharacters(in: CharacterSet(charactersIn: "\"' \t"))
         return MailAddress(name: name.isEmpty ? nil : name, address: address)
+    }
+
+    /// Whether a date as written holds a time of day: one or two digits, a colon, two digits.
+    static func holdsTimeOfDay(_ text: String) -> Bool {
+        let digits = Array(text.utf8)
+        func isDigit(_ index: Int) -> Bool {
+            index >= 0 && index < digits.count && digits[index] >= 0x30 && digits[index] <= 0x39
+        }
+        return digits.indices.contains { index in
+            digits[index] == UInt8(ascii: ":") && isDigit(index - 1) && isDigit(index + 1)
+                && isDigit(index + 2)
+        }
     }
 
     /// A `From:` value without an addr-spec read as a display name: at most 100 characters,
