@@ -201,7 +201,8 @@ private func textJSON(_ document: MailDocument) -> InspectionJSON {
     if let sender = document.sender {
         var from: [(String, InspectionJSON)] = []
         if let name = sender.name, !name.isEmpty { from.append(("name", .string(name))) }
-        from.append(("address", .string(sender.address)))
+        // Absent for a forwarded sender known by its name only (an Outlook block's "From: Shop").
+        if !sender.address.isEmpty { from.append(("address", .string(sender.address))) }
         pairs.append(("from", .object(from)))
     }
     add("date", document.date.map(rfc3339))
