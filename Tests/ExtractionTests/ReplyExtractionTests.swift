@@ -209,6 +209,33 @@ import Testing
         #expect(ReplyQuote.writer(ofQuote: "Le colis a écrit :\n> user@localhost wrote") == nil)
     }
 
+    /// A customer's answer written below (or between the lines of) the shop's email it quotes
+    /// with `>`, without an attribution: not an order from the customer.
+    @Test(arguments: [
+        "Re: Your Juniper & Pine order JP-30917 has shipped",
+        "Your Juniper & Pine order JP-30917 has shipped",
+    ])
+    func bottomPostedReplyWithoutAttributionIsNotAnOrder(_ subject: String) throws {
+        let lines = Self.threadHeader(
+            from: "Jordan Lee <jordan.lee@example.com>", to: "Juniper & Pine <orders@juniperandpine.example>",
+            subject: subject)
+        for body in [
+            Self.shippedLines.map { $0.isEmpty ? ">" : "> \($0)" } + [
+                "", "Could you leave it with my neighbour at 12 Alder Street?", "", "Jordan", "+1 555 0100",
+            ],
+            [
+                "> Your Juniper & Pine order JP-30917 has shipped!", "> Order number: JP-30917", "",
+                "Thanks!", "", "> Carrier: UPS", "> Tracking number: 1Z8A4F290361537848", "",
+                "It says delivered, but nothing came.",
+            ],
+        ] {
+            let result = try Self.extract(lines + body)
+            #expect(result.kind == .notAnOrder, "\(subject)")
+            #expect(result.orderNumber == nil, "\(subject)")
+            #expect(result.merchant == nil, "\(subject)")
+        }
+    }
+
     /// A shop's threaded email with a gift message laid out as a header block without a time
     /// of day or a "To:" line, under the shop's subject or a "Re:": neither a forward from the
     /// gift's giver nor a quote, so the order and the tracking number after it stay.

@@ -168,6 +168,28 @@ import Testing
         #expect(single.plainText?.text.contains("Order number: NW-448201") == true)
     }
 
+    /// A reply that starts with the quote, with no attribution, and answers below or between
+    /// its lines: the text is cut from the first quoted line, the answer with it.
+    @Test func aQuoteThatStartsTheTextIsCut() {
+        for text in [
+            "> Order number: NW-448201\n> Total: $248.00\n\nCan I change the size?\n\nJordan\n+1 555 0100",
+            "\n> Thank you for your order!\n> Order number: NW-448201\n\nThanks.\n\n> Tracking: 1Z8A4F290361537848\n\nIt has not come.",
+        ] {
+            #expect(
+                ReplyQuote.quoteStart(in: text, isPlainText: true) == (text.hasPrefix("\n") ? 1 : 0),
+                "\(text)")
+            #expect(ReplyQuote.quoteStart(in: text, isPlainText: false) == nil, "\(text)")
+        }
+        // One quoted line is decoration; two after the writer's own words stay when the text
+        // goes on after them.
+        for text in [
+            "> Your parcel is on its way\nOrder number: NW-448201\nTracking number: 1Z8A4F290361537848",
+            "Shipped!\n> Order number: NW-448201\n> Carrier: UPS\nTracking number: 1Z8A4F290361537848",
+        ] {
+            #expect(ReplyQuote.quoteStart(in: text, isPlainText: true) == nil, "\(text)")
+        }
+    }
+
     @Test func gmailHTMLReplyLosesTheQuoteAndItsLinks() throws {
         let html = """
             <div dir="ltr">Hi, can I still change the size?</div><br>\

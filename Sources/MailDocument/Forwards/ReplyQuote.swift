@@ -27,8 +27,9 @@ import Foundation
 ///   it: "On our blog, Kim wrote:" in a shop's own email, followed by unquoted text, is not;
 /// - in plain text only, lines starting with `>` after such an attribution, or two or more
 ///   that run to the end of the text or to a signature (the whole quote below a top-posted
-///   answer); `>` lines inside the writer's own text are more likely decoration ("> Track
-///   your parcel");
+///   answer), or two or more that start the text (an answer written below or between the
+///   quote's lines, cut with it); `>` lines inside the writer's own text are more likely
+///   decoration ("> Track your parcel");
 /// - Outlook's header block ("From: … Sent: … Subject: …", "-----Original Message-----"),
 ///   found by ``ForwardDetector``: in a reply it is the quoted message, not a forward.
 public enum ReplyQuote {
@@ -196,11 +197,15 @@ public enum ReplyQuote {
                 start = index + 1
             }
             lines.append(start..<bytes.count)
+            var wroteBefore = false
             for (number, line) in lines.enumerated() {
                 let trimmed = trimmedRange(bytes, line)
+                defer { if !trimmed.isEmpty { wroteBefore = true } }
                 if isPlainText, isQuoted(bytes, trimmed),
                     let start = attributionStart(before: number, lines: lines, bytes: bytes)
                         ?? (quoteRunsToTheEnd(from: number, lines: lines, bytes: bytes)
+                            ? line.lowerBound : nil)
+                        ?? (!wroteBefore && quotedRun(from: number, lines: lines, bytes: bytes) >= 2
                             ? line.lowerBound : nil)
                 {
                     return start
@@ -543,6 +548,21 @@ public enum ReplyQuote {
             index -= 1
         }
         return lines[number].lowerBound
+    }
+
+    /// How many lines quoted with `>` run from line `number` on, blank lines between them
+    /// not counted and not ending the run.
+    private static func quotedRun(from number: Int, lines: [Range<Int>], bytes: UnsafeBufferPointer<UInt8>)
+        -> Int
+    {
+        var quoted = 0
+        for line in lines[number...] {
+            let trimmed = trimmedRange(bytes, line)
+            if trimmed.isEmpty { continue }
+            guard isQuoted(bytes, trimmed) else { break }
+            quoted += 1
+        }
+        return quoted
     }
 
     /// Whether the lines from `number` on are quoted (`>`, at least two) or blank up to the
