@@ -299,7 +299,7 @@ extension MailDocument {
                     name.count >= 4, name.contains(where: \.isLetter),
                     name.lowercased() != sender?.name?.lowercased()
                 else { return false }
-                return folded.contains(name.folding(options: options, locale: nil))
+                return Self.containsWords(folded, name.folding(options: options, locale: nil))
             }
         }
         // Nothing names the writer: the subject names the shop the reply goes to, by its whole
@@ -309,7 +309,7 @@ extension MailDocument {
         let folded = subject.folding(options: options, locale: nil)
         return others.contains { recipient in
             if let name = recipient.name.map(TextSink.visibleLine)?.trimmingCharacters(in: .whitespaces),
-                name.count >= 4, folded.contains(name.folding(options: options, locale: nil))
+                name.count >= 4, Self.containsWords(folded, name.folding(options: options, locale: nil))
             {
                 return true
             }
@@ -322,6 +322,22 @@ extension MailDocument {
                 return key.count >= 4 && !Self.senderRoleWords.contains(key) && folded.contains(key)
             }
         }
+    }
+
+    /// Whether `text` holds `words` as whole words: neither a letter nor a digit right before or
+    /// after them ("Anna" is not in "Annabelle wrote:").
+    static func containsWords(_ text: String, _ words: String) -> Bool {
+        guard !words.isEmpty else { return false }
+        var searchStart = text.startIndex
+        while let found = text.range(of: words, range: searchStart..<text.endIndex) {
+            let before =
+                found.lowerBound == text.startIndex ? nil : text[text.index(before: found.lowerBound)]
+            let after = found.upperBound == text.endIndex ? nil : text[found.upperBound]
+            let isBoundary: (Character?) -> Bool = { $0.map { !$0.isLetter && !$0.isNumber } ?? true }
+            if isBoundary(before), isBoundary(after) { return true }
+            searchStart = text.index(after: found.lowerBound)
+        }
+        return false
     }
 
     /// Whether `subject` names `sender`: a word of four letters or more of its display name or

@@ -478,6 +478,29 @@ import Testing
         }
     }
 
+    @Test func namesAreMatchedAsWholeWords() {
+        #expect(MailDocument.containsWords("on tue, 3 mar 2026, lumen shop wrote:", "lumen shop"))
+        #expect(MailDocument.containsWords("lumen shop", "lumen shop"))
+        #expect(!MailDocument.containsWords("on tue, 3 mar 2026, annabelle wrote:", "anna"))
+        #expect(!MailDocument.containsWords("on tue, 3 mar 2026, joanna wrote:", "anna"))
+        #expect(MailDocument.containsWords("joanna and anna wrote:", "anna"))
+        #expect(!MailDocument.containsWords("anything", ""))
+    }
+
+    /// Outlook for Mac names a known sender without an address too, over a "Date:" line with
+    /// a time of day: a reply loses the block as its quote.
+    @Test func outlookForMacBlockWithoutAnAddressIsAQuote() throws {
+        let document = try Self.plainReply(
+            subject: "Re: Your Northwind order #NW-448201 is confirmed",
+            [
+                "Can I still change the size?", "", "From: Northwind Outfitters",
+                "Date: Friday, 20 November 2026 at 21:00", "To: Jordan Lee",
+                "Subject: Your Northwind order #NW-448201 is confirmed", "", "Order number: NW-448201",
+            ])
+        #expect(document.plainText?.text == "Can I still change the size?")
+        #expect(document.plainText?.quotedText.hasPrefix("From: Northwind Outfitters") == true)
+    }
+
     @Test func subjectPrefixes() {
         for subject in [
             "Re: Your order", "RE: Your order", "AW: Ihre Bestellung", "Antw: x", "SV: x", "答复：您的订单",

@@ -10,8 +10,9 @@ public struct InlineForward: Sendable, Hashable {
     public var from: MailAddress?
     /// The original sender's display name when the `From:` line holds no addr-spec, only a
     /// name ("From: Northwind Outfitters", as Outlook writes a sender known to it); `nil` when
-    /// ``from`` is known. Read only from an Outlook header block that has its `Sent:`, `To:` and
-    /// `Subject:` lines (in any of the detector's languages).
+    /// ``from`` is known. Read only from an Outlook header block that has its `Sent:` (or a
+    /// `Date:` with a time of day), `To:` and `Subject:` lines (in any of the detector's
+    /// languages).
     public var fromName: String?
     /// The quoted recipients.
     public var to: [MailAddress]
@@ -250,10 +251,13 @@ public enum ForwardDetector {
             if seen > 12 { break }
         }
         // A sender without an address counts in Outlook's own block only: "From: Shop",
-        // "Sent: …", "To: …", "Subject: …" (a gift message's "From: Sam" / "Date: …" does not).
+        // "Sent: …" (or a "Date: …" with a time of day, Outlook for Mac), "To: …", "Subject: …"
+        // (a gift message's "From: Sam" / "Date: 17 November 2026" does not).
         if from != nil {
             fromName = nil
-        } else if fromName == nil || !fields.isSuperset(of: [.sent, .to, .subject]) {
+        } else if fromName == nil || !fields.isSuperset(of: [.to, .subject])
+            || !(fields.contains(.sent) || (dateText.map(holdsTimeOfDay) ?? false))
+        {
             return nil
         }
         guard seen >= 2 else { return nil }
