@@ -267,6 +267,19 @@ import Testing
         }
     }
 
+    /// Many lines shaped like attributions, none of them holding (no date, nothing quoted
+    /// after), are each looked at a bounded number of times: the search stays linear.
+    @Test func manyLookalikeAttributionsAreReadInLinearTime() {
+        let lookalikes = ["On our blog, Kim wrote:", "Nice.", "On Monday Kim <kim@mail.example>", "wrote:"]
+        let text =
+            "Thanks!\n"
+            + Array(repeating: lookalikes.joined(separator: "\n"), count: 20_000)
+            .joined(separator: "\n")
+        let start = ContinuousClock.now
+        #expect(ReplyQuote.quoteStart(in: text, isPlainText: true) == nil)
+        #expect(ContinuousClock.now - start < .seconds(30))
+    }
+
     /// Gmail wraps a long attribution in its text/plain: the wrapped lines are read as one,
     /// and the quoted writer's address is found in them.
     @Test func wrappedGmailAttributionsAreCutWhole() {

@@ -212,7 +212,7 @@ public enum ReplyQuote {
                 }
                 if isAttribution(bytes, trimmed) {
                     let first = attributionFirstLine(of: number, lines: lines, bytes: bytes)
-                    let firstLine = lines.firstIndex { $0.lowerBound == first } ?? number
+                    let firstLine = lineNumber(startingAt: first, before: number, lines: lines)
                     if attributionHolds(
                         from: firstLine, to: number, lines: lines, bytes: bytes, isPlainText: isPlainText)
                     {
@@ -224,7 +224,7 @@ public enum ReplyQuote {
                 // "Service Team <orders@shop.example>" / "wrote:".
                 if endsLikeAttribution(bytes, trimmed), number > 0 {
                     let first = attributionFirstLine(of: number, lines: lines, bytes: bytes)
-                    let firstLine = lines.firstIndex { $0.lowerBound == first } ?? number
+                    let firstLine = lineNumber(startingAt: first, before: number, lines: lines)
                     if first < lines[number].lowerBound,
                         attributionHolds(
                             from: firstLine, to: number, lines: lines, bytes: bytes, isPlainText: isPlainText)
@@ -235,7 +235,7 @@ public enum ReplyQuote {
                 // Gmail wraps its text/plain attribution: "pon., 3 mar 2026 o 10:12 Shop
                 // <orders@shop.example>" / "napisał(a):", "2026年3月3日(火) 10:12 Shop <" /
                 // "orders@shop.example>:". The line and the one or two before it, read as one.
-                if number > 0, endsWithColon(bytes, trimmed),
+                if number > 0, endsLikeAttribution(bytes, trimmed) || endsWithAddressColon(bytes, trimmed),
                     let first = wrappedAttributionStart(
                         endingOn: number, lines: lines, bytes: bytes, isPlainText: isPlainText)
                 {
@@ -422,8 +422,11 @@ public enum ReplyQuote {
         return opener && contains(bytes, range, anyOf: attributionVerbs)
     }
 
-    private static func endsWithColon(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
-        bytes[range].last == UInt8(ascii: ":") || bytes[range].suffix(3).elementsEqual("：".utf8)
+    /// Whether the line ends with `>:`, as Gmail's attributions that end with the address do.
+    private static func endsWithAddressColon(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool
+    {
+        range.count >= 2 && bytes[range.upperBound - 1] == UInt8(ascii: ":")
+            && bytes[range.upperBound - 2] == UInt8(ascii: ">")
     }
 
     /// The start of an attribution wrapped over line `number` and the one or two lines before
@@ -516,9 +519,13 @@ public enum ReplyQuote {
     /// Whether a trimmed line ends with one of the ``attributionEndings``.
     private static func endsLikeAttribution(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool
     {
-        let line = bytes[range]
+        // Every ending ends with a colon, ASCII or full-width.
+        guard let last = range.last, bytes[last] == UInt8(ascii: ":") || bytes[last] == 0x9A else {
+            return false
+        }
         return attributionEndings.contains { ending in
-            ending.count <= line.count && equalIgnoringASCIICase(line.suffix(ending.count), ending)
+            ending.count <= range.count
+                && equalIgnoringASCIICase(bytes[(range.upperBound - ending.count)..<range.upperBound], ending)
         }
     }
 
@@ -528,9 +535,24 @@ public enum ReplyQuote {
         -> Bool
     {
         guard bytes.count == lowered.count else { return false }
-        return zip(bytes, lowered).allSatisfy { byte, other in
-            (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == other
+        // Compared from the end: the colon all endings share is last, the letters before it
+        // tell most of them apart at once.
+        let base = bytes.base
+        var index = bytes.endIndex
+        var other = lowered.count
+        while other > 0 {
+            index -= 1
+            other -= 1
+            let byte = base[index]
+            if (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != lowered[other] { return false }
         }
+        return true
+    }
+
+    /// The number of the line that starts at `offset`, one of the two lines up to `number`
+    /// (``attributionFirstLine(of:lines:bytes:)`` looks no further back); `number` otherwise.
+    private static func lineNumber(startingAt offset: Int, before number: Int, lines: [Range<Int>]) -> Int {
+        (max(number - 2, 0)...number).first { lines[$0].lowerBound == offset } ?? number
     }
 
     /// The start of the attribution ending on line `number`: one of the two lines before
