@@ -464,6 +464,20 @@ import Testing
         }
     }
 
+    /// Outlook's "-----Original Message-----" over a block that names the shop without an
+    /// address, in a reply under the shop's subject unchanged (which does not name the shop):
+    /// not an order.
+    @Test func outlookOriginalMessageBlockWithoutAnAddressIsAQuote() throws {
+        let lines = Self.threadHeader(
+            from: "Jordan Lee <jordan.lee@example.com>", to: "Juniper & Pine <orders@juniperandpine.example>",
+            subject: "Ihre Bestellung JP-30917 wurde versandt")
+        let block = Self.outlookHeaderBlock("de", from: "Juniper & Pine").dropFirst()
+        let result = try Self.extract(
+            lines + ["Bitte beim Nachbarn abgeben.", "", "-----Ursprüngliche Nachricht-----"] + block)
+        #expect(result.orderNumber == nil)
+        #expect(result.merchant == nil)
+    }
+
     /// The customer forwarding the shop's email from Outlook ("FW:", or with it deleted in
     /// the thread): the shop's order, under the shop's name, from the block's `From:`.
     @Test(arguments: outlookLanguages)

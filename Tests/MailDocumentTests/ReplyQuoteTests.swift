@@ -462,6 +462,12 @@ import Testing
                 ofQuote: "Von: Lumen Shop\nGesendet: Dienstag, 3. März 2026 10:12\nAn: Jordan Lee\nBetreff: x"
             )
                 == "Lumen Shop")
+        #expect(
+            ReplyQuote.introduction(
+                ofQuote:
+                    "-----Ursprüngliche Nachricht-----\nVon: Lumen Shop\nGesendet: Dienstag, 3. März 2026 10:12"
+            )
+                == "Lumen Shop")
         #expect(ReplyQuote.introduction(ofQuote: "> Order LS-1\n> Total: $1") == nil)
         #expect(ReplyQuote.introduction(ofQuote: "From: Lumen Shop\nOrder number: LS-1") == nil)
         #expect(ReplyQuote.introduction(ofQuote: "Order summary:\nOrder number: LS-1") == nil)

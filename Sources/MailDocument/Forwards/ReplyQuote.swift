@@ -95,6 +95,8 @@ public enum ReplyQuote {
             if trimmed.isEmpty || trimmed.hasPrefix(">") || lines.count == 5 { break }
             lines.append(trimmed)
         }
+        // A marker line above a header block ("-----Original Message-----", "_____").
+        if let marker = lines.first, marker.hasPrefix("--") || marker.hasPrefix("__") { lines.removeFirst() }
         guard let first = lines.first else { return nil }
         if let (field, value) = ForwardDetector.field(of: Substring(first)), field == .from {
             let dated = lines.dropFirst().contains { line in
