@@ -268,7 +268,8 @@ import Testing
     }
 
     /// Many lines shaped like attributions, none of them holding (no date, nothing quoted
-    /// after), are each looked at a bounded number of times: the search stays linear.
+    /// after), or a long quoted run in the middle, are each looked at a bounded number of
+    /// times: the search stays linear.
     @Test func manyLookalikeAttributionsAreReadInLinearTime() {
         let lookalikes = ["On our blog, Kim wrote:", "Nice.", "On Monday Kim <kim@mail.example>", "wrote:"]
         let text =
@@ -277,6 +278,12 @@ import Testing
             .joined(separator: "\n")
         let start = ContinuousClock.now
         #expect(ReplyQuote.quoteStart(in: text, isPlainText: true) == nil)
+        // A long quoted run that does not reach the end (text with digits after it) is asked
+        // about once, not once per line.
+        let run =
+            "Thanks!\n" + Array(repeating: "> quoted", count: 50_000).joined(separator: "\n")
+            + "\nOrder 123\na\nb\nc\nd"
+        #expect(ReplyQuote.quoteStart(in: run, isPlainText: true) == nil)
         #expect(ContinuousClock.now - start < .seconds(30))
     }
 

@@ -200,13 +200,19 @@ public enum ReplyQuote {
             }
             lines.append(start..<bytes.count)
             var wroteBefore = false
+            // Lines before this one belong to a quoted run known not to run to the end: asked
+            // once per run, the search stays linear.
+            var knownRunEnd = 0
             for (number, line) in lines.enumerated() {
                 let trimmed = trimmedRange(bytes, line)
                 defer { if !trimmed.isEmpty { wroteBefore = true } }
+                func runsToTheEnd() -> Bool {
+                    guard number >= knownRunEnd else { return false }
+                    return quoteRunsToTheEnd(from: number, lines: lines, bytes: bytes, runEnd: &knownRunEnd)
+                }
                 if isPlainText, isQuoted(bytes, trimmed),
                     let start = attributionStart(before: number, lines: lines, bytes: bytes)
-                        ?? (quoteRunsToTheEnd(from: number, lines: lines, bytes: bytes)
-                            ? line.lowerBound : nil)
+                        ?? (runsToTheEnd() ? line.lowerBound : nil)
                         ?? (!wroteBefore && quotedRun(from: number, lines: lines, bytes: bytes) >= 2
                             ? line.lowerBound : nil)
                 {
@@ -592,8 +598,12 @@ public enum ReplyQuote {
     /// Whether the lines from `number` on are quoted (`>`, at least two) or blank up to the
     /// end of the text, or up to a signature: a `-- ` delimiter line (RFC 3676 §4.3) and what
     /// follows it, or at most three last lines without a digit ("Jamie", "Sent from my phone").
+    ///
+    /// - Parameter runEnd: Set to the number of the first line after the quoted run (its first
+    ///   line that is neither quoted nor blank, or the line count): from any line of the run
+    ///   before it, the answer is `false` when it is `false` from `number`.
     private static func quoteRunsToTheEnd(
-        from number: Int, lines: [Range<Int>], bytes: UnsafeBufferPointer<UInt8>
+        from number: Int, lines: [Range<Int>], bytes: UnsafeBufferPointer<UInt8>, runEnd: inout Int
     )
         -> Bool
     {
@@ -605,6 +615,7 @@ public enum ReplyQuote {
             if !trimmed.isEmpty { quoted += 1 }
             index += 1
         }
+        runEnd = index
         guard quoted >= 2 else { return false }
         var tail = 0
         while index < lines.count {
