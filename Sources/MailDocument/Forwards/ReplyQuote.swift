@@ -35,7 +35,9 @@ import Foundation
 public enum ReplyQuote {
     /// The address of the writer of a quoted message, lower-cased, read from its first lines
     /// when they clearly introduce a quote: an attribution that ends with a "wrote:" phrase
-    /// ("On …, Shop <orders@shop.example> wrote:", ``attributionEndings``), an Outlook header
+    /// ("On …, Shop <orders@shop.example> wrote:", ``attributionEndings``), a line (or up to
+    /// three wrapped lines) ending with the address that has the shape of an attribution
+    /// (Gmail's "2026年3月3日(火) 10:12 Shop <orders@shop.example>:"), an Outlook header
     /// block's "From: Shop <orders@shop.example>" followed by its "Sent:" or "Date:" line, or
     /// any line naming an address right above a line quoted with `>`. The address is the first
     /// addr-spec (RFC 5322 §3.4.1, in the dot-atom form mail uses) among the first four lines,
