@@ -671,16 +671,20 @@ import Testing
     ]
 
     @Test func customersHTMLOnlyReplyQuotingAConfirmationIsNotAnOrder() throws {
-        for reply in Self.markupOnlyReplies {
-            let result = try Self.extract(
-                Self.header(
-                    from: "Jordan Lee <jordan.lee@example.com>",
-                    subject: "Re: Your Juniper & Pine order JP-30917 is confirmed", type: "text/html")
-                    + [reply.html])
-            #expect(result.kind == .notAnOrder, "\(reply.client)")
-            #expect(result.orderNumber == nil, "\(reply.client)")
-            #expect(result.merchant == nil, "\(reply.client)")
-            #expect(result.total == nil, "\(reply.client)")
+        // Under "Re:", and under the shop's subject unchanged, sent back to the shop.
+        for subject in [
+            "Re: Your Juniper & Pine order JP-30917 is confirmed", "Your order JP-30917 is confirmed",
+        ] {
+            for reply in Self.markupOnlyReplies {
+                var lines = Self.header(
+                    from: "Jordan Lee <jordan.lee@example.com>", subject: subject, type: "text/html")
+                lines[1] = "To: Juniper & Pine <orders@juniperandpine.example>"
+                let result = try Self.extract(lines + [reply.html])
+                #expect(result.kind == .notAnOrder, "\(reply.client) \(subject)")
+                #expect(result.orderNumber == nil, "\(reply.client) \(subject)")
+                #expect(result.merchant == nil, "\(reply.client) \(subject)")
+                #expect(result.total == nil, "\(reply.client) \(subject)")
+            }
         }
     }
 
