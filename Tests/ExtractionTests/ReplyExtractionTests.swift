@@ -435,11 +435,29 @@ import Testing
                 "寄件者: \(from)", "寄件日期: 2026年11月24日 下午 06:12", "收件者: \(to)",
                 "主旨: 您的訂單 JP-30917 已出貨",
             ],
+            "pl": [
+                "Od: \(from)", "Wysłane: wtorek, 24 listopada 2026 18:12", "Do: \(to)",
+                "Temat: Twoje zamówienie JP-30917 zostało wysłane",
+            ],
+            "ru": [
+                "От: \(from)", "Отправлено: вторник, 24 ноября 2026 г. 18:12", "Кому: \(to)",
+                "Тема: Ваш заказ JP-30917 отправлен",
+            ],
+            "tr": [
+                "Kimden: \(from)", "Gönderildi: 24 Kasım 2026 Salı 18:12", "Kime: \(to)",
+                "Konu: JP-30917 numaralı siparişiniz kargoya verildi",
+            ],
+            "el": [
+                "Από: \(from)", "Στάλθηκε: Τρίτη, 24 Νοεμβρίου 2026 6:12 μ.μ.", "Προς: \(to)",
+                "Θέμα: Η παραγγελία σας JP-30917 στάλθηκε",
+            ],
         ]
         return ["________________________________"] + (fields[language] ?? []) + [""] + shippedLines
     }
 
-    static let outlookLanguages = ["en", "de", "fr", "es", "it", "pt", "nl", "ja", "ko", "zh", "zh-Hant"]
+    static let outlookLanguages = [
+        "en", "de", "fr", "es", "it", "pt", "nl", "ja", "ko", "zh", "zh-Hant", "pl", "ru", "tr", "el",
+    ]
 
     /// A customer's Outlook reply quoting the shop's email, its block naming the shop with or
     /// without an address, under "RE:" or under the shop's subject unchanged: not an order.

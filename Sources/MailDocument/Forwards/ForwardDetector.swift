@@ -39,7 +39,8 @@ public struct InlineForward: Sendable, Hashable {
 }
 
 /// Recognises forwarded originals written inline by mail clients, in English, German,
-/// French, Spanish, Japanese and Korean, quoted with `> ` or not.
+/// French, Spanish, Italian, Portuguese, Dutch, Japanese, Korean and Chinese (and Outlook's
+/// header block in Polish, Russian, Turkish and Greek too), quoted with `> ` or not.
 ///
 /// - Gmail: `---------- Forwarded message ---------` then `From:`, `Date:`, `Subject:`, `To:`.
 /// - Outlook: `-----Original Message-----`, or a header block `From:` … `Sent:` … `Subject:`
@@ -78,6 +79,12 @@ public enum ForwardDetector {
         "to": .to, "an": .to, "à": .to, "a": .to, "para": .to, "宛先": .to, "받는 사람": .to, "받는사람": .to,
         "aan": .to, "收件人": .to, "收件者": .to,
         "cc": .cc, "kopie": .cc, "참조": .cc, "抄送": .cc, "副本": .cc,
+        // Outlook in Polish, Russian, Turkish and Greek.
+        "od": .from, "от": .from, "kimden": .from, "από": .from,
+        "wysłane": .sent, "отправлено": .sent, "gönderildi": .sent, "στάλθηκε": .sent,
+        "do": .to, "кому": .to, "kime": .to, "προς": .to,
+        "temat": .subject, "тема": .subject, "konu": .subject, "θέμα": .subject,
+        "dw": .cc, "копия": .cc, "bilgi": .cc, "κοιν": .cc,
     ]
 
     private struct Line {
