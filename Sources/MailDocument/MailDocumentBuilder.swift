@@ -138,10 +138,26 @@ extension MailDocument {
                 + StructuredDataNormalizer.normalize(rendered.microdata, origin: "microdata")
         }
 
+        // The inline forward of each rendition is looked for once, and handed on: a threaded
+        // message is asked whether it forwards, then where its quote starts, then (when
+        // nothing was cut) what it forwards, all of the same text.
+        var found = InlineForwards(plain: nil, html: nil)
+        let looksForForwards =
+            isReply || (options.detectInlineForwards && depth < options.maxForwardDepth)
+        if looksForForwards {
+            found = InlineForwards(
+                plain: plainText.flatMap { ForwardDetector.detect(in: $0.text) },
+                html: htmlText.flatMap { ForwardDetector.detect(in: $0.text) })
+        }
+
         // A forward sent in a thread ("WG: AW: …") passes its original on; any other message
         // of a thread ("Re: Fw: …" included: the first prefix says what it is) quotes.
-        if isReply, !ReplyQuote.hasForwardPrefix(subject ?? ""), !forwardsWithoutPrefix {
-            cutReplyQuotes(htmlQuoteStart: htmlQuoteStart)
+        if isReply, !ReplyQuote.hasForwardPrefix(subject ?? ""), !forwardsWithoutPrefix(found) {
+            let cut = cutReplyQuotes(htmlQuoteStart: htmlQuoteStart, found: found)
+            // A rendition that lost its quote is looked at again: what it forwards now lies
+            // above the cut, if anywhere.
+            if cut.plain { found.plain = plainText.flatMap { ForwardDetector.detect(in: $0.text) } }
+            if cut.html { found.html = htmlText.flatMap { ForwardDetector.detect(in: $0.text) } }
         }
 
         for part in parts.attachments {
@@ -149,8 +165,14 @@ extension MailDocument {
         }
 
         if forwardedOriginal == nil, options.detectInlineForwards, depth < options.maxForwardDepth {
-            detectInlineForward(options: options, depth: depth)
+            detectInlineForward(found, options: options, depth: depth)
         }
+    }
+
+    /// The inline forward (``ForwardDetector/detect(in:)``) found in each rendition.
+    struct InlineForwards {
+        var plain: InlineForward?
+        var html: InlineForward?
     }
 
     private mutating func readAttachment(_ part: BodyPart, options: MailDocumentOptions, depth: Int) {
@@ -187,15 +209,27 @@ extension MailDocument {
     /// the message it forwards, and a writer may delete the "FW:" it adds: a reply goes to the
     /// writer of what it quotes (or to someone at the same domain), a forward goes elsewhere.
     /// A block from the sender itself (its own earlier email, quoted in a follow-up) is not a
-    /// forward either.
-    var forwardsWithoutPrefix: Bool {
+    /// forward either. A block whose writer has no address (``InlineForward/fromName``)
+    /// forwards only when every recipient has a display name, none of them the writer's.
+    /// - Parameter found: The inline forward of each rendition.
+    func forwardsWithoutPrefix(_ found: InlineForwards) -> Bool {
         let subject = subject ?? ""
         guard !ReplyQuote.hasReplyPrefix(subject), !ReplyQuote.hasForwardPrefix(subject) else { return false }
-        guard
-            let found = plainText.flatMap({ ForwardDetector.detect(in: $0.text) })
-                ?? htmlText.flatMap({ ForwardDetector.detect(in: $0.text) }),
-            let writer = found.from
-        else { return false }
+        guard let forward = found.plain ?? found.html else { return false }
+        guard let writer = forward.from else {
+            // A block naming its writer without an address: a reply goes to someone of that
+            // name, or comes from them. A recipient known by address only might be the writer,
+            // so the message is then read as a reply.
+            guard let name = forward.fromName?.lowercased(), !recipients.isEmpty else { return false }
+            if sender?.name?.lowercased() == name { return false }
+            return recipients.allSatisfy { recipient in
+                guard let other = recipient.name.map(TextSink.visibleLine)?.lowercased(), !other.isEmpty
+                else {
+                    return false
+                }
+                return other != name
+            }
+        }
         func same(_ address: MailAddress) -> Bool {
             address.address.lowercased() == writer.address.lowercased()
         }
@@ -214,10 +248,21 @@ extension MailDocument {
     /// the thread's, the quoted writer's, even without a "Re:" (some clients keep the subject
     /// unchanged). A quote from the sender's own domain (a shop's follow-up quoting its own
     /// email, or text a shop's email only seems to quote) does not count.
+    ///
+    /// A quote whose writer has no address in it counts when its attribution or header block
+    /// (``ReplyQuote/introduction(ofQuote:)``) names a recipient by its display name ("On Tue,
+    /// 3 Mar 2026, Shop wrote:" in a reply to "Shop <orders@shop.example>"), or, when nothing
+    /// names its writer (a quote made only of `>` lines), when the subject names a recipient by
+    /// its whole display name or a word of its registrable domain, and not the sender ("Your
+    /// Nordstern order …" in a reply to `orders@nordstern.example`). Either recipient is at
+    /// another registrable domain than the sender.
     public var answersQuotedWriter: Bool {
         guard isReply else { return false }
         let quote = [plainText?.quotedText, htmlText?.quotedText].compactMap { $0 }.first { !$0.isEmpty }
-        guard let quote, let writer = ReplyQuote.writer(ofQuote: quote) else { return false }
+        guard let quote else { return false }
+        guard let writer = ReplyQuote.writer(ofQuote: quote) else {
+            return answersUnaddressedWriter(of: quote)
+        }
         let writerDomain = writer.split(separator: "@").last.flatMap { RegistrableDomain.of(String($0)) }
         if let sender, let writerDomain, sender.registrableDomain == writerDomain { return false }
         if sender?.address.lowercased() == writer { return false }
@@ -233,6 +278,66 @@ extension MailDocument {
                 || (writerDomain != nil
                     && recipient.domain.flatMap { RegistrableDomain.of($0) } == writerDomain)
         }
+    }
+
+    /// Whether a quote whose writer has no address in it goes back to its writer (see
+    /// ``answersQuotedWriter``).
+    private func answersUnaddressedWriter(of quote: String) -> Bool {
+        if let subject, let sender, Self.subjectNames(sender, in: subject) { return false }
+        let others = recipients.filter { recipient in
+            guard let sender else { return true }
+            let domain = recipient.domain.flatMap { RegistrableDomain.of($0) }
+            return recipient.address.lowercased() != sender.address.lowercased()
+                && (domain == nil || domain != sender.registrableDomain)
+        }
+        let options: String.CompareOptions = [.caseInsensitive, .diacriticInsensitive]
+        if let introduction = ReplyQuote.introduction(ofQuote: quote) {
+            let folded = introduction.folding(options: options, locale: nil)
+            return others.contains { recipient in
+                guard
+                    let name = recipient.name.map(TextSink.visibleLine)?.trimmingCharacters(in: .whitespaces),
+                    name.count >= 4, name.contains(where: \.isLetter),
+                    name.lowercased() != sender?.name?.lowercased()
+                else { return false }
+                return Self.containsWords(folded, name.folding(options: options, locale: nil))
+            }
+        }
+        // Nothing names the writer: the subject names the shop the reply goes to, by its whole
+        // display name or a word of its registrable domain (a first name alone does not count:
+        // shops greet their customers in subjects).
+        guard let subject else { return false }
+        let folded = subject.folding(options: options, locale: nil)
+        return others.contains { recipient in
+            if let name = recipient.name.map(TextSink.visibleLine)?.trimmingCharacters(in: .whitespaces),
+                name.count >= 4, Self.containsWords(folded, name.folding(options: options, locale: nil))
+            {
+                return true
+            }
+            guard
+                let label = recipient.domain.flatMap({ RegistrableDomain.of($0) })?.split(separator: ".")
+                    .first
+            else { return false }
+            return label.split(separator: "-").contains { word in
+                let key = String(word).folding(options: options, locale: nil)
+                return key.count >= 4 && !Self.senderRoleWords.contains(key) && folded.contains(key)
+            }
+        }
+    }
+
+    /// Whether `text` holds `words` as whole words: neither a letter nor a digit right before or
+    /// after them ("Anna" is not in "Annabelle wrote:").
+    static func containsWords(_ text: String, _ words: String) -> Bool {
+        guard !words.isEmpty else { return false }
+        var searchStart = text.startIndex
+        while let found = text.range(of: words, range: searchStart..<text.endIndex) {
+            let before =
+                found.lowerBound == text.startIndex ? nil : text[text.index(before: found.lowerBound)]
+            let after = found.upperBound == text.endIndex ? nil : text[found.upperBound]
+            let isBoundary: (Character?) -> Bool = { $0.map { !$0.isLetter && !$0.isNumber } ?? true }
+            if isBoundary(before), isBoundary(after) { return true }
+            searchStart = text.index(after: found.lowerBound)
+        }
+        return false
     }
 
     /// Whether `subject` names `sender`: a word of four letters or more of its display name or
@@ -281,30 +386,38 @@ extension MailDocument {
     /// quote container lies in the cut part, so do the hidden links and images after it and
     /// a preheader found in it (the quoted message's preview text).
     ///
-    /// - Parameter htmlQuoteStart: Where the HTML part's quote markup starts, when it has any.
-    private mutating func cutReplyQuotes(htmlQuoteStart: HTMLQuoteStart?) {
-        func start(in text: String, isPlainText: Bool) -> Int? {
+    /// - Parameters:
+    ///   - htmlQuoteStart: Where the HTML part's quote markup starts, when it has any.
+    ///   - found: The inline forward of each rendition as it is before the cut.
+    /// - Returns: Which renditions lost a quote.
+    @discardableResult
+    private mutating func cutReplyQuotes(htmlQuoteStart: HTMLQuoteStart?, found: InlineForwards)
+        -> (plain: Bool, html: Bool)
+    {
+        func start(in text: String, isPlainText: Bool, forward: InlineForward?) -> Int? {
             let quote = ReplyQuote.quoteStart(in: text, isPlainText: isPlainText)
-            let outlook = ForwardDetector.detect(in: text).flatMap {
+            let outlook = forward.flatMap {
                 $0.style == .outlook || $0.style == .headerBlock ? $0.markerOffset : nil
             }
             return [quote, outlook].compactMap { $0 }.min()
         }
-        if let plain = plainText, let start = start(in: plain.text, isPlainText: true) {
+        var plainCut = false
+        if let plain = plainText, let start = start(in: plain.text, isPlainText: true, forward: found.plain) {
             var cut = plain.prefix(upTo: start)
             cut.quotedText = plain.suffix(from: start)
             plainText = cut
             links.removeAll { $0.origin == .plain && $0.position >= start }
+            plainCut = true
         }
-        guard let html = htmlText else { return }
+        guard let html = htmlText else { return (plainCut, false) }
         // The markup's quote counts when the reply has words of its own before it.
         let markup = htmlQuoteStart.flatMap { $0.offset > 0 ? $0 : nil }
-        let textStart = start(in: html.text, isPlainText: false)
+        let textStart = start(in: html.text, isPlainText: false, forward: found.html)
         // An attribution line right above the quote container goes with it (Thunderbird).
         let markupStart = markup.map {
             ReplyQuote.attributionLineStart(endingAt: $0.offset, in: html.text) ?? $0.offset
         }
-        guard let start = [textStart, markupStart].compactMap({ $0 }).min() else { return }
+        guard let start = [textStart, markupStart].compactMap({ $0 }).min() else { return (plainCut, false) }
         // The markup's offset ends the reply's last line; the quote's text starts on the next.
         let lineStart = markup?.offset == start ? html.lineStart(after: start) : start
         var cut = html.prefix(upTo: lineStart)
@@ -319,15 +432,22 @@ extension MailDocument {
             images.removeAll { $0.isHidden && $0.position >= quote.hiddenOffset }
             if quote.holdsPreheader { preheader = nil }
         }
+        return (plainCut, true)
     }
 
-    /// Looks for an inline-forwarded original in the plain text, then in the HTML text.
-    private mutating func detectInlineForward(options: MailDocumentOptions, depth: Int) {
-        let inPlain = plainText.flatMap { ForwardDetector.detect(in: $0.text) }
-        let inHTML = htmlText.flatMap { ForwardDetector.detect(in: $0.text) }
+    /// Reads the inline-forwarded original found in the plain text, else the one found in the
+    /// HTML text, into ``forwardedOriginal``.
+    /// - Parameter forwards: The inline forward of each rendition as it is now.
+    private mutating func detectInlineForward(
+        _ forwards: InlineForwards, options: MailDocumentOptions, depth: Int
+    ) {
+        let inPlain = forwards.plain
+        let inHTML = forwards.html
         guard let found = inPlain ?? inHTML else { return }
         var original = MailDocument(
-            subject: found.subject, sender: found.from.map(Sender.init(address:)), recipients: found.to,
+            subject: found.subject,
+            sender: found.from.map(Sender.init(address:)) ?? found.fromName.map(Sender.init(name:)),
+            recipients: found.to,
             date: found.date)
         if let inPlain, let plainText {
             original.plainText = plainText.remapped(to: inPlain)
@@ -347,13 +467,25 @@ extension MailDocument {
         original.jsonLDBlocks = jsonLDBlocks
         // A forwarded reply ("Re: …" in the forwarded header block, as in "Fw: Re: …") quotes
         // the message it answered, as any reply does: the quote is not the original's own.
-        if ReplyQuote.hasReplyPrefix(found.subject ?? "") { original.cutReplyQuotes(htmlQuoteStart: nil) }
+        if ReplyQuote.hasReplyPrefix(found.subject ?? "") {
+            original.cutReplyQuotes(
+                htmlQuoteStart: nil,
+                found: InlineForwards(
+                    plain: original.plainText.flatMap { ForwardDetector.detect(in: $0.text) },
+                    html: original.htmlText.flatMap { ForwardDetector.detect(in: $0.text) }))
+        }
         forwardedOriginal = original
         forwardStyle = found.style
     }
 }
 
 extension Sender {
+    /// A sender known only by its display name (an Outlook block's "From: Shop"): its
+    /// ``address`` is empty, and it has no domain.
+    public init(name: String) {
+        self.init(name: TextSink.visibleLine(name), address: "", domain: nil, registrableDomain: nil)
+    }
+
     /// A sender from an address, with its domain and registrable domain resolved.
     /// The display name is read as a reader sees it: escape sequences and control characters
     /// read as nothing (a name that decodes to `ESC[31mShop` is `Shop`).

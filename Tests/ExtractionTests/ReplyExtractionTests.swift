@@ -209,6 +209,52 @@ import Testing
         #expect(ReplyQuote.writer(ofQuote: "Le colis a écrit :\n> user@localhost wrote") == nil)
     }
 
+    /// A customer's answer written below (or between the lines of) the shop's email it quotes
+    /// with `>`, without an attribution: not an order from the customer.
+    @Test(arguments: [
+        "Re: Your Juniper & Pine order JP-30917 has shipped",
+        "Your Juniper & Pine order JP-30917 has shipped",
+    ])
+    func bottomPostedReplyWithoutAttributionIsNotAnOrder(_ subject: String) throws {
+        let lines = Self.threadHeader(
+            from: "Jordan Lee <jordan.lee@example.com>", to: "Juniper & Pine <orders@juniperandpine.example>",
+            subject: subject)
+        for body in [
+            Self.shippedLines.map { $0.isEmpty ? ">" : "> \($0)" } + [
+                "", "Could you leave it with my neighbour at 12 Alder Street?", "", "Jordan", "+1 555 0100",
+            ],
+            [
+                "> Your Juniper & Pine order JP-30917 has shipped!", "> Order number: JP-30917", "",
+                "Thanks!", "", "> Carrier: UPS", "> Tracking number: 1Z8A4F290361537848", "",
+                "It says delivered, but nothing came.",
+            ],
+        ] {
+            let result = try Self.extract(lines + body)
+            #expect(result.kind == .notAnOrder, "\(subject)")
+            #expect(result.orderNumber == nil, "\(subject)")
+            #expect(result.merchant == nil, "\(subject)")
+        }
+    }
+
+    /// A shop's threaded email with a gift message laid out as a header block without a time
+    /// of day or a "To:" line, under the shop's subject or a "Re:": neither a forward from the
+    /// gift's giver nor a quote, so the order and the tracking number after it stay.
+    @Test(arguments: [
+        "Your Juniper & Pine order JP-30917 has shipped", "Re: Your Juniper & Pine order JP-30917",
+    ])
+    func giftMessageBlockIsTheShopsOwnText(_ subject: String) throws {
+        let lines = Self.threadHeader(to: "Kim Park <kim@mail.example>", subject: subject)
+        let result = try Self.extract(
+            lines + [
+                "Hi Kim,", "", "A gift is on its way! Order JP-30917.", "", "From: Sam <sam@example.org>",
+                "Date: 17 November 2026", "Subject: Happy birthday", "", "Carrier: UPS",
+                "Tracking number: 1Z8A4F290361537848",
+            ])
+        #expect(result.orderNumber == "JP-30917", "\(subject)")
+        #expect(result.merchant?.name == "Juniper & Pine", "\(subject)")
+        #expect(result.shipments?.map(\.trackingNumber) == ["1Z8A4F290361537848"], "\(subject)")
+    }
+
     /// A shop's threaded email with a gift message laid out as a header block, from someone
     /// at the customer's mail provider: not a reply to that writer, so the subject is read.
     @Test func giftMessageBlockFromTheCustomersProviderKeepsTheSubject() throws {
@@ -233,6 +279,281 @@ import Testing
             ])
         #expect(result.orderNumber == "JP-30917")
         #expect(result.merchant?.name == "Juniper & Pine")
+    }
+
+    /// The shipping confirmation the attributions below introduce, as quoted text.
+    static let shippedLines = [
+        "Your Juniper & Pine order JP-30917 has shipped!", "", "Order number: JP-30917", "Carrier: UPS",
+        "Tracking number: 1Z8A4F290361537848",
+    ]
+
+    /// Gmail's attributions in German, Dutch, Japanese, Russian, Polish, Turkish and Greek.
+    static let gmailAttributions = [
+        "Am Di., 24. Nov. 2026 um 18:12 Uhr schrieb Juniper & Pine <orders@juniperandpine.example>:",
+        "Op di 24 nov 2026 om 18:12 schreef Juniper & Pine <orders@juniperandpine.example>:",
+        "2026年11月24日(火) 18:12 Juniper & Pine <orders@juniperandpine.example>:",
+        "вт, 24 нояб. 2026 г. в 18:12, Juniper & Pine <orders@juniperandpine.example>:",
+        "wt., 24 lis 2026 o 18:12 Juniper & Pine <orders@juniperandpine.example> napisał(a):",
+        "Juniper & Pine <orders@juniperandpine.example>, 24 Kas 2026 Sal, 18:12 tarihinde şunu yazdı:",
+        "Στις Τρί 24 Νοε 2026 στις 6:12 μ.μ., ο/η Juniper & Pine <orders@juniperandpine.example> έγραψε:",
+    ]
+
+    /// A customer's reply in Gmail, under "Re:" or under the shop's subject unchanged, quoting
+    /// the shop's shipping confirmation with `>` or (as its HTML reads) without: neither the
+    /// quote nor the subject is an order from the customer.
+    @Test(arguments: gmailAttributions)
+    func customerGmailReplyInEachLanguageIsNotAnOrder(_ attribution: String) throws {
+        for subject in [
+            "Re: Your Juniper & Pine order JP-30917 has shipped",
+            "Your Juniper & Pine order JP-30917 has shipped",
+        ] {
+            for quoted in [Self.shippedLines.map { $0.isEmpty ? ">" : "> \($0)" }, Self.shippedLines] {
+                var lines = Self.threadHeader(
+                    from: "Jordan Lee <jordan.lee@example.com>",
+                    to: "Juniper & Pine <orders@juniperandpine.example>",
+                    subject: subject)
+                lines +=
+                    ["Could you leave it with my neighbour?", "", "Jordan", "", attribution, ""] + quoted
+                let result = try Self.extract(lines)
+                #expect(result.kind == .notAnOrder, "\(attribution) \(subject)")
+                #expect(result.orderNumber == nil, "\(attribution) \(subject)")
+                #expect(result.merchant == nil, "\(attribution) \(subject)")
+                #expect(result.shipments?.isEmpty ?? true, "\(attribution) \(subject)")
+            }
+        }
+    }
+
+    /// A customer's reply under the shop's subject unchanged whose quote names its writer
+    /// without an address (Apple Mail and Outlook for a contact, Thunderbird in German,
+    /// Japanese, Korean and Chinese), or names no one (only `>` lines): it goes back to the
+    /// shop the attribution or the subject names, so the subject is not the customer's order.
+    @Test(arguments: [
+        "On Tue, 24 Nov 2026, Juniper & Pine wrote:", "On Tue, Nov 24, 2026 at 6:12 PM Juniper & Pine wrote:",
+        "Am 24.11.26 um 18:12 schrieb Juniper & Pine:", "Juniper & Pine schrieb am 24.11.2026 um 18:12:",
+        "2026/11/24 18:12 に Juniper & Pine さんは書きました:", "26. 11. 24. 오후 6:12에 Juniper & Pine 이(가) 쓴 글:",
+        "在 2026/11/24 18:12, Juniper & Pine 写道:", "",
+    ])
+    func replyWhoseQuoteNamesItsWriterWithoutAnAddressIsNotAnOrder(_ attribution: String) throws {
+        let lines = Self.threadHeader(
+            from: "Jordan Lee <jordan.lee@example.com>", to: "Juniper & Pine <orders@juniperandpine.example>")
+        let quote =
+            (attribution.isEmpty ? [] : [attribution])
+            + Self.shippedLines.map { $0.isEmpty ? ">" : "> \($0)" }
+        let result = try Self.extract(
+            lines + ["Could you leave it with my neighbour?", "", "Jordan", ""] + quote)
+        #expect(result.kind == .notAnOrder, "\(attribution)")
+        #expect(result.orderNumber == nil, "\(attribution)")
+        #expect(result.merchant == nil, "\(attribution)")
+    }
+
+    /// The shop's own threaded email whose last lines start with `>` (its text cut as if it
+    /// quoted), or which answers its customer quoting them, keeps its subject when nothing
+    /// says the quote is a recipient's: the subject names neither recipient nor its domain.
+    @Test func shopsThreadedEmailEndingInQuotedLinesKeepsItsSubject() throws {
+        let lines = Self.threadHeader(
+            from: "Juniper & Pine <orders@juniperandpine.example>", to: "Jordan Lee <jordan.lee@example.com>",
+            subject: "Your order JP-30917 has shipped")
+        let result = try Self.extract(
+            lines + ["Hi Jordan, good news: it is on its way.", "", "> Carrier: UPS", "> Arrives Friday"])
+        #expect(result.orderNumber == "JP-30917")
+        #expect(result.merchant?.name == "Juniper & Pine")
+        // The customer's name in a quote's attribution, in the shop's answer to someone else.
+        let other = Self.threadHeader(
+            from: "Juniper & Pine <orders@juniperandpine.example>", to: "Sam Park <sam@example.org>",
+            subject: "Your order JP-30917 has shipped")
+        let answer = try Self.extract(
+            other + [
+                "Hi Sam, Jordan's gift is on its way.", "", "On Tue, 24 Nov 2026, Jordan Lee wrote:",
+                "> Please send it to Sam.",
+            ])
+        #expect(answer.orderNumber == "JP-30917")
+    }
+
+    /// A shop's own threaded email (a "Re:" answer, or a shipping notice in the thread) with a
+    /// line that only looks like an attribution keeps its order and tracking number.
+    @Test(arguments: [
+        ["What other customers say:", "On our blog, Kim wrote:", "\"The linen is lovely.\""],
+        ["Your gift message:", "Sam Lee <sam.lee@example.com> wrote:", "Happy birthday, Jordan!"],
+        ["On your card, Sam wrote:", "Happy birthday, Jordan!"],
+        ["Kim schrieb:", "Alles Gute zum Geburtstag!"],
+    ])
+    func shopsThreadedEmailWithALookalikeAttributionKeepsItsTracking(_ lookalike: [String]) throws {
+        for subject in [
+            "Re: Your Juniper & Pine order JP-30917", "Your Juniper & Pine order JP-30917 has shipped",
+        ] {
+            let lines = Self.threadHeader(to: "Jordan Lee <jordan.lee@example.com>", subject: subject)
+            let result = try Self.extract(
+                lines + ["Hi Jordan,", "", "Your order JP-30917 has shipped.", ""] + lookalike
+                    + ["", "Carrier: UPS", "Tracking number: 1Z8A4F290361537848"])
+            #expect(result.orderNumber == "JP-30917", "\(lookalike) \(subject)")
+            #expect(result.merchant?.name == "Juniper & Pine", "\(lookalike) \(subject)")
+            #expect(
+                result.shipments?.map(\.trackingNumber) == ["1Z8A4F290361537848"], "\(lookalike) \(subject)")
+        }
+    }
+
+    /// Outlook's header block in each language, from `from`: its `From:`, `Sent:`, `To:` and
+    /// `Subject:` lines.
+    static func outlookHeaderBlock(_ language: String, from: String) -> [String] {
+        let to = "Jordan Lee"
+        let fields: [String: [String]] = [
+            "en": [
+                "From: \(from)", "Sent: Tuesday, November 24, 2026 6:12 PM", "To: \(to)",
+                "Subject: Your Juniper & Pine order JP-30917 has shipped",
+            ],
+            "de": [
+                "Von: \(from)", "Gesendet: Dienstag, 24. November 2026 18:12", "An: \(to)",
+                "Betreff: Ihre Bestellung JP-30917 wurde versandt",
+            ],
+            "fr": [
+                "De\u{A0}: \(from)", "Envoyé\u{A0}: mardi 24 novembre 2026 18:12", "À\u{A0}: \(to)",
+                "Objet\u{A0}: Votre commande JP-30917 a été expédiée",
+            ],
+            "es": [
+                "De: \(from)", "Enviado el: martes, 24 de noviembre de 2026 18:12", "Para: \(to)",
+                "Asunto: Su pedido JP-30917 ha sido enviado",
+            ],
+            "it": [
+                "Da: \(from)", "Inviato: martedì 24 novembre 2026 18:12", "A: \(to)",
+                "Oggetto: Il tuo ordine JP-30917 è stato spedito",
+            ],
+            "pt": [
+                "De: \(from)", "Enviado: terça-feira, 24 de novembro de 2026 18:12", "Para: \(to)",
+                "Assunto: Seu pedido JP-30917 foi enviado",
+            ],
+            "nl": [
+                "Van: \(from)", "Verzonden: dinsdag 24 november 2026 18:12", "Aan: \(to)",
+                "Onderwerp: Uw bestelling JP-30917 is verzonden",
+            ],
+            "ja": ["差出人: \(from)", "送信日時: 2026年11月24日 18:12", "宛先: \(to)", "件名: ご注文 JP-30917 を発送しました"],
+            "ko": [
+                "보낸 사람: \(from)", "보낸 날짜: 2026년 11월 24일 화요일 오후 6:12", "받는 사람: \(to)",
+                "제목: 주문 JP-30917 발송 완료",
+            ],
+            "zh": ["发件人: \(from)", "发送时间: 2026年11月24日 18:12", "收件人: \(to)", "主题: 您的订单 JP-30917 已发货"],
+            "zh-Hant": [
+                "寄件者: \(from)", "寄件日期: 2026年11月24日 下午 06:12", "收件者: \(to)",
+                "主旨: 您的訂單 JP-30917 已出貨",
+            ],
+            "pl": [
+                "Od: \(from)", "Wysłane: wtorek, 24 listopada 2026 18:12", "Do: \(to)",
+                "Temat: Twoje zamówienie JP-30917 zostało wysłane",
+            ],
+            "ru": [
+                "От: \(from)", "Отправлено: вторник, 24 ноября 2026 г. 18:12", "Кому: \(to)",
+                "Тема: Ваш заказ JP-30917 отправлен",
+            ],
+            "tr": [
+                "Kimden: \(from)", "Gönderildi: 24 Kasım 2026 Salı 18:12", "Kime: \(to)",
+                "Konu: JP-30917 numaralı siparişiniz kargoya verildi",
+            ],
+            "el": [
+                "Από: \(from)", "Στάλθηκε: Τρίτη, 24 Νοεμβρίου 2026 6:12 μ.μ.", "Προς: \(to)",
+                "Θέμα: Η παραγγελία σας JP-30917 στάλθηκε",
+            ],
+        ]
+        return ["________________________________"] + (fields[language] ?? []) + [""] + shippedLines
+    }
+
+    static let outlookLanguages = [
+        "en", "de", "fr", "es", "it", "pt", "nl", "ja", "ko", "zh", "zh-Hant", "pl", "ru", "tr", "el",
+    ]
+
+    /// A customer's Outlook reply quoting the shop's email, its block naming the shop with or
+    /// without an address, under "RE:" or under the shop's subject unchanged: not an order.
+    @Test(arguments: outlookLanguages)
+    func customersOutlookReplyInEachLanguageIsNotAnOrder(_ language: String) throws {
+        for from in ["Juniper & Pine <orders@juniperandpine.example>", "Juniper & Pine"] {
+            for subject in [
+                "RE: Your Juniper & Pine order JP-30917 has shipped",
+                "Your Juniper & Pine order JP-30917 has shipped",
+            ] {
+                let lines = Self.threadHeader(
+                    from: "Jordan Lee <jordan.lee@example.com>",
+                    to: "Juniper & Pine <orders@juniperandpine.example>",
+                    subject: subject)
+                let result = try Self.extract(
+                    lines + ["Could you leave it with my neighbour?", "", "Jordan", ""]
+                        + Self.outlookHeaderBlock(language, from: from))
+                #expect(result.kind == .notAnOrder, "\(language) \(from) \(subject)")
+                #expect(result.orderNumber == nil, "\(language) \(from) \(subject)")
+                #expect(result.merchant == nil, "\(language) \(from) \(subject)")
+            }
+        }
+    }
+
+    /// Outlook's "-----Original Message-----" over a block that names the shop without an
+    /// address, in a reply under the shop's subject unchanged (which does not name the shop):
+    /// not an order.
+    @Test func outlookOriginalMessageBlockWithoutAnAddressIsAQuote() throws {
+        let lines = Self.threadHeader(
+            from: "Jordan Lee <jordan.lee@example.com>", to: "Juniper & Pine <orders@juniperandpine.example>",
+            subject: "Ihre Bestellung JP-30917 wurde versandt")
+        let block = Self.outlookHeaderBlock("de", from: "Juniper & Pine").dropFirst()
+        let result = try Self.extract(
+            lines + ["Bitte beim Nachbarn abgeben.", "", "-----Ursprüngliche Nachricht-----"] + block)
+        #expect(result.orderNumber == nil)
+        #expect(result.merchant == nil)
+    }
+
+    /// The customer forwarding the shop's email from Outlook ("FW:", or with it deleted in
+    /// the thread): the shop's order, under the shop's name, from the block's `From:`.
+    @Test(arguments: outlookLanguages)
+    func outlookForwardInEachLanguageIsTheShopsOrder(_ language: String) throws {
+        for from in ["Juniper & Pine <orders@juniperandpine.example>", "Juniper & Pine"] {
+            for (subject, threaded) in [
+                ("FW: Your Juniper & Pine order JP-30917 has shipped", false),
+                ("Your Juniper & Pine order JP-30917 has shipped", true),
+            ] {
+                var lines = Self.header(
+                    from: "Jordan Lee <jordan.lee@example.com>", subject: subject, reply: threaded)
+                lines[1] = "To: Sam Park <sam@example.org>"
+                let result = try Self.extract(
+                    lines + ["Sam, this is the parcel I told you about.", "", "Jordan", ""]
+                        + Self.outlookHeaderBlock(language, from: from))
+                #expect(result.kind == .shippingConfirmation, "\(language) \(from) \(subject)")
+                #expect(result.orderNumber == "JP-30917", "\(language) \(from) \(subject)")
+                #expect(result.merchant?.name == "Juniper & Pine", "\(language) \(from) \(subject)")
+                #expect(
+                    result.shipments?.map(\.trackingNumber) == ["1Z8A4F290361537848"],
+                    "\(language) \(from) \(subject)")
+            }
+        }
+    }
+
+    /// A threaded shop email without a prefix quoting its customer's Outlook block (no address
+    /// in it) to a recipient known by address only: the block may be that recipient's, so it
+    /// is a quote, not a forward of the customer's message.
+    @Test func outlookBlockWithoutAnAddressToAnUnnamedRecipientIsAQuote() throws {
+        let lines = Self.threadHeader(
+            to: "jordan.lee@example.com", subject: "Your order JP-30917 has shipped")
+        let block = Self.outlookHeaderBlock("en", from: "Jordan Lee").prefix(5)
+        let document = MailDocument(
+            message: try Message(
+                bytes: Array(
+                    (lines + ["Hi Jordan, it is on its way.", "Tracking number: 1Z8A4F290361537848", ""]
+                        + block
+                        + ["", "Where is my order JP-30911?"]).joined(separator: "\r\n").utf8)))
+        #expect(document.forwardedOriginal == nil)
+        #expect(document.plainText?.text.contains("1Z8A4F290361537848") == true)
+        #expect(document.plainText?.text.contains("JP-30911") == false)
+    }
+
+    /// The shop's answer above its customer's Outlook block (no address in it) keeps its own
+    /// order and tracking number, and loses the customer's words.
+    @Test(arguments: outlookLanguages)
+    func shopsAnswerAboveAnOutlookBlockKeepsItsTracking(_ language: String) throws {
+        let lines = Self.threadHeader(
+            to: "Jordan Lee <jordan.lee@example.com>", subject: "RE: Where is my order JP-30917?")
+        let block = Self.outlookHeaderBlock(language, from: "Jordan Lee").prefix(5)
+        let result = try Self.extract(
+            lines + [
+                "Hi Jordan, your order JP-30917 shipped today.", "Carrier: UPS",
+                "Tracking number: 1Z8A4F290361537848", "", "Juniper & Pine",
+            ] + block + ["", "Where is my order JP-30911? Tracking 1Z12345E0205271688"])
+        #expect(result.orderNumber == "JP-30917", "\(language)")
+        #expect(result.merchant?.name == "Juniper & Pine", "\(language)")
+        #expect(result.shipments?.map(\.trackingNumber) == ["1Z8A4F290361537848"], "\(language)")
     }
 
     @Test func sameTextWithoutReplyFieldsIsStillRead() throws {
@@ -368,16 +689,20 @@ import Testing
     ]
 
     @Test func customersHTMLOnlyReplyQuotingAConfirmationIsNotAnOrder() throws {
-        for reply in Self.markupOnlyReplies {
-            let result = try Self.extract(
-                Self.header(
-                    from: "Jordan Lee <jordan.lee@example.com>",
-                    subject: "Re: Your Juniper & Pine order JP-30917 is confirmed", type: "text/html")
-                    + [reply.html])
-            #expect(result.kind == .notAnOrder, "\(reply.client)")
-            #expect(result.orderNumber == nil, "\(reply.client)")
-            #expect(result.merchant == nil, "\(reply.client)")
-            #expect(result.total == nil, "\(reply.client)")
+        // Under "Re:", and under the shop's subject unchanged, sent back to the shop.
+        for subject in [
+            "Re: Your Juniper & Pine order JP-30917 is confirmed", "Your order JP-30917 is confirmed",
+        ] {
+            for reply in Self.markupOnlyReplies {
+                var lines = Self.header(
+                    from: "Jordan Lee <jordan.lee@example.com>", subject: subject, type: "text/html")
+                lines[1] = "To: Juniper & Pine <orders@juniperandpine.example>"
+                let result = try Self.extract(lines + [reply.html])
+                #expect(result.kind == .notAnOrder, "\(reply.client) \(subject)")
+                #expect(result.orderNumber == nil, "\(reply.client) \(subject)")
+                #expect(result.merchant == nil, "\(reply.client) \(subject)")
+                #expect(result.total == nil, "\(reply.client) \(subject)")
+            }
         }
     }
 

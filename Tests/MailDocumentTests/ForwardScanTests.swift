@@ -123,6 +123,49 @@ private let forwardTexts: [String] = {
 
         Body
         """,
+        // Outlook's blocks in Polish, Russian, Turkish, Greek and Traditional Chinese, the
+        // writer named without an address.
+        """
+        ________________________________
+        Od: Sklep Przykład
+        Wysłane: wtorek, 24 listopada 2026 18:12
+        Do: Sam
+        Temat: Zamówienie 1047
+
+        Dziękujemy.
+        """,
+        """
+        От: Магазин Пример
+        Отправлено: вторник, 24 ноября 2026 г. 18:12
+        Кому: Сэм
+        Тема: Заказ 1047
+
+        Спасибо.
+        """,
+        """
+        Kimden: Örnek Mağaza
+        Gönderildi: 24 Kasım 2026 Salı 18:12
+        Kime: Sam
+        Konu: Sipariş 1047
+
+        Teşekkürler.
+        """,
+        """
+        Από: Κατάστημα
+        Στάλθηκε: Τρίτη, 24 Νοεμβρίου 2026 6:12 μ.μ.
+        Προς: Sam
+        Θέμα: Παραγγελία 1047
+
+        Ευχαριστούμε.
+        """,
+        """
+        寄件者: 範例商店
+        寄件日期: 2026年11月24日 下午 06:12
+        收件者: Sam
+        主旨: 訂單 1047
+
+        謝謝。
+        """,
         // Near misses: dashes, labels and colons that start nothing.
         """
         ----------------------------------------

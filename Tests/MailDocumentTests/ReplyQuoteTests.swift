@@ -168,6 +168,28 @@ import Testing
         #expect(single.plainText?.text.contains("Order number: NW-448201") == true)
     }
 
+    /// A reply that starts with the quote, with no attribution, and answers below or between
+    /// its lines: the text is cut from the first quoted line, the answer with it.
+    @Test func aQuoteThatStartsTheTextIsCut() {
+        for text in [
+            "> Order number: NW-448201\n> Total: $248.00\n\nCan I change the size?\n\nJordan\n+1 555 0100",
+            "\n> Thank you for your order!\n> Order number: NW-448201\n\nThanks.\n\n> Tracking: 1Z8A4F290361537848\n\nIt has not come.",
+        ] {
+            #expect(
+                ReplyQuote.quoteStart(in: text, isPlainText: true) == (text.hasPrefix("\n") ? 1 : 0),
+                "\(text)")
+            #expect(ReplyQuote.quoteStart(in: text, isPlainText: false) == nil, "\(text)")
+        }
+        // One quoted line is decoration; two after the writer's own words stay when the text
+        // goes on after them.
+        for text in [
+            "> Your parcel is on its way\nOrder number: NW-448201\nTracking number: 1Z8A4F290361537848",
+            "Shipped!\n> Order number: NW-448201\n> Carrier: UPS\nTracking number: 1Z8A4F290361537848",
+        ] {
+            #expect(ReplyQuote.quoteStart(in: text, isPlainText: true) == nil, "\(text)")
+        }
+    }
+
     @Test func gmailHTMLReplyLosesTheQuoteAndItsLinks() throws {
         let html = """
             <div dir="ltr">Hi, can I still change the size?</div><br>\
@@ -202,8 +224,29 @@ import Testing
             "Am 29.11.26 um 10:00 schrieb Lumen Shop:",
             "Op 29-11-2026 om 10:00 schreef Lumen Shop:",
             "2026/11/29 10:00、Lumen Shop <orders@lumen.example>のメール:",
-            "On Sunday, Lumen Shop wrote:",
             "Den 29 nov. 2026 kl. 10:00 skrev Lumen Shop <orders@lumen.example>:",
+            // Gmail, whose forms in some languages end with the address.
+            "Am Mo., 3. März 2026 um 10:12 Uhr schrieb Lumen Shop <orders@lumen.example>:",
+            "Op ma 3 mrt 2026 om 10:12 schreef Lumen Shop <orders@lumen.example>:",
+            "2026年3月3日(火) 10:12 Lumen Shop <orders@lumen.example>:",
+            "пн, 3 мар. 2026 г. в 10:12, Lumen Shop <orders@lumen.example>:",
+            "pon., 3 mar 2026 o 10:12 Lumen Shop <orders@lumen.example> napisał(a):",
+            "Lumen Shop <orders@lumen.example>, 3 Mar 2026 Pzt, 10:12 tarihinde şunu yazdı:",
+            "Στις Τρί 3 Μαρ 2026 στις 10:12 π.μ., ο/η Lumen Shop <orders@lumen.example> έγραψε:",
+            "вт, 3 мар. 2026 г., 10:12 Lumen Shop <orders@lumen.example> написал(а):",
+            // Attributions without an address, with a date.
+            "On Tue, 3 Mar 2026, Lumen Shop wrote:",
+            "On Tue, Mar 3, 2026 at 10:12 AM Lumen Shop wrote:",
+            // Thunderbird in German, Japanese, Korean and Chinese, without an address.
+            "Lumen Shop schrieb am 03.03.2026 um 10:12:",
+            "2026/03/03 10:12 に Lumen Shop さんは書きました:",
+            "26. 3. 3. 오전 10:12에 Lumen Shop 이(가) 쓴 글:",
+            "在 2026/3/3 10:12, Lumen Shop 写道:",
+            "Lumen Shop 於 2026/3/3 10:12 寫道:",
+            // Apple Mail in Dutch and Polish, Yahoo in German.
+            "Op 3 mrt 2026 om 10:12 heeft Lumen Shop <orders@lumen.example> het volgende geschreven:",
+            "Wiadomość napisana przez Lumen Shop <orders@lumen.example> w dniu 03.03.2026, o godz. 10:12:",
+            "Am Dienstag, 3. März 2026, 10:12:00 MEZ hat Lumen Shop <orders@lumen.example> Folgendes geschrieben:",
         ]
         for attribution in attributions {
             let text = "Thanks!\n\n\(attribution)\nOrder number: 12345678"
@@ -215,12 +258,97 @@ import Testing
         for line in [
             "Our founder wrote:", "Order summary:", "Here is what you ordered on 20 Nov:",
             "What our 4,812 happy customers wrote:", "Questions? Write to Lumen Shop <help@lumen.example>:",
-            "On 24 November you ordered:",
+            "On 24 November you ordered:", "2 items shipped to Kim Park <kim@mail.example>:",
+            "Delivery window 10:00–12:00, then we wrote:", "Kim schrieb:", "Sam 님이 쓴 글:",
         ] {
             #expect(
                 ReplyQuote.quoteStart(in: "Hello\n\(line)\nOrder number: 1", isPlainText: true) == nil,
                 "\(line)")
         }
+    }
+
+    /// Many lines shaped like attributions, none of them holding (no date, nothing quoted
+    /// after), or a long quoted run in the middle, are each looked at a bounded number of
+    /// times: the search stays linear.
+    @Test func manyLookalikeAttributionsAreReadInLinearTime() {
+        let lookalikes = ["On our blog, Kim wrote:", "Nice.", "On Monday Kim <kim@mail.example>", "wrote:"]
+        let text =
+            "Thanks!\n"
+            + Array(repeating: lookalikes.joined(separator: "\n"), count: 20_000)
+            .joined(separator: "\n")
+        let start = ContinuousClock.now
+        #expect(ReplyQuote.quoteStart(in: text, isPlainText: true) == nil)
+        // A long quoted run that does not reach the end (text with digits after it) is asked
+        // about once, not once per line.
+        let run =
+            "Thanks!\n" + Array(repeating: "> quoted", count: 50_000).joined(separator: "\n")
+            + "\nOrder 123\na\nb\nc\nd"
+        #expect(ReplyQuote.quoteStart(in: run, isPlainText: true) == nil)
+        #expect(ContinuousClock.now - start < .seconds(30))
+    }
+
+    /// Gmail wraps a long attribution in its text/plain: the wrapped lines are read as one,
+    /// and the quoted writer's address is found in them.
+    @Test func wrappedGmailAttributionsAreCutWhole() {
+        for attribution in [
+            "Am Di., 3. März 2026 um 10:12 Uhr schrieb Lumen Shop <\norders@lumen.example>:",
+            "2026年3月3日(火) 10:12 Lumen Shop <\norders@lumen.example>:",
+            "wt., 3 mar 2026 o 10:12 Lumen Shop <orders@lumen.example>\nnapisał(a):",
+            "Lumen Shop <orders@lumen.example>, 3 Mar 2026 Sal, 10:12\ntarihinde şunu yazdı:",
+        ] {
+            for quote in ["> Order number: LS-1\n> Total: $1", "Order number: LS-1\nTotal: $1"] {
+                let text = "Thanks!\n\n\(attribution)\n\n\(quote)"
+                let start = ReplyQuote.quoteStart(in: text, isPlainText: true)
+                #expect(start == "Thanks!\n\n".utf8.count, "\(attribution)")
+                #expect(
+                    ReplyQuote.writer(ofQuote: "\(attribution)\n\n\(quote)") == "orders@lumen.example",
+                    "\(attribution)")
+            }
+        }
+        // Shop text over two lines that ends with an address and a colon names no date.
+        let shop =
+            "Shipped!\nQuestions? Write to\nLumen Shop <help@lumen.example>:\nTracking: 1Z8A4F290361537848"
+        #expect(ReplyQuote.quoteStart(in: shop, isPlainText: true) == nil)
+    }
+
+    /// An attribution without a date is evidence enough only when quoted lines follow it: a
+    /// shop's email may hold a line of that shape (a review, a gift message), and the tracking
+    /// number after it must stay.
+    @Test func anUndatedAttributionNeedsAQuoteAfterIt() {
+        for attribution in [
+            "On Sunday, Lumen Shop wrote:", "On our blog, Kim wrote:", "Sam <sam@example.org> wrote:",
+            "On your card, Sam <sam@example.org> wrote:", "On 3 March, Sam <sam@example.org> wrote:",
+            "Am Sonntag schrieb Kim:",
+        ] {
+            let quoted = "Thanks!\n\n\(attribution)\n\n> Order number: 12345678\n> Total: $1"
+            #expect(
+                ReplyQuote.quoteStart(in: quoted, isPlainText: true) == "Thanks!\n\n".utf8.count,
+                "\(attribution)")
+            let shop = "Shipped!\n\(attribution)\n\"Happy birthday!\"\nTracking number: 1Z8A4F290361537848"
+            #expect(ReplyQuote.quoteStart(in: shop, isPlainText: true) == nil, "\(attribution)")
+            #expect(ReplyQuote.quoteStart(in: shop, isPlainText: false) == nil, "\(attribution)")
+        }
+    }
+
+    /// A shop's own threaded email whose text holds a line that only looks like an
+    /// attribution keeps what follows it: the tracking number is not cut away.
+    @Test(arguments: [
+        ["What other customers say:", "On our blog, Kim wrote:", "\"The linen is lovely.\""],
+        ["Your gift message:", "Sam <sam@example.org> wrote:", "Happy birthday, Jordan!"],
+        ["On your card, Sam wrote:", "Happy birthday, Jordan!"],
+    ])
+    func aThreadedShopEmailKeepsTheTextAfterALookalikeAttribution(_ lines: [String]) throws {
+        var header = Self.replyHeader
+        header[0] = "From: Northwind Outfitters <orders@northwind-outfitters.example>"
+        header[1] = "To: Jordan Lee <jordan.lee@example.com>"
+        let document = try Self.document(
+            header + [
+                "Content-Type: text/plain; charset=utf-8", "", "Hi Jordan,", "", "Your order has shipped.",
+                "",
+            ]
+                + lines + ["", "Carrier: UPS", "Tracking number: 1Z8A4F290361537848"])
+        #expect(document.plainText?.quotedText == "", "\(lines)")
+        #expect(document.plainText?.text.contains("Tracking number: 1Z8A4F290361537848") == true, "\(lines)")
     }
 
     @Test func messagesThatAreNotRepliesKeepTheirText() throws {
@@ -297,6 +425,106 @@ import Testing
                 "\(subject)")
             #expect(document.plainText?.quotedText == "", "\(subject)")
         }
+    }
+
+    /// A threaded message without a subject prefix whose Outlook block turns out to forward:
+    /// the block found when asking whether it forwards is the one read as its original, and
+    /// the question is answered from what is handed on, not by looking again.
+    @Test func aForwardWithoutPrefixIsReadFromTheBlockFoundFirst() throws {
+        let block = [
+            "Sam, this is the order.", "", "________________________________",
+            "From: Northwind Outfitters <orders@northwind-outfitters.example>",
+            "Sent: Friday, November 20, 2026 9:00 PM", "To: Jordan Lee <jordan.lee@example.com>",
+            "Subject: Your Northwind order #NW-448201 is confirmed", "", "Order number: NW-448201",
+        ]
+        var header = Self.replyHeader
+        header[1] = "To: Sam Park <sam@example.org>"
+        header[2] = "Subject: Your Northwind order #NW-448201 is confirmed"
+        let document = try Self.document(header + ["Content-Type: text/plain; charset=utf-8", ""] + block)
+        let detected = try #require(ForwardDetector.detect(in: block.joined(separator: "\n")))
+        #expect(document.forwardStyle == .outlook)
+        #expect(document.forwardedOriginal?.sender?.address == "orders@northwind-outfitters.example")
+        #expect(document.forwardedOriginal?.plainText?.text == detected.body)
+        #expect(document.plainText?.quotedText == "")
+        // The answer comes from the detection handed in: none, no forward; one from a writer
+        // the message does not go back to, a forward.
+        #expect(!document.forwardsWithoutPrefix(MailDocument.InlineForwards(plain: nil, html: nil)))
+        #expect(document.forwardsWithoutPrefix(MailDocument.InlineForwards(plain: nil, html: detected)))
+        var toTheWriter = detected
+        toTheWriter.from = MailAddress(name: "Sam", address: "SAM@example.org")
+        #expect(!document.forwardsWithoutPrefix(MailDocument.InlineForwards(plain: toTheWriter, html: nil)))
+    }
+
+    /// What introduces a quote whose writer has no address: its attribution, its header
+    /// block's `From:` value; nothing for `>` lines or text that only looks like either.
+    @Test func aQuotesIntroductionWithoutAnAddress() {
+        #expect(
+            ReplyQuote.introduction(ofQuote: "On Tue, 3 Mar 2026, Lumen Shop wrote:\n> Order LS-1")
+                == "On Tue, 3 Mar 2026, Lumen Shop wrote:")
+        #expect(
+            ReplyQuote.introduction(ofQuote: "On Tue, 3 Mar 2026, Lumen\nShop wrote:\n\n> Order LS-1")
+                == "On Tue, 3 Mar 2026, Lumen Shop wrote:")
+        #expect(
+            ReplyQuote.introduction(
+                ofQuote: "Von: Lumen Shop\nGesendet: Dienstag, 3. März 2026 10:12\nAn: Jordan Lee\nBetreff: x"
+            )
+                == "Lumen Shop")
+        #expect(
+            ReplyQuote.introduction(
+                ofQuote:
+                    "-----Ursprüngliche Nachricht-----\nVon: Lumen Shop\nGesendet: Dienstag, 3. März 2026 10:12"
+            )
+                == "Lumen Shop")
+        #expect(ReplyQuote.introduction(ofQuote: "> Order LS-1\n> Total: $1") == nil)
+        #expect(ReplyQuote.introduction(ofQuote: "From: Lumen Shop\nOrder number: LS-1") == nil)
+        #expect(ReplyQuote.introduction(ofQuote: "Order summary:\nOrder number: LS-1") == nil)
+    }
+
+    /// Outlook names a sender it knows without the address: its block counts with its
+    /// `Sent:`, `To:` and `Subject:` lines, a name-only header of another shape does not.
+    @Test func outlookBlockWithoutAnAddress() throws {
+        let block =
+            "Thanks!\n\nVon: Lumen Shop\nGesendet: Dienstag, 3. März 2026 10:12\nAn: Jordan Lee\nBetreff: Ihre Bestellung LS-1\n\nBestellnummer: LS-1"
+        let found = try #require(ForwardDetector.detect(in: block))
+        #expect(found.from == nil)
+        #expect(found.fromName == "Lumen Shop")
+        #expect(found.style == .outlook)
+        #expect(found.markerOffset == "Thanks!\n\n".utf8.count)
+        #expect(found.body == "Bestellnummer: LS-1")
+        // A gift message's header, without "Sent:" or "To:", is the email's own text, and so
+        // is a bare block without a time of day.
+        for text in [
+            "Shipped!\nFrom: Sam <sam@example.org>\nDate: 17 November 2026\nSubject: Happy birthday\n\nTracking: 1",
+            "Shipped!\nFrom: Sam <sam@example.org>\nDate: 17 November 2026\nTo: Kim\nSubject: Happy birthday\n\nx",
+            "Shipped!\nFrom: Sam <sam@example.org>\nDate: 17 November 2026 at 10:00\nSubject: Happy birthday\n\nx",
+            "Shipped!\nFrom: Sam\nDate: 17 November 2026\nSubject: Happy birthday\n\nTracking: 1Z8A4F290361537848",
+            "Shipped!\nFrom: Sam\nSent: Tuesday\nSubject: Happy birthday\n\nTracking: 1Z8A4F290361537848",
+        ] {
+            #expect(ForwardDetector.detect(in: text) == nil, "\(text)")
+        }
+    }
+
+    @Test func namesAreMatchedAsWholeWords() {
+        #expect(MailDocument.containsWords("on tue, 3 mar 2026, lumen shop wrote:", "lumen shop"))
+        #expect(MailDocument.containsWords("lumen shop", "lumen shop"))
+        #expect(!MailDocument.containsWords("on tue, 3 mar 2026, annabelle wrote:", "anna"))
+        #expect(!MailDocument.containsWords("on tue, 3 mar 2026, joanna wrote:", "anna"))
+        #expect(MailDocument.containsWords("joanna and anna wrote:", "anna"))
+        #expect(!MailDocument.containsWords("anything", ""))
+    }
+
+    /// Outlook for Mac names a known sender without an address too, over a "Date:" line with
+    /// a time of day: a reply loses the block as its quote.
+    @Test func outlookForMacBlockWithoutAnAddressIsAQuote() throws {
+        let document = try Self.plainReply(
+            subject: "Re: Your Northwind order #NW-448201 is confirmed",
+            [
+                "Can I still change the size?", "", "From: Northwind Outfitters",
+                "Date: Friday, 20 November 2026 at 21:00", "To: Jordan Lee",
+                "Subject: Your Northwind order #NW-448201 is confirmed", "", "Order number: NW-448201",
+            ])
+        #expect(document.plainText?.text == "Can I still change the size?")
+        #expect(document.plainText?.quotedText.hasPrefix("From: Northwind Outfitters") == true)
     }
 
     @Test func subjectPrefixes() {

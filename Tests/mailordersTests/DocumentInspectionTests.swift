@@ -1,3 +1,4 @@
+import Foundation
 import MIME
 import MailDocument
 import Testing
@@ -44,4 +45,35 @@ private let sample = MailDocument(
     #expect(output.contains("\"merchant\": {\n    \"name\": \"Shop\"\n  }"))
     #expect(output.contains("warning: part 1.2: repaired JSON-LD block 1: trailingComma"))
     #expect(inspectDocumentStructured(MailDocument()) == "(no schema.org data)\n")
+}
+
+/// An Outlook forward whose block names the shop without an address: the original's sender
+/// is shown by its name, with no empty address.
+@Test func inspectionShowsAForwardedSenderKnownByNameOnly() throws {
+    let document = MailDocument(
+        parts: MailDocument.Parts(
+            subject: "FW: Your order 1047 has shipped",
+            from: [MailAddress(name: "Jordan Lee", address: "jordan.lee@example.com")],
+            textBody: BodyPart(
+                path: "1", header: Header(), contentType: MediaType(type: "text", subtype: "plain"),
+                transferEncoding: .eightBit,
+                text: """
+                    See below.
+
+                    ________________________________
+                    From: Shop
+                    Sent: Tuesday, November 24, 2026 6:12 PM
+                    To: Jordan Lee
+                    Subject: Your order 1047 has shipped
+
+                    Order number: 1047
+                    """, charset: "utf-8")))
+    #expect(document.forwardedOriginal?.sender?.name == "Shop")
+    let text = inspectDocumentText(document)
+    #expect(text.contains("  From: Shop\n"))
+    #expect(!text.contains("Shop <>"))
+    let json = inspectDocumentJSON(document, origin: "fw.eml", text: true, links: false, structured: false)
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+    let forwarded = try #require((object["text"] as? [String: Any])?["forwardedOriginal"] as? [String: Any])
+    #expect(forwarded["from"] as? [String: String] == ["name": "Shop"])
 }

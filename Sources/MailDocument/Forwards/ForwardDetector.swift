@@ -5,8 +5,15 @@ import MIME
 public struct InlineForward: Sendable, Hashable {
     /// Which client's layout it matched.
     public var style: ForwardStyle
-    /// The original sender, from the quoted `From:` (or translated) line.
+    /// The original sender, from the quoted `From:` (or translated) line, when it holds an
+    /// addr-spec.
     public var from: MailAddress?
+    /// The original sender's display name when the `From:` line holds no addr-spec, only a
+    /// name ("From: Northwind Outfitters", as Outlook writes a sender known to it); `nil` when
+    /// ``from`` is known. Read only from an Outlook header block that has its `Sent:` (or a
+    /// `Date:` with a time of day), `To:` and `Subject:` lines (in any of the detector's
+    /// languages).
+    public var fromName: String?
     /// The quoted recipients.
     public var to: [MailAddress]
     /// The quoted date line as written.
@@ -32,14 +39,17 @@ public struct InlineForward: Sendable, Hashable {
 }
 
 /// Recognises forwarded originals written inline by mail clients, in English, German,
-/// French, Spanish, Japanese and Korean, quoted with `> ` or not.
+/// French, Spanish, Italian, Portuguese, Dutch, Japanese, Korean and Chinese (and Outlook's
+/// header block in Polish, Russian, Turkish and Greek too), quoted with `> ` or not.
 ///
 /// - Gmail: `---------- Forwarded message ---------` then `From:`, `Date:`, `Subject:`, `To:`.
 /// - Outlook: `-----Original Message-----`, or a header block `From:` … `Sent:` … `Subject:`
 ///   with no marker (usually after a line of underscores).
 /// - Apple Mail: `Begin forwarded message:` then `From:`, `Subject:`, `Date:`, `To:`.
+/// - A bare block (Apple Mail's and Outlook for Mac's quote): `From:`, `Date:` with a time of
+///   day, `To:`, `Subject:`, with no marker line.
 public enum ForwardDetector {
-    enum Field { case from, date, sent, subject, to, cc }
+    enum Field: Hashable { case from, date, sent, subject, to, cc }
 
     static let gmailMarkers = [
         "forwarded message", "weitergeleitete nachricht", "message transféré", "mensaje reenviado",
@@ -62,13 +72,19 @@ public enum ForwardDetector {
         "date": .date, "datum": .date, "fecha": .date, "日付": .date, "날짜": .date, "data": .date,
         "sent": .sent, "gesendet": .sent, "envoyé": .sent, "enviado": .sent, "enviado el": .sent,
         "送信日時": .sent, "보낸 날짜": .sent, "verzonden": .sent, "inviato": .sent, "enviada em": .sent,
-        "enviado em": .sent, "发送时间": .sent, "發送時間": .sent, "日期": .date,
+        "enviado em": .sent, "发送时间": .sent, "發送時間": .sent, "寄件日期": .sent, "日期": .date,
         "subject": .subject, "betreff": .subject, "objet": .subject, "asunto": .subject, "件名": .subject,
         "제목": .subject, "oggetto": .subject, "onderwerp": .subject, "sujet": .subject, "assunto": .subject,
         "主题": .subject, "主旨": .subject,
         "to": .to, "an": .to, "à": .to, "a": .to, "para": .to, "宛先": .to, "받는 사람": .to, "받는사람": .to,
         "aan": .to, "收件人": .to, "收件者": .to,
         "cc": .cc, "kopie": .cc, "참조": .cc, "抄送": .cc, "副本": .cc,
+        // Outlook in Polish, Russian, Turkish and Greek.
+        "od": .from, "от": .from, "kimden": .from, "από": .from,
+        "wysłane": .sent, "отправлено": .sent, "gönderildi": .sent, "στάλθηκε": .sent,
+        "do": .to, "кому": .to, "kime": .to, "προς": .to,
+        "temat": .subject, "тема": .subject, "konu": .subject, "θέμα": .subject,
+        "dw": .cc, "копия": .cc, "bilgi": .cc, "κοιν": .cc,
     ]
 
     private struct Line {
@@ -204,10 +220,12 @@ public enum ForwardDetector {
         // Blank lines between the marker and the header block.
         while index < lines.count, index < start + 3, lines[index].text.isEmpty { index += 1 }
         var from: MailAddress?
+        var fromName: String?
         var to: [MailAddress] = []
         var dateText: String?
         var subject: String?
         var seen = 0
+        var fields = Set<Field>()
         var lastField: Field?
         while index < lines.count {
             let line = lines[index]
@@ -215,9 +233,14 @@ public enum ForwardDetector {
             if let (field, value) = field(of: line.text) {
                 seen += 1
                 lastField = field
+                fields.insert(field)
                 let text = String(value)
                 switch field {
-                case .from: if from == nil { from = parseAddress(text) }
+                case .from:
+                    if from == nil, fromName == nil {
+                        from = parseAddress(text)
+                        if from == nil { fromName = displayName(text) }
+                    }
                 case .date, .sent: if dateText == nil { dateText = text }
                 case .subject: if subject == nil { subject = text }
                 case .to: to = parseAddressList(text)
@@ -234,7 +257,24 @@ public enum ForwardDetector {
             index += 1
             if seen > 12 { break }
         }
-        guard from != nil, seen >= 2 else { return nil }
+        // A sender without an address counts in Outlook's own block only: "From: Shop",
+        // "Sent: …" (or a "Date: …" with a time of day, Outlook for Mac), "To: …", "Subject: …"
+        // (a gift message's "From: Sam" / "Date: 17 November 2026" does not).
+        if from != nil {
+            fromName = nil
+        } else if fromName == nil || !fields.isSuperset(of: [.to, .subject])
+            || !(fields.contains(.sent) || (dateText.map(holdsTimeOfDay) ?? false))
+        {
+            return nil
+        }
+        guard seen >= 2 else { return nil }
+        // A bare block (no marker line, no "Sent:") is Apple Mail's or Outlook for Mac's when it
+        // has its "To:" line and a date with a time of day ("Date: Sunday, 29 November 2026 at
+        // 10:00"); a gift message's "From: Sam" / "Date: 17 November 2026" / "Subject: Happy
+        // birthday" in a shop's email is not one.
+        if style == .headerBlock, !fields.contains(.to) || !(dateText.map(holdsTimeOfDay) ?? false) {
+            return nil
+        }
         // Body: the rest, quote markers of the marker's depth removed.
         var body: [UInt8] = []
         var map: [InlineForward.LineMapping] = []
@@ -252,7 +292,8 @@ public enum ForwardDetector {
         }
         while let last = body.last, last == 0x0A { body.removeLast() }
         return InlineForward(
-            style: style, from: from, to: to, dateText: dateText, date: dateText.flatMap(parseDate),
+            style: style, from: from, fromName: fromName, to: to, dateText: dateText,
+            date: dateText.flatMap(parseDate),
             subject: subject,
             markerOffset: marker.offset, body: String(decoding: body, as: UTF8.self), lineMap: map)
     }
@@ -278,6 +319,28 @@ public enum ForwardDetector {
         if address.lowercased().hasPrefix("mailto:") { address = String(address.dropFirst(7)) }
         name = name.trimmingCharacters(in: CharacterSet(charactersIn: "\"' \t"))
         return MailAddress(name: name.isEmpty ? nil : name, address: address)
+    }
+
+    /// Whether a date as written holds a time of day: one or two digits, a colon, two digits.
+    static func holdsTimeOfDay(_ text: String) -> Bool {
+        let digits = Array(text.utf8)
+        func isDigit(_ index: Int) -> Bool {
+            index >= 0 && index < digits.count && digits[index] >= 0x30 && digits[index] <= 0x39
+        }
+        return digits.indices.contains { index in
+            digits[index] == UInt8(ascii: ":") && isDigit(index - 1) && isDigit(index + 1)
+                && isDigit(index + 2)
+        }
+    }
+
+    /// A `From:` value without an addr-spec read as a display name: at most 100 characters,
+    /// with a letter, quotes around it removed; `nil` otherwise.
+    private static func displayName(_ text: String) -> String? {
+        let name = text.trimmingSpaces().trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
+        guard !name.isEmpty, name.count <= 100, !name.contains("@"), name.contains(where: \.isLetter) else {
+            return nil
+        }
+        return name
     }
 
     private static func parseAddressList(_ text: String) -> [MailAddress] {

@@ -11,24 +11,33 @@ import Foundation
 ///
 /// What is recognised:
 /// - an attribution line of at most 400 bytes that starts with an opener word ("On", "Am",
-///   "Le", "El", "Il giorno", "Em", "Op", "Den", "W dniu") or holds an address (`@`), and
-///   either ends with a "wrote:" phrase in one of the supported languages ("wrote:",
-///   "schrieb:", "a écrit :", "escribió:", "ha scritto:", "escreveu:", "schreef:", "skrev:",
-///   "작성:", "写道：", "のメッセージ:", "のメール:"), or, after an opener, holds the verb before
-///   the name and ends with a colon ("Am … schrieb Shop:", "Op … schreef Shop:"), or starts
-///   with a digit and ends with `>:` after an address (the form Gmail uses in Japanese);
-///   up to two lines before it are included when the attribution starts there ("On Fri, …,
-///   Shop <" / "orders@shop.example> wrote:");
+///   "Le", "El", "Il giorno", "Em", "Op", "Den", "W dniu", "在", "Στις") or holds an address
+///   (`@`), and either ends with a "wrote:" phrase in one of the supported languages
+///   (``attributionEndings``: "wrote:", "schrieb:", "a écrit :", "escribió:", "ha scritto:",
+///   "escreveu:", "schreef:", "skrev:", "napisał(a):", "şunu yazdı:", "έγραψε:", "написал(а):",
+///   "작성:", "写道：", "のメッセージ:", "のメール:" …), or, after an opener, holds the verb
+///   before the name and ends with a colon ("Am … schrieb Shop:", "Op … schreef Shop:"); or
+///   that holds a time of day and ends with `>:` after an address (Gmail in German, Dutch,
+///   Japanese, Russian: "2026年3月3日(火) 10:12 Shop <orders@shop.example>:"), with a verb
+///   before the date ("Shop schrieb am 03.03.2026 um 10:12:"), or with a "wrote:" phrase
+///   other than the English one (Thunderbird's "… に Shop さんは書きました:", "…에 Shop 이(가)
+///   쓴 글:"); up to two lines before it are included when the attribution starts there ("On
+///   Fri, …, Shop <" / "orders@shop.example> wrote:"). The text is cut there when the
+///   attribution names a date (a time of day, or a year) or, in plain text, `>` lines follow
+///   it: "On our blog, Kim wrote:" in a shop's own email, followed by unquoted text, is not;
 /// - in plain text only, lines starting with `>` after such an attribution, or two or more
 ///   that run to the end of the text or to a signature (the whole quote below a top-posted
-///   answer); `>` lines inside the writer's own text are more likely decoration ("> Track
-///   your parcel");
+///   answer), or two or more that start the text (an answer written below or between the
+///   quote's lines, cut with it); `>` lines inside the writer's own text are more likely
+///   decoration ("> Track your parcel");
 /// - Outlook's header block ("From: … Sent: … Subject: …", "-----Original Message-----"),
 ///   found by ``ForwardDetector``: in a reply it is the quoted message, not a forward.
 public enum ReplyQuote {
     /// The address of the writer of a quoted message, lower-cased, read from its first lines
     /// when they clearly introduce a quote: an attribution that ends with a "wrote:" phrase
-    /// ("On …, Shop <orders@shop.example> wrote:", ``attributionEndings``), an Outlook header
+    /// ("On …, Shop <orders@shop.example> wrote:", ``attributionEndings``), a line (or up to
+    /// three wrapped lines) ending with the address that has the shape of an attribution
+    /// (Gmail's "2026年3月3日(火) 10:12 Shop <orders@shop.example>:"), an Outlook header
     /// block's "From: Shop <orders@shop.example>" followed by its "Sent:" or "Date:" line, or
     /// any line naming an address right above a line quoted with `>`. The address is the first
     /// addr-spec (RFC 5322 §3.4.1, in the dot-atom form mail uses) among the first four lines,
@@ -57,6 +66,11 @@ public enum ReplyQuote {
                 return true
             }
             if index == writer.line + 1, line.hasPrefix(">") { return true }
+            if index == writer.line, index <= 2,
+                (0...index).contains(where: { isAttributionLine(lines[$0...index].joined(separator: " ")) })
+            {
+                return true
+            }
             if writer.isFromField, index > writer.line,
                 let field = ForwardDetector.field(of: Substring(line))?.0, field == .sent || field == .date
             {
@@ -65,6 +79,45 @@ public enum ReplyQuote {
             return false
         }
         return introduces ? writer.address : nil
+    }
+
+    /// The words that introduce a quoted message whose writer has no address in them: its
+    /// attribution ("On Tue, 3 Mar 2026, Shop wrote:", "2026/03/03 10:12 に Shop さんは書きました:",
+    /// up to three lines of it), or the value of a header block's `From:` field followed by
+    /// its `Sent:` or `Date:` ("From: Shop" / "Sent: Tuesday, 3 March 2026 10:12"). `nil` when
+    /// the quote does not start with either: a quote made only of `>` lines names no one.
+    ///
+    /// The caller compares these words with the names of the people a reply goes to.
+    /// - Parameter quotedText: a reply's quote, from its attribution or first quoted line.
+    public static func introduction(ofQuote quotedText: String) -> String? {
+        var lines: [String] = []
+        for line in quotedText.prefix(800).split(separator: "\n", omittingEmptySubsequences: false) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty && lines.isEmpty { continue }
+            if trimmed.isEmpty || trimmed.hasPrefix(">") || lines.count == 5 { break }
+            lines.append(trimmed)
+        }
+        // A marker line above a header block ("-----Original Message-----", "_____").
+        if let marker = lines.first, marker.hasPrefix("--") || marker.hasPrefix("__") { lines.removeFirst() }
+        guard let first = lines.first else { return nil }
+        if let (field, value) = ForwardDetector.field(of: Substring(first)), field == .from {
+            let dated = lines.dropFirst().contains { line in
+                guard let field = ForwardDetector.field(of: Substring(line))?.0 else { return false }
+                return field == .sent || field == .date
+            }
+            return dated && !value.isEmpty ? String(value) : nil
+        }
+        for end in 0..<min(lines.count, 3) {
+            let joined = lines[...end].joined(separator: " ")
+            if isAttributionLine(joined) { return joined }
+        }
+        return nil
+    }
+
+    /// Whether one line, trimmed, has the shape of an attribution line.
+    static func isAttributionLine(_ line: String) -> Bool {
+        var line = line
+        return line.withUTF8 { isAttribution($0, trimmedRange($0, 0..<$0.count)) }
     }
 
     /// The first addr-spec written in `line`, lower-cased.
@@ -94,16 +147,27 @@ public enum ReplyQuote {
         }
     }
 
-    /// Endings of attribution lines, lower-cased.
+    /// Endings of attribution lines, lower-cased: Gmail's, Apple Mail's, Outlook's and
+    /// Thunderbird's "wrote:" in their languages (Polish "napisał(a):", Turkish "şunu yazdı:",
+    /// Greek "έγραψε:", Russian "написал(а):", Thunderbird's Japanese "さんは書きました:" and
+    /// Korean "이(가) 쓴 글:" among them).
     static let attributionEndings = [
         "wrote:", "wrote：", "schrieb:", "geschrieben:", "a écrit :", "a écrit:", "a\u{A0}écrit\u{A0}:",
         "a écrit\u{A0}:", "a écrit\u{202F}:", "escribió:", "ha scritto:", "escreveu:", "schreef:", "작성:",
         "写道：", "写道:", "寫道：",
         "寫道:", "のメッセージ:", "のメッセージ：", "のメール:", "のメール：", "skrev:", "napisał:",
+        "napisał(a):", "napisała:", "pisze:", "şunu yazdı:", "yazdı:", "έγραψε:", "написал(а):", "написал:",
+        "написала:", "пишет:", "geschreven:", "さんは書きました:", "さんは書きました：", "이(가) 쓴 글:", "님이 쓴 글:", "kirjoitti:",
     ].map { Array($0.utf8) }
 
+    /// The English ending, which shops' own text uses too ("Our founder wrote:"): a line with
+    /// it needs an opener or an address to be an attribution.
+    static let englishEndings = ["wrote:", "wrote："].map { Array($0.utf8) }
+
     /// Words an attribution starts with, lower-cased, with the space after them.
-    static let attributionOpeners = ["on ", "am ", "le ", "el ", "il ", "em ", "op ", "den ", "w dniu "].map {
+    static let attributionOpeners = [
+        "on ", "am ", "le ", "el ", "il ", "em ", "op ", "den ", "w dniu ", "dnia ", "在 ", "στις ", "Στις ",
+    ].map {
         Array($0.utf8)
     }
 
@@ -112,6 +176,15 @@ public enum ReplyQuote {
     static let attributionVerbs = [" schrieb ", " schreef ", " wrote ", " skrev ", " napisał "].map {
         Array($0.utf8)
     }
+
+    /// Verbs that come after the writer's name and before the date, lower-cased, with the
+    /// spaces around them: Thunderbird's "Shop schrieb am 03.03.2026 um 10:12:" and "Shop
+    /// wrote on 3/3/26 10:12:" (`mailnews.reply_header_authorwroteondate`), and Apple Mail's
+    /// Polish "Wiadomość napisana przez Shop <…> w dniu 03.03.2026, o godz. 10:12:".
+    static let verbsBeforeDate = [
+        " schrieb am ", " schreef op ", " wrote on ", " a écrit le ", " escribió el ", " skrev den ",
+        " ha scritto il ", "napisana przez ",
+    ].map { Array($0.utf8) }
 
     /// The UTF-8 offset in `text` where the quoted earlier message starts, or `nil` when
     /// there is none.
@@ -128,23 +201,55 @@ public enum ReplyQuote {
                 start = index + 1
             }
             lines.append(start..<bytes.count)
+            var wroteBefore = false
+            // Lines before this one belong to a quoted run known not to run to the end: asked
+            // once per run, the search stays linear.
+            var knownRunEnd = 0
             for (number, line) in lines.enumerated() {
                 let trimmed = trimmedRange(bytes, line)
+                defer { if !trimmed.isEmpty { wroteBefore = true } }
+                func runsToTheEnd() -> Bool {
+                    guard number >= knownRunEnd else { return false }
+                    return quoteRunsToTheEnd(from: number, lines: lines, bytes: bytes, runEnd: &knownRunEnd)
+                }
                 if isPlainText, isQuoted(bytes, trimmed),
                     let start = attributionStart(before: number, lines: lines, bytes: bytes)
-                        ?? (quoteRunsToTheEnd(from: number, lines: lines, bytes: bytes)
+                        ?? (runsToTheEnd() ? line.lowerBound : nil)
+                        ?? (!wroteBefore && quotedRun(from: number, lines: lines, bytes: bytes) >= 2
                             ? line.lowerBound : nil)
                 {
                     return start
                 }
                 if isAttribution(bytes, trimmed) {
-                    return attributionFirstLine(of: number, lines: lines, bytes: bytes)
+                    let first = attributionFirstLine(of: number, lines: lines, bytes: bytes)
+                    let firstLine = lineNumber(startingAt: first, before: number, lines: lines)
+                    if attributionHolds(
+                        from: firstLine, to: number, lines: lines, bytes: bytes, isPlainText: isPlainText)
+                    {
+                        return first
+                    }
+                    continue
                 }
                 // An attribution wrapped over up to three lines: "On …, Shop Customer" /
                 // "Service Team <orders@shop.example>" / "wrote:".
                 if endsLikeAttribution(bytes, trimmed), number > 0 {
                     let first = attributionFirstLine(of: number, lines: lines, bytes: bytes)
-                    if first < lines[number].lowerBound { return first }
+                    let firstLine = lineNumber(startingAt: first, before: number, lines: lines)
+                    if first < lines[number].lowerBound,
+                        attributionHolds(
+                            from: firstLine, to: number, lines: lines, bytes: bytes, isPlainText: isPlainText)
+                    {
+                        return first
+                    }
+                }
+                // Gmail wraps its text/plain attribution: "pon., 3 mar 2026 o 10:12 Shop
+                // <orders@shop.example>" / "napisał(a):", "2026年3月3日(火) 10:12 Shop <" /
+                // "orders@shop.example>:". The line and the one or two before it, read as one.
+                if number > 0, endsLikeAttribution(bytes, trimmed) || endsWithAddressColon(bytes, trimmed),
+                    let first = wrappedAttributionStart(
+                        endingOn: number, lines: lines, bytes: bytes, isPlainText: isPlainText)
+                {
+                    return first
                 }
             }
             return nil
@@ -294,39 +399,143 @@ public enum ReplyQuote {
         !range.isEmpty && bytes[range.lowerBound] == UInt8(ascii: ">")
     }
 
-    /// Whether a trimmed line reads as an attribution line.
+    /// Whether a trimmed line has the shape of an attribution line (``isDated(_:_:)`` tells
+    /// whether it also names a date).
     private static func isAttribution(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
         guard range.count >= 6, range.count <= 400 else { return false }
         let line = bytes[range]
         let opener = startsWithOpener(bytes, range)
         let address = line.contains(UInt8(ascii: "@"))
-        guard opener || address else { return false }
         let last = line.last ?? 0
-        // Gmail in Japanese: "2026年11月20日(金) 21:00 Shop <orders@shop.example>:".
+        let colon = last == UInt8(ascii: ":") || line.suffix(3).elementsEqual("：".utf8)
+        guard colon else { return false }
+        // Gmail in German, Dutch, Japanese, Russian …: "2026年3月3日(火) 10:12 Shop
+        // <orders@shop.example>:", "пн, 3 мар. 2026 г. в 10:12, Shop <orders@shop.example>:":
+        // the address in angle brackets ends the line, and the date has a time of day.
         if last == UInt8(ascii: ":"), line.dropLast().last == UInt8(ascii: ">"), address,
-            let first = line.first, first >= 0x30 && first <= 0x39
+            holdsTimeOfDay(bytes, range)
         {
             return true
         }
-        if endsLikeAttribution(bytes, range) { return true }
-        // "Am 29.11.26 um 10:00 schrieb Shop:": the verb before the name.
-        guard opener, last == UInt8(ascii: ":") || line.suffix(3).elementsEqual("：".utf8) else {
-            return false
+        // Thunderbird's "Shop schrieb am 03.03.2026 um 10:12:": the verb after the name.
+        if holdsTimeOfDay(bytes, range), contains(bytes, range, anyOf: verbsBeforeDate) { return true }
+        if endsLikeAttribution(bytes, range) {
+            if opener || address { return true }
+            // Thunderbird's "2026/03/03 10:12 に Shop さんは書きました:", "26. 3. 3. 오전 10:12에
+            // Shop 이(가) 쓴 글:", "Shop 於 2026/3/3 10:12 寫道:": no opener or address, a time.
+            let english = englishEndings.contains { ending in
+                ending.count <= line.count && equalIgnoringASCIICase(line.suffix(ending.count), ending)
+            }
+            return !english && holdsTimeOfDay(bytes, range)
         }
-        return attributionVerbs.contains { verb in
-            line.count >= verb.count
-                && (range.lowerBound...(range.upperBound - verb.count)).contains {
-                    equalIgnoringASCIICase(bytes[$0..<($0 + verb.count)], verb)
+        // "Am 29.11.26 um 10:00 schrieb Shop:": the verb before the name.
+        return opener && contains(bytes, range, anyOf: attributionVerbs)
+    }
+
+    /// Whether the line ends with `>:`, as Gmail's attributions that end with the address do.
+    private static func endsWithAddressColon(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool
+    {
+        range.count >= 2 && bytes[range.upperBound - 1] == UInt8(ascii: ":")
+            && bytes[range.upperBound - 2] == UInt8(ascii: ">")
+    }
+
+    /// The start of an attribution wrapped over line `number` and the one or two lines before
+    /// it (none blank or quoted), read as one line, when it holds (``attributionHolds(from:to:lines:bytes:isPlainText:)``).
+    private static func wrappedAttributionStart(
+        endingOn number: Int, lines: [Range<Int>], bytes: UnsafeBufferPointer<UInt8>, isPlainText: Bool
+    ) -> Int? {
+        let end = trimmedRange(bytes, lines[number]).upperBound
+        for first in stride(from: number - 1, through: max(number - 2, 0), by: -1) {
+            let line = trimmedRange(bytes, lines[first])
+            guard !line.isEmpty, !isQuoted(bytes, line), line.count <= 300 else { return nil }
+            if isAttribution(bytes, line.lowerBound..<end),
+                attributionHolds(
+                    from: first, to: number, lines: lines, bytes: bytes, isPlainText: isPlainText)
+            {
+                return lines[first].lowerBound
+            }
+        }
+        return nil
+    }
+
+    /// Whether the line holds one of `words` (lower-cased), compared without ASCII case.
+    private static func contains(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, anyOf words: [[UInt8]]
+    )
+        -> Bool
+    {
+        words.contains { word in
+            range.count >= word.count
+                && (range.lowerBound...(range.upperBound - word.count)).contains {
+                    equalIgnoringASCIICase(bytes[$0..<($0 + word.count)], word)
                 }
         }
+    }
+
+    /// Whether the line holds a time of day ("10:12", "9:00"): one or two digits, a colon,
+    /// two digits, and no digit after them.
+    private static func holdsTimeOfDay(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        func isDigit(_ index: Int) -> Bool {
+            range.contains(index) && bytes[index] >= 0x30 && bytes[index] <= 0x39
+        }
+        for index in range where bytes[index] == UInt8(ascii: ":") {
+            if isDigit(index - 1), isDigit(index + 1), isDigit(index + 2), !isDigit(index + 3) { return true }
+        }
+        return false
+    }
+
+    /// Whether the line names a date the way mail clients write an attribution's: a time of
+    /// day, or a year (four digits from 1970 to 2099 standing alone: "2026", "2026年").
+    /// "On Monday, Kim wrote:" and "On your card, Sam <sam@example.org> wrote:" do not.
+    private static func isDated(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        if holdsTimeOfDay(bytes, range) { return true }
+        var index = range.lowerBound
+        while index < range.upperBound {
+            guard bytes[index] >= 0x30 && bytes[index] <= 0x39 else {
+                index += 1
+                continue
+            }
+            var end = index
+            while end < range.upperBound, bytes[end] >= 0x30 && bytes[end] <= 0x39 { end += 1 }
+            if end - index == 4 {
+                let year = bytes[index..<end].reduce(0) { $0 * 10 + Int($1 - 0x30) }
+                if (1970...2099).contains(year) { return true }
+            }
+            index = end
+        }
+        return false
+    }
+
+    /// Whether an attribution (the lines `first...last`) is evidence enough to cut the text
+    /// there: it names a date, or, in plain text, quoted lines (`>`) follow it after at most
+    /// two blank lines. A line of a shop's own email that only looks like an attribution ("On
+    /// our blog, Kim wrote:", a gift message's "Sam <sam@example.org> wrote:") is neither, and
+    /// the text after it stays.
+    private static func attributionHolds(
+        from first: Int, to last: Int, lines: [Range<Int>], bytes: UnsafeBufferPointer<UInt8>,
+        isPlainText: Bool
+    ) -> Bool {
+        if (first...last).contains(where: { isDated(bytes, trimmedRange(bytes, lines[$0])) }) { return true }
+        guard isPlainText else { return false }
+        var index = last + 1
+        while index < lines.count, index - last <= 3 {
+            let trimmed = trimmedRange(bytes, lines[index])
+            if !trimmed.isEmpty { return isQuoted(bytes, trimmed) }
+            index += 1
+        }
+        return false
     }
 
     /// Whether a trimmed line ends with one of the ``attributionEndings``.
     private static func endsLikeAttribution(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool
     {
-        let line = bytes[range]
+        // Every ending ends with a colon, ASCII or full-width.
+        guard let last = range.last, bytes[last] == UInt8(ascii: ":") || bytes[last] == 0x9A else {
+            return false
+        }
         return attributionEndings.contains { ending in
-            ending.count <= line.count && equalIgnoringASCIICase(line.suffix(ending.count), ending)
+            ending.count <= range.count
+                && equalIgnoringASCIICase(bytes[(range.upperBound - ending.count)..<range.upperBound], ending)
         }
     }
 
@@ -336,9 +545,24 @@ public enum ReplyQuote {
         -> Bool
     {
         guard bytes.count == lowered.count else { return false }
-        return zip(bytes, lowered).allSatisfy { byte, other in
-            (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == other
+        // Compared from the end: the colon all endings share is last, the letters before it
+        // tell most of them apart at once.
+        let base = bytes.base
+        var index = bytes.endIndex
+        var other = lowered.count
+        while other > 0 {
+            index -= 1
+            other -= 1
+            let byte = base[index]
+            if (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != lowered[other] { return false }
         }
+        return true
+    }
+
+    /// The number of the line that starts at `offset`, one of the two lines up to `number`
+    /// (``attributionFirstLine(of:lines:bytes:)`` looks no further back); `number` otherwise.
+    private static func lineNumber(startingAt offset: Int, before number: Int, lines: [Range<Int>]) -> Int {
+        (max(number - 2, 0)...number).first { lines[$0].lowerBound == offset } ?? number
     }
 
     /// The start of the attribution ending on line `number`: one of the two lines before
@@ -358,11 +582,30 @@ public enum ReplyQuote {
         return lines[number].lowerBound
     }
 
+    /// How many lines quoted with `>` run from line `number` on, blank lines between them
+    /// not counted and not ending the run.
+    private static func quotedRun(from number: Int, lines: [Range<Int>], bytes: UnsafeBufferPointer<UInt8>)
+        -> Int
+    {
+        var quoted = 0
+        for line in lines[number...] {
+            let trimmed = trimmedRange(bytes, line)
+            if trimmed.isEmpty { continue }
+            guard isQuoted(bytes, trimmed) else { break }
+            quoted += 1
+        }
+        return quoted
+    }
+
     /// Whether the lines from `number` on are quoted (`>`, at least two) or blank up to the
     /// end of the text, or up to a signature: a `-- ` delimiter line (RFC 3676 §4.3) and what
     /// follows it, or at most three last lines without a digit ("Jamie", "Sent from my phone").
+    ///
+    /// - Parameter runEnd: Set to the number of the first line after the quoted run (its first
+    ///   line that is neither quoted nor blank, or the line count): from any line of the run
+    ///   before it, the answer is `false` when it is `false` from `number`.
     private static func quoteRunsToTheEnd(
-        from number: Int, lines: [Range<Int>], bytes: UnsafeBufferPointer<UInt8>
+        from number: Int, lines: [Range<Int>], bytes: UnsafeBufferPointer<UInt8>, runEnd: inout Int
     )
         -> Bool
     {
@@ -374,6 +617,7 @@ public enum ReplyQuote {
             if !trimmed.isEmpty { quoted += 1 }
             index += 1
         }
+        runEnd = index
         guard quoted >= 2 else { return false }
         var tail = 0
         while index < lines.count {

@@ -73,7 +73,9 @@ private func writeText(_ document: MailDocument, into output: inout String, dept
     }
     if let subject = document.subject { line("Subject: \(subject)") }
     if let sender = document.sender {
-        var from = sender.name.map { "\($0) <\(sender.address)>" } ?? sender.address
+        // A forwarded sender may be known by its name only (an Outlook block's "From: Shop").
+        var from =
+            sender.name.map { sender.address.isEmpty ? $0 : "\($0) <\(sender.address)>" } ?? sender.address
         if let registrable = sender.registrableDomain { from += "  [registrable domain: \(registrable)]" }
         line("From: \(from)")
     }
@@ -199,7 +201,8 @@ private func textJSON(_ document: MailDocument) -> InspectionJSON {
     if let sender = document.sender {
         var from: [(String, InspectionJSON)] = []
         if let name = sender.name, !name.isEmpty { from.append(("name", .string(name))) }
-        from.append(("address", .string(sender.address)))
+        // Absent for a forwarded sender known by its name only (an Outlook block's "From: Shop").
+        if !sender.address.isEmpty { from.append(("address", .string(sender.address))) }
         pairs.append(("from", .object(from)))
     }
     add("date", document.date.map(rfc3339))
