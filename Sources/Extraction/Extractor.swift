@@ -23,6 +23,10 @@ public struct Extractor: Sendable {
     let detectionWords: WordTable?
     /// The `orderLinkPhrases` of every language, lower-cased.
     let orderLinkPhrases: [LinkPhrase]
+    /// The summary-row labels of every language ("Subtotal", "Versand", "TVA"): a row so
+    /// named is no line item whatever language the email was detected in (short emails mix
+    /// a shop's language with English).
+    let allSummaryRows: PhraseSet
 
     /// The lowest merged score an order number needs.
     static let orderNumberThreshold = 0.6
@@ -46,6 +50,7 @@ public struct Extractor: Sendable {
             languages.count <= 64
             ? PhraseIndex(languages.enumerated().map { PhraseSet($1.detection, id: $0) }) : nil
         self.detectionWords = LanguageSet.detectionWords(languages)
+        self.allSummaryRows = PhraseSet(languages.flatMap(\.summaryRows))
         self.orderLinkPhrases = rules.languages.flatMap { $0.orderLinkPhrases ?? [] }.map {
             LinkPhrase($0.lowercased())
         }

@@ -118,3 +118,53 @@ import Testing
         #expect(ExtractionContext.titleAndQuantity("") == nil)
     }
 }
+
+@Suite struct LineItemPrecisionTests {
+    private func usd(_ amount: String) -> MonetaryAmount { MonetaryAmount(amount: amount, currency: "USD") }
+
+    @Test func discountsPaymentsAndSentencesAreNotItems() {
+        let result = Fixture.extract(
+            Fixture.document(
+                subject: "Your order 48213 is confirmed",
+                plain: [
+                    "Order number: 48213",
+                    "Mug\t$12.00",
+                    "Promo code SAVE10\t-$3.00",
+                    "Rewards applied\t−$2.00",
+                    "Visa **** 4242\t$7.00",
+                    "We are so glad\tit means $5.00 to us",
+                    "Sie sparen\t5,00 €",
+                    "Total: $7.00",
+                ]))
+        #expect(result.lineItems == [LineItem(title: "Mug", quantity: 1, price: usd("12.00"))])
+    }
+
+    @Test func theHTMLTableComesBeforeSpacedText() {
+        let result = Fixture.extract(
+            Fixture.document(
+                subject: "Order confirmation",
+                html: [
+                    "Order number\t77120", "Rain jacket\t1\t$50.00", "Wool socks\t1\t$12.00", "Total: $62.00",
+                ],
+                plain: [
+                    "Order number: 77120", "Rain jacket, wool socks", "Card ending 4242\t$62.00",
+                    "Total: $62.00",
+                ]))
+        #expect(
+            result.lineItems == [
+                LineItem(title: "Rain jacket", quantity: 1, price: usd("50.00")),
+                LineItem(title: "Wool socks", quantity: 1, price: usd("12.00")),
+            ])
+    }
+
+    @Test func sizesAreNotQuantitiesAndBulletsAreNotTitles() {
+        #expect(ExtractionContext.titleAndQuantity("Rug 160 x 230") == nil)
+        #expect(ExtractionContext.titleAndQuantity("2 x 4 Lumber") == nil)
+        #expect(ExtractionContext.titleAndQuantity("Storage box 3 x 2") == nil)
+        #expect(ExtractionContext.withoutListMarker("- Enamel mug") == "Enamel mug")
+        #expect(ExtractionContext.withoutListMarker("•  Apron") == "Apron")
+        #expect(ExtractionContext.withoutListMarker("-Mug") == "-Mug")
+        #expect(ExtractionContext.withoutListMarker("T-shirt") == "T-shirt")
+        #expect(ExtractionContext.lettersOutside(NSRange(location: 0, length: 6), of: "$12.00 USD") == 3)
+    }
+}

@@ -136,3 +136,20 @@ import Testing
         #expect(controlBytes(plain(unterminated)).isEmpty)
     }
 }
+
+@Suite struct PlainTextCellTests {
+    func plain(_ text: String) -> String { PlainTextRenderer.render(text: text, partPath: "1").text.text }
+
+    @Test func wideGapsAndTabsAreCellBoundaries() {
+        #expect(plain("Mug      1   $12.00") == "Mug\t1\t$12.00")
+        #expect(plain("Mug\t$12.00") == "Mug\t$12.00")
+        #expect(plain("Order number:  \t 48213") == "Order number:\t48213")
+        #expect(plain("A single space stays") == "A single space stays")
+    }
+
+    @Test func gapsAtTheEdgesOfALineLeaveNothing() {
+        #expect(plain("    indented   text   ") == "indented\ttext")
+        #expect(plain("\t\t") == "")
+        #expect(plain("one\n   \ntwo") == "one\n\ntwo")
+    }
+}

@@ -45,7 +45,7 @@ extension ExtractionContext {
             return markupItems
         }
         guard let total, total.best.source == "label" else { return [] }
-        // The renditions that print the total under a label, the chosen one first: an email
+        // The renditions that print the total under a label: an email
         // whose total was read from its text/plain part may list its items in an HTML table,
         // and the other way round.
         var places: [(origin: TextOrigin, offset: Int)] = []
@@ -55,6 +55,8 @@ extension ExtractionContext {
             else { continue }
             places.append((origin, candidate.offset))
         }
+        // A table's cells are marked up; text/plain rows are only spaced: the HTML first.
+        places.sort { $0.origin == .html && $1.origin != .html }
         for place in places {
             let (items, contexts) = tableItems(
                 in: place.origin, above: place.offset, currency: total.value.currency)
@@ -83,7 +85,7 @@ extension ExtractionContext {
     ) -> (items: [LineItem], contexts: [String]) {
         // A "$" or "¥" reads as the total's currency when that is one it may stand for.
         let defaultCurrency = currency ?? languages.primary?.rules.defaultCurrency
-        let summary = languages.summaryRows
+        let summary = extractor.allSummaryRows
         let totals = languages.total
         let quantityLabels = languages.phrases(\.quantity)
         var items: [LineItem] = []
@@ -102,10 +104,17 @@ extension ExtractionContext {
             else { continue }
             var cells = ranges.map { Text.trimmed(line.string($0)) }.filter { !$0.isEmpty }
             guard cells.count >= 2, cells.count <= 6 else { continue }
-            guard let priceCell = cells.last,
-                let price = Money.firstAmount(in: priceCell, defaultCurrency: defaultCurrency),
-                priceCell.count <= 24
+            guard let priceCell = cells.last, priceCell.count <= 24,
+                let (price, priceRange) = Money.amounts(in: priceCell, defaultCurrency: defaultCurrency)
+                    .first,
+                // The cell is the price ("$12.00", "12,00 EUR", "35,900원"), not a sentence
+                // that holds one ("it means $5.00 to us").
+                Self.lettersOutside(priceRange, of: priceCell) <= 3,
+                // A negative amount is a discount, a credit or a refund, not an item.
+                !priceCell.unicodeScalars.contains(where: { $0 == "-" || $0 == "\u{2212}" })
             else { continue }
+            // A list's bullet is not part of the title.
+            cells[0] = Self.withoutListMarker(cells[0])
             // "2 x Title" or "Title (x2)": the quantity printed with the title.
             var quantity: Int?
             if let (title, count) = Self.titleAndQuantity(cells[0]) {
@@ -194,7 +203,10 @@ extension ExtractionContext {
         if index > 0, let value = digitsValue(scalars[0..<index]) {
             var next = index
             if next < scalars.count && scalars[next] == " " { next += 1 }
-            if next + 1 < scalars.count && isTimes(scalars[next]) && scalars[next + 1] == " " {
+            // "2 x 4 Lumber" is a size.
+            if next + 1 < scalars.count && isTimes(scalars[next]) && scalars[next + 1] == " "
+                && !(next + 2 < scalars.count && ("0"..."9").contains(scalars[next + 2]))
+            {
                 let rest = Text.trimmed(String(String.UnicodeScalarView(scalars[(next + 2)...])))
                 if !rest.isEmpty { return (rest, value) }
             }
@@ -218,8 +230,33 @@ extension ExtractionContext {
             before -= 1
         }
         guard before >= 1, scalars[before] == " " else { return nil }
+        // "Rug 160 x 230", "Lumber 2 x 4": a size, not a quantity.
+        if ("0"..."9").contains(scalars[before - 1]) { return nil }
         let rest = Text.trimmed(String(String.UnicodeScalarView(scalars[..<before])))
         return rest.isEmpty ? nil : (rest, value)
+    }
+
+    /// The letters of `text` outside `range` (UTF-16, as ``Money/amounts(in:defaultCurrency:)``
+    /// gives it).
+    static func lettersOutside(_ range: NSRange, of text: String) -> Int {
+        let utf16 = Array(text.utf16)
+        var letters = 0
+        for (offset, unit) in utf16.enumerated() where offset < range.location || offset >= NSMaxRange(range)
+        {
+            if let scalar = Unicode.Scalar(unit), scalar.properties.isAlphabetic { letters += 1 }
+        }
+        return letters
+    }
+
+    /// A title without the bullet that starts a list item: `- `, `* `, `• `, `· `, `– `, `— `,
+    /// `▪ `, `‣ ` (with any spaces after it).
+    static func withoutListMarker(_ title: String) -> String {
+        guard let first = title.unicodeScalars.first, "-*•·–—▪‣".unicodeScalars.contains(first) else {
+            return title
+        }
+        let rest = title.unicodeScalars.dropFirst()
+        guard let next = rest.first, next == " " || next == "\t" else { return title }
+        return Text.trimmed(String(String.UnicodeScalarView(rest)))
     }
 
     /// A quantity cell: "2", "x2", "× 2", "Qty: 2", "수량: 2", "2개", "2点".

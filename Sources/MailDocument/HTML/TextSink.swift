@@ -35,6 +35,11 @@ struct TextSink {
     /// body, as a terminal shows it. In HTML a C1 control is nothing and what follows it text,
     /// as a browser shows it.
     var readsC1Introducers = false
+    /// Whether a tab, or a run of two or more spaces and tabs, inside a line is a cell
+    /// boundary (written as a tab, as the cells of an HTML table row are) rather than one space:
+    /// in a text/plain body, where tables are laid out with spaces ("Mug      1   $12.00"). In
+    /// HTML, white space is one space whatever its length.
+    var wideGapsAreCells = false
 
     init(capacity: Int) {
         bytes.reserveCapacity(capacity)
@@ -289,6 +294,13 @@ struct TextSink {
             if byte < 0x80 {
                 switch byte {
                 case 0x20, 0x09, 0x0B, 0x0C:
+                    if wideGapsAreCells,
+                        byte == 0x09 || text[index + 1] == 0x20 || text[index + 1] == 0x09
+                    {
+                        request(.tab)
+                        while text[index] == 0x20 || text[index] == 0x09 { index += 1 }
+                        continue
+                    }
                     request(.space)
                     index += 1
                     continue

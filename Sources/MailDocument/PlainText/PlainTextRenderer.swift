@@ -3,8 +3,10 @@ import Foundation
 /// Cleans a text/plain body into ``RenderedText`` and finds the bare URLs in it.
 ///
 /// Lines are kept; within a line, invisible filler (zero-width characters, soft hyphens) is
-/// removed, odd spaces (NBSP, thin spaces) become spaces, and runs of whitespace collapse
-/// to one space. More than one blank line in a row becomes one. Each line is one span,
+/// removed, odd spaces (NBSP, thin spaces) become spaces, a tab or a run of two or more spaces
+/// and tabs becomes one tab (a cell boundary, as in a rendered HTML table row: text/plain
+/// tables are laid out with spaces), and any other white space one space. More than one blank
+/// line in a row becomes one. Each line is one span,
 /// located `line N` (1-based, in the original text).
 ///
 /// Control characters other than TAB, LF, CR, VT and FF — NUL included — are read as nothing,
@@ -27,6 +29,7 @@ public enum PlainTextRenderer {
     public static func render(text: String, partPath: String) -> (text: RenderedText, links: [Link]) {
         var sink = TextSink(capacity: text.utf8.count)
         sink.readsC1Introducers = true
+        sink.wideGapsAreCells = true
         var lineNumber = 0
         var bytes = Array(text.utf8)
         // NUL ends a C string below: read as nothing, it goes first.
