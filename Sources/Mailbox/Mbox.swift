@@ -556,7 +556,14 @@ final class MboxReader {
                 let separatorEnd = head[start...].firstIndex(of: 0x0A),
                 separatorShape(head[start..<separatorEnd]) != nil
             else { continue }
-            if MessageSource.startsWithHeaderField(Array(head[(separatorEnd + 1)...].prefix(1000))) {
+            // Blank lines may stand between the separator and the header fields.
+            var fieldStart = separatorEnd + 1
+            while let lineEnd = head[fieldStart...].firstIndex(of: 0x0A),
+                head[fieldStart..<lineEnd].allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D })
+            {
+                fieldStart = lineEnd + 1
+            }
+            if MessageSource.startsWithHeaderField(Array(head[fieldStart...].prefix(1000))) {
                 return start - head.startIndex
             }
         }

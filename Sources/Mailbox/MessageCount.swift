@@ -1,15 +1,17 @@
 import Foundation
+import MIME
 
 /// How many messages a file holds, told from its bytes without parsing them: for the total of
 /// a progress bar (`mailorders scan` on a terminal), not for anything that must be exact.
 ///
-/// A file whose first line (after a UTF-8 byte order mark) is not an mbox separator is one
-/// message. In an mbox (RFC 4155), a message starts at its first line and at every later
-/// `From ` line that has a separator's shape (``MboxReader/separatorShape(_:)``: dated, or
-/// undated when the first one is) and is followed by a header field line (`Name: value`), as
-/// ``MboxReader`` splits. The reader also splits on a few more lines (after a blank line,
-/// before an empty message or binary data) and reads a few of these as body text (a field
-/// that no message field follows); the count can be off by those.
+/// A file whose first line that is not blank (after a UTF-8 byte order mark) is not an mbox
+/// separator is one message. In an mbox (RFC 4155), a message starts at its first separator
+/// and at every later `From ` line that has a separator's shape
+/// (``MboxReader/separatorShape(_:)``: dated, or undated when the first one is) and is
+/// followed, after any blank lines, by one of ``Header/messageFieldNames`` or by a block of
+/// header fields (`Name: value`) that holds one, as ``MboxReader`` splits. The reader also
+/// splits on a few more lines (before an empty message or binary data); the count can be off
+/// by those.
 ///
 /// Bytes are fed in chunks of any size, as a file is read: a line may run across them.
 struct MessageCounter {
@@ -22,9 +24,20 @@ struct MessageCounter {
     /// The line being read: its first bytes (up to ``keptLineBytes``) and its length.
     private var line: [UInt8] = []
     private var lineLength = 0
-    /// Whether the line before the one being read has a separator's shape: the line being
-    /// read tells whether a message starts there.
-    private var previousLineMaySeparate = false
+    /// What the lines read since the last separator-shaped line say about it: the next lines
+    /// tell whether a message starts there.
+    private var pending = Pending.none
+    /// After a separator-shaped line: blank lines, then header fields up to one of a message's.
+    private enum Pending: Equatable {
+        /// No separator-shaped line is waiting.
+        case none
+        /// One is, followed so far by blank lines only.
+        case separator
+        /// One is, followed by this many header field lines (folded lines included), none of
+        /// them a message's own (`X-Mozilla-Status: 0001`).
+        case fields(Int)
+    }
+    private var previousLineMaySeparate: Bool { pending != .none }
     private var bytesSeen = 0
     /// How much of a line is kept: a separator line is short, a longer line is no separator.
     private static let keptLineBytes = 1024
@@ -86,15 +99,80 @@ struct MessageCounter {
         let shape =
             lineLength <= Self.keptLineBytes && content.starts(with: MboxReader.fromLine)
             ? MboxReader.separatorShape(content) : nil
+        let isBlank = content.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
         guard let isMbox else {
+            // Blank lines before the first separator are passed over, as the reader does.
+            if isBlank { return }
             isMbox = shape != nil
             acceptsUndated = shape == .undated
             count = 1
             return
         }
         guard isMbox else { return }
-        if previousLineMaySeparate, MessageSource.startsWithHeaderField(Array(content)) { count += 1 }
-        previousLineMaySeparate = shape.map { $0 == .dated || acceptsUndated } == true
+        switch pending {
+        case .none:
+            break
+        case .separator where isBlank:
+            return
+        case .separator, .fields:
+            if Self.startsWithMessageField(content) {
+                count += 1
+                pending = .none
+                return
+            }
+            if case .fields(let lines) = pending, lines < 256,
+                content.first == 0x20 || content.first == 0x09
+            {
+                pending = .fields(lines + 1)
+                return
+            }
+            if !isBlank, Self.startsWithFieldAndValue(content) {
+                if case .fields(let lines) = pending {
+                    pending = lines < 256 ? .fields(lines + 1) : .none
+                } else {
+                    pending = .fields(1)
+                }
+                return
+            }
+            pending = .none
+        }
+        if shape.map({ $0 == .dated || acceptsUndated }) == true { pending = .separator }
+    }
+
+    /// Whether the line starts with one of ``Header/messageFieldNames`` and a colon.
+    private static func startsWithMessageField(_ line: ArraySlice<UInt8>) -> Bool {
+        guard let name = fieldName(line) else { return false }
+        return Header.messageFieldNames.contains(String(decoding: name, as: UTF8.self).lowercased())
+    }
+
+    /// Whether the line is a header field with a value on it (`X-Status: RO`; `wrote:` alone
+    /// under a quoted `From … 2026` line is body text).
+    private static func startsWithFieldAndValue(_ line: ArraySlice<UInt8>) -> Bool {
+        guard let name = fieldName(line),
+            let colon = line[name.endIndex...].firstIndex(of: UInt8(ascii: ":"))
+        else { return false }
+        return line[(colon + 1)...].contains { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }
+    }
+
+    /// The field name a line starts with (printable ASCII but `:`, white space allowed before
+    /// the colon, RFC 5322 §3.6.8 and §4.5), or nil.
+    private static func fieldName(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+        var index = line.startIndex
+        var nameEnd: Int?
+        while index < line.endIndex && index - line.startIndex < 80 {
+            let byte = line[index]
+            if byte == UInt8(ascii: ":") {
+                return index > line.startIndex ? line[line.startIndex..<(nameEnd ?? index)] : nil
+            }
+            if byte == 0x20 || byte == 0x09 {
+                if index == line.startIndex { return nil }
+                nameEnd = nameEnd ?? index
+            } else if byte < 0x21 || byte > 0x7E || nameEnd != nil {
+                return nil
+            }
+            index += 1
+        }
+        return nil
     }
 
     /// The messages of the file at `path`, read in chunks of 1 MiB; a file that cannot be

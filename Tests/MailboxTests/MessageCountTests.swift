@@ -94,3 +94,43 @@ import Testing
         #expect(source.estimatedMessageCount(shouldStop: { true }) == nil)
     }
 }
+
+/// The count agrees with what the reader splits where separators are followed by blank lines,
+/// by fields other than a message's own, or by body text shaped like a field.
+@Suite struct MessageCountReaderAgreementTests {
+    static func readerCount(_ text: String) throws -> Int {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "mailorders-count-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("inbox.mbox").path
+        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        let source = MessageSource(paths: [path])
+        var messages = 0
+        while let entry = source.next() {
+            if case .success = entry { messages += 1 }
+        }
+        return messages
+    }
+
+    static let cases: [String] = [
+        // Blank lines between each separator and its header fields, and before the first.
+        "\nFrom a@x Mon Nov 23 10:00:00 2026\n\n\nFrom: a@x\nSubject: one\n\nHi.\n\n"
+            + "From b@x Mon Nov 23 11:00:00 2026\n\nFrom: b@x\nSubject: two\n\nHi.\n",
+        // A quoted writer's line over `wrote: hi` in a body is no separator.
+        "From a@x Mon Nov 23 10:00:00 2026\nFrom: a@x\nSubject: one\n\nHi.\n\n"
+            + "From john@example.com Mon Nov 16 09:00:00 2026\nwrote: hi\n\n"
+            + "From b@x Mon Nov 23 11:00:00 2026\nFrom: b@x\nSubject: two\n\nHi.\n",
+        // Thunderbird's own fields before the message's.
+        "From - Mon Nov 23 10:00:00 2026\nX-Mozilla-Status: 0001\nX-Mozilla-Status2: 00000000\nFrom: a@x\n\nHi.\n\n"
+            + "From - Mon Nov 23 11:00:00 2026\nX-Mozilla-Status: 0001\n X-Folded: yes\nSubject: two\n\nHi.\n",
+    ]
+
+    @Test(arguments: cases) func countsWhatTheReaderReads(_ text: String) throws {
+        let read = try Self.readerCount(text)
+        for chunk in [1, 3, 7, 64, 1 << 20] {
+            #expect(MessageCountTests.count(text, chunk: chunk) == read)
+        }
+        #expect(read >= 2)
+    }
+}
