@@ -81,3 +81,9 @@ private let sample = """
     }
     #expect(count > 280)
 }
+
+@Test func inspectionTextShowsAnOriginWithLineBreaksOnOneLine() throws {
+    let message = try Message(bytes: Array(sample.utf8))
+    let output = inspectMessage(message, origin: "md/cur/new\nline\ttab\rcr", json: false)
+    #expect(output.hasPrefix("origin: md/cur/new\\nline\\ttab\\rcr\n"))
+}

@@ -1,6 +1,7 @@
 import Foundation
 import MIME
 import MailDocument
+import Mailbox
 
 /// Renders one parsed message for `mailorders inspect`: the MIME tree as indented text,
 /// or one JSON object.
@@ -32,7 +33,7 @@ private func describe(_ address: MailAddress) -> String {
 }
 
 private func inspectionText(_ message: Message, origin: String) -> String {
-    var lines: [String] = ["origin: \(origin)"]
+    var lines: [String] = ["origin: \(TerminalText.oneLine(origin))"]
     if let id = message.messageID { lines.append("message-id: \(id)") }
     if let subject = message.subject { lines.append("subject: \(subject)") }
     let from = message.from
