@@ -49,6 +49,20 @@ import Testing
         #expect(SQLiteOrderStore.pathProblem(file.path + "/orders.sqlite") == "\(file.path) is not a folder")
     }
 
+    @Test func aMissingNameEndingInASlashOrADanglingLinkIsSaidSo() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let missing = folder.appendingPathComponent("missing").path + "/"
+        #expect(
+            reason { () throws(StoreError) in try SQLiteOrderStore(path: missing) }
+                == "it names a folder (it ends with /), not a database file")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("missing").path))
+        let link = folder.appendingPathComponent("dangling.sqlite").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "nowhere.sqlite")
+        #expect(
+            SQLiteOrderStore.pathProblem(link)
+                == "it is a symbolic link to nowhere.sqlite, which does not exist")
+    }
+
     @Test func aNewFileInAFolderOrInMemoryIsFine() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(SQLiteOrderStore.pathProblem(folder.appendingPathComponent("new.sqlite").path) == nil)

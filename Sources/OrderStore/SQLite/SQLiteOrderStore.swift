@@ -71,7 +71,9 @@ public final class SQLiteOrderStore: OrderStore, @unchecked Sendable {
 
     /// Why `path` cannot be a database file, when the file system says so before SQLite is
     /// asked: it is a folder (`it is a folder, not a database file`), or the folder it would be
-    /// in is not there (`its folder DIR does not exist`) or is no folder (`DIR is not a folder`). `nil` for a path that may be one (a file, or a new file
+    /// in is not there (`its folder DIR does not exist`) or is no folder (`DIR is not a folder`),
+    /// it ends with `/` (`it names a folder …`), or it is a symbolic link to nothing. `nil` for a
+    /// path that may be one (a file, or a new file
     /// in an existing folder; whether it can be read or written is SQLite's to say), and for
     /// `:memory:` and the empty path (SQLite's private databases).
     /// - Parameter path: the database path as given (relative to the current folder or absolute).
@@ -81,6 +83,13 @@ public final class SQLiteOrderStore: OrderStore, @unchecked Sendable {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
             return isFolder.boolValue ? "it is a folder, not a database file" : nil
+        }
+        // A name ending in "/" names a folder (POSIX path resolution): SQLite would create a
+        // file under the name without it.
+        if path.hasSuffix("/") { return "it names a folder (it ends with /), not a database file" }
+        // A symbolic link to nothing: SQLite says only that it cannot open the file.
+        if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) {
+            return "it is a symbolic link to \(target), which does not exist"
         }
         let parent = (path as NSString).deletingLastPathComponent
         // A relative name without a folder is in the current folder.
