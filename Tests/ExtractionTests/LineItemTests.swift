@@ -157,6 +157,30 @@ import Testing
             ])
     }
 
+    @Test func aRowOfAttributesTakesTheNameAbove() {
+        let result = Fixture.extract(
+            Fixture.document(
+                subject: "Order confirmation",
+                html: [
+                    "Order number\t40021",
+                    "Order summary",
+                    "Ridgeline Insulated Jacket",
+                    "Color: Spruce / Size: M · SKU 40021-SPR-M\tQty 1\t$119.00",
+                    "Merino Trail Socks (2-pack)",
+                    "SKU 11870-CHR\tQty 1\t$22.00",
+                    "Subtotal\t$141.00",
+                    "Total: $141.00",
+                ]))
+        #expect(
+            result.lineItems == [
+                LineItem(title: "Ridgeline Insulated Jacket", quantity: 1, price: usd("119.00")),
+                LineItem(title: "Merino Trail Socks (2-pack)", quantity: 1, price: usd("22.00")),
+            ])
+        #expect(ExtractionContext.isAttributeLine("Farbe: Blau"))
+        #expect(!ExtractionContext.isAttributeLine("Ridgeline Insulated Jacket"))
+        #expect(!ExtractionContext.isAttributeLine("Note from the maker: handle with care, it is fragile"))
+    }
+
     @Test func sizesAreNotQuantitiesAndBulletsAreNotTitles() {
         #expect(ExtractionContext.titleAndQuantity("Rug 160 x 230") == nil)
         #expect(ExtractionContext.titleAndQuantity("2 x 4 Lumber") == nil)

@@ -90,12 +90,22 @@ extension ExtractionContext {
         let quantityLabels = languages.phrases(\.quantity)
         var items: [LineItem] = []
         var contexts: [String] = []
+        // The line before, when it is one cell of text: the product's name above the variant
+        // or SKU line of the same table cell ("Ridgeline Jacket" over "Color: Spruce · SKU 4002").
+        var lineAbove: String?
         for line in text.lines(of: origin) {
             // Items stand above the total.
             if line.startOffset + line.bytes.count >= offset { break }
+            let above = lineAbove
+            lineAbove = nil
             // Most lines are not rows of two to six cells ending in a number: told from their
             // bytes before any text is built.
             let bytes = line.bytes
+            if bytes.count >= 2, bytes.count <= 120, !bytes.contains(0x09),
+                bytes.contains(where: { $0 >= 0x41 })
+            {
+                lineAbove = line.text
+            }
             guard bytes.count >= 4 else { continue }
             let ranges = (origin == .plain && !bytes.contains(0x09) ? Self.plainTextCells(bytes) : line.cells)
                 .filter { !FieldText.isBlank(bytes, $0) }
@@ -115,6 +125,13 @@ extension ExtractionContext {
             else { continue }
             // A list's bullet is not part of the title.
             cells[0] = Self.withoutListMarker(cells[0])
+            // A row that starts with the item's attributes takes its name from the line above.
+            if Self.isAttributeLine(cells[0]), let above, let name = Optional(Text.trimmed(above)),
+                Money.firstAmount(in: name) == nil, !Self.isAttributeLine(name),
+                !summary.containsMatch(in: Text.fold(Array(name.lowercased().utf8)))
+            {
+                cells[0] = name
+            }
             // "2 x Title" or "Title (x2)": the quantity printed with the title.
             var quantity: Int?
             if let (title, count) = Self.titleAndQuantity(cells[0]) {
@@ -234,6 +251,21 @@ extension ExtractionContext {
         if ("0"..."9").contains(scalars[before - 1]) { return nil }
         let rest = Text.trimmed(String(String.UnicodeScalarView(scalars[..<before])))
         return rest.isEmpty ? nil : (rest, value)
+    }
+
+    /// Whether a title cell holds an item's attributes rather than its name: it starts with a
+    /// stock-keeping unit ("SKU 11870", "Art.-Nr. 4711", "Item # 20") or a short label and a
+    /// colon ("Color: Spruce / Size: M", "Farbe: Blau").
+    static func isAttributeLine(_ text: String) -> Bool {
+        let lowered = text.lowercased()
+        for prefix in ["sku", "art.-nr", "art.nr", "artikelnummer", "item #", "item no", "réf", "ref."]
+        where lowered.hasPrefix(prefix) {
+            return true
+        }
+        guard let colon = text.firstIndex(where: { $0 == ":" || $0 == "：" }) else { return false }
+        let label = text[..<colon]
+        return !label.isEmpty && label.count <= 16 && label.split(separator: " ").count <= 2
+            && label.allSatisfy { $0.isLetter || $0 == " " || $0 == "." || $0 == "-" }
     }
 
     /// The letters of `text` outside `range` (UTF-16, as ``Money/amounts(in:defaultCurrency:)``
