@@ -53,3 +53,33 @@ import Testing
     #expect(orphan.standardOutput.contains("renamed.expected.json has no .eml beside it"))
     #expect(!orphan.standardOutput.contains("FAIL storno"))
 }
+
+/// A case whose file name is not UTF-8 cannot be opened by its name as text: it is a failing
+/// case, named, not passed over in silence.
+@Test func aCaseNamedInBytesThatAreNotUTF8IsAFailingCase() throws {
+    let folder = try CommandRunner.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let name = Array(folder.path.utf8) + Array("/caf".utf8) + [0xE9] + Array(".eml".utf8) + [0]
+    let descriptor = name.withUnsafeBufferPointer { buffer in
+        buffer.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT, 0o644) }
+    }
+    #expect(descriptor >= 0)
+    close(descriptor)
+    let only = try CommandRunner.run(["corpus", folder.path])
+    #expect(only.status == 2)
+    #expect(only.standardError.contains("not valid UTF-8"))
+    try Data("From: a@b.example\nSubject: hi\n\nHello.\n".utf8).write(
+        to: folder.appendingPathComponent("hello.eml"))
+    try Data(#"{"kind": "notAnOrder"}"#.utf8).write(to: folder.appendingPathComponent("hello.expected.json"))
+    let mixed = try CommandRunner.run(["corpus", folder.path, "--json"])
+    #expect(mixed.status == 1)
+    let run = try #require(
+        try JSONSerialization.jsonObject(with: Data(mixed.standardOutput.utf8)) as? [String: Any])
+    let cases = run["cases"] as? [[String: Any]] ?? []
+    #expect(cases.count == 2)
+    #expect(
+        cases.contains {
+            ($0["passed"] as? Bool) == false && ($0["name"] as? String)?.hasPrefix("caf") == true
+        })
+    #expect(cases.contains { ($0["passed"] as? Bool) == true && ($0["name"] as? String) == "hello" })
+}

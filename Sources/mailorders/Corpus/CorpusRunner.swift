@@ -59,6 +59,8 @@ struct CorpusRunner {
         uniqueKeysWithValues: scoredFields.map { ($0, FieldScore()) })
     var results: [CorpusCaseResult] = []
     var written: [String] = []
+    /// Names ``layout()`` listed that cannot be opened (not UTF-8): each is a failed case.
+    private(set) var unreadableNames: [String] = []
 
     init(directory: URL, pipeline: MessagePipeline, update: Bool) {
         self.directory = directory
@@ -70,7 +72,7 @@ struct CorpusRunner {
     /// `expected-orders.json` or `.eml` files), sorted by name.
     /// - Throws: ``CorpusLayoutError`` when the folder holds neither: a wrong path must not
     ///   pass as an empty corpus.
-    func layout() throws -> (cases: [URL], threads: [URL]) {
+    mutating func layout() throws -> (cases: [URL], threads: [URL]) {
         let fileManager = FileManager.default
         var isFolder: ObjCBool = false
         guard fileManager.fileExists(atPath: directory.path, isDirectory: &isFolder) else {
@@ -89,10 +91,16 @@ struct CorpusRunner {
         }
         var cases: [URL] = []
         var threads: [URL] = []
+        var unreadable: [String] = []
         for name in names where !name.hasPrefix(".") {
             let url = directory.appendingPathComponent(name)
             var isDirectory: ObjCBool = false
-            guard fileManager.fileExists(atPath: url.path, isDirectory: &isDirectory) else { continue }
+            guard fileManager.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+                // Listed but not there under that name: its bytes are not UTF-8 (read with
+                // U+FFFD in their place), so it cannot be opened; said, not passed over.
+                if name.contains("\u{FFFD}") { unreadable.append(name) }
+                continue
+            }
             if isDirectory.boolValue {
                 let inside = (try? fileManager.contentsOfDirectory(atPath: url.path)) ?? []
                 if inside.contains("expected-orders.json") || inside.contains(where: { $0.hasSuffix(".eml") })
@@ -102,6 +110,13 @@ struct CorpusRunner {
             } else if name.hasSuffix(".eml") {
                 cases.append(url)
             }
+        }
+        unreadableNames = unreadable
+        if cases.isEmpty && threads.isEmpty && !unreadable.isEmpty {
+            throw CorpusLayoutError(
+                description: "no case can be read in \(directory.path): "
+                    + unreadable.map(TerminalText.oneLine).joined(separator: ", ")
+                    + Self.notUTF8Reason)
         }
         if cases.isEmpty && threads.isEmpty {
             throw CorpusLayoutError(
@@ -120,8 +135,15 @@ struct CorpusRunner {
             .filter { !emails.contains(String($0.dropLast(".expected.json".count))) }.sorted()
     }
 
+    /// Why a case or thread whose name is not UTF-8 is not run.
+    static let notUTF8Reason =
+        ": the file name is not valid UTF-8 (shown with U+FFFD), so it cannot be opened; rename it"
+
     mutating func run() throws {
         let (cases, threads) = try layout()
+        for name in unreadableNames {
+            results.append(CorpusCaseResult(name: name, error: "cannot open the case" + Self.notUTF8Reason))
+        }
         for url in cases { runCase(url) }
         for name in orphanedExpectations() {
             results.append(
