@@ -14,9 +14,66 @@ struct FileSystemPath: Sendable, Hashable {
     let display: String
 
     /// A path given as text (a command-line argument): its UTF-8 bytes.
+    ///
+    /// A command-line argument whose bytes are not UTF-8 reaches Swift with U+FFFD in their
+    /// place; its own bytes are taken from the process's `argv` instead
+    /// (``CommandLineBytes``). A path as reports show one that is not UTF-8 (`caf\xE9.eml`,
+    /// ``display``) names the file of those bytes when no file has the name as written.
     init(_ path: String) {
-        bytes = Array(path.utf8)
-        display = path
+        if path.unicodeScalars.contains("\u{FFFD}"), let raw = CommandLineBytes.argument(decodedAs: path) {
+            self.init(bytes: raw)
+        } else if path.contains("\\x"), let raw = Self.unescaped(path), raw != Array(path.utf8),
+            !Self.exists(Array(path.utf8)), Self.exists(raw)
+        {
+            self.init(bytes: raw)
+        } else {
+            self.init(bytes: Array(path.utf8), display: path)
+        }
+    }
+
+    private init(bytes: [UInt8], display: String) {
+        self.bytes = bytes
+        self.display = display
+    }
+
+    /// The bytes of a path written as ``display`` writes one: each `\xHH` (two hex digits) is
+    /// the byte HH; nil when there is none.
+    static func unescaped(_ text: String) -> [UInt8]? {
+        let utf8 = Array(text.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(utf8.count)
+        var index = 0
+        var found = false
+        func hex(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case 0x30...0x39: byte - 0x30
+            case 0x41...0x46: byte - 0x41 + 10
+            case 0x61...0x66: byte - 0x61 + 10
+            default: nil
+            }
+        }
+        while index < utf8.count {
+            if utf8[index] == UInt8(ascii: "\\"), index + 3 < utf8.count,
+                utf8[index + 1] == UInt8(ascii: "x"),
+                let high = hex(utf8[index + 2]), let low = hex(utf8[index + 3])
+            {
+                output.append(high << 4 | low)
+                index += 4
+                found = true
+            } else {
+                output.append(utf8[index])
+                index += 1
+            }
+        }
+        return found ? output : nil
+    }
+
+    /// Whether `lstat(2)` finds something at the path of these bytes.
+    private static func exists(_ bytes: [UInt8]) -> Bool {
+        var status = stat()
+        return (bytes + [0]).withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { lstat($0.baseAddress!, &status) == 0 }
+        }
     }
 
     /// A path of any bytes; a NUL byte, which no path holds, is dropped.
@@ -125,5 +182,23 @@ struct SystemError: Error {
 extension String {
     fileprivate func leftPadded(to width: Int) -> String {
         count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}
+
+/// The process's command-line arguments as bytes (`argv`), for the arguments whose bytes are not
+/// UTF-8: Swift's `CommandLine.arguments` holds them with U+FFFD in place of each byte that is
+/// not part of a well-formed sequence.
+enum CommandLineBytes {
+    /// Every argument's bytes, read once.
+    static let arguments: [[UInt8]] = (0..<Int(CommandLine.argc)).map { index in
+        guard let argument = CommandLine.unsafeArgv[index] else { return [] }
+        return Array(UnsafeRawBufferPointer(start: argument, count: strlen(argument)))
+    }
+
+    /// The bytes of the one argument that decodes to `text` (U+FFFD for each ill-formed byte),
+    /// when exactly one does.
+    static func argument(decodedAs text: String) -> [UInt8]? {
+        let matches = arguments.filter { String(decoding: $0, as: UTF8.self) == text }
+        return matches.count == 1 ? matches[0] : nil
     }
 }

@@ -364,6 +364,14 @@ public final class MessageSource: Sequence, IteratorProtocol {
         return "file name is not valid UTF-8: cannot be opened by that name; give the folder that holds it"
     }
 
+    /// Whether `stat(2)` finds the path given as text (a command-line argument), symbolic
+    /// links followed; a path that is not UTF-8 is looked up by its own bytes
+    /// (`FileSystemPath`).
+    public static func pathExists(_ path: String) -> Bool {
+        var status = stat()
+        return FileSystemPath(path).withCString { stat($0, &status) } == 0
+    }
+
     /// ``missingReason(_:)`` for a path of any bytes.
     static func missingReason(_ path: FileSystemPath) -> String {
         var status = stat()

@@ -170,6 +170,31 @@ import Testing
         #expect(FileSystemPath("/").appending([0xE9]).display == "/\\xE9")
         #expect(FileSystemPath(bytes: [0x61, 0x2F, 0xE9]).parent.display == "a")
     }
+
+    @Test func aPathWrittenAsReportsShowItNamesTheFileOfThoseBytes() throws {
+        let folder = try TemporaryFolder()
+        makeFile(path(folder, Array("caf".utf8) + [0xE9] + Array(".eml".utf8)), "Subject: order\n\nhi\n")
+        let shown = folder.url.path + "/caf\\xE9.eml"
+        #expect(
+            FileSystemPath(shown).bytes
+                == Array(folder.url.path.utf8) + Array("/caf".utf8) + [0xE9] + Array(".eml".utf8))
+        #expect(FileSystemPath(shown).display == shown)
+        #expect(MessageSource.pathExists(shown))
+        let (messages, problems) = collect(MessageSource(paths: [shown]))
+        #expect(messages.count == 1)
+        #expect(problems.isEmpty)
+        // A file that has the name as written is that file.
+        makeFile(Array(shown.utf8), "Subject: literal\n\nhi\n")
+        #expect(FileSystemPath(shown).bytes == Array(shown.utf8))
+    }
+
+    @Test func escapesAreReadBackOnlyAsTwoHexDigits() {
+        #expect(FileSystemPath.unescaped("a\\xE9b") == [0x61, 0xE9, 0x62])
+        #expect(FileSystemPath.unescaped("a\\xe9") == [0x61, 0xE9])
+        #expect(FileSystemPath.unescaped("a\\xZ9") == nil)
+        #expect(FileSystemPath.unescaped("a\\x9") == nil)
+        #expect(FileSystemPath.unescaped("plain") == nil)
+    }
 }
 
 /// A path given as text that lost its bytes to U+FFFD (a command-line argument that was not

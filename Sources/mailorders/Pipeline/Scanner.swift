@@ -239,8 +239,7 @@ struct Scanner {
         // path), not a message to skip: the run stops before it creates anything.
         // A symbolic link is followed: one to a missing file is as missing.
         for path in options.paths where path != "-" {
-            var status = stat()
-            if stat(path, &status) != 0 {
+            if !MessageSource.pathExists(path) {
                 throw ScanSetupError(
                     "cannot read \(path): \(MessageSource.missingReason(path))", leavesRecord: false)
             }
