@@ -55,7 +55,7 @@ import Testing
         let text = renderOrders([hostile], json: false)
         #expect(!text.contains("\u{1B}"))
         #expect(!text.contains("\u{0}"))
-        #expect(text.contains("Evil\\u{1b}[31mRed\\u{0}\\u{202e}"))
+        #expect(text.contains("Evil\\u{1B}[31mRed\\u{0}\\u{202E}"))
         #expect(text.contains(String(repeating: "9", count: 119) + "9…"))
         #expect(!text.contains(String(repeating: "9", count: 121)))
         var family = Self.order

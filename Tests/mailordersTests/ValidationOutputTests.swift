@@ -47,7 +47,7 @@ import WalletOrder
             bundle: "evil\u{1B}[2J.order", issues: [.init(.error, .unreadable, "bad\nline")])
         let text = renderValidation([report], json: false)
         #expect(!text.contains("\u{1B}"))
-        #expect(text.contains("evil\\u{1b}[2J.order"))
-        #expect(text.contains("bad\\u{a}line"))
+        #expect(text.contains("evil\\u{1B}[2J.order"))
+        #expect(text.contains("bad\\nline"))
     }
 }

@@ -1,5 +1,6 @@
 import Extraction
 import Foundation
+import Mailbox
 import OrderStore
 
 /// Renders orders for `mailorders orders [--json] [--unlinked]`.
@@ -69,9 +70,14 @@ private func terminalSafe(_ text: String) -> String {
         }
         let category = scalar.properties.generalCategory
         let joiner = scalar.value == 0x200C || scalar.value == 0x200D  // kept: emoji sequences need them
-        let unsafe = [.control, .lineSeparator, .paragraphSeparator].contains(category)
-        if unsafe || (category == .format && !joiner) {
-            result += "\\u{\(String(scalar.value, radix: 16))}"
+        // Controls as every command writes them (``TerminalText/oneLine(_:)``); other
+        // invisible format characters in the same form.
+        if TerminalText.needsEscape(scalar) || scalar.value == 0x0A || scalar.value == 0x0D
+            || scalar.value == 0x09
+        {
+            result += TerminalText.oneLine(String(scalar))
+        } else if category == .format && !joiner {
+            result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
         } else {
             result.unicodeScalars.append(scalar)
         }

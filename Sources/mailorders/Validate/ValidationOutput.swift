@@ -1,4 +1,5 @@
 import Foundation
+import Mailbox
 import WalletOrder
 
 /// Renders the reports of `mailorders validate BUNDLE…` for a terminal or for scripts.
@@ -63,15 +64,6 @@ private func plural(_ count: Int, _ word: String) -> String {
     "\(count) \(word)\(count == 1 ? "" : "s")"
 }
 
-/// Escapes control characters so a hostile file name or message cannot drive the terminal.
-private func printable(_ text: String) -> String {
-    var out = ""
-    for scalar in text.unicodeScalars {
-        if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
-            out += "\\u{\(String(scalar.value, radix: 16))}"
-        } else {
-            out.unicodeScalars.append(scalar)
-        }
-    }
-    return out
-}
+/// Escapes control characters so a hostile file name or message cannot drive the terminal
+/// (``TerminalText/oneLine(_:)``, as every command writes names).
+private func printable(_ text: String) -> String { TerminalText.oneLine(text) }
