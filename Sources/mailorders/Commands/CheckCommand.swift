@@ -55,7 +55,8 @@ enum CheckCommand: Subcommand {
     static func run(_ arguments: ParsedArguments) -> Int32 {
         let asksForJSON = arguments.value("format") == CheckFormat.json.rawValue
         guard !arguments.positionals.isEmpty else {
-            return usageError("give at least one FILE, or - for standard input", json: asksForJSON)
+            return usageError(
+                "give at least one FILE, or - for standard input", json: asksForJSON, showingUsage: true)
         }
         guard let format = CheckFormat(rawValue: arguments.value("format") ?? "text") else {
             return usageError(

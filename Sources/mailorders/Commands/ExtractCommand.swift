@@ -26,8 +26,8 @@ enum ExtractCommand: Subcommand {
 
     static func run(_ arguments: ParsedArguments) -> Int32 {
         guard !arguments.positionals.isEmpty else {
-            Console.error("mailorders extract: give at least one PATH, or - for standard input")
-            return ExitCode.usage
+            return usageError(
+                "give at least one PATH, or - for standard input", json: false, showingUsage: true)
         }
         let pipeline: MessagePipeline
         do {

@@ -33,7 +33,9 @@ enum InspectCommand: Subcommand {
 
     static func run(_ arguments: ParsedArguments) -> Int32 {
         guard !arguments.positionals.isEmpty else {
-            return usageError("give at least one PATH, or - for standard input", json: arguments.has("json"))
+            return usageError(
+                "give at least one PATH, or - for standard input", json: arguments.has("json"),
+                showingUsage: true)
         }
         let documentViews = arguments.has("text") || arguments.has("links") || arguments.has("structured")
         let loop = MessageLoop(command: "inspect", paths: arguments.positionals)

@@ -23,7 +23,7 @@ enum ValidateCommand: Subcommand {
 
     static func run(_ arguments: ParsedArguments) -> Int32 {
         guard !arguments.positionals.isEmpty else {
-            return usageError("give at least one BUNDLE", json: arguments.has("json"))
+            return usageError("give at least one BUNDLE", json: arguments.has("json"), showingUsage: true)
         }
         let validator = BundleValidator()
         let reports = arguments.positionals.map { validator.validate(at: URL(fileURLWithPath: $0)) }
