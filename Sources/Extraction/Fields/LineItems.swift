@@ -92,7 +92,7 @@ extension ExtractionContext {
         var contexts: [String] = []
         // The line before, when it is one cell of text: the product's name above the variant
         // or SKU line of the same table cell ("Ridgeline Jacket" over "Color: Spruce · SKU 4002").
-        var lineAbove: String?
+        var lineAbove: TextLine?
         for line in text.lines(of: origin) {
             // Items stand above the total.
             if line.startOffset + line.bytes.count >= offset { break }
@@ -104,7 +104,7 @@ extension ExtractionContext {
             if bytes.count >= 2, bytes.count <= 120, !bytes.contains(0x09),
                 bytes.contains(where: { $0 >= 0x41 })
             {
-                lineAbove = line.text
+                lineAbove = line
             }
             guard bytes.count >= 4 else { continue }
             let ranges = (origin == .plain && !bytes.contains(0x09) ? Self.plainTextCells(bytes) : line.cells)
@@ -126,7 +126,7 @@ extension ExtractionContext {
             // A list's bullet is not part of the title.
             cells[0] = Self.withoutListMarker(cells[0])
             // A row that starts with the item's attributes takes its name from the line above.
-            if Self.isAttributeLine(cells[0]), let above, let name = Optional(Text.trimmed(above)),
+            if Self.isAttributeLine(cells[0]), let above, let name = Optional(Text.trimmed(above.text)),
                 Money.firstAmount(in: name) == nil, !Self.isAttributeLine(name),
                 !summary.containsMatch(in: Text.fold(Array(name.lowercased().utf8)))
             {
@@ -257,16 +257,43 @@ extension ExtractionContext {
     /// stock-keeping unit ("SKU 11870", "Art.-Nr. 4711", "Item # 20") or a short label and a
     /// colon ("Color: Spruce / Size: M", "Farbe: Blau").
     static func isAttributeLine(_ text: String) -> Bool {
-        let lowered = text.lowercased()
-        for prefix in ["sku", "art.-nr", "art.nr", "artikelnummer", "item #", "item no", "réf", "ref."]
-        where lowered.hasPrefix(prefix) {
-            return true
+        var text = text
+        return text.withUTF8 { bytes in
+            // A stock-keeping unit's label first, in any case.
+            for prefix in attributePrefixes where bytes.count >= prefix.count {
+                var index = 0
+                while index < prefix.count, bytes[index] | (bytes[index] < 0x80 ? 0x20 : 0) == prefix[index] {
+                    index += 1
+                }
+                if index == prefix.count { return true }
+            }
+            // A label of at most two words and 16 bytes, then ":" or "：".
+            var spaces = 0
+            for index in 0..<min(bytes.count, 19) {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: ":")
+                    || (byte == 0xEF && index + 2 < bytes.count && bytes[index + 1] == 0xBC
+                        && bytes[index + 2] == 0x9A)
+                {
+                    return index > 0 && index <= 16 && spaces <= 1
+                }
+                if byte == 0x20 {
+                    spaces += 1
+                } else if byte < 0x80 && !(Text.isWordByte(byte) && byte > 0x39) && byte != 0x2E
+                    && byte != 0x2D
+                {
+                    return false
+                }
+            }
+            return false
         }
-        guard let colon = text.firstIndex(where: { $0 == ":" || $0 == "：" }) else { return false }
-        let label = text[..<colon]
-        return !label.isEmpty && label.count <= 16 && label.split(separator: " ").count <= 2
-            && label.allSatisfy { $0.isLetter || $0 == " " || $0 == "." || $0 == "-" }
     }
+
+    /// Lower-cased labels a row of an item's attributes starts with.
+    static let attributePrefixes: [[UInt8]] = [
+        "sku", "art.-nr", "art.nr", "artikelnummer", "item #", "item no", "réf", "ref.",
+    ]
+    .map { Array($0.utf8) }
 
     /// The letters of `text` outside `range` (UTF-16, as ``Money/amounts(in:defaultCurrency:)``
     /// gives it).
