@@ -116,6 +116,11 @@ public struct RenderedText: Sendable {
     /// quote markup (``HTMLQuoteStart``): kept for inspection, not read for fields. Empty
     /// otherwise.
     public var quotedText = ""
+    /// In a text/plain rendition, the UTF-8 offset in ``text`` of each space that stands for a
+    /// tab or a run of two or more spaces in the body (``PlainTextRenderer``), in order: where a
+    /// table laid out with spaces has its cell boundaries ("Mug      1   $12.00"). Empty for
+    /// HTML, and for text cut from another rendition.
+    public var wideGaps: [Int] = []
 
     public init(text: String, spans: [TextSpan] = [], hiddenText: String = "", hiddenSpans: [TextSpan] = []) {
         self.text = text

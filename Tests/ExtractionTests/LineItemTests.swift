@@ -7,11 +7,18 @@ import Testing
 @Suite struct LineItemTests {
     private func usd(_ amount: String) -> MonetaryAmount { MonetaryAmount(amount: amount, currency: "USD") }
 
+    /// A text/plain order as the document stage renders it (wide gaps noted).
+    private func plainDocument(subject: String, _ lines: [String]) -> MailDocument {
+        var document = Fixture.document(subject: subject, plain: [])
+        document.plainText = PlainTextRenderer.render(text: lines.joined(separator: "\n"), partPath: "1").text
+        return document
+    }
+
     @Test func readsRowsOfAPlainTextOrderLaidOutWithSpaces() {
         let result = Fixture.extract(
-            Fixture.document(
+            plainDocument(
                 subject: "Your order 48213 is confirmed",
-                plain: [
+                [
                     "Thank you for your order!",
                     "Order number:   48213",
                     "Order date:     November 19, 2026",
@@ -27,6 +34,8 @@ import Testing
                     "",
                     "Total:  $61.10",
                 ]))
+        #expect(result.orderNumber == "48213")
+        #expect(result.orderDate == "2026-11-19")
         #expect(result.total == usd("61.10"))
         #expect(
             result.lineItems == [
@@ -36,7 +45,8 @@ import Testing
             ])
         let evidence = result.evidence?.first { $0.field == "lineItems" }
         #expect(evidence?.source == "body")
-        #expect(evidence?.text.hasPrefix("Enamel Camp Mug ........ $12.00 / 2 x Linen Tea Towel") == true)
+        #expect(
+            evidence?.text.hasPrefix("Enamel Camp Mug ........ $12.00 / 2 x Linen Tea Towel $18.00") == true)
     }
 
     @Test func readsTheHTMLTableWhenTheTotalWasChosenFromTextPlain() {
@@ -59,9 +69,9 @@ import Testing
 
     @Test func pricesTakeTheTotalsCurrencyForAnAmbiguousSign() {
         let result = Fixture.extract(
-            Fixture.document(
+            plainDocument(
                 subject: "Tu pedido MC-884120",
-                plain: [
+                [
                     "Número de pedido: MC-884120",
                     "Rebozo tejido a mano    1    $1,150.00",
                     "Total: $1,150.00 MXN",
@@ -95,6 +105,12 @@ import Testing
         #expect(cells("Mug......$12.00") == ["Mug", "$12.00"])
         #expect(cells("Acme Co. Mug $12.00") == ["Acme Co. Mug $12.00"])
         #expect(cells("Price 19.99  ") == ["Price 19.99"])
+        let gapped = Array("Mug 1 $12.00".utf8)
+        #expect(
+            ExtractionContext.plainTextCells(gapped, gaps: [3, 5]).map {
+                String(decoding: gapped[$0], as: UTF8.self)
+            }
+                == ["Mug", "1", "$12.00"])
         #expect(cells("Wait... what  $5") == ["Wait... what", "$5"])
         #expect(cells("Mug ... $12.00") == ["Mug", "$12.00"])
         #expect(cells("Wait...what") == ["Wait...what"])

@@ -138,18 +138,22 @@ import Testing
 }
 
 @Suite struct PlainTextCellTests {
-    func plain(_ text: String) -> String { PlainTextRenderer.render(text: text, partPath: "1").text.text }
+    func rendered(_ text: String) -> RenderedText { PlainTextRenderer.render(text: text, partPath: "1").text }
 
-    @Test func wideGapsAndTabsAreCellBoundaries() {
-        #expect(plain("Mug      1   $12.00") == "Mug\t1\t$12.00")
-        #expect(plain("Mug\t$12.00") == "Mug\t$12.00")
-        #expect(plain("Order number:  \t 48213") == "Order number:\t48213")
-        #expect(plain("A single space stays") == "A single space stays")
+    @Test func wideGapsAndTabsAreNotedWhereTheirSpaceIsWritten() {
+        let row = rendered("Mug      1   $12.00")
+        #expect(row.text == "Mug 1 $12.00")
+        #expect(row.wideGaps == [3, 5])
+        #expect(rendered("Mug\t$12.00").wideGaps == [3])
+        #expect(rendered("Order number:  \t 48213").text == "Order number: 48213")
+        #expect(rendered("Order number:  \t 48213").wideGaps == [13])
+        #expect(rendered("A single space stays").wideGaps.isEmpty)
     }
 
-    @Test func gapsAtTheEdgesOfALineLeaveNothing() {
-        #expect(plain("    indented   text   ") == "indented\ttext")
-        #expect(plain("\t\t") == "")
-        #expect(plain("one\n   \ntwo") == "one\n\ntwo")
+    @Test func gapsAtTheEdgesOfALineAreNotNoted() {
+        let text = rendered("    indented   text   \nnext  line")
+        #expect(text.text == "indented text\nnext line")
+        #expect(text.wideGaps == [8, 18])
+        #expect(rendered("\t\t").wideGaps.isEmpty)
     }
 }

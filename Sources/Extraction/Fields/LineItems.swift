@@ -90,6 +90,8 @@ extension ExtractionContext {
         let quantityLabels = languages.phrases(\.quantity)
         var items: [LineItem] = []
         var contexts: [String] = []
+        // Where the text/plain body had tabs or runs of spaces: its cell boundaries.
+        let wideGaps = origin == .plain ? document.plainText?.wideGaps ?? [] : []
         // The line before, when it is one cell of text: the product's name above the variant
         // or SKU line of the same table cell ("Ridgeline Jacket" over "Color: Spruce · SKU 4002").
         var lineAbove: TextLine?
@@ -107,7 +109,9 @@ extension ExtractionContext {
                 lineAbove = line
             }
             guard bytes.count >= 4 else { continue }
-            let ranges = (origin == .plain && !bytes.contains(0x09) ? Self.plainTextCells(bytes) : line.cells)
+            let ranges =
+                (origin == .plain && !bytes.contains(0x09)
+                ? Self.plainTextCells(bytes, gaps: Self.gaps(wideGaps, in: line)) : line.cells)
                 .filter { !FieldText.isBlank(bytes, $0) }
             guard ranges.count >= 2, ranges.count <= 6, let last = ranges.last,
                 bytes[last].contains(where: { ($0 >= 0x30 && $0 <= 0x39) || $0 >= 0x80 })
@@ -165,17 +169,29 @@ extension ExtractionContext {
         return (items, contexts)
     }
 
-    /// The cells of a text/plain line laid out as a table row: the line split at runs of two or
-    /// more spaces, and at leader dots ("Mug ... $12.00", "Mug......$12.00": three points
+    /// The cells of a text/plain line laid out as a table row: the line split at the spaces that
+    /// stood for a tab or several spaces in the body (`gaps`, positions in `bytes`), at runs of
+    /// two or more spaces, and at leader dots ("Mug ... $12.00", "Mug......$12.00": three points
     /// with a space on either side, or four and more), with the spaces around them. A single space or a point inside a word or a number splits nothing.
-    /// - Parameter bytes: the line's UTF-8 bytes.
+    /// - Parameters:
+    ///   - bytes: the line's UTF-8 bytes.
+    ///   - gaps: positions in `bytes` of spaces that stand for wider gaps, in order.
     /// - Returns: byte ranges of the cells, in order (one range, the whole line, when nothing
     ///   splits it).
-    static func plainTextCells(_ bytes: [UInt8]) -> [Range<Int>] {
+    static func plainTextCells(_ bytes: [UInt8], gaps: [Int] = []) -> [Range<Int>] {
         var cells: [Range<Int>] = []
         var start = 0
         var index = 0
+        var nextGap = 0
         while index < bytes.count {
+            // A space that stood for a tab or several spaces in the body.
+            while nextGap < gaps.count && gaps[nextGap] < index { nextGap += 1 }
+            if nextGap < gaps.count && gaps[nextGap] == index && bytes[index] == 0x20 {
+                if index > start { cells.append(start..<index) }
+                index += 1
+                start = index
+                continue
+            }
             guard bytes[index] == 0x20 || bytes[index] == 0x2E else {
                 index += 1
                 continue
@@ -199,6 +215,27 @@ extension ExtractionContext {
         }
         if start < bytes.count { cells.append(start..<bytes.count) }
         return cells
+    }
+
+    /// The positions in `line` of the rendition's wide gaps (``RenderedText/wideGaps``: offsets
+    /// in the rendition) that fall inside it, in order.
+    static func gaps(_ wideGaps: [Int], in line: TextLine) -> [Int] {
+        guard !wideGaps.isEmpty else { return [] }
+        let start = line.startOffset
+        let end = start + line.bytes.count
+        // The first gap at or after the line's start (the gaps are in order).
+        var low = 0
+        var high = wideGaps.count
+        while low < high {
+            let middle = (low + high) / 2
+            if wideGaps[middle] < start { low = middle + 1 } else { high = middle }
+        }
+        var result: [Int] = []
+        while low < wideGaps.count && wideGaps[low] < end {
+            result.append(wideGaps[low] - start)
+            low += 1
+        }
+        return result
     }
 
     /// A title cell that carries its quantity: "2 x Mug", "2× Mug", "Mug x 2", "Mug (x2)",

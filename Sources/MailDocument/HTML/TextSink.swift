@@ -35,11 +35,15 @@ struct TextSink {
     /// body, as a terminal shows it. In HTML a C1 control is nothing and what follows it text,
     /// as a browser shows it.
     var readsC1Introducers = false
-    /// Whether a tab, or a run of two or more spaces and tabs, inside a line is a cell
-    /// boundary (written as a tab, as the cells of an HTML table row are) rather than one space:
-    /// in a text/plain body, where tables are laid out with spaces ("Mug      1   $12.00"). In
-    /// HTML, white space is one space whatever its length.
-    var wideGapsAreCells = false
+    /// Whether to note where a tab, or a run of two or more spaces and tabs, inside a line was
+    /// written as one space (``wideGaps``): in a text/plain body, where tables are laid out
+    /// with spaces ("Mug      1   $12.00"). The text itself is the same either way.
+    var recordsWideGaps = false
+    /// With ``recordsWideGaps``, the UTF-8 offset in ``bytes`` of each space written for a
+    /// wider gap, in order.
+    private(set) var wideGaps: [Int] = []
+    /// Whether the pending space stands for a wider gap.
+    private var pendingIsWide = false
 
     init(capacity: Int) {
         bytes.reserveCapacity(capacity)
@@ -55,7 +59,10 @@ struct TextSink {
     /// Writes the pending separator, as the next text is about to start.
     mutating func flushPending() {
         guard pending != .none else { return }
-        defer { pending = .none }
+        defer {
+            pending = .none
+            pendingIsWide = false
+        }
         if bytes.isEmpty { return }
         switch pending {
         case .none: break
@@ -67,6 +74,7 @@ struct TextSink {
                 bytes.append(0x09)
             } else {
                 bytes.append(0x20)
+                if pendingIsWide { wideGaps.append(bytes.count - 1) }
             }
         case .newline, .blankLine:
             while let last = bytes.last, last == 0x20 || last == 0x09 { bytes.removeLast() }
@@ -294,10 +302,9 @@ struct TextSink {
             if byte < 0x80 {
                 switch byte {
                 case 0x20, 0x09, 0x0B, 0x0C:
-                    if wideGapsAreCells,
-                        byte == 0x09 || text[index + 1] == 0x20 || text[index + 1] == 0x09
-                    {
-                        request(.tab)
+                    if recordsWideGaps, byte == 0x09 || text[index + 1] == 0x20 || text[index + 1] == 0x09 {
+                        request(.space)
+                        pendingIsWide = true
                         while text[index] == 0x20 || text[index] == 0x09 { index += 1 }
                         continue
                     }

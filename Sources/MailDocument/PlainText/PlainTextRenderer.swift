@@ -3,9 +3,9 @@ import Foundation
 /// Cleans a text/plain body into ``RenderedText`` and finds the bare URLs in it.
 ///
 /// Lines are kept; within a line, invisible filler (zero-width characters, soft hyphens) is
-/// removed, odd spaces (NBSP, thin spaces) become spaces, a tab or a run of two or more spaces
-/// and tabs becomes one tab (a cell boundary, as in a rendered HTML table row: text/plain
-/// tables are laid out with spaces), and any other white space one space. More than one blank
+/// removed, odd spaces (NBSP, thin spaces) become spaces, and runs of whitespace collapse
+/// to one space; where a tab or a run of two or more spaces stood is kept in
+/// ``RenderedText/wideGaps`` (text/plain tables are laid out with spaces). More than one blank
 /// line in a row becomes one. Each line is one span,
 /// located `line N` (1-based, in the original text).
 ///
@@ -29,7 +29,7 @@ public enum PlainTextRenderer {
     public static func render(text: String, partPath: String) -> (text: RenderedText, links: [Link]) {
         var sink = TextSink(capacity: text.utf8.count)
         sink.readsC1Introducers = true
-        sink.wideGapsAreCells = true
+        sink.recordsWideGaps = true
         var lineNumber = 0
         var bytes = Array(text.utf8)
         // NUL ends a C string below: read as nothing, it goes first.
@@ -63,7 +63,9 @@ public enum PlainTextRenderer {
         }
         let rendered = sink.finish()
         let links = findURLs(in: rendered)
-        return (RenderedText(text: rendered, spans: sink.spans), links)
+        var result = RenderedText(text: rendered, spans: sink.spans)
+        result.wideGaps = sink.wideGaps
+        return (result, links)
     }
 
     /// Bare `http://`, `https://` and `www.` URLs in text, trailing punctuation left out.
