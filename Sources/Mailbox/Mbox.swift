@@ -313,6 +313,12 @@ final class MboxReader {
                 fieldStart += 1
             }
             if startsWithMessageField(window, at: fieldStart) { return true }
+            // A mail client's own fields first (`X-Mozilla-Status: 0001`), then the message's.
+            if startsWithHeaderField(window, at: fieldStart)
+                && headerBlockHoldsMessageField(window, from: fieldStart)
+            {
+                return true
+            }
         }
         let after = buffer[start..<min(buffer.count, start + 1024)]
         // A line with control bytes (NUL, a bell …) after it is no body text of a mail

@@ -38,6 +38,8 @@ struct MessageCounter {
         case fields(Int)
     }
     private var previousLineMaySeparate: Bool { pending != .none }
+    /// Whether the file started with junk and no separator has come yet.
+    private var awaitsFirstSeparator = false
     private var bytesSeen = 0
     /// How much of a line is kept: a separator line is short, a longer line is no separator.
     private static let keptLineBytes = 1024
@@ -103,9 +105,19 @@ struct MessageCounter {
         guard let isMbox else {
             // Blank lines before the first separator are passed over, as the reader does.
             if isBlank { return }
-            isMbox = shape != nil
-            acceptsUndated = shape == .undated
             count = 1
+            if let shape {
+                isMbox = true
+                acceptsUndated = shape == .undated
+            } else if MessageSource.startsWithHeaderField(Array(content)) {
+                isMbox = false
+            } else {
+                // Neither a separator nor a header field: junk before an mbox's first
+                // separator (reported by the reader, one entry), or one message when no
+                // separator follows.
+                isMbox = true
+                awaitsFirstSeparator = true
+            }
             return
         }
         guard isMbox else { return }
@@ -114,10 +126,16 @@ struct MessageCounter {
             break
         case .separator where isBlank:
             return
+        case .separator where !awaitsFirstSeparator && shape.map({ $0 == .dated || acceptsUndated }) == true:
+            // A separator next, right after one or after blank lines: an empty message, which
+            // the reader reports (one entry).
+            count += 1
+            return
         case .separator, .fields:
             if Self.startsWithMessageField(content) {
                 count += 1
                 pending = .none
+                awaitsFirstSeparator = false
                 return
             }
             if case .fields(let lines) = pending, lines < 256,
@@ -135,6 +153,15 @@ struct MessageCounter {
                 return
             }
             pending = .none
+        }
+        if awaitsFirstSeparator {
+            // After junk, the first separator of either shape that a header field follows
+            // starts the mbox.
+            if let shape {
+                acceptsUndated = shape == .undated
+                pending = .separator
+            }
+            return
         }
         if shape.map({ $0 == .dated || acceptsUndated }) == true { pending = .separator }
     }

@@ -107,9 +107,9 @@ import Testing
         _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
         let source = MessageSource(paths: [path])
         var messages = 0
-        while let entry = source.next() {
-            if case .success = entry { messages += 1 }
-        }
+        // Messages and the entries reported in their place (junk, empty messages): each is
+        // one step of the progress bar.
+        while source.next() != nil { messages += 1 }
         return messages
     }
 
@@ -125,6 +125,39 @@ import Testing
         "From - Mon Nov 23 10:00:00 2026\nX-Mozilla-Status: 0001\nX-Mozilla-Status2: 00000000\nFrom: a@x\n\nHi.\n\n"
             + "From - Mon Nov 23 11:00:00 2026\nX-Mozilla-Status: 0001\n X-Folded: yes\nSubject: two\n\nHi.\n",
     ]
+
+    static let reportedCases: [String] = [
+        // A mail client's field after the blank line, then the message's: a separator.
+        "From a@x Tue Nov 24 10:00:00 2026\nFrom: a@x\nSubject: one\n\nHello\n\n"
+            + "From a@x Tue Nov 24 10:00:00 2026\n\nX-Mozilla-Status: 0001\nFrom: b@x\nSubject: two\n\nHello\n\n"
+            + "From a@x Tue Nov 24 10:00:00 2026\nFrom: c@x\nSubject: three\n\nHello\n",
+        // Junk before the first separator: reported, then the mbox is read.
+        "garbage line\nFrom a@x Tue Nov 24 10:00:00 2026\nFrom: a@x\nSubject: one\n\nHi.\n\n"
+            + "From b@x Tue Nov 24 11:00:00 2026\nFrom: b@x\nSubject: two\n\nHi.\n",
+        // An empty message between two separators: reported.
+        "From a@x Tue Nov 24 10:00:00 2026\nFrom: a@x\nSubject: one\n\nHi.\n\n"
+            + "From b@x Tue Nov 24 11:00:00 2026\n\n"
+            + "From c@x Tue Nov 24 12:00:00 2026\nFrom: c@x\nSubject: three\n\nHi.\n",
+    ]
+
+    @Test func aMailClientsFieldAfterBlankLinesStartsAMessage() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "mailorders-xm-\(UUID().uuidString).mbox"
+        ).path
+        _ = FileManager.default.createFile(atPath: path, contents: Data(Self.reportedCases[0].utf8))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (messages, problems) = collect(MessageSource(paths: [path]))
+        #expect(messages.count == 3)
+        #expect(problems.isEmpty)
+    }
+
+    @Test(arguments: reportedCases) func countsWhatTheReaderReports(_ text: String) throws {
+        let read = try Self.readerCount(text)
+        for chunk in [1, 5, 64, 1 << 20] {
+            #expect(MessageCountTests.count(text, chunk: chunk) == read)
+        }
+        #expect(read == 3)
+    }
 
     @Test(arguments: cases) func countsWhatTheReaderReads(_ text: String) throws {
         let read = try Self.readerCount(text)
