@@ -224,7 +224,14 @@ struct ExtractionContext {
             ranked: ranked, shipments: &shipments, tracking: tracking, total: &result.total,
             orderDate: result.orderDate)
         if !shipments.isEmpty { result.shipments = shipments }
-        if !additional.isEmpty { result.additionalOrders = additional }
+        if !additional.isEmpty {
+            result.additionalOrders = additional
+            // Rows read from the body cannot be told apart by order: none is given to the first.
+            if evidence.contains(where: { $0.field == "lineItems" && $0.source == "body" }) {
+                result.lineItems = nil
+                evidence.removeAll { $0.field == "lineItems" }
+            }
+        }
         result.evidence = evidence.isEmpty ? nil : evidence
         return result
     }

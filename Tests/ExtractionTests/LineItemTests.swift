@@ -197,6 +197,40 @@ import Testing
         #expect(!ExtractionContext.isAttributeLine("Note from the maker: handle with care, it is fragile"))
     }
 
+    @Test func attributesAloneAreNoItemAndABlankLineKeepsTheNameAbove() {
+        let result = Fixture.extract(
+            Fixture.document(
+                subject: "Order confirmation",
+                html: [
+                    "Order number\t7004",
+                    "Classic Tee",
+                    "",
+                    "Color: Navy · Size: M\t$40.00",
+                    "Option: Gift wrap\t$0.00",
+                    "Refund of deposit\t($5.00)",
+                    "Total: $40.00",
+                ]))
+        #expect(result.lineItems == [LineItem(title: "Classic Tee", quantity: 1, price: usd("40.00"))])
+    }
+
+    @Test func anEmailOfSeveralOrdersGivesNoBodyRowsToTheFirst() {
+        let result = Fixture.extract(
+            Fixture.document(
+                subject: "Your orders",
+                html: [
+                    "Order number: BZ-8686-099604",
+                    "Lavender Body Oil\t1\t$24.00",
+                    "Order total: $28.99",
+                    "Order number: BZ-0782-921999",
+                    "Waxed Canvas Tote\t1\t$56.00",
+                    "Order total: $61.99",
+                ]))
+        #expect(result.orderNumber == "BZ-8686-099604")
+        #expect(result.additionalOrders?.isEmpty == false)
+        #expect(result.lineItems == nil)
+        #expect(result.evidence?.contains { $0.field == "lineItems" } == false)
+    }
+
     @Test func sizesAreNotQuantitiesAndBulletsAreNotTitles() {
         #expect(ExtractionContext.titleAndQuantity("Rug 160 x 230") == nil)
         #expect(ExtractionContext.titleAndQuantity("2 x 4 Lumber") == nil)

@@ -95,9 +95,13 @@ extension ExtractionContext {
         // The line before, when it is one cell of text: the product's name above the variant
         // or SKU line of the same table cell ("Ridgeline Jacket" over "Color: Spruce · SKU 4002").
         var lineAbove: TextLine?
-        for line in text.lines(of: origin) {
+        let originLines = text.lines(of: origin)
+        for index in originLines.indices {
+            let line = originLines[index]
             // Items stand above the total.
             if line.startOffset + line.bytes.count >= offset { break }
+            // A blank line between a name and its attributes keeps the name.
+            if lineIsBlank[index] { continue }
             let above = lineAbove
             lineAbove = nil
             // Most lines are not rows of two to six cells ending in a number: told from their
@@ -124,16 +128,20 @@ extension ExtractionContext {
                 // The cell is the price ("$12.00", "12,00 EUR", "35,900원"), not a sentence
                 // that holds one ("it means $5.00 to us").
                 Self.lettersOutside(priceRange, of: priceCell) <= 3,
-                // A negative amount is a discount, a credit or a refund, not an item.
-                !priceCell.unicodeScalars.contains(where: { $0 == "-" || $0 == "\u{2212}" })
+                // A negative amount is a discount, a credit or a refund, not an item: "-$3.00",
+                // "−3,00 €", or written as accountants do, "($5.00)".
+                !priceCell.unicodeScalars.contains(where: { $0 == "-" || $0 == "\u{2212}" }),
+                !(priceCell.hasPrefix("(") && priceCell.hasSuffix(")"))
             else { continue }
             // A list's bullet is not part of the title.
             cells[0] = Self.withoutListMarker(cells[0])
             // A row that starts with the item's attributes takes its name from the line above.
-            if Self.isAttributeLine(cells[0]), let above, let name = Optional(Text.trimmed(above.text)),
-                Money.firstAmount(in: name) == nil, !Self.isAttributeLine(name),
-                !summary.containsMatch(in: Text.fold(Array(name.lowercased().utf8)))
-            {
+            if Self.isAttributeLine(cells[0]) {
+                // Without a name above it, a row of attributes ("옵션: 화이트 / 대형 0원") is no item.
+                guard let above, let name = Optional(Text.trimmed(above.text)),
+                    Money.firstAmount(in: name) == nil, !Self.isAttributeLine(name),
+                    !summary.containsMatch(in: Text.fold(Array(name.lowercased().utf8)))
+                else { continue }
                 cells[0] = name
             }
             // "2 x Title" or "Title (x2)": the quantity printed with the title.
