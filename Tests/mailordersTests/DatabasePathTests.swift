@@ -27,6 +27,37 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: database.path).isEmpty)
     }
 
+    /// A run stopped by its command line after an earlier run replaces that run's record in
+    /// an output folder that is there: the record never tells of an earlier run.
+    @Test func aStoppedRunReplacesAnEarlierRunsRecord() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("orders")
+        let first = try CommandRunner.run(["scan", Self.maildir, "--out", out.path, "--quiet"])
+        #expect(first.status == 0)
+        let record = out.appendingPathComponent(".mailorders-last-scan.json")
+        let database = folder.appendingPathComponent("db")
+        try FileManager.default.createDirectory(at: database, withIntermediateDirectories: true)
+        for arguments in [
+            ["--db", database.path], ["--db", folder.path + "/gone/"],
+        ] {
+            let stopped = try CommandRunner.run(
+                ["scan", Self.maildir, "--out", out.path, "--quiet"] + arguments)
+            #expect(stopped.status == 2)
+            let summary = try #require(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: record)) as? [String: Any])
+            #expect(summary["exitCode"] as? Int == 2)
+            #expect((summary["error"] as? String)?.hasPrefix("cannot open the order store") == true)
+        }
+        let missing = try CommandRunner.run([
+            "scan", folder.appendingPathComponent("no-mailbox").path, "--out", out.path, "--quiet",
+        ])
+        #expect(missing.status == 2)
+        let summary = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: record)) as? [String: Any])
+        #expect((summary["error"] as? String)?.hasPrefix("cannot read ") == true)
+    }
+
     @Test func scanWithADatabaseInAMissingFolder() throws {
         let folder = try CommandRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -241,7 +241,7 @@ struct Scanner {
         for path in options.paths where path != "-" {
             if !MessageSource.pathExists(path) {
                 throw ScanSetupError(
-                    "cannot read \(path): \(MessageSource.missingReason(path))", leavesRecord: false)
+                    "cannot read \(path): \(MessageSource.missingReason(path))")
             }
         }
         // A --db that is a folder, or in a folder that is not there, is a mistake in the command
@@ -253,7 +253,7 @@ struct Scanner {
             let problem = SQLiteOrderStore.pathProblem(options.databasePath)
         {
             throw ScanSetupError(
-                "cannot open the order store \(options.databasePath): \(problem)", leavesRecord: false)
+                "cannot open the order store \(options.databasePath): \(problem)")
         }
         var probe = options.outputDirectory
         var isDirectory: ObjCBool = false
@@ -730,7 +730,8 @@ struct BundleWatermark {
 /// Why a scan could not start: exit status 2.
 struct ScanSetupError: Error, CustomStringConvertible {
     var description: String
-    /// Whether the run's record is written in the output folder: not when that folder is the
+    /// Whether the run's record is written in the output folder (when the folder is already
+    /// there: a run stopped before it starts creates nothing): not when that folder is the
     /// mailbox or holds it.
     var leavesRecord = true
     init(_ description: String, leavesRecord: Bool = true) {
