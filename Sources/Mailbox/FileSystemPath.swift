@@ -196,9 +196,23 @@ enum CommandLineBytes {
     }
 
     /// The bytes of the one argument that decodes to `text` (U+FFFD for each ill-formed byte),
-    /// when exactly one does.
+    /// or whose first bytes do (the file of an origin `FILE#N` given as one argument), when
+    /// exactly one does.
     static func argument(decodedAs text: String) -> [UInt8]? {
-        let matches = arguments.filter { String(decoding: $0, as: UTF8.self) == text }
+        var matches: [[UInt8]] = []
+        for argument in arguments {
+            let decoded = String(decoding: argument, as: UTF8.self)
+            if decoded == text {
+                matches.append(argument)
+            } else if decoded.hasPrefix(text) {
+                // The shortest prefix of the bytes that decodes to the text.
+                for length in 1...argument.count
+                where String(decoding: argument[..<length], as: UTF8.self) == text {
+                    matches.append(Array(argument[..<length]))
+                    break
+                }
+            }
+        }
         return matches.count == 1 ? matches[0] : nil
     }
 }

@@ -372,6 +372,14 @@ public final class MessageSource: Sequence, IteratorProtocol {
         return FileSystemPath(path).withCString { stat($0, &status) } == 0
     }
 
+    /// Whether the path given as text is a regular file (symbolic links followed), looked up
+    /// as ``pathExists(_:)`` looks it up.
+    public static func isRegularFile(_ path: String) -> Bool {
+        var status = stat()
+        return FileSystemPath(path).withCString { stat($0, &status) } == 0
+            && (status.st_mode & S_IFMT) == S_IFREG
+    }
+
     /// ``missingReason(_:)`` for a path of any bytes.
     static func missingReason(_ path: FileSystemPath) -> String {
         var status = stat()

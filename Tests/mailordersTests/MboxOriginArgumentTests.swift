@@ -19,6 +19,26 @@ import Testing
         return url
     }
 
+    /// An mbox whose name is not UTF-8, given as reports write it (`M\xE4rz.mbox#2`).
+    @Test func theNthMessageOfAnMboxNamedInOtherBytesIsRead() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let box = try mbox(in: folder)
+        let renamed = Array(folder.path.utf8) + Array("/M".utf8) + [0xE4] + Array("rz.mbox".utf8) + [0]
+        let moved = renamed.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { rename(box.path, $0.baseAddress!) }
+        }
+        #expect(moved == 0)
+        let shown = folder.path + "/M\\xE4rz.mbox"
+        let second = try CommandRunner.run(["extract", shown + "#2"])
+        #expect(second.status == 0, "\(second.standardError)")
+        let source =
+            (try? JSONSerialization.jsonObject(with: Data(second.standardOutput.utf8)) as? [String: Any])?[
+                "source"]
+            as? String
+        #expect(source == shown + "#2")
+    }
+
     @Test func theNthMessageOfAnMboxIsRead() throws {
         let folder = try CommandRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -103,9 +103,9 @@ final class MessageLoop {
             index >= 1
         else { return nil }
         let file = String(path[..<hash])
-        var isDirectory: ObjCBool = false
-        guard !FileManager.default.fileExists(atPath: path), !MessageSource.isSymbolicLink(path),
-            FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue
+        // Looked up as the source opens paths: one that is not UTF-8 by its own bytes.
+        guard !MessageSource.pathExists(path), !MessageSource.isSymbolicLink(path),
+            MessageSource.isRegularFile(file)
         else { return nil }
         return (file, index)
     }
