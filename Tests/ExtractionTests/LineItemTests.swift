@@ -231,6 +231,27 @@ import Testing
         #expect(result.evidence?.contains { $0.field == "lineItems" } == false)
     }
 
+    @Test func countsInParenthesesAndAgainstTheSignAreQuantities() {
+        #expect(ExtractionContext.titleAndQuantity("Mug (2x)")! == ("Mug", 2))
+        #expect(ExtractionContext.titleAndQuantity("Mug (3×)")! == ("Mug", 3))
+        #expect(ExtractionContext.titleAndQuantity("Zoom lens 10x") == nil)
+        #expect(ExtractionContext.titleAndQuantity("Frame 13 x 18 x2")! == ("Frame 13 x 18", 2))
+        #expect(ExtractionContext.titleAndQuantity("Screws 4 x 40") == nil)
+    }
+
+    @Test func widerLeadersSplitCells() {
+        func cells(_ line: String) -> [String] {
+            let bytes = Array(line.utf8)
+            return ExtractionContext.plainTextCells(bytes).map { String(decoding: bytes[$0], as: UTF8.self) }
+        }
+        #expect(cells("湯呑み……3,000円") == ["湯呑み", "3,000円"])
+        #expect(cells("湯呑み・・・3,000円") == ["湯呑み", "3,000円"])
+        #expect(cells("Mug ____ $12.00") == ["Mug", "$12.00"])
+        #expect(cells("Mug ···· $12.00") == ["Mug", "$12.00"])
+        #expect(cells("Wait… what") == ["Wait… what"])
+        #expect(cells("snake_case_name") == ["snake_case_name"])
+    }
+
     @Test func sizesAreNotQuantitiesAndBulletsAreNotTitles() {
         #expect(ExtractionContext.titleAndQuantity("Rug 160 x 230") == nil)
         #expect(ExtractionContext.titleAndQuantity("2 x 4 Lumber") == nil)

@@ -200,22 +200,31 @@ extension ExtractionContext {
                 start = index
                 continue
             }
-            guard bytes[index] == 0x20 || bytes[index] == 0x2E else {
+            guard bytes[index] == 0x20 || leaderLength(bytes, at: index) > 0 else {
                 index += 1
                 continue
             }
-            // A run of spaces and points.
+            // A run of spaces and leader characters.
             var end = index
             var spaces = 0
             var points = 0
-            while end < bytes.count && (bytes[end] == 0x20 || bytes[end] == 0x2E) {
-                if bytes[end] == 0x20 { spaces += 1 } else { points += 1 }
-                end += 1
+            var wideLeaders = 0
+            while end < bytes.count {
+                if bytes[end] == 0x20 {
+                    spaces += 1
+                    end += 1
+                } else if case let length = leaderLength(bytes, at: end), length > 0 {
+                    if length == 1 { points += 1 } else { wideLeaders += 1 }
+                    end += length
+                } else {
+                    break
+                }
             }
             // One or two points end a word or an abbreviation ("Co.", "No.") or sit in a
             // number ("19.99"), and three are an ellipsis ("Wait... what"): leaders are three
-            // points with a space on either side, or four and more.
-            if spaces >= 2 && (points == 0 || points >= 3) || points >= 4 {
+            // points with a space on either side, or four and more; of the wider leader
+            // characters ("……", "・・・"), two.
+            if spaces >= 2 && (points == 0 || points >= 3) || points >= 4 || wideLeaders >= 2 {
                 if index > start { cells.append(start..<index) }
                 start = end
             }
@@ -223,6 +232,20 @@ extension ExtractionContext {
         }
         if start < bytes.count { cells.append(start..<bytes.count) }
         return cells
+    }
+
+    /// The UTF-8 length of the leader character at `index` — `.` and `_` (1), `·` (2), `…`,
+    /// `‥`, `・` and `･` (3) — or 0.
+    static func leaderLength(_ bytes: [UInt8], at index: Int) -> Int {
+        let byte = bytes[index]
+        if byte == 0x2E || byte == 0x5F { return 1 }
+        if byte == 0xC2, index + 1 < bytes.count, bytes[index + 1] == 0xB7 { return 2 }
+        guard index + 2 < bytes.count else { return 0 }
+        let (second, third) = (bytes[index + 1], bytes[index + 2])
+        if byte == 0xE2 && second == 0x80 && (third == 0xA6 || third == 0xA5) { return 3 }
+        if byte == 0xE3 && second == 0x83 && third == 0xBB { return 3 }
+        if byte == 0xEF && second == 0xBD && third == 0xA5 { return 3 }
+        return 0
     }
 
     /// The positions in `line` of the rendition's wide gaps (``RenderedText/wideGaps``: offsets
@@ -273,6 +296,8 @@ extension ExtractionContext {
                 if !rest.isEmpty { return (rest, value) }
             }
         }
+        // Trailing "(2x)".
+        if let (rest, value) = Self.trailingCountTimes(scalars) { return (rest, value) }
         // Trailing: a space, an optional "(", a times sign, an optional space, digits, an
         // optional ")".
         var end = scalars.count
@@ -292,8 +317,9 @@ extension ExtractionContext {
             before -= 1
         }
         guard before >= 1, scalars[before] == " " else { return nil }
-        // "Rug 160 x 230", "Lumber 2 x 4": a size, not a quantity.
-        if ("0"..."9").contains(scalars[before - 1]) { return nil }
+        // "Rug 160 x 230", "Lumber 2 x 4": a size, not a quantity ("Frame 13 x 18 x2", with the
+        // count against its sign, is one).
+        if ("0"..."9").contains(scalars[before - 1]) && digitsStart > sign + 1 { return nil }
         let rest = Text.trimmed(String(String.UnicodeScalarView(scalars[..<before])))
         return rest.isEmpty ? nil : (rest, value)
     }
@@ -350,6 +376,26 @@ extension ExtractionContext {
             if let scalar = Unicode.Scalar(unit), scalar.properties.isAlphabetic { letters += 1 }
         }
         return letters
+    }
+
+    /// A title that ends with a count before its times sign, in parentheses: "Mug (2x)",
+    /// "Mug (2×)".
+    static func trailingCountTimes(_ scalars: [Unicode.Scalar]) -> (String, Int)? {
+        // Only in parentheses: "Zoom lens 10x" is a magnification.
+        let end = scalars.count - 1
+        guard end >= 3, scalars[end] == ")", "xX×".unicodeScalars.contains(scalars[end - 1]) else {
+            return nil
+        }
+        var digitsStart = end - 1
+        while digitsStart > 0 && end - 1 - digitsStart < 3 && ("0"..."9").contains(scalars[digitsStart - 1]) {
+            digitsStart -= 1
+        }
+        guard digitsStart < end - 1,
+            let value = Int(String(String.UnicodeScalarView(scalars[digitsStart..<(end - 1)]))), value > 0,
+            digitsStart >= 3, scalars[digitsStart - 1] == "(", scalars[digitsStart - 2] == " "
+        else { return nil }
+        let rest = Text.trimmed(String(String.UnicodeScalarView(scalars[..<(digitsStart - 2)])))
+        return rest.isEmpty ? nil : (rest, value)
     }
 
     /// A title without the bullet that starts a list item: `- `, `* `, `• `, `· `, `– `, `— `,
