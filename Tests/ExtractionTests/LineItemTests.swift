@@ -213,6 +213,30 @@ import Testing
         #expect(result.lineItems == [LineItem(title: "Classic Tee", quantity: 1, price: usd("40.00"))])
     }
 
+    @Test func aNameInABlockOfItsOwnCellIsTheRowsTitle() {
+        let html = """
+            <p>Your Order #000000412</p>
+            <table><tr><th>Items</th><th>Qty</th><th>Price</th></tr>
+            <tr><td><p>Breathe-Easy Tank</p><p>SKU: WT09-XS-Purple</p><dl><dt>Size</dt><dd>XS</dd></dl></td>
+                <td>2</td><td>$68.00</td></tr>
+            <tr><td><p>Sprite Yoga Strap</p></td><td>1</td><td>$14.00</td></tr>
+            <tr><td>Subtotal</td><td></td><td>$82.00</td></tr></table>
+            <p>Grand Total: $82.00</p>
+            """
+        var document = Fixture.document(subject: "Your Luma order #000000412", html: [])
+        document.htmlText = HTMLRenderer.render(html: html, partPath: "1").text
+        let result = Fixture.extract(document)
+        #expect(
+            result.lineItems == [
+                LineItem(title: "Breathe-Easy Tank", quantity: 2, price: usd("68.00")),
+                LineItem(title: "Sprite Yoga Strap", quantity: 1, price: usd("14.00")),
+            ])
+        #expect(ExtractionContext.rowPath("html/body/table/tr[3]/td[1]/p") == "html/body/table/tr[3]")
+        #expect(ExtractionContext.rowPath("html/body/table/tbody/tr/td") == "html/body/table/tbody/tr")
+        #expect(ExtractionContext.rowPath("html/body/p[2]") == nil)
+        #expect(ExtractionContext.rowPath("html/body/track/p") == nil)
+    }
+
     @Test func anEmailOfSeveralOrdersGivesNoBodyRowsToTheFirst() {
         let result = Fixture.extract(
             Fixture.document(

@@ -136,17 +136,30 @@ extension ExtractionContext {
             // A list's bullet is not part of the title.
             cells[0] = Self.withoutListMarker(cells[0])
             // A row that starts with the item's attributes takes its name from the line above.
-            if Self.isAttributeLine(cells[0]) {
+            // The item's name when the row's first cell is not it: its attributes ("Color:
+            // Spruce · SKU 4002") or its quantity ("2 │ $68.00"), under the name put on a line of
+            // its own by a block (`<p>`, `<br>`) inside the name's cell.
+            var quantity: Int?
+            let startsWithQuantity =
+                cells.count >= 2 ? parseQuantity(cells[0], labels: quantityLabels.phrases) : nil
+            if Self.isAttributeLine(cells[0]) || startsWithQuantity != nil {
+                let isName = { (name: String) -> Bool in
+                    !name.isEmpty && name.contains(where: { $0.isLetter })
+                        && Money.firstAmount(in: name) == nil
+                        && !Self.isAttributeLine(name)
+                        && !summary.containsMatch(in: Text.fold(Array(name.lowercased().utf8)))
+                }
                 // Without a name above it, a row of attributes ("옵션: 화이트 / 대형 0원") is no item.
-                guard let above, let name = Optional(Text.trimmed(above.text)),
-                    Money.firstAmount(in: name) == nil, !Self.isAttributeLine(name),
-                    !summary.containsMatch(in: Text.fold(Array(name.lowercased().utf8)))
+                guard
+                    let name = Self.rowName(
+                        of: index, in: originLines, lineIsBlank: lineIsBlank, isName: isName)
+                        ?? above.map({ Text.trimmed($0.text) }).flatMap({ isName($0) ? $0 : nil })
                 else { continue }
                 cells[0] = name
+                quantity = startsWithQuantity
             }
             // "2 x Title" or "Title (x2)": the quantity printed with the title.
-            var quantity: Int?
-            if let (title, count) = Self.titleAndQuantity(cells[0]) {
+            if quantity == nil, let (title, count) = Self.titleAndQuantity(cells[0]) {
                 cells[0] = title
                 quantity = count
             }
@@ -365,6 +378,42 @@ extension ExtractionContext {
         "sku", "art.-nr", "art.nr", "artikelnummer", "item #", "item no", "réf", "ref.",
     ]
     .map { Array($0.utf8) }
+
+    /// The first line of the table row that the line at `index` ends, when the document says
+    /// where its lines come from (HTML): the lines above it, up to eight, whose DOM paths are
+    /// in the same `tr`. The first of them that `isName` accepts, trimmed.
+    static func rowName(
+        of index: Int, in lines: ArraySlice<TextLine>, lineIsBlank: [Bool], isName: (String) -> Bool
+    ) -> String? {
+        guard let row = lines[index].span.flatMap({ rowPath($0.location) }) else { return nil }
+        var first = index
+        while first > lines.startIndex && first > index - 8,
+            let location = lines[first - 1].span?.location, rowPath(location) == row
+        {
+            first -= 1
+        }
+        for candidate in first..<index where !lineIsBlank[candidate] && !lines[candidate].bytes.contains(0x09)
+        {
+            let name = Text.trimmed(lines[candidate].text)
+            if isName(name) { return name }
+        }
+        return nil
+    }
+
+    /// A DOM path up to its last table row (`html/body/table/tr[3]` of
+    /// `html/body/table/tr[3]/td[1]/p`), or nil outside a table row.
+    static func rowPath(_ location: String) -> Substring? {
+        var end: String.Index?
+        var searchFrom = location.startIndex
+        while let found = location.range(of: "/tr", range: searchFrom..<location.endIndex) {
+            let after = found.upperBound
+            if after == location.endIndex || location[after] == "[" || location[after] == "/" {
+                end = location[after...].firstIndex(of: "/") ?? location.endIndex
+            }
+            searchFrom = after
+        }
+        return end.map { location[..<$0] }
+    }
 
     /// The letters of `text` outside `range` (UTF-16, as ``Money/amounts(in:defaultCurrency:)``
     /// gives it).
