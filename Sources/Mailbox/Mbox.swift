@@ -266,7 +266,9 @@ final class MboxReader {
     /// with a time of day and a year (RFC 4155 §2), or — in an mbox whose first separator is
     /// one — a sender alone. `From Monday to Friday 9:00-17:00` or `From 10:00 to 12:00` is
     /// body text wherever it stands. A line of that shape ends the message before it when the
-    /// next line is a header field, or when it follows a blank line, as separators do (RFC 4155
+    /// next line is a header field, or the next lines are blank and then a message's header
+    /// fields (a message ahead of it that did not end with a blank line is not glued to this
+    /// one), or when it follows a blank line, as separators do (RFC 4155
     /// §2: a message ends with an empty line) and what follows cannot be body text: blank lines
     /// and then a known message field, another separator, white space up to the end, binary
     /// data or a line with control bytes
@@ -300,9 +302,9 @@ final class MboxReader {
             stream.fill(atLeast: start + 16384)
             if headerBlockHoldsMessageField(stream.buffer, from: start) { return true }
         }
-        guard afterBlankLine else { return false }
         // Blank lines between the separator and a message's header fields (which the MIME
-        // parser skips, with a warning): a separator, as before the fields themselves.
+        // parser skips, with a warning): a separator, as before the fields themselves, even
+        // where the message before did not end with a blank line.
         if start < buffer.count && (buffer[start] == 0x0A || buffer[start] == 0x0D) {
             stream.fill(atLeast: start + 16384)
             let window = stream.buffer
@@ -320,6 +322,7 @@ final class MboxReader {
                 return true
             }
         }
+        guard afterBlankLine else { return false }
         let after = buffer[start..<min(buffer.count, start + 1024)]
         // A line with control bytes (NUL, a bell …) after it is no body text of a mail
         // message: junk after a separator, which ``next()`` reports.

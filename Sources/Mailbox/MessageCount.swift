@@ -144,7 +144,15 @@ struct MessageCounter {
                 pending = .fields(lines + 1)
                 return
             }
-            if !isBlank, Self.startsWithFieldAndValue(content) {
+            // The first field needs a value on its line (`wrote:` alone is body text); later
+            // ones in the block may have none (Thunderbird's `X-Mozilla-Keys:` padded with spaces).
+            let isField: Bool
+            if case .fields = pending {
+                isField = Self.fieldName(content) != nil
+            } else {
+                isField = Self.startsWithFieldAndValue(content)
+            }
+            if !isBlank, isField {
                 if case .fields(let lines) = pending {
                     pending = lines < 256 ? .fields(lines + 1) : .none
                 } else {

@@ -114,6 +114,12 @@ import Testing
     }
 
     static let cases: [String] = [
+        // A separator after a body line with no blank line, then blank lines, then the fields.
+        "From a@x Mon Nov 23 10:00:00 2026\nFrom: a@x\nSubject: one\n\nHi.\n"
+            + "From b@x Mon Nov 23 11:00:00 2026\n\nFrom: b@x\nSubject: two\n\nHi.\n",
+        // Thunderbird's keys field, empty and padded with spaces, among its fields.
+        "From - Mon Nov 23 10:00:00 2026\nX-Mozilla-Status: 0001\nX-Mozilla-Keys:          \nFrom: a@x\n\nHi.\n\n"
+            + "From - Mon Nov 23 11:00:00 2026\nX-Mozilla-Status: 0001\nX-Mozilla-Keys:   \nFrom: b@x\n\nHi.\n",
         // Blank lines between each separator and its header fields, and before the first.
         "\nFrom a@x Mon Nov 23 10:00:00 2026\n\n\nFrom: a@x\nSubject: one\n\nHi.\n\n"
             + "From b@x Mon Nov 23 11:00:00 2026\n\nFrom: b@x\nSubject: two\n\nHi.\n",
