@@ -359,10 +359,18 @@ public final class MessageSource: Sequence, IteratorProtocol {
     /// - Returns: the reason, lower-cased (`no such file or directory`, `symbolic link to a
     ///   missing file`, `permission denied` …).
     public static func missingReason(_ path: String) -> String {
-        let reason = missingReason(FileSystemPath(path))
-        guard path.unicodeScalars.contains("\u{FFFD}"), reason == systemReason(ENOENT) else { return reason }
+        let location = FileSystemPath(path)
+        let reason = missingReason(location)
+        // A name whose own bytes were found (in `argv`) is missing as those bytes.
+        guard path.unicodeScalars.contains("\u{FFFD}"), location.bytes == Array(path.utf8),
+            reason == systemReason(ENOENT)
+        else { return reason }
         return "file name is not valid UTF-8: cannot be opened by that name; give the folder that holds it"
     }
+
+    /// The path given as text as reports show it: a command-line argument that is not UTF-8
+    /// with each of its own bytes that is not part of UTF-8 written `\xHH` (`FileSystemPath`).
+    public static func displayPath(_ path: String) -> String { FileSystemPath(path).display }
 
     /// Whether `stat(2)` finds the path given as text (a command-line argument), symbolic
     /// links followed; a path that is not UTF-8 is looked up by its own bytes

@@ -188,6 +188,14 @@ import Testing
         #expect(FileSystemPath(shown).bytes == Array(shown.utf8))
     }
 
+    @Test func aMissingPathWrittenAsReportsShowItIsSimplyMissing() throws {
+        let folder = try TemporaryFolder()
+        let shown = folder.url.path + "/miss\\xE4"
+        #expect(MessageSource.missingReason(shown) == "no such file or directory")
+        #expect(MessageSource.displayPath(shown) == shown)
+        #expect(!MessageSource.pathExists(shown))
+    }
+
     @Test func escapesAreReadBackOnlyAsTwoHexDigits() {
         #expect(FileSystemPath.unescaped("a\\xE9b") == [0x61, 0xE9, 0x62])
         #expect(FileSystemPath.unescaped("a\\xe9") == [0x61, 0xE9])

@@ -241,7 +241,7 @@ struct Scanner {
         for path in options.paths where path != "-" {
             if !MessageSource.pathExists(path) {
                 throw ScanSetupError(
-                    "cannot read \(path): \(MessageSource.missingReason(path))")
+                    "cannot read \(MessageSource.displayPath(path)): \(MessageSource.missingReason(path))")
             }
         }
         // A --db that is a folder, or in a folder that is not there, is a mistake in the command
