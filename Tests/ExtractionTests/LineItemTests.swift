@@ -276,6 +276,54 @@ import Testing
         #expect(cells("snake_case_name") == ["snake_case_name"])
     }
 
+    @Test func productsNamedWithASummaryWordAreItemsAndSummaryRowsAreNot() {
+        let result = Fixture.extract(
+            Fixture.document(
+                subject: "Order confirmation",
+                html: [
+                    "Order number\t4411",
+                    "Shipping Container Model Kit\t1\t$40.00",
+                    "Free Shipping Tote Bag\t1\t$15.00",
+                    "MUG-7\tLinen Tea Towel\t1\t$9.00",
+                    "Item subtotal\t\t$64.00",
+                    "Express delivery\t\t$8.00",
+                    "Paid with Visa ending 4242\t\t$72.00",
+                    "Total: $72.00",
+                ]))
+        #expect(
+            result.lineItems == [
+                LineItem(title: "Shipping Container Model Kit", quantity: 1, price: usd("40.00")),
+                LineItem(title: "Free Shipping Tote Bag", quantity: 1, price: usd("15.00")),
+                LineItem(title: "Linen Tea Towel", quantity: 1, price: usd("9.00")),
+            ])
+        #expect(ExtractionContext.looksLikeCode("WT09-XS"))
+        #expect(!ExtractionContext.looksLikeCode("Mug"))
+        #expect(ExtractionContext.namesAPaymentCard("Visa **** 4242"))
+        #expect(!ExtractionContext.namesAPaymentCard("Bookends, pair"))
+    }
+
+    @Test func aCurrencySetApartFromItsAmountIsOnePrice() {
+        #expect(ExtractionContext.isCurrencyCell(Array("EUR".utf8)[...]))
+        #expect(ExtractionContext.isCurrencyCell(Array("€".utf8)[...]))
+        #expect(ExtractionContext.isCurrencyCell(Array(" $ ".utf8)[...]))
+        #expect(!ExtractionContext.isCurrencyCell(Array("2".utf8)[...]))
+        #expect(!ExtractionContext.isCurrencyCell(Array("Mug".utf8)[...]))
+        var document = Fixture.document(subject: "Bestellung 400123", plain: [])
+        document.plainText =
+            PlainTextRenderer.render(
+                text:
+                    "Bestellnummer: 400123\nKaffeetasse Steingut   2   EUR   24,00\nGesamtbetrag: EUR 24,00",
+                partPath: "1"
+            ).text
+        let result = Fixture.extract(document)
+        #expect(
+            result.lineItems == [
+                LineItem(
+                    title: "Kaffeetasse Steingut", quantity: 2,
+                    price: MonetaryAmount(amount: "24.00", currency: "EUR"))
+            ])
+    }
+
     @Test func sizesAreNotQuantitiesAndBulletsAreNotTitles() {
         #expect(ExtractionContext.titleAndQuantity("Rug 160 x 230") == nil)
         #expect(ExtractionContext.titleAndQuantity("2 x 4 Lumber") == nil)

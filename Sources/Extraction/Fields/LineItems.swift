@@ -113,10 +113,19 @@ extension ExtractionContext {
                 lineAbove = line
             }
             guard bytes.count >= 4 else { continue }
-            let ranges =
+            var ranges =
                 (origin == .plain && !bytes.contains(0x09)
                 ? Self.plainTextCells(bytes, gaps: Self.gaps(wideGaps, in: line)) : line.cells)
                 .filter { !FieldText.isBlank(bytes, $0) }
+            // A currency set apart from its amount ("EUR   24,00", "$  24.00", "24,00   EUR") is
+            // one price cell.
+            if ranges.count >= 3 {
+                let (before, last) = (ranges[ranges.count - 2], ranges[ranges.count - 1])
+                if Self.isCurrencyCell(bytes[before]) != Self.isCurrencyCell(bytes[last]) {
+                    ranges.removeLast(2)
+                    ranges.append(before.lowerBound..<last.upperBound)
+                }
+            }
             guard ranges.count >= 2, ranges.count <= 6, let last = ranges.last,
                 bytes[last].contains(where: { ($0 >= 0x30 && $0 <= 0x39) || $0 >= 0x80 })
             else { continue }
@@ -135,6 +144,13 @@ extension ExtractionContext {
             else { continue }
             // A list's bullet is not part of the title.
             cells[0] = Self.withoutListMarker(cells[0])
+            // A row that starts with the item's code ("MUG-7  Linen Tea Towel  1  $9.00"): the
+            // name is the next cell.
+            if cells.count >= 3, Self.looksLikeCode(cells[0]), cells[1].contains(where: { $0.isLetter }),
+                !Self.looksLikeCode(cells[1]), Money.firstAmount(in: cells[1]) == nil
+            {
+                cells.removeFirst()
+            }
             // A row that starts with the item's attributes takes its name from the line above.
             // The item's name when the row's first cell is not it: its attributes ("Color:
             // Spruce · SKU 4002") or its quantity ("2 │ $68.00"), under the name put on a line of
@@ -170,7 +186,11 @@ extension ExtractionContext {
                 !title.hasSuffix(":"), !title.hasSuffix("：")
             else { continue }
             let foldedTitle = Text.fold(Array(title.lowercased().utf8))
-            if summary.containsMatch(in: foldedTitle) || totals.containsMatch(in: foldedTitle) { continue }
+            if Self.isSummaryRow(foldedTitle, summary) || Self.isSummaryRow(foldedTitle, totals)
+                || Self.namesAPaymentCard(title)
+            {
+                continue
+            }
             for cell in cells.dropFirst().dropLast() {
                 quantity = quantity ?? parseQuantity(cell, labels: quantityLabels.phrases)
             }
@@ -245,6 +265,61 @@ extension ExtractionContext {
         }
         if start < bytes.count { cells.append(start..<bytes.count) }
         return cells
+    }
+
+    /// Whether a row's title names a summary row rather than an item: it holds one of the
+    /// set's phrases and little else, at most two words and 24 bytes besides it ("Shipping
+    /// (Standard)", "Estimated total", "Costi di spedizione", "Visa **** 4242"). A product
+    /// whose name holds such a word among more ("Free Shipping Tote Bag", "Shipping Container
+    /// Model Kit", "【送料無料】今治タオル 3枚セット") is an item.
+    /// - Parameter folded: the title lower-cased and folded (``Text/fold(_:)``).
+    static func isSummaryRow(_ folded: [UInt8], _ set: PhraseSet) -> Bool {
+        for (_, range) in set.matches(in: folded, limit: 8) {
+            // What the title holds besides the phrase.
+            let rest = Array(folded[..<range.lowerBound]) + [0x20] + Array(folded[range.upperBound...])
+            let words = rest.split(separator: 0x20).filter { word in
+                word.contains { $0 >= 0x80 || Text.isWordByte($0) }
+            }
+            if words.count <= 2 && words.reduce(0, { $0 + $1.count }) <= 24 { return true }
+        }
+        return false
+    }
+
+    /// Whether a cell is an article code rather than a name: one word of at most 20 ASCII
+    /// letters, digits and `-_./#`, with a digit in it ("4411", "MUG-7", "WT09-XS").
+    static func looksLikeCode(_ cell: String) -> Bool {
+        let utf8 = cell.utf8
+        return !utf8.isEmpty && utf8.count <= 20 && utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 })
+            && utf8.allSatisfy { Text.isWordByte($0) || "-_./#".utf8.contains($0) }
+    }
+
+    /// Whether a title names a payment card rather than an item: a masked number ("****
+    /// 4242", "•••• 4242") or "ending in" and four digits.
+    static func namesAPaymentCard(_ title: String) -> Bool {
+        if title.contains("****") || title.contains("••••") || title.contains("xxxx")
+            || title.contains("XXXX")
+        {
+            return true
+        }
+        let lowered = title.lowercased()
+        guard let ending = lowered.range(of: "ending") else { return false }
+        let digits = lowered[ending.upperBound...].filter { $0.isASCII && $0.isNumber }
+        return digits.count == 4
+    }
+
+    /// Whether a cell is a currency alone: an ISO 4217 code (three capital letters) or a
+    /// symbol of up to four bytes without a digit (`$`, `€`, `R$`, `円`, `원`, `zł`).
+    static func isCurrencyCell(_ cell: ArraySlice<UInt8>) -> Bool {
+        var trimmed = cell[...]
+        while let first = trimmed.first, first == 0x20 { trimmed = trimmed.dropFirst() }
+        while let last = trimmed.last, last == 0x20 { trimmed = trimmed.dropLast() }
+        guard !trimmed.isEmpty, trimmed.count <= 4, !trimmed.contains(where: { $0 >= 0x30 && $0 <= 0x39 })
+        else {
+            return false
+        }
+        if trimmed.count == 3 && trimmed.allSatisfy({ $0 >= 0x41 && $0 <= 0x5A }) { return true }
+        let text = String(decoding: trimmed, as: UTF8.self)
+        return Money.firstAmount(in: text + "1") != nil || Money.firstAmount(in: "1" + text) != nil
     }
 
     /// The UTF-8 length of the leader character at `index` — `.` and `_` (1), `·` (2), `…`,
