@@ -156,8 +156,11 @@ extension ExtractionContext {
             // Spruce · SKU 4002") or its quantity ("2 │ $68.00"), under the name put on a line of
             // its own by a block (`<p>`, `<br>`) inside the name's cell.
             var quantity: Int?
+            // (A quantity cell is short and holds a digit: most first cells are read no further.)
             let startsWithQuantity =
-                cells.count >= 2 ? parseQuantity(cells[0], labels: quantityLabels.phrases) : nil
+                cells.count >= 2 && cells[0].utf8.count <= 24
+                    && cells[0].utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 })
+                ? parseQuantity(cells[0], labels: quantityLabels.phrases) : nil
             if Self.isAttributeLine(cells[0]) || startsWithQuantity != nil {
                 let isName = { (name: String) -> Bool in
                     !name.isEmpty && name.contains(where: { $0.isLetter })
@@ -296,15 +299,21 @@ extension ExtractionContext {
     /// Whether a title names a payment card rather than an item: a masked number ("****
     /// 4242", "•••• 4242") or "ending in" and four digits.
     static func namesAPaymentCard(_ title: String) -> Bool {
-        if title.contains("****") || title.contains("••••") || title.contains("xxxx")
-            || title.contains("XXXX")
-        {
-            return true
+        let bytes = Array(title.utf8)
+        let masks: [[UInt8]] = [
+            Array("****".utf8), Array("••••".utf8), Array("xxxx".utf8), Array("XXXX".utf8),
+        ]
+        for mask in masks where Text.containsBytes(mask, in: bytes) { return true }
+        // "ending" in any case, then exactly four digits in what follows.
+        let ending = Array("ending".utf8)
+        guard bytes.count > ending.count else { return false }
+        for start in 0...(bytes.count - ending.count) {
+            var index = 0
+            while index < ending.count, bytes[start + index] | 0x20 == ending[index] { index += 1 }
+            guard index == ending.count else { continue }
+            return bytes[(start + ending.count)...].filter { $0 >= 0x30 && $0 <= 0x39 }.count == 4
         }
-        let lowered = title.lowercased()
-        guard let ending = lowered.range(of: "ending") else { return false }
-        let digits = lowered[ending.upperBound...].filter { $0.isASCII && $0.isNumber }
-        return digits.count == 4
+        return false
     }
 
     /// Whether a cell is a currency alone: an ISO 4217 code (three capital letters) or a
