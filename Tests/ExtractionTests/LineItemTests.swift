@@ -4,6 +4,12 @@ import Testing
 
 @testable import Extraction
 
+/// The cells ``ExtractionContext/plainTextCells(_:gaps:)`` splits a text/plain line into.
+private func cells(_ line: String) -> [String] {
+    let bytes = Array(line.utf8)
+    return ExtractionContext.plainTextCells(bytes).map { String(decoding: bytes[$0], as: UTF8.self) }
+}
+
 @Suite struct LineItemTests {
     private func usd(_ amount: String) -> MonetaryAmount { MonetaryAmount(amount: amount, currency: "USD") }
 
@@ -96,10 +102,6 @@ import Testing
     }
 
     @Test func splitsPlainTextCellsAtWideGapsAndLeaders() {
-        func cells(_ line: String) -> [String] {
-            let bytes = Array(line.utf8)
-            return ExtractionContext.plainTextCells(bytes).map { String(decoding: bytes[$0], as: UTF8.self) }
-        }
         #expect(cells("Mug  1  $12.00") == ["Mug", "1", "$12.00"])
         #expect(cells("Mug ...... $12.00") == ["Mug", "$12.00"])
         #expect(cells("Mug......$12.00") == ["Mug", "$12.00"])
@@ -264,10 +266,6 @@ import Testing
     }
 
     @Test func widerLeadersSplitCells() {
-        func cells(_ line: String) -> [String] {
-            let bytes = Array(line.utf8)
-            return ExtractionContext.plainTextCells(bytes).map { String(decoding: bytes[$0], as: UTF8.self) }
-        }
         #expect(cells("湯呑み……3,000円") == ["湯呑み", "3,000円"])
         #expect(cells("湯呑み・・・3,000円") == ["湯呑み", "3,000円"])
         #expect(cells("Mug ____ $12.00") == ["Mug", "$12.00"])
