@@ -146,4 +146,15 @@ import Testing
                 html: ["Order number: 123456", "Refund issued: $5.00"]))
         #expect(refund.kind == .refund)
     }
+
+    @Test func aDateInParenthesesAfterTheOrderNumberIsTheOrderDate() {
+        let result = Fixture.extract(
+            Fixture.document(
+                subject: "Your order has been received",
+                html: ["[Order #5012] (November 20, 2026)", "Total: $33.00"]))
+        #expect(result.orderNumber == "5012")
+        #expect(result.orderDate == "2026-11-20")
+        #expect(ExtractionContext.parenthesizedAfterNumber("] (November 20, 2026)") == "November 20, 2026")
+        #expect(ExtractionContext.parenthesizedAfterNumber("is on its way") == nil)
+    }
 }

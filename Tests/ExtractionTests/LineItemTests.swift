@@ -257,6 +257,25 @@ private func cells(_ line: String) -> [String] {
         #expect(result.evidence?.contains { $0.field == "lineItems" } == false)
     }
 
+    @Test func aQuantityLabelAfterTheNameIsTheQuantity() {
+        let result = Fixture.extract(
+            Fixture.document(
+                subject: "Order confirmation",
+                html: [
+                    "Order number\t8002",
+                    "Mug (Qty: 2)\t$24.00",
+                    "Tea Towel - Qty: 3\t$27.00",
+                    "Phone Case - 256\t$9.00",
+                    "Total: $60.00",
+                ]))
+        #expect(
+            result.lineItems == [
+                LineItem(title: "Mug", quantity: 2, price: usd("24.00")),
+                LineItem(title: "Tea Towel", quantity: 3, price: usd("27.00")),
+                LineItem(title: "Phone Case - 256", quantity: 1, price: usd("9.00")),
+            ])
+    }
+
     @Test func countsInParenthesesAndAgainstTheSignAreQuantities() {
         #expect(ExtractionContext.titleAndQuantity("Mug (2x)")! == ("Mug", 2))
         #expect(ExtractionContext.titleAndQuantity("Mug (3×)")! == ("Mug", 3))

@@ -182,6 +182,15 @@ extension ExtractionContext {
                 cells[0] = title
                 quantity = count
             }
+            // "Mug (Qty: 2)", "Mug - Qty: 2": a quantity label after the name.
+            // (A bare number after a dash is a model or a size: "Phone X - 256".)
+            if quantity == nil, let (title, tail) = Self.titleAndTail(cells[0]),
+                tail.contains(where: { $0.isLetter }),
+                let count = parseQuantity(tail, labels: quantityLabels.phrases)
+            {
+                cells[0] = title
+                quantity = count
+            }
             let title = cells[0]
             guard title.count >= 2, title.count <= 120,
                 title.contains(where: { $0.isLetter }), Money.firstAmount(in: title) == nil,
@@ -529,6 +538,23 @@ extension ExtractionContext {
         else { return nil }
         let rest = Text.trimmed(String(String.UnicodeScalarView(scalars[..<(digitsStart - 2)])))
         return rest.isEmpty ? nil : (rest, value)
+    }
+
+    /// A title split before what ends it in parentheses ("Mug (Qty: 2)") or after a dash
+    /// ("Mug - Qty: 2"), or nil.
+    static func titleAndTail(_ cell: String) -> (String, String)? {
+        if cell.hasSuffix(")"), let open = cell.lastIndex(of: "(") {
+            let title = Text.trimmed(String(cell[..<open]))
+            let tail = String(cell[cell.index(after: open)..<cell.index(before: cell.endIndex)])
+            return title.isEmpty ? nil : (title, tail)
+        }
+        for dash in [" - ", " – "] {
+            if let range = cell.range(of: dash, options: .backwards) {
+                let title = Text.trimmed(String(cell[..<range.lowerBound]))
+                return title.isEmpty ? nil : (title, String(cell[range.upperBound...]))
+            }
+        }
+        return nil
     }
 
     /// A title without the bullet that starts a list item: `- `, `* `, `• `, `· `, `– `, `— `,

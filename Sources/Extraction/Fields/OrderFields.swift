@@ -229,12 +229,17 @@ extension ExtractionContext {
                     let rest = Text.trimmed(String(found.value[range.upperBound...]))
                     let restIsASCII = FieldText.isASCII(rest)
                     var lowered: LoweredStart?
-                    guard
-                        let connector = connectors.first(where: {
-                            $0.starts(rest, textIsASCII: restIsASCII, lowered: &lowered)
-                        })
-                    else { continue }
-                    let dateText = String(rest.dropFirst(connector.word.count).prefix(40))
+                    let dateText: String
+                    if let connector = connectors.first(where: {
+                        $0.starts(rest, textIsASCII: restIsASCII, lowered: &lowered)
+                    }) {
+                        dateText = String(rest.dropFirst(connector.word.count).prefix(40))
+                    } else if let inParentheses = Self.parenthesizedAfterNumber(rest) {
+                        // "[Order #5012] (November 20, 2026)": the date in parentheses after it.
+                        dateText = inParentheses
+                    } else {
+                        continue
+                    }
                     for language in languages.all {
                         if let day = dateMemo.firstDate(
                             in: dateText, language: language, reference: reference)
@@ -256,6 +261,18 @@ extension ExtractionContext {
         guard let chosen = Scoring.choose(candidates, threshold: 0.6) else { return nil }
         evidence.append(chosen.evidence(field: "orderDate"))
         return chosen.value.iso
+    }
+
+    /// What stands in parentheses right after an order number, past the bracket that closes
+    /// the number's own ("] (November 20, 2026)"), when it is short (at most 40 characters):
+    /// WooCommerce's "[Order #5012] (November 20, 2026)".
+    static func parenthesizedAfterNumber(_ rest: String) -> String? {
+        var text = Substring(rest)
+        if text.first == "]" { text = text.dropFirst() }
+        text = text.drop(while: { $0 == " " })
+        guard text.first == "(", let close = text.firstIndex(of: ")") else { return nil }
+        let inside = text[text.index(after: text.startIndex)..<close]
+        return inside.count <= 40 ? String(inside) : nil
     }
 
     /// The total: attached order, markup, then the most specific total label with an amount.
