@@ -498,12 +498,22 @@ extension Sender {
 }
 
 extension RenderedText {
-    /// The forwarded original's part of this text, with spans moved to match.
+    /// The forwarded original's part of this text, with spans and wide gaps moved to match.
     func remapped(to forward: InlineForward) -> RenderedText {
         var spans: [TextSpan] = []
+        var wideGaps: [Int] = []
         var spanIndex = 0
+        var gapIndex = 0
         for line in forward.lineMap where line.length > 0 {
             let sourceRange = line.sourceOffset..<(line.sourceOffset + line.length)
+            // The line's wide gaps, moved with it (the gaps and the lines are in order).
+            while gapIndex < self.wideGaps.count, self.wideGaps[gapIndex] < sourceRange.lowerBound {
+                gapIndex += 1
+            }
+            while gapIndex < self.wideGaps.count, self.wideGaps[gapIndex] < sourceRange.upperBound {
+                wideGaps.append(self.wideGaps[gapIndex] - line.sourceOffset + line.bodyOffset)
+                gapIndex += 1
+            }
             while spanIndex < self.spans.count,
                 self.spans[spanIndex].range.upperBound <= sourceRange.lowerBound
             {
@@ -524,7 +534,9 @@ extension RenderedText {
                 index += 1
             }
         }
-        return RenderedText(text: forward.body, spans: spans)
+        var result = RenderedText(text: forward.body, spans: spans)
+        result.wideGaps = wideGaps
+        return result
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import MIME
 import MailDocument
 import Testing
 
@@ -237,6 +238,29 @@ private func cells(_ line: String) -> [String] {
         #expect(ExtractionContext.rowPath("html/body/table/tbody/tr/td") == "html/body/table/tbody/tr")
         #expect(ExtractionContext.rowPath("html/body/p[2]") == nil)
         #expect(ExtractionContext.rowPath("html/body/track/p") == nil)
+    }
+
+    /// A plain-text order forwarded inline: its rows keep their wide gaps in the original.
+    @Test func aForwardedPlainTextOrderKeepsItsRows() throws {
+        let raw = [
+            "From: Jordan Lee <jordan@example.com>", "To: Sam <sam@example.net>",
+            "Subject: Fwd: Your order 48213 is confirmed", "Date: Thu, 19 Nov 2026 10:00:00 +0000",
+            "Message-ID: <fwd@example.com>", "Content-Type: text/plain; charset=utf-8", "",
+            "For the records.", "", "---------- Forwarded message ---------",
+            "From: Enamel Goods <orders@enamelgoods.example>", "Date: Wed, 18 Nov 2026 at 09:00",
+            "Subject: Your order 48213 is confirmed", "To: Jordan Lee <jordan@example.com>", "",
+            "Order number:   48213", "", "Enamel Camp Mug        1    $12.00",
+            "Linen Tea Towel        2    $18.00", "", "Order total:  $30.00", "",
+        ].joined(separator: "\r\n")
+        let document = MailDocument(message: try Message(bytes: Array(raw.utf8)))
+        #expect(document.forwardedOriginal?.plainText?.wideGaps.isEmpty == false)
+        let result = Fixture.extract(document)
+        #expect(result.orderNumber == "48213")
+        #expect(
+            result.lineItems == [
+                LineItem(title: "Enamel Camp Mug", quantity: 1, price: usd("12.00")),
+                LineItem(title: "Linen Tea Towel", quantity: 2, price: usd("18.00")),
+            ])
     }
 
     @Test func anEmailOfSeveralOrdersGivesNoBodyRowsToTheFirst() {

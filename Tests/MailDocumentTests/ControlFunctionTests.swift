@@ -150,6 +150,12 @@ import Testing
         #expect(rendered("A single space stays").wideGaps.isEmpty)
     }
 
+    @Test func aReplysTextBeforeItsQuoteKeepsTheGapsBeforeIt() {
+        let text = rendered("Mug    $12.00\nOn Mon, Kim wrote:\n> Tea   $3.00")
+        #expect(text.wideGaps == [3, 35])
+        #expect(text.prefix(upTo: 14).wideGaps == [3])
+    }
+
     @Test func gapsAtTheEdgesOfALineAreNotNoted() {
         let text = rendered("    indented   text   \nnext  line")
         #expect(text.text == "indented text\nnext line")

@@ -654,8 +654,8 @@ public enum ReplyQuote {
 }
 
 extension RenderedText {
-    /// The text before a UTF-8 offset (a line start), with the spans that lie before it
-    /// (clipped), and the hidden text unchanged.
+    /// The text before a UTF-8 offset (a line start), with the spans and wide gaps that lie
+    /// before it (spans clipped), and the hidden text unchanged.
     func prefix(upTo offset: Int) -> RenderedText {
         let utf8 = Array(text.utf8)
         let end = min(max(offset, 0), utf8.count)
@@ -668,9 +668,11 @@ extension RenderedText {
             clipped.range = span.range.lowerBound..<min(span.range.upperBound, kept.count)
             return clipped
         }
-        return RenderedText(
+        var result = RenderedText(
             text: String(decoding: kept, as: UTF8.self), spans: spans, hiddenText: hiddenText,
             hiddenSpans: hiddenSpans)
+        result.wideGaps = wideGaps.filter { $0 < kept.count }
+        return result
     }
 
     /// The UTF-8 offset just past the line breaks at `offset`: where the next line's text
