@@ -74,8 +74,9 @@ extension ExtractionContext {
     /// The rows of one rendition that read as line items, above the total at `offset`: a title
     /// cell, a price cell last, and between them at most four cells, one of which may be a
     /// quantity. The cells of a line are its tab-separated ones (the rendering of a table row);
-    /// in text/plain, where tables are laid out with spaces, a line is split at runs of two or
-    /// more spaces and at leader dots (``plainTextCells(_:)``).
+    /// in text/plain, where tables are laid out with spaces, a line is split where the body had
+    /// a tab or a run of spaces (``RenderedText/wideGaps``) and at leaders
+    /// (``plainTextCells(_:gaps:)``).
     /// - Parameter currency: the total's ISO 4217 code, which an ambiguous symbol in a price
     ///   stands for when it can ("$" for MXN, "¥" for CNY).
     /// - Returns: the items, at most ``Extractor/maximumLineItems`` (a warning says when there
@@ -151,7 +152,6 @@ extension ExtractionContext {
             {
                 cells.removeFirst()
             }
-            // A row that starts with the item's attributes takes its name from the line above.
             // The item's name when the row's first cell is not it: its attributes ("Color:
             // Spruce · SKU 4002") or its quantity ("2 │ $68.00"), under the name put on a line of
             // its own by a block (`<p>`, `<br>`) inside the name's cell.
@@ -224,8 +224,9 @@ extension ExtractionContext {
 
     /// The cells of a text/plain line laid out as a table row: the line split at the spaces that
     /// stood for a tab or several spaces in the body (`gaps`, positions in `bytes`), at runs of
-    /// two or more spaces, and at leader dots ("Mug ... $12.00", "Mug......$12.00": three points
-    /// with a space on either side, or four and more), with the spaces around them. A single space or a point inside a word or a number splits nothing.
+    /// two or more spaces, and at leaders ("Mug ... $12.00", "Mug......$12.00": three points
+    /// with a space on either side, or four and more; two of `…` or `・`), with the spaces
+    /// around them. A single space, or a point inside a word or a number, splits nothing.
     /// - Parameters:
     ///   - bytes: the line's UTF-8 bytes.
     ///   - gaps: positions in `bytes` of spaces that stand for wider gaps, in order.
