@@ -71,9 +71,7 @@ struct FileSystemPath: Sendable, Hashable {
     /// Whether `lstat(2)` finds something at the path of these bytes.
     private static func exists(_ bytes: [UInt8]) -> Bool {
         var status = stat()
-        return (bytes + [0]).withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { lstat($0.baseAddress!, &status) == 0 }
-        }
+        return FileSystemPath(bytes: bytes, display: "").withCString { lstat($0, &status) } == 0
     }
 
     /// A path of any bytes; a NUL byte, which no path holds, is dropped.

@@ -399,16 +399,18 @@ final class MboxReader {
     /// Whether a header field name (printable ASCII but `:`, within 80 bytes), optional white
     /// space (RFC 5322 §4.5's obsolete syntax) and `:` start at `start`.
     private func startsWithFieldName(_ buffer: [UInt8], at start: Int) -> Bool {
-        fieldNameEnd(buffer, at: start) != nil
+        Self.fieldNameEnd(buffer[...], at: start) != nil
     }
 
     /// The end of the header field name that starts at `start` when a field starts there
     /// (``startsWithFieldName(_:at:)``): the name is `buffer[start..<end]`, and white space
     /// and `:` follow it.
-    private func fieldNameEnd(_ buffer: [UInt8], at start: Int) -> Int? {
+    /// - Parameter buffer: bytes indexed as the text they are taken from (a slice keeps its
+    ///   base's indices).
+    static func fieldNameEnd(_ buffer: ArraySlice<UInt8>, at start: Int) -> Int? {
         var index = start
         var nameEnd: Int?
-        while index < buffer.count && index - start < 80 {
+        while index < buffer.endIndex && index - start < 80 {
             let byte = buffer[index]
             if byte == UInt8(ascii: ":") { return index > start ? (nameEnd ?? index) : nil }
             if byte == 0x20 || byte == 0x09 {
@@ -425,7 +427,7 @@ final class MboxReader {
     /// Whether one of ``Header/messageFieldNames`` and `:` start at `start`: more than a line shaped
     /// like a field (`Phone: +1 555 0100` is not one).
     private func startsWithMessageField(_ buffer: [UInt8], at start: Int) -> Bool {
-        guard let nameEnd = fieldNameEnd(buffer, at: start) else { return false }
+        guard let nameEnd = Self.fieldNameEnd(buffer[...], at: start) else { return false }
         let name = String(decoding: buffer[start..<nameEnd], as: UTF8.self).lowercased()
         return Header.messageFieldNames.contains(name)
     }

@@ -190,24 +190,9 @@ struct MessageCounter {
     }
 
     /// The field name a line starts with (printable ASCII but `:`, white space allowed before
-    /// the colon, RFC 5322 §3.6.8 and §4.5), or nil.
+    /// the colon, RFC 5322 §3.6.8 and §4.5), or nil: as the mbox reader reads one.
     private static func fieldName(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
-        var index = line.startIndex
-        var nameEnd: Int?
-        while index < line.endIndex && index - line.startIndex < 80 {
-            let byte = line[index]
-            if byte == UInt8(ascii: ":") {
-                return index > line.startIndex ? line[line.startIndex..<(nameEnd ?? index)] : nil
-            }
-            if byte == 0x20 || byte == 0x09 {
-                if index == line.startIndex { return nil }
-                nameEnd = nameEnd ?? index
-            } else if byte < 0x21 || byte > 0x7E || nameEnd != nil {
-                return nil
-            }
-            index += 1
-        }
-        return nil
+        MboxReader.fieldNameEnd(line, at: line.startIndex).map { line[line.startIndex..<$0] }
     }
 
     /// The messages of the file at `path`, read in chunks of 1 MiB; a file that cannot be
