@@ -40,6 +40,10 @@ struct MessageCounter {
     private var previousLineMaySeparate: Bool { pending != .none }
     /// Whether the file started with junk and no separator has come yet.
     private var awaitsFirstSeparator = false
+    /// Whether the line before the one being read is blank.
+    private var previousLineIsBlank = false
+    /// Whether the pending separator-shaped line came after a blank line.
+    private var separatorFollowsBlankLine = false
     private var bytesSeen = 0
     /// How much of a line is kept: a separator line is short, a longer line is no separator.
     private static let keptLineBytes = 1024
@@ -85,15 +89,22 @@ struct MessageCounter {
     mutating func finish() {
         if lineLength > 0 { endLine() }
         if isMbox == nil && bytesSeen > 0 { count = 1 }
+        // A separator after a blank line with nothing after it: an empty message, which the
+        // reader reports (one entry).
+        if isMbox == true && pending == .separator && separatorFollowsBlankLine && !awaitsFirstSeparator {
+            count += 1
+        }
     }
 
     /// Whether the rest of the file cannot change the count: it is one message.
     var isDone: Bool { isMbox == false }
 
     private mutating func endLine() {
+        var isBlank = false
         defer {
             line.removeAll(keepingCapacity: true)
             lineLength = 0
+            previousLineIsBlank = isBlank
         }
         var content = line[...]
         if isMbox == nil, content.starts(with: [0xEF, 0xBB, 0xBF]) { content = content.dropFirst(3) }
@@ -101,7 +112,7 @@ struct MessageCounter {
         let shape =
             lineLength <= Self.keptLineBytes && content.starts(with: MboxReader.fromLine)
             ? MboxReader.separatorShape(content) : nil
-        let isBlank = content.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+        isBlank = content.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
         guard let isMbox else {
             // Blank lines before the first separator are passed over, as the reader does.
             if isBlank { return }
@@ -171,7 +182,10 @@ struct MessageCounter {
             }
             return
         }
-        if shape.map({ $0 == .dated || acceptsUndated }) == true { pending = .separator }
+        if shape.map({ $0 == .dated || acceptsUndated }) == true {
+            pending = .separator
+            separatorFollowsBlankLine = previousLineIsBlank
+        }
     }
 
     /// Whether the line starts with one of ``Header/messageFieldNames`` and a colon.

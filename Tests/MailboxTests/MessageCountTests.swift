@@ -140,6 +140,10 @@ import Testing
         // Junk before the first separator: reported, then the mbox is read.
         "garbage line\nFrom a@x Tue Nov 24 10:00:00 2026\nFrom: a@x\nSubject: one\n\nHi.\n\n"
             + "From b@x Tue Nov 24 11:00:00 2026\nFrom: b@x\nSubject: two\n\nHi.\n",
+        // A separator at the end of the mbox, after a blank line: an empty message, reported.
+        "From a@x Tue Nov 24 10:00:00 2026\nFrom: a@x\nSubject: one\n\nHi.\n\n"
+            + "From b@x Tue Nov 24 11:00:00 2026\nFrom: b@x\nSubject: two\n\nHi.\n\n"
+            + "From c@x Tue Nov 24 12:00:00 2026\n",
         // An empty message between two separators: reported.
         "From a@x Tue Nov 24 10:00:00 2026\nFrom: a@x\nSubject: one\n\nHi.\n\n"
             + "From b@x Tue Nov 24 11:00:00 2026\n\n"
