@@ -53,15 +53,31 @@ public struct RawMessage: Sendable {
 public struct SourceProblem: Error, Sendable, Hashable, CustomStringConvertible {
     public var origin: MessageOrigin
     public var reason: String
+    /// Whether the problem is the file's, found before any of its bytes was read (it cannot
+    /// be opened, is no regular file, or grew past the message limit): no byte offset applies.
+    public var isFileProblem: Bool
 
-    public init(origin: MessageOrigin, reason: String) {
+    /// - Parameters:
+    ///   - origin: where the message is (its byte offset is where the problem was found).
+    ///   - reason: why it was skipped, on one line.
+    ///   - isFileProblem: the file could not be read at all (``isFileProblem``).
+    public init(origin: MessageOrigin, reason: String, isFileProblem: Bool = false) {
         self.origin = origin
         self.reason = reason
+        self.isFileProblem = isFileProblem
     }
 
+    /// The byte offset to report with the problem: the origin's, or `nil` for a file that could
+    /// not be read at all (``isFileProblem``).
+    public var byteOffset: Int? { isFileProblem ? nil : origin.byteOffset }
+
     /// `inbox.mbox#3 at byte 5120: reason`: the message's origin (``MessageOrigin/description``),
-    /// the byte offset, the reason; the form every command reports a skipped message in.
-    public var description: String { "\(origin) at byte \(origin.byteOffset): \(reason)" }
+    /// the byte offset, the reason; the form every command reports a skipped message in. A file
+    /// that could not be read at all has no byte offset: `missing.eml: no such file or directory`.
+    public var description: String {
+        guard let byteOffset else { return "\(origin): \(reason)" }
+        return "\(origin) at byte \(byteOffset): \(reason)"
+    }
 }
 
 /// What a ``MessageSource`` hands out next (``MessageSource/nextEntry()``).
@@ -426,7 +442,9 @@ public final class MessageSource: Sequence, IteratorProtocol {
     {
         let path = location.display
         func problem(_ reason: String) -> SourceEntry {
-            .read(.failure(SourceProblem(origin: MessageOrigin(path: path), reason: reason)))
+            .read(
+                .failure(
+                    SourceProblem(origin: MessageOrigin(path: path), reason: reason, isFileProblem: true)))
         }
         let isOptional = role == .ifFolder || role == .ifMaildir
         var status = stat()
@@ -521,13 +539,21 @@ public final class MessageSource: Sequence, IteratorProtocol {
         }
         let path = location.display
         guard descriptor >= 0 else {
-            return [.failure(SourceProblem(origin: MessageOrigin(path: path), reason: systemReason(errno)))]
+            return [
+                .failure(
+                    SourceProblem(
+                        origin: MessageOrigin(path: path), reason: systemReason(errno), isFileProblem: true))
+            ]
         }
         // The file was a regular one when it was listed; it may have been replaced since.
         var status = stat()
         guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
             _ = Foundation.close(descriptor)
-            return [.failure(SourceProblem(origin: MessageOrigin(path: path), reason: "not a regular file"))]
+            return [
+                .failure(
+                    SourceProblem(
+                        origin: MessageOrigin(path: path), reason: "not a regular file", isFileProblem: true))
+            ]
         }
         guard Int(status.st_size) <= maxMessageBytes else {
             _ = Foundation.close(descriptor)
@@ -536,8 +562,8 @@ public final class MessageSource: Sequence, IteratorProtocol {
                     SourceProblem(
                         origin: MessageOrigin(path: path),
                         reason:
-                            "grew to \(status.st_size) bytes after it was listed, past the \(maxMessageBytes)-byte message limit: skipped, read again on the next run"
-                    ))
+                            "grew to \(status.st_size) bytes after it was listed, past the \(maxMessageBytes)-byte message limit: skipped, read again on the next run",
+                        isFileProblem: true))
             ]
         }
         let source = MessageSource(maxMessageBytes: maxMessageBytes, scratch: scratch)
@@ -601,7 +627,7 @@ public final class MessageSource: Sequence, IteratorProtocol {
             return .failure(
                 SourceProblem(
                     origin: MessageOrigin(path: path.display),
-                    reason: "cannot list directory: \(Self.systemReason(error.code))"))
+                    reason: "cannot list directory: \(Self.systemReason(error.code))", isFileProblem: true))
         }
         let kind = Self.folderKind(path, children: children)
         if role == .ifMaildir && kind == .plain { return .success(nil) }

@@ -115,7 +115,7 @@ public struct SkippedInput: Sendable, Hashable {
     public var origin: String
     /// Where the message starts in its file, in bytes (0 for a file of one message; in an
     /// mbox, the byte after its `From ` line); `nil` when there is no such place (an mbox
-    /// without that message).
+    /// without that message, a file that could not be opened).
     public var byteOffset: Int?
     /// Why it could not be read, e.g. `empty file`.
     public var reason: String

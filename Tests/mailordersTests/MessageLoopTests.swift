@@ -26,7 +26,7 @@ import Testing
         #expect(result.status == status)
         #expect(result.standardError.contains("mailorders \(command): skipped \(junk)"))
         #expect(
-            result.standardError.contains("mailorders \(command): skipped \(missing) at byte 0: no such file")
+            result.standardError.contains("mailorders \(command): skipped \(missing): no such file")
         )
         switch command {
         case "extract": #expect(result.standardOutput.contains("\"orderNumber\""))

@@ -144,6 +144,6 @@ final class MessageLoop {
 
     /// Reports a message the source or the parser could not read.
     func skip(_ problem: SourceProblem) {
-        skip(problem.origin.description, byteOffset: problem.origin.byteOffset, problem.reason)
+        skip(problem.origin.description, byteOffset: problem.byteOffset, problem.reason)
     }
 }

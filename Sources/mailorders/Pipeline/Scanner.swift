@@ -423,7 +423,7 @@ struct Scanner {
                 case .problem(let problem):
                     summary.messagesRead += 1
                     summary.skip(
-                        problem.origin.description, byteOffset: problem.origin.byteOffset, problem.reason)
+                        problem.origin.description, byteOffset: problem.byteOffset, problem.reason)
                 case .cutShort(let raw):
                     // A message the source may have cut short (an mbox still being written) is
                     // not applied: applied once, its complete copy would be taken for a duplicate.
