@@ -63,6 +63,17 @@ import Testing
                 == "it is a symbolic link to nowhere.sqlite, which does not exist")
     }
 
+    @Test func aLoopOfSymbolicLinksIsSaidSo() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let first = folder.appendingPathComponent("a.sqlite").path
+        let second = folder.appendingPathComponent("b.sqlite").path
+        try FileManager.default.createSymbolicLink(atPath: first, withDestinationPath: "b.sqlite")
+        try FileManager.default.createSymbolicLink(atPath: second, withDestinationPath: "a.sqlite")
+        let expected = "its symbolic links form a loop (or are nested too deep): it names no file"
+        #expect(SQLiteOrderStore.pathProblem(first) == expected)
+        #expect(reason { () throws(StoreError) in try SQLiteOrderStore(path: second) } == expected)
+    }
+
     @Test func aNewFileInAFolderOrInMemoryIsFine() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(SQLiteOrderStore.pathProblem(folder.appendingPathComponent("new.sqlite").path) == nil)

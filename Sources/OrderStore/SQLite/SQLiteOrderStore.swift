@@ -72,7 +72,8 @@ public final class SQLiteOrderStore: OrderStore, @unchecked Sendable {
     /// Why `path` cannot be a database file, when the file system says so before SQLite is
     /// asked: it is a folder (`it is a folder, not a database file`), or the folder it would be
     /// in is not there (`its folder DIR does not exist`) or is no folder (`DIR is not a folder`),
-    /// it ends with `/` (`it names a folder …`), or it is a symbolic link to nothing. `nil` for a
+    /// it ends with `/` (`it names a folder …`), or it is a symbolic link to nothing or one of a
+    /// loop of links (`its symbolic links form a loop …`). `nil` for a
     /// path that may be one (a file, or a new file
     /// in an existing folder; whether it can be read or written is SQLite's to say), and for
     /// `:memory:` and the empty path (SQLite's private databases).
@@ -87,7 +88,12 @@ public final class SQLiteOrderStore: OrderStore, @unchecked Sendable {
         // A name ending in "/" names a folder (POSIX path resolution): SQLite would create a
         // file under the name without it.
         if path.hasSuffix("/") { return "it names a folder (it ends with /), not a database file" }
-        // A symbolic link to nothing: SQLite says only that it cannot open the file.
+        // Symbolic links that lead back to themselves (`stat(2)` fails with ELOOP), or a link to
+        // nothing: SQLite says only that it cannot open the file.
+        var status = stat()
+        if stat(path, &status) != 0 && errno == ELOOP {
+            return "its symbolic links form a loop (or are nested too deep): it names no file"
+        }
         if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) {
             return "it is a symbolic link to \(target), which does not exist"
         }
