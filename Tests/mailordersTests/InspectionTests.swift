@@ -87,3 +87,38 @@ private let sample = """
     let output = inspectMessage(message, origin: "md/cur/new\nline\ttab\rcr", json: false)
     #expect(output.hasPrefix("origin: md/cur/new\\nline\\ttab\\rcr\n"))
 }
+
+@Test func inspectionTextEscapesTheControlFunctionsOfTheMessage() throws {
+    // Encoded-words that decode to a tab, a line feed and ESC sequences; a file name with a
+    // carriage return; a body line that would clear the screen.
+    let hostile = """
+        Message-ID: <a\u{1B}[2J@shop.example>
+        Subject: =?utf-8?q?Order_=1B]0;owned=07_shipped?=
+        From: =?utf-8?q?Kim=09Lee=0AX?= <kim@example.com>
+        To: =?utf-8?q?B=1B[31m?= <b@example.com>
+        Content-Type: multipart/mixed; boundary=b
+
+        --b
+        Content-Type: text/plain
+
+        \tindented\u{1B}[2J line
+        --b
+        Content-Type: application/pdf; name="=?utf-8?q?a=0Db.pdf?="
+        Content-Disposition: attachment
+
+        %PDF
+        --b--
+        """
+    let message = try Message(bytes: Array(hostile.utf8))
+    let output = inspectMessage(message, origin: "order.eml", json: false)
+    #expect(!output.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x0D })
+    #expect(output.contains("message-id: <a\\u{1B}[2J@shop.example>\n"))
+    #expect(output.contains("subject: Order \\u{1B}]0;owned\\u{7} shipped\n"))
+    #expect(output.contains("from: Kim\\tLee\\nX <kim@example.com>\n"))
+    #expect(output.contains("to: B\\u{1B}[31m <b@example.com>\n"))
+    #expect(output.contains("filename=\"a\\rb.pdf\""))
+    // A body's tab stays a tab; its escape sequence is shown, not acted on.
+    #expect(output.contains("| \tindented\\u{1B}[2J line\n"))
+    // Each line of the tree is one line of the message's: no line break came from a value.
+    #expect(!output.contains("\nX <kim"))
+}

@@ -28,14 +28,24 @@ func rfc3339(_ date: Date) -> String {
 }
 
 private func describe(_ address: MailAddress) -> String {
-    guard let name = address.name, !name.isEmpty else { return address.address }
-    return "\(name) <\(address.address)>"
+    guard let name = address.name, !name.isEmpty else { return TerminalText.oneLine(address.address) }
+    return TerminalText.oneLine("\(name) <\(address.address)>")
 }
 
+/// A line of a body part's text as the tree shows it: tabs kept, every other control function
+/// escaped as ``TerminalText/oneLine(_:)`` writes it (an email's text must not move the cursor,
+/// recolour or retitle the reader's terminal).
+private func shownBodyLine(_ line: Substring) -> String {
+    line.split(separator: "\t", omittingEmptySubsequences: false).map { TerminalText.oneLine(String($0)) }
+        .joined(separator: "\t")
+}
+
+/// The text tree. Everything taken from the message (header field values, parameters, body
+/// text, warnings) is written with its control functions escaped (``TerminalText/oneLine(_:)``).
 private func inspectionText(_ message: Message, origin: String) -> String {
     var lines: [String] = ["origin: \(TerminalText.oneLine(origin))"]
-    if let id = message.messageID { lines.append("message-id: \(id)") }
-    if let subject = message.subject { lines.append("subject: \(subject)") }
+    if let id = message.messageID { lines.append("message-id: \(TerminalText.oneLine(id))") }
+    if let subject = message.subject { lines.append("subject: \(TerminalText.oneLine(subject))") }
     let from = message.from
     if !from.isEmpty { lines.append("from: " + from.map(describe).joined(separator: ", ")) }
     let to = message.to
@@ -45,22 +55,22 @@ private func inspectionText(_ message: Message, origin: String) -> String {
     for part in message.allPartsIncludingEncapsulated {
         let depth = part.path.split(separator: ".").count
         let indent = String(repeating: "  ", count: depth)
-        var summary = "\(indent)\(part.path) \(part.contentType.essence)"
-        if let charset = part.charset { summary += " charset=\(charset)" }
-        summary += " \(part.transferEncoding.name)"
-        if let disposition = part.disposition { summary += " \(disposition)" }
-        if let filename = part.filename { summary += " filename=\"\(filename)\"" }
+        var summary = "\(indent)\(part.path) \(TerminalText.oneLine(part.contentType.essence))"
+        if let charset = part.charset { summary += " charset=\(TerminalText.oneLine(charset))" }
+        summary += " \(TerminalText.oneLine(part.transferEncoding.name))"
+        if let disposition = part.disposition { summary += " \(TerminalText.oneLine(disposition))" }
+        if let filename = part.filename { summary += " filename=\"\(TerminalText.oneLine(filename))\"" }
         if part.contentType.type != "multipart" { summary += " \(part.decodedBytes().count) bytes" }
         lines.append(summary)
         if let text = part.text {
             for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-                lines.append("\(indent)  | \(line)")
+                lines.append("\(indent)  | \(shownBodyLine(line))")
             }
         }
     }
     if !message.warnings.isEmpty {
         lines.append("warnings:")
-        for warning in message.warnings { lines.append("  \(warning)") }
+        for warning in message.warnings { lines.append("  \(TerminalText.oneLine("\(warning)"))") }
     }
     return lines.joined(separator: "\n") + "\n"
 }
