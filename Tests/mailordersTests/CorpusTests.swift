@@ -82,4 +82,18 @@ import Testing
             ($0["passed"] as? Bool) == false && ($0["name"] as? String)?.hasPrefix("caf") == true
         })
     #expect(cases.contains { ($0["passed"] as? Bool) == true && ($0["name"] as? String) == "hello" })
+    // Its expectation beside it is the same case: one failure, not two.
+    let expectation =
+        Array(folder.path.utf8) + Array("/caf".utf8) + [0xE9] + Array(".expected.json".utf8) + [0]
+    let second = expectation.withUnsafeBufferPointer { buffer in
+        buffer.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT, 0o644) }
+    }
+    #expect(second >= 0)
+    close(second)
+    let paired = try CommandRunner.run(["corpus", folder.path, "--json"])
+    let pairedRun = try #require(
+        try JSONSerialization.jsonObject(with: Data(paired.standardOutput.utf8)) as? [String: Any])
+    let pairedCases = pairedRun["cases"] as? [[String: Any]] ?? []
+    #expect(pairedCases.count == 2)
+    #expect(pairedCases.filter { ($0["passed"] as? Bool) == false }.count == 1)
 }
