@@ -242,3 +242,16 @@ private let forwardTexts: [String] = {
         }
     }
 }
+
+@Test func aHeaderBlockFieldIsReadFromItsLabelOnly() {
+    // Every label fits in the characters the colon is looked for in.
+    #expect(ForwardDetector.labels.keys.allSatisfy { $0.count <= ForwardDetector.longestLabel })
+    #expect(ForwardDetector.field(of: "  From:  Shop <orders@shop.example>")?.0 == .from)
+    #expect(ForwardDetector.field(of: "De : Boutique")?.1 == "Boutique")
+    #expect(ForwardDetector.field(of: "\u{3000}差出人： ショップ")?.0 == .from)
+    #expect(ForwardDetector.field(of: "Sent:\tTuesday")?.0 == .sent)
+    // A colon far along a line of words is no label's.
+    let long = String(repeating: "word ", count: 200) + "from: x"
+    #expect(ForwardDetector.field(of: Substring(long)) == nil)
+    #expect(ForwardDetector.field(of: "Thanks for your order from: Shop") == nil)
+}

@@ -29,6 +29,22 @@ import Testing
         return try document(header + ["Content-Type: text/plain; charset=utf-8", ""] + body)
     }
 
+    @Test func aQuotesFirstLinesAreTheLinesOfItsWholeText() {
+        let texts = [
+            "", "one line", "a\nb\nc", "a\r\nb\nc\n\n\nd\ne\nf\ng", "\n\n\n\n\n\n\n",
+            "On Tue, Shop <s@shop.example> wrote:\n> Order 1\n> Total\n>\n> Thanks\n> more\n",
+            "café\r\n\r\n日本語\n" + String(repeating: "x", count: 900) + "\nend",
+        ]
+        for text in texts {
+            for count in 1...6 {
+                let whole = text.split(separator: "\n", omittingEmptySubsequences: false).prefix(count)
+                let head = ReplyQuote.firstLines(of: text, count: count)
+                    .split(separator: "\n", omittingEmptySubsequences: false).prefix(count)
+                #expect(whole.map(String.init) == head.map(String.init), "\(text.debugDescription) \(count)")
+            }
+        }
+    }
+
     @Test func plainReplyLosesTheAttributionAndQuote() throws {
         let document = try Self.document(
             Self.replyHeader + [

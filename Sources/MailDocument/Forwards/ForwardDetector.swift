@@ -181,13 +181,22 @@ public enum ForwardDetector {
         return appleMarkers.contains(core)
     }
 
+    /// The most characters a header block's label (``labels``) is read with.
+    static let longestLabel = 16
+
     /// The header field a line starts with (`From: x`, `De : x`, `差出人： x`), and its value.
     static func field(of line: Substring) -> (Field, Substring)? {
-        guard let colon = line.firstIndex(where: { $0 == ":" || $0 == "：" }) else { return nil }
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\u{A0}" || $0 == "\u{3000}" }
-        let label = String(line[..<colon].drop(while: isSpace).reversed().drop(while: isSpace).reversed())
+        // A label has at most 16 characters: the colon is looked for only among the first
+        // characters after the indentation, not along a whole long line.
+        let start = line.drop(while: isSpace)
+        guard let colon = start.prefix(Self.longestLabel + 16).firstIndex(where: { $0 == ":" || $0 == "：" })
+        else { return nil }
+        var end = colon
+        while end > start.startIndex, isSpace(line[line.index(before: end)]) { end = line.index(before: end) }
+        let label = String(line[start.startIndex..<end])
             .lowercased()
-        guard label.count <= 16, let field = labels[label] else { return nil }
+        guard label.count <= Self.longestLabel, let field = labels[label] else { return nil }
         let value = line[line.index(after: colon)...].drop(while: { $0 == " " || $0 == "\t" })
         return (field, value)
     }

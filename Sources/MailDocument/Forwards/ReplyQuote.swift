@@ -46,7 +46,8 @@ public enum ReplyQuote {
     /// quote from ("2 items shipped to Kim <kim@example.com>:") names no writer.
     /// - Parameter quotedText: a reply's quote, from its attribution or first quoted line.
     public static func writer(ofQuote quotedText: String) -> String? {
-        let lines = quotedText.prefix(800).split(separator: "\n", omittingEmptySubsequences: false).prefix(5)
+        let lines = firstLines(of: quotedText, count: 5).prefix(800)
+            .split(separator: "\n", omittingEmptySubsequences: false).prefix(5)
             .map { $0.trimmingCharacters(in: .whitespaces) }
         var writer: (address: String, line: Int, isFromField: Bool)?
         for (index, line) in lines.prefix(4).enumerated() where writer == nil {
@@ -79,6 +80,26 @@ public enum ReplyQuote {
             return false
         }
         return introduces ? writer.address : nil
+    }
+
+    /// The first `count` lines of `text` (up to and with the `count`-th line feed that is a
+    /// character of its own, not part of a CR LF), found among its UTF-8 bytes: what is split
+    /// into lines is no longer than what is read of it.
+    static func firstLines(of text: String, count: Int) -> Substring {
+        let utf8 = text.utf8
+        var seen = 0
+        var previous: UInt8 = 0
+        var index = utf8.startIndex
+        while index < utf8.endIndex {
+            let byte = utf8[index]
+            if byte == 0x0A && previous != 0x0D {
+                seen += 1
+                if seen == count { return text[..<utf8.index(after: index)] }
+            }
+            previous = byte
+            index = utf8.index(after: index)
+        }
+        return text[...]
     }
 
     /// The words that introduce a quoted message whose writer has no address in them: its
