@@ -394,8 +394,9 @@ extension MailDocument {
     private mutating func cutReplyQuotes(htmlQuoteStart: HTMLQuoteStart?, found: InlineForwards)
         -> (plain: Bool, html: Bool)
     {
+        let isAnswer = ReplyQuote.hasReplyPrefix(subject ?? "")
         func start(in text: String, isPlainText: Bool, forward: InlineForward?) -> Int? {
-            let quote = ReplyQuote.quoteStart(in: text, isPlainText: isPlainText)
+            let quote = ReplyQuote.quoteStart(in: text, isPlainText: isPlainText, isAnswer: isAnswer)
             let outlook = forward.flatMap {
                 $0.style == .outlook || $0.style == .headerBlock ? $0.markerOffset : nil
             }

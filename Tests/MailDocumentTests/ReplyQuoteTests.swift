@@ -82,11 +82,12 @@ import Testing
     }
 
     @Test func decorativeQuoteLinesInAThreadedShopEmailStay() throws {
-        let document = try Self.document(
-            Self.replyHeader + [
-                "Content-Type: text/plain; charset=utf-8", "", "Your order has shipped!",
-                "> Order number: NW-448201", "> Carrier: UPS", "Tracking number: 1Z8A4F290361537848",
-                "Thank you for shopping with us.",
+        // The shop's next email of the thread: its own subject, no reply prefix.
+        let document = try Self.plainReply(
+            subject: "Your Northwind order NW-448201 has shipped",
+            [
+                "Your order has shipped!", "> Order number: NW-448201", "> Carrier: UPS",
+                "Tracking number: 1Z8A4F290361537848", "Thank you for shopping with us.",
             ])
         #expect(document.plainText?.quotedText == "")
         #expect(document.plainText?.text.contains("Tracking number: 1Z8A4F290361537848") == true)
@@ -174,14 +175,43 @@ import Testing
                 "> Total: $248.00",
             ])
         #expect(document.plainText?.text == "See below.")
-        // One line starting with ">" is decoration, not a quote.
-        let single = try Self.document(
-            Self.replyHeader + [
-                "Content-Type: text/plain; charset=utf-8", "", "Your parcel is on its way.",
-                "> Track your parcel", "Order number: NW-448201",
-            ])
+        // In a shop's next email of the thread (no reply prefix), one line starting with ">" is
+        // decoration, not a quote.
+        let single = try Self.plainReply(
+            subject: "Your Northwind order has shipped",
+            ["Your parcel is on its way.", "> Track your parcel", "Order number: NW-448201"])
         #expect(single.plainText?.quotedText == "")
         #expect(single.plainText?.text.contains("Order number: NW-448201") == true)
+    }
+
+    /// An answer by hand ("Re:") written between the quote's lines: the quote goes from its
+    /// first line, however short the quoted runs, so that the shop's order number and
+    /// tracking number it repeats are not read as the customer's.
+    @Test func anAnswerInterleavedWithTheQuoteIsCutFromTheFirstQuotedLine() throws {
+        let body = [
+            "Hi,", "", "> Your order NW-448201 has shipped with UPS, tracking 1Z999AA10123456784.", "",
+            "It has not arrived yet. Can you check?", "", "> Estimated delivery: November 24", "", "Thanks,",
+            "Jordan",
+        ]
+        let answer = try Self.plainReply(subject: "Re: Your Northwind order #NW-448201 is confirmed", body)
+        let plain = try #require(answer.plainText)
+        #expect(plain.text == "Hi,")
+        #expect(plain.quotedText.hasPrefix("> Your order NW-448201"))
+        // The same lines with "AW:" (German clients) and "回复:" are answers too.
+        for subject in ["AW: Ihre Bestellung NW-448201", "回复: 订单 NW-448201"] {
+            #expect(try Self.plainReply(subject: subject, body).plainText?.text == "Hi,", "\(subject)")
+        }
+        // A one-line quote at the very start is still read as the text's (as before): nothing
+        // of the writer's own comes before it.
+        #expect(
+            ReplyQuote.quoteStart(
+                in: "> Where is my order?\nIt shipped today: 1Z999AA10123456784", isPlainText: true,
+                isAnswer: true)
+                == nil)
+        // HTML text is not read for `>` quoting.
+        #expect(
+            ReplyQuote.quoteStart(in: "Hi,\n> Your order NW-1\nThanks", isPlainText: false, isAnswer: true)
+                == nil)
     }
 
     /// A reply that starts with the quote, with no attribution, and answers below or between

@@ -28,7 +28,9 @@ import Foundation
 /// - in plain text only, lines starting with `>` after such an attribution, or two or more
 ///   that run to the end of the text or to a signature (the whole quote below a top-posted
 ///   answer), or two or more that start the text (an answer written below or between the
-///   quote's lines, cut with it); `>` lines inside the writer's own text are more likely
+///   quote's lines, cut with it); in an answer by hand (a subject with a reply prefix), any
+///   after the writer's own words (an answer interleaved with the quote, cut from the first
+///   quoted line); elsewhere `>` lines inside the writer's own text are more likely
 ///   decoration ("> Track your parcel");
 /// - Outlook's header block ("From: … Sent: … Subject: …", "-----Original Message-----"),
 ///   found by ``ForwardDetector``: in a reply it is the quoted message, not a forward.
@@ -212,7 +214,13 @@ public enum ReplyQuote {
     /// - Parameters:
     ///   - text: A rendered text (``RenderedText/text``): lines separated by `\n`.
     ///   - isPlainText: Whether `text` is a text/plain rendition, where `>` quoting is read.
-    public static func quoteStart(in text: String, isPlainText: Bool) -> Int? {
+    ///   - isAnswer: Whether the message's subject starts with a reply prefix ("Re:", "AW:",
+    ///     ``hasReplyPrefix(_:)``): someone answering by hand. In plain text its `>` lines after
+    ///     words of its own are a quote too, however few and whatever follows them: an answer
+    ///     written between the quote's lines ("Hi," / "> Your order … has shipped" / "It has
+    ///     not arrived"), cut from the first of them. A message of a thread without the prefix
+    ///     (a shop's next email) keeps such lines, which are more likely decoration.
+    public static func quoteStart(in text: String, isPlainText: Bool, isAnswer: Bool = false) -> Int? {
         var text = text
         return text.withUTF8 { bytes -> Int? in
             var lines: [Range<Int>] = []
@@ -238,6 +246,7 @@ public enum ReplyQuote {
                         ?? (runsToTheEnd() ? line.lowerBound : nil)
                         ?? (!wroteBefore && quotedRun(from: number, lines: lines, bytes: bytes) >= 2
                             ? line.lowerBound : nil)
+                        ?? (isAnswer && wroteBefore ? line.lowerBound : nil)
                 {
                     return start
                 }
