@@ -186,11 +186,32 @@ extension Message {
     /// The preferred text/html body, chosen as ``textBody`` is.
     public var htmlBody: BodyPart? { Message.preferred(root, subtype: "html") }
 
+    /// The inline text/plain parts that continue ``textBody``: its later siblings in the
+    /// multipart/mixed (or other non-alternative multipart) that holds it, of type text/plain,
+    /// not attachments and without a file name, in order. The parts of a multipart/mixed are
+    /// shown one after the other (RFC 2046 §5.1.3): mail clients split a body around an
+    /// attachment into such parts ("see the invoice attached" / invoice.pdf / "Order number:
+    /// A-10023"). Empty when ``textBody`` is the only one.
+    public var furtherTextBodies: [BodyPart] {
+        guard let first = textBody else { return [] }
+        let components = first.path.split(separator: ".")
+        guard components.count > 1 else { return [] }
+        let parentPath = components.dropLast().joined(separator: ".")
+        guard let parent = allParts.first(where: { $0.path == parentPath }),
+            parent.contentType.type == "multipart", parent.contentType.subtype != "alternative",
+            let index = parent.children.firstIndex(where: { $0.path == first.path })
+        else { return [] }
+        return parent.children[(index + 1)...].filter { part in
+            part.contentType.type == "text" && part.contentType.subtype == "plain"
+                && part.disposition != "attachment" && part.filename == nil && part.text != nil
+        }
+    }
+
     /// Parts that are attachments: leaves that are not the chosen text bodies and have an
     /// `attachment` disposition, a file name, or a non-text type; encapsulated messages
     /// count as attachments.
     public var attachments: [BodyPart] {
-        let chosen = Set([textBody?.path, htmlBody?.path].compactMap { $0 })
+        let chosen = Set([textBody?.path, htmlBody?.path].compactMap { $0 } + furtherTextBodies.map(\.path))
         return allParts.filter { part in
             guard part.children.isEmpty, part.contentType.type != "multipart" else { return false }
             if chosen.contains(part.path) { return false }

@@ -131,6 +131,37 @@ public struct RenderedText: Sendable {
 
     /// The lines of ``text``.
     public var lines: [Substring] { text.split(separator: "\n", omittingEmptySubsequences: false) }
+
+    /// Appends another rendition of the same kind (the next inline text part of a
+    /// multipart/mixed) as a paragraph of its own: a blank line, then its text; its spans,
+    /// hidden text and wide gaps follow, moved by the UTF-8 length before it.
+    /// - Parameter next: the rendition to append.
+    /// - Returns: the UTF-8 offset in ``text`` where `next`'s text now starts (to move its
+    ///   links by).
+    @discardableResult
+    public mutating func append(paragraph next: RenderedText) -> Int {
+        if next.text.isEmpty && next.hiddenText.isEmpty { return text.utf8.count }
+        if !text.isEmpty { text += "\n\n" }
+        let offset = text.utf8.count
+        text += next.text
+        spans += next.spans.map { span in
+            var span = span
+            span.range = (span.range.lowerBound + offset)..<(span.range.upperBound + offset)
+            return span
+        }
+        wideGaps += next.wideGaps.map { $0 + offset }
+        if !next.hiddenText.isEmpty {
+            if !hiddenText.isEmpty { hiddenText += "\n" }
+            let hiddenOffset = hiddenText.utf8.count
+            hiddenText += next.hiddenText
+            hiddenSpans += next.hiddenSpans.map { span in
+                var span = span
+                span.range = (span.range.lowerBound + hiddenOffset)..<(span.range.upperBound + hiddenOffset)
+                return span
+            }
+        }
+        return offset
+    }
 }
 
 /// Where a piece of rendered text came from.

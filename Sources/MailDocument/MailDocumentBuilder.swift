@@ -33,6 +33,9 @@ extension MailDocument {
         /// The message identifiers of References (RFC 5322 §3.6.4), oldest first.
         public var references: [String] = []
         public var textBody: BodyPart?
+        /// Inline text/plain parts shown after ``textBody`` (``Message/furtherTextBodies``):
+        /// rendered into the same plain text, one after the other.
+        public var furtherTextBodies: [BodyPart] = []
         public var htmlBody: BodyPart?
         public var attachments: [BodyPart]
 
@@ -65,6 +68,7 @@ extension MailDocument {
                 subject: message.subject, from: from, recipients: message.to + message.cc, date: dated?.date,
                 messageID: message.messageID, textBody: message.textBody, htmlBody: message.htmlBody,
                 attachments: message.attachments)
+            furtherTextBodies = message.furtherTextBodies
             replyTo = message.replyTo
             dateTimeZone = dated?.timeZone ?? nil
             inReplyTo = message.inReplyTo
@@ -104,8 +108,20 @@ extension MailDocument {
 
         if let body = parts.textBody, let text = body.text {
             let rendered = PlainTextRenderer.render(text: text, partPath: body.path)
-            plainText = rendered.text
+            var plain = rendered.text
             links += rendered.links
+            // Parts shown one after the other: each starts a paragraph of its own.
+            for further in parts.furtherTextBodies {
+                guard let text = further.text else { continue }
+                let next = PlainTextRenderer.render(text: text, partPath: further.path)
+                let offset = plain.append(paragraph: next.text)
+                links += next.links.map { link in
+                    var link = link
+                    link.position += offset
+                    return link
+                }
+            }
+            plainText = plain
         }
         var htmlQuoteStart: HTMLQuoteStart?
         if let body = parts.htmlBody, let html = body.text {

@@ -381,3 +381,54 @@ private func forwardedDocument(_ text: String) -> MailDocument {
     #expect(korean.forwardedOriginal?.sender?.name == "달빛상점")
     #expect(korean.forwardedOriginal?.subject == "배송이 시작되었습니다")
 }
+
+// MARK: - Text parts shown one after the other
+
+/// A body split around an attachment (multipart/mixed: text, attachment, text): every inline
+/// text/plain part is read, in order, into one plain text (RFC 2046 §5.1.3).
+@Test func inlineTextPartsAroundAnAttachmentAreOnePlainText() throws {
+    let raw = [
+        "From: Shop <orders@shop.example>", "To: a@example.com", "Subject: Your order",
+        "MIME-Version: 1.0", "Content-Type: multipart/mixed; boundary=b", "",
+        "--b", "Content-Type: text/plain; charset=utf-8", "", "Thank you! Your invoice is attached.",
+        "--b", "Content-Type: application/pdf", "Content-Disposition: attachment; filename=invoice.pdf",
+        "Content-Transfer-Encoding: base64", "", "JVBERi0x",
+        "--b", "Content-Type: text/plain; charset=utf-8", "Content-Disposition: inline", "",
+        "Order number:  A-10023", "Track it: https://www.ups.com/track?tracknum=1Z999AA10123456784",
+        "--b", "Content-Type: text/plain; charset=utf-8",
+        "Content-Disposition: attachment; filename=notes.txt",
+        "", "Not shown: an attachment.",
+        "--b--",
+    ].joined(separator: "\r\n")
+    let message = try Message(bytes: Array(raw.utf8))
+    #expect(message.furtherTextBodies.map(\.path) == ["1.3"])
+    #expect(!message.attachments.contains { $0.path == "1.3" })
+    #expect(message.attachments.map(\.path) == ["1.2", "1.4"])
+    let document = MailDocument(message: message)
+    let plain = try #require(document.plainText)
+    #expect(plain.text.hasPrefix("Thank you! Your invoice is attached.\n\nOrder number: A-10023\n"))
+    #expect(!plain.text.contains("Not shown"))
+    // Spans name each part and point into the joined text.
+    let second = try #require(plain.spans.first { $0.partPath == "1.3" })
+    let utf8 = Array(plain.text.utf8)
+    #expect(String(decoding: utf8[second.range], as: UTF8.self).hasPrefix("Order number"))
+    // The wide gap of the second part ("number:  A") moved with it.
+    let gap = try #require(plain.wideGaps.first)
+    #expect(String(decoding: utf8[(gap - 7)..<gap], as: UTF8.self) == "number:")
+    // The link of the second part points at its anchor in the joined text.
+    let link = try #require(document.links.first { $0.target.contains("ups.com") })
+    #expect(String(decoding: utf8[link.position...].prefix(5), as: UTF8.self) == "https")
+}
+
+/// In multipart/alternative only the preferred text/plain alternative is read.
+@Test func alternativesAreNotJoined() throws {
+    let raw = [
+        "From: Shop <orders@shop.example>", "Subject: x", "MIME-Version: 1.0",
+        "Content-Type: multipart/alternative; boundary=b", "",
+        "--b", "Content-Type: text/plain", "", "first", "--b", "Content-Type: text/plain", "", "second",
+        "--b--",
+    ].joined(separator: "\r\n")
+    let message = try Message(bytes: Array(raw.utf8))
+    #expect(message.furtherTextBodies.isEmpty)
+    #expect(MailDocument(message: message).plainText?.text == "second")
+}
