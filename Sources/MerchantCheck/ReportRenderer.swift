@@ -112,7 +112,7 @@ public enum ReportRenderer {
         for finding in findings {
             let severity = finding.severity.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)
             lines.append("  \(severity) \(finding.code)  \(oneLine(finding.message))")
-            lines.append("                fix: \(finding.fix)")
+            lines.append("                fix: \(oneLine(finding.fix, limit: 2_000))")
         }
         return lines
     }
@@ -120,7 +120,9 @@ public enum ReportRenderer {
     private static func oneLine(_ text: String, limit: Int = 200) -> String {
         var line = text.replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " ")
             .replacingOccurrences(of: "\t", with: " ")
-        line = String(line.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map(Character.init))
+        // C0 and C1 controls, DEL, line and paragraph separators and bidirectional controls
+        // (``TerminalText/needsEscape(_:)``) are dropped: a line stays one line, shown in order.
+        line = String(line.unicodeScalars.filter { !TerminalText.needsEscape($0) }.map(Character.init))
         if line.count > limit { line = String(line.prefix(limit - 1)) + "…" }
         return line
     }

@@ -30,6 +30,15 @@ import Testing
         #expect(!ReportRenderer.html(report, emailHTML: "").isEmpty)
     }
 
+    @Test func theTextReportKeepsEachLineOneLineInOrder() {
+        var document = Fixtures.shipping(body: "Your order has shipped.", preheader: nil)
+        document.subject = "Shipped\u{2028}FAKE\u{202E}txt.exe\u{85}\u{1B}[2J"
+        let report = Fixtures.checker.check(document: document, extraction: Fixtures.shippingExtraction())
+        let text = ReportRenderer.text(report)
+        #expect(text.contains("  Subject: ShippedFAKEtxt.exe[2J\n"))
+        #expect(!text.unicodeScalars.contains { [0x1B, 0x85, 0x2028, 0x202E].contains($0.value) })
+    }
+
     @Test func deeplyNestedMarkupIsBounded() {
         var value = JSONValue.string("OrderShipped")
         for _ in 0..<10_000 { value = .object(["orderStatus": value, "x": .array([value])]) }

@@ -77,3 +77,23 @@ private let sample = MailDocument(
     let forwarded = try #require((object["text"] as? [String: Any])?["forwardedOriginal"] as? [String: Any])
     #expect(forwarded["from"] as? [String: String] == ["name": "Shop"])
 }
+
+@Test func textInspectionEscapesWhatTheEmailNames() throws {
+    // An attachment name with a carriage return, a line feed and a right-to-left override; a
+    // subject with a line separator; an ESC sequence in the Message-ID.
+    let raw = [
+        "From: Shop <orders@shop.example>", "Subject: =?utf-8?q?s=E2=80=A8t?=", "Message-ID: <a\u{1B}[2J@x>",
+        "MIME-Version: 1.0", "Content-Type: multipart/mixed; boundary=b", "",
+        "--b", "Content-Type: text/plain", "", "Order 1047",
+        "--b", "Content-Type: application/octet-stream",
+        "Content-Disposition: attachment; filename=\"=?utf-8?q?a=0Db=E2=80=AEcod.exe=0AFAKE=3A_x?=\"", "",
+        "x",
+        "--b--",
+    ].joined(separator: "\r\n")
+    let output = inspectDocumentText(MailDocument(message: try Message(bytes: Array(raw.utf8))))
+    #expect(!output.unicodeScalars.contains { [0x0D, 0x1B, 0x2028, 0x202E].contains($0.value) })
+    #expect(output.contains("Attachment: a\\rb\\u{202E}cod.exe\\nFAKE: x application/octet-stream"))
+    #expect(output.contains("Subject: s\\u{2028}t\n"))
+    #expect(output.contains("Message-ID: <a\\u{1B}[2J@x>\n"))
+    #expect(!output.contains("\nFAKE"))
+}

@@ -3,6 +3,7 @@
 import Foundation
 import MIME
 import MailDocument
+import Mailbox
 
 /// The document's header facts, its rendered texts (plain, HTML, hidden), the preheader,
 /// attachments and warnings, then the forwarded original the same way, indented.
@@ -30,9 +31,11 @@ func inspectDocumentLinks(_ document: MailDocument) -> String {
         for link in document.links {
             var flags = link.origin.rawValue
             if link.isHidden { flags += ", hidden" }
-            output += "\(prefix)[\(flags) @\(link.position)] \(quoted(link.text))\n"
-            output += "\(prefix)    href:   \(link.href)\n"
-            if link.target != link.href { output += "\(prefix)    target: \(link.target)\n" }
+            output += "\(prefix)[\(flags) @\(link.position)] \(TerminalText.oneLine(quoted(link.text)))\n"
+            output += "\(prefix)    href:   \(TerminalText.oneLine(link.href))\n"
+            if link.target != link.href {
+                output += "\(prefix)    target: \(TerminalText.oneLine(link.target))\n"
+            }
         }
         current = document.forwardedOriginal
         depth += 1
@@ -55,16 +58,21 @@ func inspectDocumentStructured(_ document: MailDocument) -> String {
         output += object.jsonValue.jsonString(pretty: true) + "\n"
     }
     for order in document.attachedOrders {
-        output += "== attached order \(order.filename ?? "(unnamed)") ==\n"
+        output += "== attached order \(TerminalText.oneLine(order.filename ?? "(unnamed)")) ==\n"
         output += order.order.jsonString(pretty: true) + "\n"
     }
-    for warning in structuredDataWarnings(document) { output += "warning: \(warning)\n" }
+    for warning in structuredDataWarnings(document) {
+        output += "warning: \(TerminalText.oneLine("\(warning)"))\n"
+    }
     return output
 }
 
 private func writeText(_ document: MailDocument, into output: inout String, depth: Int) {
     let prefix = String(repeating: "  ", count: depth)
-    func line(_ text: String) { output += prefix + text + "\n" }
+    // Every line is written with its control functions, line separators and bidirectional
+    // controls escaped (``TerminalText/oneLine(_:)``): header fields, attachment names and
+    // warnings come from the email, and one must not forge a line or move the cursor.
+    func line(_ text: String) { output += prefix + TerminalText.oneLine(text) + "\n" }
     func block(_ title: String, _ text: String) {
         line("== \(title) ==")
         for textLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
