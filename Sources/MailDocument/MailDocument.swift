@@ -253,10 +253,18 @@ public struct DocumentWarning: Sendable, Hashable, CustomStringConvertible {
     public var partPath: String?
     /// A one-line description.
     public var message: String
+    /// Whether a resource limit left part of the email unread (an HTML part cut at its size
+    /// or parser-work limit, links or images past their count): what it held may be missing.
+    public var isLimit: Bool
 
-    public init(partPath: String? = nil, message: String) {
+    /// - Parameters:
+    ///   - partPath: the body-part path, when the warning is about one part.
+    ///   - message: a one-line description.
+    ///   - isLimit: a resource limit left part of the email unread (``isLimit``).
+    public init(partPath: String? = nil, message: String, isLimit: Bool = false) {
         self.partPath = partPath
         self.message = message
+        self.isLimit = isLimit
     }
 
     public var description: String {

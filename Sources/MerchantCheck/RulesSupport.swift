@@ -72,7 +72,8 @@ extension MerchantEmailChecker {
         if extraction.messageID == nil { extraction.messageID = message.messageID }
         var report = check(
             document: document, extraction: extraction, expect: expect, origin: origin,
-            language: extractor?.languageCode(of: document), limitsReached: extracted?.warnings ?? [])
+            language: extractor?.languageCode(of: document),
+            limitsReached: document.warnings.filter(\.isLimit) + (extracted?.warnings ?? []))
         report.emailHTML = message.htmlBody?.text
         return report
     }

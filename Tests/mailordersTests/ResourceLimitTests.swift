@@ -158,6 +158,19 @@ import Testing
         #expect(
             extract.standardError.contains("warning")
                 && extract.standardError.contains("text/html part cut at byte"))
+        // check says so too (MO701): what stood past the cut is not in the report.
+        let check = try CommandRunner.run([
+            "check", "--format", "json", maildir.appendingPathComponent("new/elements").path,
+        ])
+        let report = try #require(
+            ((try JSONSerialization.jsonObject(with: Data(check.standardOutput.utf8)) as? [String: Any])?[
+                "reports"] as? [[String: Any]])?.first)
+        let findings = report["findings"] as? [[String: Any]] ?? []
+        #expect(
+            findings.contains {
+                $0["code"] as? String == "MO701"
+                    && ($0["message"] as? String)?.contains("more than 150000 elements") == true
+            }, "\(findings)")
     }
 
     /// The prefilter's bounded keyword scan, extraction's 2,000,000 bytes per rendered text

@@ -136,7 +136,8 @@ struct DOMWalker {
     private mutating func limitHit(_ kind: String, _ limit: Int) {
         guard limitsHit.insert(kind).inserted else { return }
         warnings.append(
-            DocumentWarning(partPath: partPath, message: "more than \(limit) \(kind); rest ignored"))
+            DocumentWarning(
+                partPath: partPath, message: "more than \(limit) \(kind); rest ignored", isLimit: true))
     }
 
     func finish() -> RenderedHTML {

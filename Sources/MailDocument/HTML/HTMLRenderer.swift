@@ -164,7 +164,8 @@ public enum HTMLRenderer {
             warnings.append(
                 DocumentWarning(
                     partPath: partPath,
-                    message: "text/html part of \(bytes.count) bytes cut to \(options.maxInputBytes) bytes"))
+                    message: "text/html part of \(bytes.count) bytes cut to \(options.maxInputBytes) bytes",
+                    isLimit: true))
             bytes.removeSubrange(options.maxInputBytes...)
         }
         if let cut = HTMLCost.cut(bytes, maxSteps: options.maxParserSteps, maxNodes: options.maxNodes) {
@@ -178,8 +179,8 @@ public enum HTMLRenderer {
             warnings.append(
                 DocumentWarning(
                     partPath: partPath,
-                    message: "text/html part cut at byte \(cut.offset) of \(bytes.count): \(reason)"
-                ))
+                    message: "text/html part cut at byte \(cut.offset) of \(bytes.count): \(reason)",
+                    isLimit: true))
             bytes.removeSubrange(cut.offset...)
         }
         let document: htmlDocPtr? = bytes.withUnsafeBufferPointer { buffer in
