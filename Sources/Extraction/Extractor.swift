@@ -88,6 +88,46 @@ public struct Extractor: Sendable {
         return (result, context.warnings)
     }
 
+    /// The document extraction reads in an email: the forwarded original when there is one
+    /// (with the forwarding email's subject, text, links, images, markup, attachments and date
+    /// where the original lacks its own), else the email itself; a reply loses the subject it
+    /// answers (see ``extract(_:)``). `mailorders check` judges the same document.
+    /// - Parameter outer: the email as the document stage rendered it.
+    /// - Returns: the document to read fields from.
+    public static func documentRead(from outer: MailDocument) -> MailDocument {
+        // The email itself is copied only when it forwards an original (a copy retains every
+        // field).
+        if var original = outer.forwardedOriginal {
+            if original.subject == nil { original.subject = outer.subject }
+            if original.htmlText == nil && original.plainText == nil {
+                original.htmlText = outer.htmlText
+                original.plainText = outer.plainText
+                original.links = outer.links
+                original.images = outer.images
+            }
+            if original.structuredData.isEmpty { original.structuredData = outer.structuredData }
+            if original.attachedOrders.isEmpty { original.attachedOrders = outer.attachedOrders }
+            if original.date == nil { original.date = outer.date }
+            // A forwarded reply (its own subject starts with a reply prefix, as in "Fw: Re: …")
+            // is read as a reply: its subject is its thread's.
+            if ReplyQuote.hasReplyPrefix(original.subject ?? "") { original.subject = nil }
+            return original
+        } else if outer.isReply, let subject = outer.subject,
+            ReplyQuote.hasReplyPrefix(subject) || outer.answersQuotedWriter
+        {
+            // A reply's subject is the one it answers ("Re: Your order … is confirmed"), written
+            // by whoever started the thread: it says nothing about the reply itself. A reply under
+            // an unchanged subject keeps it unless it goes back to the quoted writer at another
+            // domain (``MailDocument/answersQuotedWriter``): a quote cut wrongly from a threaded
+            // shop email must not take the shop's order number with it.
+            var reply = outer
+            reply.subject = nil
+            return reply
+        } else {
+            return outer
+        }
+    }
+
     /// How many UTF-8 bytes of each rendered text (the HTML text, the plain text, the
     /// preheader, the subject) extraction searches: 2,000,000. Hostile input stays bounded; a
     /// value printed past them is not found (``extractReportingLimits(_:)`` says so).
@@ -124,37 +164,7 @@ struct ExtractionContext {
         self.outer = outer
         self.extractor = extractor
         self.rules = extractor.rules
-        // The email itself is copied only when it forwards an original (a copy retains every
-        // field).
-        if var original = outer.forwardedOriginal {
-            if original.subject == nil { original.subject = outer.subject }
-            if original.htmlText == nil && original.plainText == nil {
-                original.htmlText = outer.htmlText
-                original.plainText = outer.plainText
-                original.links = outer.links
-                original.images = outer.images
-            }
-            if original.structuredData.isEmpty { original.structuredData = outer.structuredData }
-            if original.attachedOrders.isEmpty { original.attachedOrders = outer.attachedOrders }
-            if original.date == nil { original.date = outer.date }
-            // A forwarded reply (its own subject starts with a reply prefix, as in "Fw: Re: …")
-            // is read as a reply: its subject is its thread's.
-            if ReplyQuote.hasReplyPrefix(original.subject ?? "") { original.subject = nil }
-            self.document = original
-        } else if outer.isReply, let subject = outer.subject,
-            ReplyQuote.hasReplyPrefix(subject) || outer.answersQuotedWriter
-        {
-            // A reply's subject is the one it answers ("Re: Your order … is confirmed"), written
-            // by whoever started the thread: it says nothing about the reply itself. A reply under
-            // an unchanged subject keeps it unless it goes back to the quoted writer at another
-            // domain (``MailDocument/answersQuotedWriter``): a quote cut wrongly from a threaded
-            // shop email must not take the shop's order number with it.
-            var reply = outer
-            reply.subject = nil
-            self.document = reply
-        } else {
-            self.document = outer
-        }
+        self.document = Extractor.documentRead(from: outer)
         self.text = DocumentText(document: self.document)
         self.warnings = text.cuts.map { cut in
             DocumentWarning(

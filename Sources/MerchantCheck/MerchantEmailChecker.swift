@@ -69,6 +69,9 @@ public struct MerchantEmailChecker: Sendable {
         document: MailDocument, extraction: ExtractionResult, expect: ExpectedKind? = nil,
         origin: String = "-", language: String? = nil, limitsReached: [DocumentWarning] = []
     ) -> CheckReport {
+        // A forwarded email is judged by the original it forwards, as extraction reads it: the
+        // merchant's words, links and sender are there, not in the forwarder's note.
+        let document = document.forwardedOriginal == nil ? document : Extractor.documentRead(from: document)
         let text = EmailText(document)
         var findings: [Finding] = []
         let kind = extraction.kind

@@ -14,6 +14,28 @@ import Testing
         #expect(result.standardOutput.contains("order.json"))
     }
 
+    /// A forwarded email is judged by the original it forwards: the merchant's name, order
+    /// number, carrier and tracking link are there, and its sender is the shop's domain.
+    @Test func aForwardedEmailIsJudgedByItsOriginal() throws {
+        let corpus = CommandRunner.repository.appendingPathComponent("Corpus")
+        let forwarded = corpus.appendingPathComponent("en-forwarded-attachment-evri.eml").path
+        let result = try CommandRunner.run(["check", forwarded, "--format", "json"])
+        #expect(result.status == 0, "\(result.standardOutput)")
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let report = try #require((document["reports"] as? [[String: Any]])?.first)
+        let codes = Set((report["findings"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String })
+        #expect(codes.isDisjoint(with: ["MO101", "MO102", "MO202", "MO203", "MO204"]), "\(codes)")
+        #expect((report["sender"] as? [String: Any])?["domain"] as? String == "brambleandfinch.example")
+        // The shop's own email beside one forwarded from another address: one sending domain.
+        let both = try CommandRunner.run([
+            "check", "--format", "json",
+            corpus.appendingPathComponent("en-ca-maple-loom-shipped-purolator.eml").path,
+            corpus.appendingPathComponent("en-forwarded-outlook-maple-loom-canada-post.eml").path,
+        ])
+        #expect(!both.standardOutput.contains("MO401"), "\(both.standardOutput)")
+    }
+
     @Test func theWrongExpectedKindIsAnError() throws {
         let result = try CommandRunner.run([
             "check", Self.shipped, "--expect", "delivery", "--format", "json",
