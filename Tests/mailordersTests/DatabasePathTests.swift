@@ -99,4 +99,26 @@ import Testing
         #expect(object["error"] as? String == expected)
         #expect(object["exitCode"] as? Int == 2)
     }
+
+    @Test func ordersWithALoopOfLinksOrAMissingDatabaseGiven() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let first = folder.appendingPathComponent("a.sqlite").path
+        try FileManager.default.createSymbolicLink(atPath: first, withDestinationPath: "b.sqlite")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.appendingPathComponent("b.sqlite").path, withDestinationPath: "a.sqlite")
+        let loop = try CommandRunner.run(["orders", "--db", first])
+        #expect(loop.status == 2)
+        #expect(
+            loop.standardError.contains(
+                "cannot read the order store \(first): its symbolic links form a loop"))
+        // A database given that is not there: the scan to run names it.
+        let missing = folder.appendingPathComponent("none.sqlite").path
+        let none = try CommandRunner.run(["orders", "--db", missing])
+        #expect(none.status == 2)
+        #expect(
+            none.standardError
+                == "mailorders orders: no order database at \(missing); run 'mailorders scan --db \(missing)' first\n"
+        )
+    }
 }

@@ -30,11 +30,18 @@ enum OrdersCommand: Subcommand {
         }
         let out = URL(fileURLWithPath: arguments.value("out") ?? "orders")
         let path = arguments.value("db") ?? out.appendingPathComponent("mailorders.sqlite").path
-        guard FileManager.default.fileExists(atPath: path) else {
-            return stop("no order database at \(path); run 'mailorders scan' first or pass --db")
-        }
-        if let problem = SQLiteOrderStore.pathProblem(path) {
+        // A path that is there but cannot be a database (a folder, a link to nothing, a loop
+        // of links) is said as such; only a path with nothing at it asks for a scan.
+        if let problem = SQLiteOrderStore.pathProblem(path), !problem.hasPrefix("its folder ") {
             return stop("cannot read the order store \(path): \(problem)")
+        }
+        guard FileManager.default.fileExists(atPath: path) else {
+            let given = arguments.value("db") != nil
+            return stop(
+                "no order database at \(path); "
+                    + (given
+                        ? "run 'mailorders scan --db \(path)' first"
+                        : "run 'mailorders scan' first or pass --db"))
         }
         do throws(StoreError) {
             let store = try SQLiteOrderStore(readingOnly: path)
