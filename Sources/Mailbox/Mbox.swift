@@ -205,7 +205,7 @@ final class MboxReader {
         if oversized || end - start > maxMessageBytes {
             return .failure(
                 SourceProblem(
-                    origin: origin, reason: "message larger than the \(maxMessageBytes)-byte limit: skipped"))
+                    origin: origin, reason: "message larger than the \(maxMessageBytes)-byte limit"))
         }
         var slice = stream.buffer[start..<end]
         var warnings: [String] = []

@@ -562,7 +562,7 @@ public final class MessageSource: Sequence, IteratorProtocol {
                     SourceProblem(
                         origin: MessageOrigin(path: path),
                         reason:
-                            "grew to \(status.st_size) bytes after it was listed, past the \(maxMessageBytes)-byte message limit: skipped, read again on the next run",
+                            "grew to \(status.st_size) bytes after it was listed, past the \(maxMessageBytes)-byte message limit; read again on the next run",
                         isFileProblem: true))
             ]
         }
@@ -728,7 +728,7 @@ public final class MessageSource: Sequence, IteratorProtocol {
                     leadingJunk = SourceProblem(
                         origin: MessageOrigin(path: path, byteOffset: stream.bufferOffset),
                         reason:
-                            "\(separator) bytes before the mbox's first From line are not a message: skipped")
+                            "\(separator) bytes before the mbox's first From line are not a message")
                 }
                 stream.drop(separator)
             }
@@ -757,7 +757,7 @@ public final class MessageSource: Sequence, IteratorProtocol {
         if tooLarge {
             return .failure(
                 SourceProblem(
-                    origin: origin, reason: "message larger than the \(maxMessageBytes)-byte limit: skipped"))
+                    origin: origin, reason: "message larger than the \(maxMessageBytes)-byte limit"))
         }
         if let junk = MessageSource.junkReason(bytes) {
             return .failure(SourceProblem(origin: origin, reason: junk))

@@ -152,7 +152,7 @@ import Testing
             problems.map(\.description) == [
                 folder.url.path + "/empty-\\x80.eml at byte 0: empty file",
                 folder.url.path
-                    + "/inbox-\\xFF.mbox at byte 0: 12 bytes before the mbox's first From line are not a message: skipped",
+                    + "/inbox-\\xFF.mbox at byte 0: 12 bytes before the mbox's first From line are not a message",
             ])
     }
 

@@ -193,7 +193,7 @@ func text(_ message: RawMessage) -> String { String(decoding: message.bytes, as:
     #expect(problems.first?.origin.byteOffset == 0)
     #expect(
         problems.first?.reason
-            == "\(junk.utf8.count) bytes before the mbox's first From line are not a message: skipped")
+            == "\(junk.utf8.count) bytes before the mbox's first From line are not a message")
     // Byte offsets still count from the start of the file.
     let separator = junk.utf8.count + "From a@example.com Sat Nov 28 10:00:00 2026\n".utf8.count
     #expect(messages.first?.origin.byteOffset == separator)
