@@ -70,6 +70,12 @@ import Testing
         let missing = try CommandRunner.run(["check", box.path + "#3"])
         #expect(missing.status == 2)
         #expect(missing.standardError.contains("is an mbox of 2 messages, it has no message 3"))
+        let zero = try CommandRunner.run(["check", box.path + "#0"])
+        #expect(zero.status == 2)
+        #expect(
+            zero.standardError.contains(
+                "the messages of an mbox are counted from 1 (\(box.path)#1 is the first)"),
+            "\(zero.standardError)")
         let single = folder.appendingPathComponent("one.eml")
         try FileManager.default.copyItem(
             at: Self.cur.appendingPathComponent(

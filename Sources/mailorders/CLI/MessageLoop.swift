@@ -60,6 +60,10 @@ final class MessageLoop {
     private func readMessage(
         _ index: Int, of file: String, givenAs path: String, _ body: (RawMessage) -> Void
     ) {
+        guard index >= 1 else {
+            skip(path, "the messages of an mbox are counted from 1 (\(file)#1 is the first)")
+            return
+        }
         let source = MessageSource(paths: [file])
         var last = 0
         var isMbox = false
@@ -94,13 +98,14 @@ final class MessageLoop {
         }
     }
 
-    /// `(FILE, N)` for a path `FILE#N` (N from 1) that does not exist as given, where `FILE` is
+    /// `(FILE, N)` for a path `FILE#N` (N from 1; 0 is taken to be refused with a reason) that does not exist as given, where `FILE` is
     /// a regular file: the origin `scan` gives the `N`-th message of an mbox.
     static func mboxMessageReference(_ path: String) -> (file: String, index: Int)? {
         guard let hash = path.lastIndex(of: "#") else { return nil }
         let digits = path[path.index(after: hash)...]
+        // `#0` is taken too, to be told that messages are counted from 1.
         guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let index = Int(digits),
-            index >= 1
+            index >= 0
         else { return nil }
         let file = String(path[..<hash])
         // Looked up as the source opens paths: one that is not UTF-8 by its own bytes.
