@@ -97,3 +97,20 @@ import Testing
     #expect(pairedCases.count == 2)
     #expect(pairedCases.filter { ($0["passed"] as? Bool) == false }.count == 1)
 }
+
+/// A case name with a line break or a tab stays that name in the JUnit report: as character
+/// references, which an XML parser keeps in an attribute (a raw one would read as a space).
+@Test func junitKeepsALineBreakInACaseName() throws {
+    let folder = try CommandRunner.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try Data("From: a@b.example\nSubject: hi\n\nHello.\n".utf8).write(
+        to: folder.appendingPathComponent("nl\nx\tz.eml"))
+    try Data(#"{"kind": "orderConfirmation"}"#.utf8).write(
+        to: folder.appendingPathComponent("nl\nx\tz.expected.json"))
+    let report = folder.appendingPathComponent("report.xml").path
+    let run = try CommandRunner.run(["corpus", folder.path, "--junit", report])
+    #expect(run.status == 1)
+    let xml = try String(contentsOfFile: report, encoding: .utf8)
+    #expect(xml.contains("<testcase classname=\"corpus\" name=\"nl&#10;x&#9;z\">"), "\(xml)")
+    #expect(!xml.contains("nl\nx"))
+}

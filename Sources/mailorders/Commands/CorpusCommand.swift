@@ -171,7 +171,11 @@ extension CorpusRunner {
                 case "<": out += "&lt;"
                 case ">": out += "&gt;"
                 case "\"": out += "&quot;"
-                case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
+                // As character references: an attribute keeps them (a parser reads a raw one as a
+                // space, XML 1.0 §3.3.3), and a case name with a line break stays that name.
+                case "\t": out += "&#9;"
+                case "\n": out += "&#10;"
+                case "\r": out += "&#13;"
                 default:
                     // XML 1.0 forbids most control characters.
                     if scalar.value < 0x20 || (0xFFFE...0xFFFF).contains(scalar.value) {
