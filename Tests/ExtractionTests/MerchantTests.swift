@@ -108,6 +108,27 @@ import Testing
                 name: nil, html: ["Order #A-10023"],
                 images: [ImageReference(source: "cid:logo", alt: "Northwind logo", position: 0)])?.name
                 == "Northwind")
+        // A logo known by its file's name: its alt text is the brand.
+        #expect(
+            merchant(
+                name: nil, html: ["Order #A-10023"],
+                images: [
+                    ImageReference(
+                        source: "https://cdn.bluekettle-shop.example/img/Logo-header.png?v=3",
+                        alt: "Blue Kettle Tea Co.", position: 0)
+                ])?.name == "Blue Kettle Tea Co.")
+        // Any other picture's alt text is a product's, not the shop's.
+        #expect(
+            merchant(
+                name: nil, html: ["Order #A-10023"],
+                images: [
+                    ImageReference(
+                        source: "https://cdn.shop.example/products/teapot.png?logo=1",
+                        alt: "Cast-iron teapot",
+                        position: 0)
+                ])?.name != "Cast-iron teapot")
+        #expect(ExtractionContext.isLogoFile("https://x.example/a/b/site-logo.svg#top"))
+        #expect(!ExtractionContext.isLogoFile("https://logo.example/a/teapot.png"))
     }
 
     @Test func registrableDomainIsTheLastResort() {

@@ -439,12 +439,25 @@ extension ExtractionContext {
         for image in document.images.prefix(5) {
             guard let alt = image.alt else { continue }
             let folded = alt.lowercased()
-            guard folded.contains("logo") || alt.contains("ロゴ") || alt.contains("로고") else { continue }
+            // A logo says so in its alt text ("Blue Kettle logo") or in its file's name
+            // (`…/logo.png` with the alt text "Blue Kettle Tea Co.").
+            guard
+                folded.contains("logo") || alt.contains("ロゴ") || alt.contains("로고")
+                    || Self.isLogoFile(image.source)
+            else { continue }
             let name = alt.replacingOccurrences(of: "logo", with: "", options: .caseInsensitive)
                 .replacingOccurrences(of: "ロゴ", with: "").replacingOccurrences(of: "로고", with: "")
             if let brand = cleanBrand(name) { return (brand, "logo alt: \(alt)") }
         }
         return nil
+    }
+
+    /// Whether an image's URL names a logo: the last segment of its path (before any query or
+    /// fragment) holds "logo", ignoring case (`https://cdn.shop.example/img/Logo-header.png`).
+    static func isLogoFile(_ source: String) -> Bool {
+        let path = source.prefix { $0 != "?" && $0 != "#" }
+        guard let name = path.split(separator: "/").last else { return false }
+        return name.range(of: "logo", options: .caseInsensitive) != nil
     }
 
     /// The shop's own domain when the sender's domain does not carry the shop's name but a
