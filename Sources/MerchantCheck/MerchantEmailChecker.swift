@@ -430,7 +430,13 @@ public struct MerchantEmailChecker: Sendable {
             }
             guard candidate.isRelevant || matches.contains(where: \.isDistinctive) else { continue }
             reported.insert(number)
-            let formatNames = Array(Set(matches.map { "\($0.carrier) (\($0.format))" })).sorted()
+            // A format named after its carrier ("FedEx Express (12)") is named as it is; another
+            // gets its carrier's name first ("UPS 1Z").
+            let formatNames = Array(
+                Set(
+                    matches.map { $0.format.hasPrefix($0.carrier) ? $0.format : "\($0.carrier) \($0.format)" }
+                )
+            ).sorted()
             findings.append(
                 FindingCode.checkDigitInvalid.finding(
                     "The tracking number \(number) has the format of \(formatNames.joined(separator: ", ")) "

@@ -180,6 +180,21 @@ import Testing
                 body: "Example Outfitters\nOrder number: A-10023\nTracking: 123456789012"),
             extraction: Fixtures.confirmationExtraction())
         #expect(Fixtures.codes(labelled).contains("MO205"))
+        // The format is named once, with its carrier's name first when it lacks it.
+        let named = labelled.findings.first { $0.code == "MO205" }?.message ?? ""
+        #expect(named.contains("has the format of X Twelve digits but"), "\(named)")
+        let fedEx = TrackingNumberFormat(
+            id: "fedex12", name: "FedEx Express (12)", pattern: "(?<payload>[0-9]{11})(?<check>[0-9])",
+            isDistinctive: false, validate: { _, _ in false })
+        let fedExChecker = MerchantEmailChecker(carriers: [
+            CarrierProfile(id: "fedex", name: "FedEx", formats: [fedEx])
+        ])
+        let fedExReport = fedExChecker.check(
+            document: Fixtures.confirmation(
+                body: "Example Outfitters\nOrder number: A-10023\nTracking: 123456789012"),
+            extraction: Fixtures.confirmationExtraction())
+        let fedExMessage = fedExReport.findings.first { $0.code == "MO205" }?.message ?? ""
+        #expect(fedExMessage.contains("has the format of FedEx Express (12) but"), "\(fedExMessage)")
     }
 
     @Test func orderNumberOnlyInHiddenTextIsMO301() {
