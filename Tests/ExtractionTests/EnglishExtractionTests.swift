@@ -147,6 +147,37 @@ import Testing
         #expect(refund.kind == .refund)
     }
 
+    @Test func aTypographicApostropheReadsAsTheRulesApostrophe() {
+        // "We’ve received your order" (U+2019, as `&rsquo;` renders) is the rules' "we've
+        // received your order": an order confirmation, not an email without order words.
+        let received = Fixture.extract(
+            Fixture.document(
+                subject: "We\u{2019}ve received your order", from: "orders@pebblebooks.example",
+                plain: ["Hi Sam,", "Your order PB-377013 was placed on November 3, 2026."]))
+        #expect(received.kind == .orderConfirmation)
+        #expect(received.orderNumber == "PB-377013")
+        #expect(received.orderDate == "2026-11-03")
+        let heading = Fixture.extract(
+            Fixture.document(
+                subject: "Pebble Books", from: "orders@pebblebooks.example",
+                html: [
+                    "We\u{2019}ve received your order",
+                    "Your order PB-377013 was placed on November 3, 2026.",
+                ]))
+        #expect(heading.kind == .orderConfirmation)
+        #expect(heading.orderNumber == "PB-377013")
+        // A label: "numero dell’ordine".
+        let italian = Fixture.extract(
+            Fixture.document(
+                subject: "Conferma dell\u{2019}ordine", from: "ordini@bottega.example",
+                html: ["Numero dell\u{2019}ordine:\tBQ-4471", "Totale: 24,00 €"]))
+        #expect(italian.kind == .orderConfirmation)
+        #expect(italian.orderNumber == "BQ-4471")
+        #expect(
+            LanguageRules.withTypographicApostrophes(["we've refunded", "refund"])
+                == ["we've refunded", "we\u{2019}ve refunded", "refund"])
+    }
+
     @Test func aDateInParenthesesAfterTheOrderNumberIsTheOrderDate() {
         let result = Fixture.extract(
             Fixture.document(
