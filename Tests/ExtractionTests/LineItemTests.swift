@@ -11,15 +11,15 @@ private func cells(_ line: String) -> [String] {
     return ExtractionContext.plainTextCells(bytes).map { String(decoding: bytes[$0], as: UTF8.self) }
 }
 
+/// A text/plain order as the document stage renders it (wide gaps noted).
+private func plainDocument(subject: String, _ lines: [String]) -> MailDocument {
+    var document = Fixture.document(subject: subject, plain: [])
+    document.plainText = PlainTextRenderer.render(text: lines.joined(separator: "\n"), partPath: "1").text
+    return document
+}
+
 @Suite struct LineItemTests {
     private func usd(_ amount: String) -> MonetaryAmount { MonetaryAmount(amount: amount, currency: "USD") }
-
-    /// A text/plain order as the document stage renders it (wide gaps noted).
-    private func plainDocument(subject: String, _ lines: [String]) -> MailDocument {
-        var document = Fixture.document(subject: subject, plain: [])
-        document.plainText = PlainTextRenderer.render(text: lines.joined(separator: "\n"), partPath: "1").text
-        return document
-    }
 
     @Test func readsRowsOfAPlainTextOrderLaidOutWithSpaces() {
         let result = Fixture.extract(
@@ -341,6 +341,126 @@ private func cells(_ line: String) -> [String] {
         #expect(!ExtractionContext.looksLikeCode("Mug"))
         #expect(ExtractionContext.namesAPaymentCard("Visa **** 4242"))
         #expect(!ExtractionContext.namesAPaymentCard("Bookends, pair"))
+    }
+
+    @Test func productsNamedByASummaryWordAboveTheSummaryRowsAreItems() {
+        // A quantity column shared with the item above, a product among products, a code.
+        let table = Fixture.extract(
+            Fixture.document(
+                subject: "Order confirmation",
+                html: [
+                    "Order number\t4412",
+                    "Enamel Mug\t1\t$12.00",
+                    "Gift Card Holder Wallet\t1\t$24.00",
+                    "Oak Tip Jar\t1\t$18.00",
+                    "Subtotal\t\t$54.00",
+                    "Shipping (Standard)\t\t$5.00",
+                    "Shipping via UPS Ground 2-Day\t\t$8.00",
+                    "Tax (8%)\t\t$4.32",
+                    "Total: $71.32",
+                ]))
+        #expect(
+            table.lineItems == [
+                LineItem(title: "Enamel Mug", quantity: 1, price: usd("12.00")),
+                LineItem(title: "Gift Card Holder Wallet", quantity: 1, price: usd("24.00")),
+                LineItem(title: "Oak Tip Jar", quantity: 1, price: usd("18.00")),
+            ])
+        let plain = Fixture.extract(
+            plainDocument(
+                subject: "Your order 48214 is confirmed",
+                [
+                    "Order number: 48214",
+                    "Oak Tip Jar ............ $18.00",
+                    "Enamel Camp Mug ........ $12.00",
+                    "Subtotal ............... $30.00",
+                    "Express delivery ....... $8.00",
+                    "Total:  $38.00",
+                ]))
+        #expect(
+            plain.lineItems == [
+                LineItem(title: "Oak Tip Jar", quantity: 1, price: usd("18.00")),
+                LineItem(title: "Enamel Camp Mug", quantity: 1, price: usd("12.00")),
+            ])
+        let korean = Fixture.extract(
+            Fixture.document(
+                subject: "주문이 완료되었습니다",
+                html: [
+                    "주문번호: 20261103-0001",
+                    "배송 박스 10매\t2\t12,000원",
+                    "쿠폰 지갑\t1\t9,000원",
+                    "상품금액\t\t21,000원",
+                    "배송비\t\t3,000원",
+                    "결제금액: 24,000원",
+                ]))
+        let krw = { (amount: String) in MonetaryAmount(amount: amount, currency: "KRW") }
+        #expect(
+            korean.lineItems == [
+                LineItem(title: "배송 박스 10매", quantity: 2, price: krw("12000")),
+                LineItem(title: "쿠폰 지갑", quantity: 1, price: krw("9000")),
+            ])
+        let german = Fixture.extract(
+            Fixture.document(
+                subject: "Bestellbestätigung",
+                html: [
+                    "Vielen Dank für Ihre Bestellung!",
+                    "Bestellnummer: 400124",
+                    "GB-12\tGutschein Box Holz\t1\t14,90 €",
+                    "Kaffeetasse\t1\t9,90 €",
+                    "Zwischensumme\t\t24,80 €",
+                    "Versand (DHL)\t\t4,90 €",
+                    "Gesamtbetrag: 29,70 €",
+                ]))
+        let eur = { (amount: String) in MonetaryAmount(amount: amount, currency: "EUR") }
+        #expect(
+            german.lineItems == [
+                LineItem(title: "Gutschein Box Holz", quantity: 1, price: eur("14.90")),
+                LineItem(title: "Kaffeetasse", quantity: 1, price: eur("9.90")),
+            ])
+    }
+
+    @Test func summaryRowsWithAWordMoreAreNotItems() {
+        // Without a mark of an item, a summary phrase and a word or two is a summary row: alone,
+        // two in a row, or below the first summary row.
+        let result = Fixture.extract(
+            Fixture.document(
+                subject: "Conferma ordine",
+                html: [
+                    "Numero ordine: BQ-4472",
+                    "Borsa in pelle\t1\t119,00 €",
+                    "Costi di spedizione\t\t5,00 €",
+                    "Buono regalo digitale\t\t10,00 €",
+                    "Totale: 134,00 €",
+                ]))
+        #expect(
+            result.lineItems == [
+                LineItem(
+                    title: "Borsa in pelle", quantity: 1,
+                    price: MonetaryAmount(amount: "119.00", currency: "EUR"))
+            ])
+        let shippingFirst = Fixture.extract(
+            plainDocument(
+                subject: "Your order 48215 is confirmed",
+                [
+                    "Order number: 48215",
+                    "Enamel Camp Mug       $12.00",
+                    "Standard shipping     $5.00",
+                    "Estimated tax         $1.02",
+                    "Total:  $18.02",
+                ]))
+        #expect(
+            shippingFirst.lineItems == [LineItem(title: "Enamel Camp Mug", quantity: 1, price: usd("12.00"))])
+        let summary = Fixture.extractor.allSummaryRows
+        let form = { (title: String) in
+            ExtractionContext.summaryRowForm(Text.fold(Array(title.lowercased().utf8)), summary)
+        }
+        #expect(form("Shipping") == .definite)
+        #expect(form("Shipping & Handling") == .definite)
+        #expect(form("Shipping (Standard)") == .definite)
+        #expect(form("送料（税込）") == .definite)
+        #expect(form("Express delivery") == .short)
+        #expect(form("Oak Tip Jar") == .short)
+        #expect(form("Free Shipping Tote Bag") == .withinName)
+        #expect(form("Enamel Mug") == .none)
     }
 
     @Test func aCurrencySetApartFromItsAmountIsOnePrice() {

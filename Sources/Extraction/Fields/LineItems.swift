@@ -96,6 +96,13 @@ extension ExtractionContext {
         // The line before, when it is one cell of text: the product's name above the variant
         // or SKU line of the same table cell ("Ridgeline Jacket" over "Color: Spruce · SKU 4002").
         var lineAbove: TextLine?
+        // Whether a summary row stood above: rows below it are not items when they name one.
+        var summaryRowSeen = false
+        // Rows that name a summary phrase with a word or two more and carry no other mark of an
+        // item: items when an item row follows at once.
+        var pending: [(item: (LineItem, String), line: TextLine)] = []
+        // The last item row: its cells, its table (HTML) and its line.
+        var lastItemRow: (cells: Int, table: Substring?, index: Int)?
         let originLines = text.lines(of: origin)
         for index in originLines.indices {
             let line = originLines[index]
@@ -147,10 +154,12 @@ extension ExtractionContext {
             cells[0] = Self.withoutListMarker(cells[0])
             // A row that starts with the item's code ("MUG-7  Linen Tea Towel  1  $9.00"): the
             // name is the next cell.
+            var startsWithCode = false
             if cells.count >= 3, Self.looksLikeCode(cells[0]), cells[1].contains(where: { $0.isLetter }),
                 !Self.looksLikeCode(cells[1]), Money.firstAmount(in: cells[1]) == nil
             {
                 cells.removeFirst()
+                startsWithCode = true
             }
             // The item's name when the row's first cell is not it: its attributes ("Color:
             // Spruce · SKU 4002") or its quantity ("2 │ $68.00"), under the name put on a line of
@@ -198,26 +207,68 @@ extension ExtractionContext {
                 !title.hasSuffix(":"), !title.hasSuffix("：")
             else { continue }
             let foldedTitle = Text.fold(Array(title.lowercased().utf8))
-            if Self.isSummaryRow(foldedTitle, summary) || Self.isSummaryRow(foldedTitle, totals)
-                || Self.namesAPaymentCard(title)
+            // A quantity in a cell of its own: the row has the item rows' quantity column.
+            var quantityCell = false
+            for cell in cells.dropFirst().dropLast() where quantity == nil {
+                quantity = parseQuantity(cell, labels: quantityLabels.phrases)
+                quantityCell = quantity != nil
+            }
+            // Summary rows (subtotal, shipping, taxes, payment) close the block of items: below
+            // the first one, a title with a summary phrase is a summary row, whatever else it
+            // says. Above it, the phrase alone, or followed by ":" or "(" ("Shipping
+            // (Standard)", "Tax (8%)"), is one; a phrase with one or two more words ("Gift Card
+            // Holder", "Oak Tip Jar", "Express delivery") is an item when the row says so — an
+            // article code, a quantity of 2 or more, or an item row right after it (a product
+            // among products), or a quantity cell in a row shaped as the item row above it (as
+            // many cells, in the same table) — and a summary row when it is not.
+            let form = Self.summaryRowForm(foldedTitle, summary)
+            if Self.isSummaryRow(foldedTitle, totals) || Self.namesAPaymentCard(title) || form == .definite
+                || (form != .none && summaryRowSeen)
             {
+                summaryRowSeen = true
+                pending.removeAll()
                 continue
             }
-            for cell in cells.dropFirst().dropLast() {
-                quantity = quantity ?? parseQuantity(cell, labels: quantityLabels.phrases)
+            let item = (LineItem(title: title, quantity: quantity ?? 1, price: price), line.display)
+            // The table the row is in (HTML): its DOM path without the row.
+            let table = line.span.flatMap { Self.rowPath($0.location) }.map { row in
+                row[..<(row.lastIndex(of: "/") ?? row.endIndex)]
             }
-            if items.count == Extractor.maximumLineItems {
-                // One more row of items than are kept: said, not dropped in silence.
-                warnings.append(
-                    DocumentWarning(
-                        partPath: line.span?.partPath,
-                        message:
-                            "more than \(Extractor.maximumLineItems) line items: the first \(Extractor.maximumLineItems) kept, the rest left out"
-                    ))
-                break
+            let likeTheItemAbove =
+                quantityCell
+                && lastItemRow.map {
+                    $0.cells == cells.count && (table != nil ? $0.table == table : index - $0.index <= 4)
+                } == true
+            if form == .short && !startsWithCode && (quantity ?? 1) < 2 && !likeTheItemAbove {
+                // A second such row in a row is a block of summary rows ("Item subtotal",
+                // "Express delivery").
+                if !pending.isEmpty {
+                    summaryRowSeen = true
+                    pending.removeAll()
+                    continue
+                }
+                pending.append((item, line))
+                continue
             }
-            items.append(LineItem(title: title, quantity: quantity ?? 1, price: price))
-            contexts.append(line.display)
+            var full = false
+            for (entry, row) in pending + [(item, line)] {
+                if items.count == Extractor.maximumLineItems {
+                    // One more row of items than are kept: said, not dropped in silence.
+                    warnings.append(
+                        DocumentWarning(
+                            partPath: row.span?.partPath,
+                            message:
+                                "more than \(Extractor.maximumLineItems) line items: the first \(Extractor.maximumLineItems) kept, the rest left out"
+                        ))
+                    full = true
+                    break
+                }
+                items.append(entry.0)
+                contexts.append(entry.1)
+            }
+            pending.removeAll()
+            lastItemRow = (cells.count, table, index)
+            if full { break }
         }
         return (items, contexts)
     }
@@ -278,6 +329,50 @@ extension ExtractionContext {
         }
         if start < bytes.count { cells.append(start..<bytes.count) }
         return cells
+    }
+
+    /// How a row's title names a summary row (``summaryRowForm(_:_:)``).
+    enum SummaryRowForm: Equatable {
+        /// No phrase of the set.
+        case none
+        /// A phrase among more than two other words or 24 bytes of them ("Free Shipping Tote
+        /// Bag", "Shipping Container Model Kit", "【送料無料】今治タオル 3枚セット").
+        case withinName
+        /// Phrases and nothing else ("Shipping", "Shipping & Handling", "送料"), or a phrase
+        /// followed by ":" or "(" ("Shipping (Standard)", "Tax (8%)", "送料（税込）").
+        case definite
+        /// A phrase and one or two more words, 24 bytes at most ("Express delivery", "Costi di
+        /// spedizione", "Gift Card Holder", "Oak Tip Jar").
+        case short
+    }
+
+    /// How a row's title names a summary row of the set.
+    /// - Parameter folded: the title lower-cased and folded (``Text/fold(_:)``).
+    static func summaryRowForm(_ folded: [UInt8], _ set: PhraseSet) -> SummaryRowForm {
+        let matches = set.matches(in: folded, limit: 8)
+        guard !matches.isEmpty else { return .none }
+        func isWord(_ word: ArraySlice<UInt8>) -> Bool { word.contains { $0 >= 0x80 || Text.isWordByte($0) } }
+        // What the title holds besides its phrases.
+        var rest: [UInt8] = []
+        var from = 0
+        for (_, range) in matches {
+            rest += folded[from..<range.lowerBound] + [0x20]
+            from = range.upperBound
+            // "Shipping (Standard)", "Tax: 8%", "送料（税込）".
+            var next = range.upperBound
+            while next < folded.count && folded[next] == 0x20 { next += 1 }
+            if next < folded.count
+                && (folded[next] == 0x3A || folded[next] == 0x28
+                    || (next + 2 < folded.count && folded[next] == 0xEF && folded[next + 1] == 0xBC
+                        && (folded[next + 2] == 0x9A || folded[next + 2] == 0x88)))
+            {
+                return .definite
+            }
+        }
+        rest += folded[from...]
+        let words = rest.split(separator: 0x20).filter(isWord)
+        if words.isEmpty || (matches.count >= 2 && words.count <= 1) { return .definite }
+        return isSummaryRow(folded, set) ? .short : .withinName
     }
 
     /// Whether a row's title names a summary row rather than an item: it holds one of the
