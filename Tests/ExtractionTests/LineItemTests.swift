@@ -418,6 +418,64 @@ private func plainDocument(subject: String, _ lines: [String]) -> MailDocument {
             ])
     }
 
+    @Test func readsShopifysTextPlainLayoutOfNameVariantAndPriceLines() {
+        let result = Fixture.extract(
+            plainDocument(
+                subject: "Order #1047 confirmed",
+                [
+                    "Harbor Goods", "Order #1047", "", "Thank you for your purchase!", "",
+                    "Order summary", "",
+                    "Linen Shirt", "Size: M / Blue", "2 × $19.00", "",
+                    "Sea Fog Candle\u{00A0}×\u{00A0}2", "220 g / Amber", "$72.00", "",
+                    "Beeswax Wraps × 3", "$27.00", "",
+                    "Subtotal", "$137.00", "Shipping", "$5.00", "Total", "$142.00 USD", "",
+                    "Free shipping on orders over", "$50.00",
+                ]))
+        #expect(result.total == usd("142.00"))
+        #expect(
+            result.lineItems == [
+                LineItem(title: "Linen Shirt", quantity: 2, price: usd("19.00")),
+                LineItem(title: "Sea Fog Candle", quantity: 2, price: usd("72.00")),
+                LineItem(title: "Beeswax Wraps", quantity: 3, price: usd("27.00")),
+            ])
+        #expect(
+            result.evidence?.first { $0.field == "lineItems" }?.text.hasPrefix(
+                "Linen Shirt / Size: M / Blue / 2 × $19.00 / Sea Fog Candle × 2 / 220 g / Amber / $72.00")
+                == true)
+        let german = Fixture.extract(
+            plainDocument(
+                subject: "Bestellung #2291 bestätigt",
+                [
+                    "Vielen Dank für Ihre Bestellung!", "Bestellung #2291", "",
+                    "Leinenhemd", "Größe: M / Blau", "2 × 19,00 €", "",
+                    "Zwischensumme", "38,00 €", "Versand", "4,90 €", "Gesamtbetrag", "42,90 €",
+                ]))
+        #expect(
+            german.lineItems == [
+                LineItem(
+                    title: "Leinenhemd", quantity: 2, price: MonetaryAmount(amount: "19.00", currency: "EUR"))
+            ])
+    }
+
+    @Test func aLabelOrASentenceOverAPriceLineIsNoItem() {
+        // Without a variant line or a quantity, a name over a price is a label and its value.
+        let result = Fixture.extract(
+            plainDocument(
+                subject: "Order #1048 confirmed",
+                [
+                    "Order #1048", "",
+                    "Gift wrap", "$4.00", "",
+                    "We will charge your card when it ships.", "Size: M / Blue", "$20.00", "",
+                    "Subtotal", "$24.00", "Total", "$24.00 USD",
+                ]))
+        #expect(result.orderNumber == "1048")
+        #expect(result.total == usd("24.00"))
+        #expect(result.lineItems == nil)
+        #expect(ExtractionContext.isVariantLine("M / Blue"))
+        #expect(!ExtractionContext.isVariantLine("Linen Shirt"))
+        #expect(!ExtractionContext.isVariantLine("2 / $19.00"))
+    }
+
     @Test func summaryRowsWithAWordMoreAreNotItems() {
         // Without a mark of an item, a summary phrase and a word or two is a summary row: alone,
         // two in a row, or below the first summary row.

@@ -134,10 +134,21 @@ extension ExtractionContext {
                     ranges.append(before.lowerBound..<last.upperBound)
                 }
             }
-            guard ranges.count >= 2, ranges.count <= 6, let last = ranges.last,
-                bytes[last].contains(where: { ($0 >= 0x30 && $0 <= 0x39) || $0 >= 0x80 })
-            else { continue }
-            var cells = ranges.map { Text.trimmed(line.string($0)) }.filter { !$0.isEmpty }
+            // A text/plain item laid out on lines of its own, as Shopify's notifications print
+            // it: the name, the variant, then the price ("Linen Shirt" / "Size: M / Blue" /
+            // "2 × $19.00").
+            let stacked =
+                origin == .plain && ranges.count == 1 && bytes.count <= 40
+                    && bytes.contains(where: { $0 >= 0x30 && $0 <= 0x39 })
+                ? Self.stackedItem(at: index, in: originLines, lineIsBlank: lineIsBlank) : nil
+            if stacked == nil {
+                guard ranges.count >= 2, ranges.count <= 6, let last = ranges.last,
+                    bytes[last].contains(where: { ($0 >= 0x30 && $0 <= 0x39) || $0 >= 0x80 })
+                else { continue }
+            }
+            var cells =
+                stacked.map { [$0.name, $0.price] }
+                ?? ranges.map { Text.trimmed(line.string($0)) }.filter { !$0.isEmpty }
             guard cells.count >= 2, cells.count <= 6 else { continue }
             guard let priceCell = cells.last, priceCell.count <= 24,
                 let (price, priceRange) = Money.amounts(in: priceCell, defaultCurrency: defaultCurrency)
@@ -164,7 +175,7 @@ extension ExtractionContext {
             // The item's name when the row's first cell is not it: its attributes ("Color:
             // Spruce · SKU 4002") or its quantity ("2 │ $68.00"), under the name put on a line of
             // its own by a block (`<p>`, `<br>`) inside the name's cell.
-            var quantity: Int?
+            var quantity = stacked?.quantity
             // (A quantity cell is short and holds a digit: most first cells are read no further.)
             let startsWithQuantity =
                 cells.count >= 2 && cells[0].utf8.count <= 24
@@ -229,7 +240,10 @@ extension ExtractionContext {
                 pending.removeAll()
                 continue
             }
-            let item = (LineItem(title: title, quantity: quantity ?? 1, price: price), line.display)
+            let item = (
+                LineItem(title: title, quantity: quantity ?? 1, price: price),
+                stacked?.context ?? line.display
+            )
             // The table the row is in (HTML): its DOM path without the row.
             let table = line.span.flatMap { Self.rowPath($0.location) }.map { row in
                 row[..<(row.lastIndex(of: "/") ?? row.endIndex)]
@@ -271,6 +285,79 @@ extension ExtractionContext {
             if full { break }
         }
         return (items, contexts)
+    }
+
+    /// An item printed on lines of its own, the price line last (Shopify's text/plain
+    /// notifications): the name, at most two lines of its variant ("Size: M / Blue", "M /
+    /// Blue"), then the line at `index`, which is a price alone ("$38.00") or a quantity and the
+    /// unit price ("2 × $19.00"). Only when the layout says so: a variant line between name and
+    /// price, or a quantity with either ("Linen Shirt × 2" over "$38.00"). A name and a price
+    /// alone ("Subtotal" over "$38.00") are a label and its value, no item.
+    /// - Returns: the name (no-break spaces made spaces), the price as printed, the quantity
+    ///   printed on the price line, and the lines as displayed for the evidence; nil when the
+    ///   lines are not laid out so.
+    static func stackedItem(
+        at index: Int, in lines: ArraySlice<TextLine>, lineIsBlank: [Bool]
+    ) -> (name: String, price: String, quantity: Int?, context: String)? {
+        var priceText = Text.trimmed(lines[index].text.replacingOccurrences(of: "\u{00A0}", with: " "))
+        // "2 × $19.00", "2 x $19.00".
+        var quantity: Int?
+        let scalars = Array(priceText.unicodeScalars)
+        var digits = 0
+        while digits < scalars.count && digits < 3 && ("0"..."9").contains(scalars[digits]) { digits += 1 }
+        if digits > 0 {
+            var next = digits
+            while next < scalars.count && scalars[next] == " " { next += 1 }
+            if next < scalars.count, "xX×".unicodeScalars.contains(scalars[next]) {
+                next += 1
+                while next < scalars.count && scalars[next] == " " { next += 1 }
+                quantity = Int(String(String.UnicodeScalarView(scalars[..<digits]))).flatMap {
+                    $0 > 0 ? $0 : nil
+                }
+                guard quantity != nil else { return nil }
+                priceText = String(String.UnicodeScalarView(scalars[next...]))
+            }
+        }
+        // The line is the price: an amount and at most a currency's letters, no other digits.
+        guard let (_, range) = Money.amounts(in: priceText).first,
+            lettersOutside(range, of: priceText) <= 3,
+            !priceText.unicodeScalars.contains(where: { $0 == "-" || $0 == "\u{2212}" || $0 == "(" })
+        else { return nil }
+        let outside = Array(priceText.utf16).enumerated().filter {
+            $0.offset < range.location || $0.offset >= NSMaxRange(range)
+        }
+        guard !outside.contains(where: { $0.element >= 0x30 && $0.element <= 0x39 }) else { return nil }
+        // The lines above, up to the name: no blank line, no table row between them.
+        func text(_ position: Int) -> String? {
+            guard position >= lines.startIndex, !lineIsBlank[position], !lines[position].bytes.contains(0x09)
+            else { return nil }
+            let text = Text.trimmed(lines[position].text.replacingOccurrences(of: "\u{00A0}", with: " "))
+            return text.isEmpty || text.utf8.count > 120 ? nil : text
+        }
+        var position = index - 1
+        var variants: [String] = []
+        while variants.count < 2, let candidate = text(position), isVariantLine(candidate) {
+            variants.append(candidate)
+            position -= 1
+        }
+        guard let name = text(position), !isVariantLine(name), name.contains(where: { $0.isLetter }),
+            Money.firstAmount(in: name) == nil, !name.hasSuffix(":"), !name.hasSuffix("："),
+            // A sentence is no name.
+            !".!?。！？".contains(name.last ?? " "), name.split(separator: " ").count <= 12,
+            !variants.isEmpty || quantity != nil || titleAndQuantity(name) != nil
+        else { return nil }
+        let context = ([name] + variants.reversed() + [Text.trimmed(lines[index].text)]).joined(
+            separator: " / ")
+        return (name, priceText, quantity, context)
+    }
+
+    /// Whether a line is an item's variant under its name: attributes ("Size: M / Blue", "SKU
+    /// 4002", ``isAttributeLine(_:)``), or Shopify's option values ("M / Blue") — short, with
+    /// " / " between values and no amount.
+    static func isVariantLine(_ text: String) -> Bool {
+        if isAttributeLine(text) { return true }
+        return text.utf8.count <= 40 && text.contains(" / ") && Money.firstAmount(in: text) == nil
+            && !".!?。！？:".contains(text.last ?? " ")
     }
 
     /// The cells of a text/plain line laid out as a table row: the line split at the spaces that
