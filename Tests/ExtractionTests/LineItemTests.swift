@@ -476,6 +476,58 @@ private func plainDocument(subject: String, _ lines: [String]) -> MailDocument {
         #expect(!ExtractionContext.isVariantLine("2 / $19.00"))
     }
 
+    @Test func readsJapaneseRowsSpacedWithOneSpaceOrAnIdeographicSpace() {
+        let jpy = { (amount: String) in MonetaryAmount(amount: amount, currency: "JPY") }
+        let result = Fixture.extract(
+            plainDocument(
+                subject: "ご注文ありがとうございます",
+                [
+                    "ご注文ありがとうございます。",
+                    "ご注文番号：IM-20261103-0042",
+                    "",
+                    "・今治タオル 3枚セット\u{3000}¥3,980",
+                    "湯呑み ¥1,200 × 2",
+                    "・和紙のレターセット\u{3000}2点\u{3000}1,400円",
+                    "茶碗 2,400円",
+                    "商品代金 ¥9,780",
+                    "送料 ¥500",
+                    "お支払い金額は ¥10,280 です。",
+                    "合計：¥10,280",
+                ]))
+        #expect(result.orderNumber == "IM-20261103-0042")
+        #expect(result.total == jpy("10280"))
+        #expect(
+            result.lineItems == [
+                LineItem(title: "今治タオル 3枚セット", quantity: 1, price: jpy("3980")),
+                LineItem(title: "湯呑み", quantity: 2, price: jpy("1200")),
+                LineItem(title: "和紙のレターセット", quantity: 2, price: jpy("1400")),
+                LineItem(title: "茶碗", quantity: 1, price: jpy("2400")),
+            ])
+        // Chinese, with the total's currency for "¥".
+        let chinese = Fixture.extract(
+            plainDocument(
+                subject: "订单确认",
+                [
+                    "感谢您的订购！", "订单号：CN20261103001", "",
+                    "紫砂茶壶 ¥268.00 × 1", "■青瓷茶杯\u{3000}4件\u{3000}¥96.00", "运费 ¥10.00",
+                    "实付款：¥374.00 元",
+                ]))
+        let cny = { (amount: String) in MonetaryAmount(amount: amount, currency: "CNY") }
+        #expect(chinese.total == cny("374.00"))
+        #expect(
+            chinese.lineItems == [
+                LineItem(title: "紫砂茶壶", quantity: 1, price: cny("268.00")),
+                LineItem(title: "青瓷茶杯", quantity: 4, price: cny("96.00")),
+            ])
+        // The ideographic space is a wide gap of the text/plain rendition.
+        #expect(PlainTextRenderer.render(text: "湯呑み\u{3000}¥3,980", partPath: "1").text.wideGaps == [9])
+        #expect(ExtractionContext.singleSpacedCJKRow("お支払い金額は ¥10,280 です。") == nil)
+        #expect(ExtractionContext.singleSpacedCJKRow("Enamel mug ¥1,200") == nil)
+        #expect(ExtractionContext.singleSpacedCJKRow("茶碗 $24.00") == nil)
+        #expect(ExtractionContext.withoutListMarker("・今治タオル") == "今治タオル")
+        #expect(ExtractionContext.withoutListMarker("★限定★ マグ") == "★限定★ マグ")
+    }
+
     @Test func summaryRowsWithAWordMoreAreNotItems() {
         // Without a mark of an item, a summary phrase and a word or two is a summary row: alone,
         // two in a row, or below the first summary row.

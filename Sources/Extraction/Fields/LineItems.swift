@@ -141,13 +141,19 @@ extension ExtractionContext {
                 origin == .plain && ranges.count == 1 && bytes.count <= 40
                     && bytes.contains(where: { $0 >= 0x30 && $0 <= 0x39 })
                 ? Self.stackedItem(at: index, in: originLines, lineIsBlank: lineIsBlank) : nil
-            if stacked == nil {
+            // A Japanese or Chinese row spaced with one space or an ideographic one
+            // ("・今治タオル 3枚セット　¥3,980", "湯呑み ¥3,980 × 2").
+            let spaced =
+                origin == .plain && stacked == nil && ranges.count == 1 && bytes.count <= 200
+                    && bytes.contains(where: { $0 >= 0xE3 })
+                ? Self.singleSpacedCJKRow(line.text) : nil
+            if stacked == nil && spaced == nil {
                 guard ranges.count >= 2, ranges.count <= 6, let last = ranges.last,
                     bytes[last].contains(where: { ($0 >= 0x30 && $0 <= 0x39) || $0 >= 0x80 })
                 else { continue }
             }
             var cells =
-                stacked.map { [$0.name, $0.price] }
+                stacked.map { [$0.name, $0.price] } ?? spaced?.cells
                 ?? ranges.map { Text.trimmed(line.string($0)) }.filter { !$0.isEmpty }
             guard cells.count >= 2, cells.count <= 6 else { continue }
             guard let priceCell = cells.last, priceCell.count <= 24,
@@ -161,6 +167,8 @@ extension ExtractionContext {
                 !priceCell.unicodeScalars.contains(where: { $0 == "-" || $0 == "\u{2212}" }),
                 !(priceCell.hasPrefix("(") && priceCell.hasSuffix(")"))
             else { continue }
+            // A quantity after the price: "¥3,980 × 2".
+            let priceQuantity = Self.quantityAfter(priceRange, in: priceCell)
             // A list's bullet is not part of the title.
             cells[0] = Self.withoutListMarker(cells[0])
             // A row that starts with the item's code ("MUG-7  Linen Tea Towel  1  $9.00"): the
@@ -175,7 +183,7 @@ extension ExtractionContext {
             // The item's name when the row's first cell is not it: its attributes ("Color:
             // Spruce · SKU 4002") or its quantity ("2 │ $68.00"), under the name put on a line of
             // its own by a block (`<p>`, `<br>`) inside the name's cell.
-            var quantity = stacked?.quantity
+            var quantity = stacked?.quantity ?? spaced?.quantity ?? priceQuantity
             // (A quantity cell is short and holds a digit: most first cells are read no further.)
             let startsWithQuantity =
                 cells.count >= 2 && cells[0].utf8.count <= 24
@@ -349,6 +357,68 @@ extension ExtractionContext {
         let context = ([name] + variants.reversed() + [Text.trimmed(lines[index].text)]).joined(
             separator: " / ")
         return (name, priceText, quantity, context)
+    }
+
+    /// A Japanese or Chinese row with no wide gap, its cells set apart by ideographic spaces
+    /// (U+3000), or its price by one space, at the end: "・今治タオル 3枚セット　¥3,980",
+    /// "・和紙のレターセット　2点　1,400円", "湯呑み ¥3,980 × 2", "茶碗 2,400円". The name (the
+    /// first cell) holds kana or ideographs and is no sentence (no "。", "！", "？"); the last
+    /// cell is a price in yen or yuan (`¥`, `￥`, `円`, `元`), which a quantity may follow ("×
+    /// 2", "x2"); between them at most four cells (a quantity, "2点"). A bullet before the name
+    /// (`・`, `■`, `◆`, `●`, `★` …) is dropped.
+    /// - Returns: the cells, name first and price last, and the quantity after the price; nil
+    ///   when the line is not such a row.
+    static func singleSpacedCJKRow(_ line: String) -> (cells: [String], quantity: Int?)? {
+        var scalars = Array(Text.trimmed(line).unicodeScalars)
+        guard scalars.count >= 4, scalars.count <= 80 else { return nil }
+        func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+            scalar == " " || scalar == "\u{3000}" || scalar == "\u{00A0}"
+        }
+        func string(_ slice: ArraySlice<Unicode.Scalar>) -> String {
+            Text.trimmed(String(String.UnicodeScalarView(slice)))
+        }
+        // A quantity after the price: "× 2", "x2".
+        var quantity: Int?
+        var end = scalars.count
+        var digitsStart = end
+        while digitsStart > 0 && end - digitsStart < 3 && ("0"..."9").contains(scalars[digitsStart - 1]) {
+            digitsStart -= 1
+        }
+        if digitsStart < end {
+            var sign = digitsStart
+            while sign > 0 && isSpace(scalars[sign - 1]) { sign -= 1 }
+            if sign > 1, "xX×".unicodeScalars.contains(scalars[sign - 1]) {
+                guard let count = Int(string(scalars[digitsStart..<end])), count > 0 else { return nil }
+                quantity = count
+                end = sign - 1
+                while end > 0 && isSpace(scalars[end - 1]) { end -= 1 }
+            }
+        }
+        scalars = Array(scalars[..<end])
+        // Cells at ideographic spaces; without any, the price after the last space.
+        var cells = scalars.split(separator: "\u{3000}").map(string).filter { !$0.isEmpty }
+        if cells.count < 2 {
+            guard let gap = scalars.lastIndex(where: isSpace), gap > 0 else { return nil }
+            cells = [string(scalars[..<gap]), string(scalars[(gap + 1)...])].filter { !$0.isEmpty }
+        }
+        guard cells.count >= 2, cells.count <= 6, let price = cells.last,
+            let (amount, range) = Money.amounts(in: price).first, range.location == 0,
+            range.length == price.utf16.count, ["JPY", "CNY"].contains(amount.currency)
+        else { return nil }
+        var nameScalars = Substring(cells[0]).unicodeScalars[...]
+        while let first = nameScalars.first, isSpace(first) || "・■□◆◇●○★☆▪".unicodeScalars.contains(first) {
+            nameScalars = nameScalars.dropFirst()
+        }
+        let name = Text.trimmed(String(nameScalars))
+        guard !name.isEmpty, name.count <= 60,
+            name.unicodeScalars.contains(where: {
+                (0x3040...0x30FF).contains($0.value) || (0x4E00...0x9FFF).contains($0.value)
+            }),
+            !name.unicodeScalars.contains(where: { "。！？!?".unicodeScalars.contains($0) }),
+            Money.firstAmount(in: name) == nil
+        else { return nil }
+        cells[0] = name
+        return (cells, quantity)
     }
 
     /// Whether a line is an item's variant under its name: attributes ("Size: M / Blue", "SKU
@@ -740,9 +810,31 @@ extension ExtractionContext {
         return nil
     }
 
+    /// The quantity printed after a price in its cell: a times sign and 1 to 999 ("¥3,980 × 2",
+    /// "$12.00 x2"), or nil.
+    /// - Parameter range: the price's range in `cell` (UTF-16, as
+    ///   ``Money/amounts(in:defaultCurrency:)`` gives it).
+    static func quantityAfter(_ range: NSRange, in cell: String) -> Int? {
+        let utf16 = Array(cell.utf16)
+        guard NSMaxRange(range) < utf16.count else { return nil }
+        let rest = Text.trimmed(String(decoding: utf16[NSMaxRange(range)...], as: UTF16.self))
+        guard let sign = rest.unicodeScalars.first, "xX×".unicodeScalars.contains(sign) else { return nil }
+        let digits = Text.trimmed(String(rest.unicodeScalars.dropFirst()))
+        guard !digits.isEmpty, digits.count <= 3, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
+            let value = Int(digits), value > 0
+        else { return nil }
+        return value
+    }
+
     /// A title without the bullet that starts a list item: `- `, `* `, `• `, `· `, `– `, `— `,
-    /// `▪ `, `‣ ` (with any spaces after it).
+    /// `▪ `, `‣ ` (with any spaces after it), or `・`, `■`, `□`, `◆`, `◇`, `●`, `○` (with or
+    /// without).
     static func withoutListMarker(_ title: String) -> String {
+        // Japanese and Chinese bullets stand against the name: "・今治タオル", "■湯呑み".
+        if let first = title.unicodeScalars.first, "・■□◆◇●○".unicodeScalars.contains(first) {
+            let rest = Text.trimmed(String(String.UnicodeScalarView(title.unicodeScalars.dropFirst())))
+            return rest.isEmpty ? title : rest
+        }
         guard let first = title.unicodeScalars.first, "-*•·–—▪‣".unicodeScalars.contains(first) else {
             return title
         }
