@@ -57,6 +57,66 @@ import Testing
         #expect(evidence?.source == "label")
     }
 
+    @Test func readsValuesByColumnUnderARowOfLabels() {
+        let usd = MonetaryAmount(amount: "43.00", currency: "USD")
+        let table = Fixture.extract(
+            Fixture.document(
+                subject: "Thanks for your order", from: "orders@harborgoods.example",
+                html: [
+                    "Thank you for your order!",
+                    "Order number\tOrder date\tTotal",
+                    "#HG-1047\tNovember 3, 2026\t$43.00",
+                ]))
+        #expect(table.orderNumber == "HG-1047")
+        #expect(table.orderDate == "2026-11-03")
+        #expect(table.total == usd)
+        #expect(
+            table.evidence?.first { $0.field == "orderNumber" }?.text
+                == "Order number | Order date | Total / #HG-1047 | November 3, 2026 | $43.00")
+        // A text/plain pair of lines split at wide gaps; the columns in another order.
+        var plain = Fixture.document(subject: "Thanks for your order", from: "orders@harborgoods.example")
+        plain.plainText =
+            PlainTextRenderer.render(
+                text:
+                    "Thank you for your order!\n\nTotal      Order date         Order #\n$43.00     November 3, 2026   HG-1047\n",
+                partPath: "1"
+            ).text
+        let spaced = Fixture.extract(plain)
+        #expect(spaced.orderNumber == "HG-1047")
+        #expect(spaced.orderDate == "2026-11-03")
+        #expect(spaced.total == usd)
+        let german = Fixture.extract(
+            Fixture.document(
+                subject: "Vielen Dank für Ihre Bestellung", from: "bestellung@kaffeehaus.example",
+                html: [
+                    "Vielen Dank für Ihre Bestellung!",
+                    "Bestellnummer\tBestelldatum\tGesamtbetrag",
+                    "KH-400125\t03.11.2026\t29,70 €",
+                ]))
+        #expect(german.orderNumber == "KH-400125")
+        #expect(german.orderDate == "2026-11-03")
+        #expect(german.total == MonetaryAmount(amount: "29.70", currency: "EUR"))
+    }
+
+    @Test func aRowOfLabelsOverARowOfOtherShapeGivesNothingByColumn() {
+        // The row below has another number of cells, or no digit under the label: no value.
+        let result = Fixture.extract(
+            Fixture.document(
+                subject: "Thanks for your order", from: "orders@harborgoods.example",
+                html: [
+                    "Thank you for your order!",
+                    "Order number\tOrder date\tTotal",
+                    "HG-1047\tNovember 3, 2026",
+                    "",
+                    "Carrier\tService",
+                    "UPS\tGround",
+                ]))
+        #expect(result.orderNumber == nil)
+        #expect(result.orderDate == nil)
+        #expect(result.total == nil)
+        #expect(result.shipments == nil)
+    }
+
     @Test func subjectIsUsedOnlyWhenTheBodyHasNoNumber() {
         let onlySubject = Fixture.extract(
             Fixture.document(subject: "Your order #883201 has shipped", html: ["Your package is on its way."])
