@@ -559,6 +559,31 @@ private func plainDocument(subject: String, _ lines: [String]) -> MailDocument {
                 ]))
         #expect(
             shippingFirst.lineItems == [LineItem(title: "Enamel Camp Mug", quantity: 1, price: usd("12.00"))])
+        // A summary row of another shape than the items, or a label, before a row that is no
+        // summary phrase: still a summary row.
+        let giftWrap = Fixture.extract(
+            Fixture.document(
+                subject: "Order confirmation",
+                html: [
+                    "Order number\t4413",
+                    "Enamel Mug\t1\t$12.00",
+                    "Item subtotal\t\t$12.00",
+                    "Gift wrap\t\t$3.00",
+                    "Total: $15.00",
+                ]))
+        #expect(giftWrap.lineItems?.first?.title == "Enamel Mug")
+        #expect(giftWrap.lineItems?.contains { $0.title == "Item subtotal" } == false)
+        let labelled = Fixture.extract(
+            plainDocument(
+                subject: "Your order 48216 is confirmed",
+                [
+                    "Order number: 48216",
+                    "Enamel Camp Mug       $12.00",
+                    "Items subtotal:       $12.00",
+                    "Oak Tip Jar           $18.00",
+                    "Total:  $30.00",
+                ]))
+        #expect(labelled.lineItems?.map(\.title) == ["Enamel Camp Mug"])
         let summary = Fixture.extractor.allSummaryRows
         let form = { (title: String) in
             ExtractionContext.summaryRowForm(Text.fold(Array(title.lowercased().utf8)), summary)

@@ -99,7 +99,8 @@ extension ExtractionContext {
         // Whether a summary row stood above: rows below it are not items when they name one.
         var summaryRowSeen = false
         // Rows that name a summary phrase with a word or two more and carry no other mark of an
-        // item: items when an item row follows at once.
+        // item, shaped as the item row above (as many cells): items when an item row follows at
+        // once.
         var pending: [(item: (LineItem, String), line: TextLine)] = []
         // The last item row: its cells, its table (HTML) and its line.
         var lastItemRow: (cells: Int, table: Substring?, index: Int)?
@@ -221,11 +222,18 @@ extension ExtractionContext {
             }
             let title = cells[0]
             guard title.count >= 2, title.count <= 120,
-                title.contains(where: { $0.isLetter }), Money.firstAmount(in: title) == nil,
-                // A label ("Total:", "Paid with:") is not an item's title.
-                !title.hasSuffix(":"), !title.hasSuffix("：")
+                title.contains(where: { $0.isLetter }), Money.firstAmount(in: title) == nil
             else { continue }
             let foldedTitle = Text.fold(Array(title.lowercased().utf8))
+            // A label ("Total:", "Paid with:") is not an item's title; one of a summary row
+            // ("Items subtotal:") closes the block of items.
+            if title.hasSuffix(":") || title.hasSuffix("：") {
+                if summary.containsMatch(in: foldedTitle) || totals.containsMatch(in: foldedTitle) {
+                    summaryRowSeen = true
+                    pending.removeAll()
+                }
+                continue
+            }
             // A quantity in a cell of its own: the row has the item rows' quantity column.
             var quantityCell = false
             for cell in cells.dropFirst().dropLast() where quantity == nil {
@@ -237,9 +245,10 @@ extension ExtractionContext {
             // says. Above it, the phrase alone, or followed by ":" or "(" ("Shipping
             // (Standard)", "Tax (8%)"), is one; a phrase with one or two more words ("Gift Card
             // Holder", "Oak Tip Jar", "Express delivery") is an item when the row says so — an
-            // article code, a quantity of 2 or more, or an item row right after it (a product
-            // among products), or a quantity cell in a row shaped as the item row above it (as
-            // many cells, in the same table) — and a summary row when it is not.
+            // article code, a quantity of 2 or more, a quantity cell in a row shaped as the item
+            // row above it (as many cells, in the same table), or an item row right after it in
+            // a row shaped as the items (a product among products) — and a summary row when it
+            // is not.
             let form = Self.summaryRowForm(foldedTitle, summary)
             if Self.isSummaryRow(foldedTitle, totals) || Self.namesAPaymentCard(title) || form == .definite
                 || (form != .none && summaryRowSeen)
@@ -267,6 +276,12 @@ extension ExtractionContext {
                 if !pending.isEmpty {
                     summaryRowSeen = true
                     pending.removeAll()
+                    continue
+                }
+                // Among item rows, it has their shape: "Item subtotal | $64.00" under "Mug | 1 |
+                // $12.00" is none.
+                guard lastItemRow.map({ $0.cells == cells.count }) ?? true else {
+                    summaryRowSeen = true
                     continue
                 }
                 pending.append((item, line))
