@@ -457,6 +457,32 @@ private func plainDocument(subject: String, _ lines: [String]) -> MailDocument {
             ])
     }
 
+    @Test func readsShopifysOlderTextPlainLineOfQuantityTitleAndPriceEach() {
+        let result = Fixture.extract(
+            plainDocument(
+                subject: "Order #1049 confirmed",
+                [
+                    "Thank you for placing your order with Harbor Goods!",
+                    "Order #1049", "",
+                    "2x Linen Shirt - M / Blue for $19.00 each",
+                    "1x Sea Fog Candle for $36.00 each",
+                    "We charged 2x your card for $5.00 each",
+                    "", "Subtotal  : $74.00 USD", "Shipping  : $5.00 USD", "Total     : $79.00 USD",
+                ]))
+        #expect(result.total == usd("79.00"))
+        #expect(
+            result.lineItems == [
+                LineItem(title: "Linen Shirt - M / Blue", quantity: 2, price: usd("19.00")),
+                LineItem(title: "Sea Fog Candle", quantity: 1, price: usd("36.00")),
+            ])
+        #expect(
+            ExtractionContext.quantityTitlePriceEach("2 x Mug for €12,00 each")?.cells == ["Mug", "€12,00"])
+        #expect(ExtractionContext.quantityTitlePriceEach("2x Mug for two days each") == nil)
+        #expect(ExtractionContext.quantityTitlePriceEach("2x Mug for each") == nil)
+        #expect(ExtractionContext.quantityTitlePriceEach("2x for each") == nil)
+        #expect(ExtractionContext.quantityTitlePriceEach(" for each") == nil)
+    }
+
     @Test func aLabelOrASentenceOverAPriceLineIsNoItem() {
         // Without a variant line or a quantity, a name over a price is a label and its value.
         let result = Fixture.extract(

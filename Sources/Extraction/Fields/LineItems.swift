@@ -144,10 +144,14 @@ extension ExtractionContext {
                 ? Self.stackedItem(at: index, in: originLines, lineIsBlank: lineIsBlank) : nil
             // A Japanese or Chinese row spaced with one space or an ideographic one
             // ("・今治タオル 3枚セット　¥3,980", "湯呑み ¥3,980 × 2").
+            // Or a line that says it in words: "2x Linen Shirt - M / Blue for $19.00 each".
             let spaced =
-                origin == .plain && stacked == nil && ranges.count == 1 && bytes.count <= 200
-                    && bytes.contains(where: { $0 >= 0xE3 })
-                ? Self.singleSpacedCJKRow(line.text) : nil
+                stacked == nil && ranges.count == 1 && bytes.count <= 200
+                ? (origin == .plain && bytes.contains(where: { $0 >= 0xE3 })
+                    ? Self.singleSpacedCJKRow(line.text) : nil)
+                    ?? (bytes.first.map { $0 >= 0x31 && $0 <= 0x39 } == true
+                        ? Self.quantityTitlePriceEach(line.text) : nil)
+                : nil
             if stacked == nil && spaced == nil {
                 guard ranges.count >= 2, ranges.count <= 6, let last = ranges.last,
                     bytes[last].contains(where: { ($0 >= 0x30 && $0 <= 0x39) || $0 >= 0x80 })
@@ -436,6 +440,33 @@ extension ExtractionContext {
         return (cells, quantity)
     }
 
+    /// A line that gives an item in words, as Shopify's text/plain order confirmation long did:
+    /// a quantity and a times sign, the title, "for", the unit price and "each" ("2x Linen Shirt
+    /// - M / Blue for $19.00 each", "1 × Mug for €12,00 each").
+    /// - Returns: the cells (title, price) and the quantity, or nil.
+    static func quantityTitlePriceEach(_ line: String) -> (cells: [String], quantity: Int?)? {
+        let text = Text.trimmed(line)
+        guard text.hasSuffix(" each"), let forRange = text.range(of: " for ", options: .backwards) else {
+            return nil
+        }
+        // (" for each" leaves no price between them.)
+        let priceEnd = text.index(text.endIndex, offsetBy: -5)
+        guard forRange.upperBound < priceEnd else { return nil }
+        let head = text[..<forRange.lowerBound]
+        let price = Text.trimmed(String(text[forRange.upperBound..<priceEnd]))
+        let digits = head.prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty, digits.count <= 3, let count = Int(digits), count > 0 else { return nil }
+        var rest = head.dropFirst(digits.count)
+        if rest.first == " " { rest = rest.dropFirst() }
+        guard let sign = rest.first, sign == "x" || sign == "X" || sign == "×", rest.dropFirst().first == " "
+        else { return nil }
+        let title = Text.trimmed(String(rest.dropFirst(2)))
+        guard !title.isEmpty, let (_, range) = Money.amounts(in: price).first, range.location == 0,
+            range.length == price.utf16.count
+        else { return nil }
+        return ([title, price], count)
+    }
+
     /// Whether a line is an item's variant under its name: attributes ("Size: M / Blue", "SKU
     /// 4002", ``isAttributeLine(_:)``), or Shopify's option values ("M / Blue") — short, with
     /// " / " between values and no amount.
@@ -527,7 +558,7 @@ extension ExtractionContext {
         // What the title holds besides its phrases.
         var rest: [UInt8] = []
         var from = 0
-        for (_, range) in matches {
+        for (_, range) in matches where range.lowerBound >= from {
             rest += folded[from..<range.lowerBound] + [0x20]
             from = range.upperBound
             // "Shipping (Standard)", "Tax: 8%", "送料（税込）".
