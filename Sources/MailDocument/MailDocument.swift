@@ -117,8 +117,9 @@ public struct RenderedText: Sendable {
     /// otherwise.
     public var quotedText = ""
     /// In a text/plain rendition, the UTF-8 offset in ``text`` of each space that stands for a
-    /// tab or a run of two or more spaces in the body (``PlainTextRenderer``), in order: where a
-    /// table laid out with spaces has its cell boundaries ("Mug      1   $12.00"). Empty for
+    /// tab, a run of two or more spaces or an ideographic space (U+3000) in the body
+    /// (``PlainTextRenderer``), in order: where a table laid out with spaces has its cell
+    /// boundaries ("Mug      1   $12.00", "湯呑み　2点　¥3,980"). Empty for
     /// HTML, and for text cut from another rendition.
     public var wideGaps: [Int] = []
 

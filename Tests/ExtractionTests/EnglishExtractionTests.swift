@@ -57,6 +57,66 @@ import Testing
         #expect(evidence?.source == "label")
     }
 
+    @Test func readsValuesByColumnUnderARowOfLabels() {
+        let usd = MonetaryAmount(amount: "43.00", currency: "USD")
+        let table = Fixture.extract(
+            Fixture.document(
+                subject: "Thanks for your order", from: "orders@harborgoods.example",
+                html: [
+                    "Thank you for your order!",
+                    "Order number\tOrder date\tTotal",
+                    "#HG-1047\tNovember 3, 2026\t$43.00",
+                ]))
+        #expect(table.orderNumber == "HG-1047")
+        #expect(table.orderDate == "2026-11-03")
+        #expect(table.total == usd)
+        #expect(
+            table.evidence?.first { $0.field == "orderNumber" }?.text
+                == "Order number | Order date | Total / #HG-1047 | November 3, 2026 | $43.00")
+        // A text/plain pair of lines split at wide gaps; the columns in another order.
+        var plain = Fixture.document(subject: "Thanks for your order", from: "orders@harborgoods.example")
+        plain.plainText =
+            PlainTextRenderer.render(
+                text:
+                    "Thank you for your order!\n\nTotal      Order date         Order #\n$43.00     November 3, 2026   HG-1047\n",
+                partPath: "1"
+            ).text
+        let spaced = Fixture.extract(plain)
+        #expect(spaced.orderNumber == "HG-1047")
+        #expect(spaced.orderDate == "2026-11-03")
+        #expect(spaced.total == usd)
+        let german = Fixture.extract(
+            Fixture.document(
+                subject: "Vielen Dank für Ihre Bestellung", from: "bestellung@kaffeehaus.example",
+                html: [
+                    "Vielen Dank für Ihre Bestellung!",
+                    "Bestellnummer\tBestelldatum\tGesamtbetrag",
+                    "KH-400125\t03.11.2026\t29,70 €",
+                ]))
+        #expect(german.orderNumber == "KH-400125")
+        #expect(german.orderDate == "2026-11-03")
+        #expect(german.total == MonetaryAmount(amount: "29.70", currency: "EUR"))
+    }
+
+    @Test func aRowOfLabelsOverARowOfOtherShapeGivesNothingByColumn() {
+        // The row below has another number of cells, or no digit under the label: no value.
+        let result = Fixture.extract(
+            Fixture.document(
+                subject: "Thanks for your order", from: "orders@harborgoods.example",
+                html: [
+                    "Thank you for your order!",
+                    "Order number\tOrder date\tTotal",
+                    "HG-1047\tNovember 3, 2026",
+                    "",
+                    "Carrier\tService",
+                    "UPS\tGround",
+                ]))
+        #expect(result.orderNumber == nil)
+        #expect(result.orderDate == nil)
+        #expect(result.total == nil)
+        #expect(result.shipments == nil)
+    }
+
     @Test func subjectIsUsedOnlyWhenTheBodyHasNoNumber() {
         let onlySubject = Fixture.extract(
             Fixture.document(subject: "Your order #883201 has shipped", html: ["Your package is on its way."])
@@ -145,6 +205,37 @@ import Testing
                 subject: "Your refund has been issued",
                 html: ["Order number: 123456", "Refund issued: $5.00"]))
         #expect(refund.kind == .refund)
+    }
+
+    @Test func aTypographicApostropheReadsAsTheRulesApostrophe() {
+        // "We’ve received your order" (U+2019, as `&rsquo;` renders) is the rules' "we've
+        // received your order": an order confirmation, not an email without order words.
+        let received = Fixture.extract(
+            Fixture.document(
+                subject: "We\u{2019}ve received your order", from: "orders@pebblebooks.example",
+                plain: ["Hi Sam,", "Your order PB-377013 was placed on November 3, 2026."]))
+        #expect(received.kind == .orderConfirmation)
+        #expect(received.orderNumber == "PB-377013")
+        #expect(received.orderDate == "2026-11-03")
+        let heading = Fixture.extract(
+            Fixture.document(
+                subject: "Pebble Books", from: "orders@pebblebooks.example",
+                html: [
+                    "We\u{2019}ve received your order",
+                    "Your order PB-377013 was placed on November 3, 2026.",
+                ]))
+        #expect(heading.kind == .orderConfirmation)
+        #expect(heading.orderNumber == "PB-377013")
+        // A label: "numero dell’ordine".
+        let italian = Fixture.extract(
+            Fixture.document(
+                subject: "Conferma dell\u{2019}ordine", from: "ordini@bottega.example",
+                html: ["Numero dell\u{2019}ordine:\tBQ-4471", "Totale: 24,00 €"]))
+        #expect(italian.kind == .orderConfirmation)
+        #expect(italian.orderNumber == "BQ-4471")
+        #expect(
+            LanguageRules.withTypographicApostrophes(["we've refunded", "refund"])
+                == ["we've refunded", "we\u{2019}ve refunded", "refund"])
     }
 
     @Test func aDateInParenthesesAfterTheOrderNumberIsTheOrderDate() {

@@ -11,15 +11,15 @@ private func cells(_ line: String) -> [String] {
     return ExtractionContext.plainTextCells(bytes).map { String(decoding: bytes[$0], as: UTF8.self) }
 }
 
+/// A text/plain order as the document stage renders it (wide gaps noted).
+private func plainDocument(subject: String, _ lines: [String]) -> MailDocument {
+    var document = Fixture.document(subject: subject, plain: [])
+    document.plainText = PlainTextRenderer.render(text: lines.joined(separator: "\n"), partPath: "1").text
+    return document
+}
+
 @Suite struct LineItemTests {
     private func usd(_ amount: String) -> MonetaryAmount { MonetaryAmount(amount: amount, currency: "USD") }
-
-    /// A text/plain order as the document stage renders it (wide gaps noted).
-    private func plainDocument(subject: String, _ lines: [String]) -> MailDocument {
-        var document = Fixture.document(subject: subject, plain: [])
-        document.plainText = PlainTextRenderer.render(text: lines.joined(separator: "\n"), partPath: "1").text
-        return document
-    }
 
     @Test func readsRowsOfAPlainTextOrderLaidOutWithSpaces() {
         let result = Fixture.extract(
@@ -341,6 +341,287 @@ private func cells(_ line: String) -> [String] {
         #expect(!ExtractionContext.looksLikeCode("Mug"))
         #expect(ExtractionContext.namesAPaymentCard("Visa **** 4242"))
         #expect(!ExtractionContext.namesAPaymentCard("Bookends, pair"))
+    }
+
+    @Test func productsNamedByASummaryWordAboveTheSummaryRowsAreItems() {
+        // A quantity column shared with the item above, a product among products, a code.
+        let table = Fixture.extract(
+            Fixture.document(
+                subject: "Order confirmation",
+                html: [
+                    "Order number\t4412",
+                    "Enamel Mug\t1\t$12.00",
+                    "Gift Card Holder Wallet\t1\t$24.00",
+                    "Oak Tip Jar\t1\t$18.00",
+                    "Subtotal\t\t$54.00",
+                    "Shipping (Standard)\t\t$5.00",
+                    "Shipping via UPS Ground 2-Day\t\t$8.00",
+                    "Tax (8%)\t\t$4.32",
+                    "Total: $71.32",
+                ]))
+        #expect(
+            table.lineItems == [
+                LineItem(title: "Enamel Mug", quantity: 1, price: usd("12.00")),
+                LineItem(title: "Gift Card Holder Wallet", quantity: 1, price: usd("24.00")),
+                LineItem(title: "Oak Tip Jar", quantity: 1, price: usd("18.00")),
+            ])
+        let plain = Fixture.extract(
+            plainDocument(
+                subject: "Your order 48214 is confirmed",
+                [
+                    "Order number: 48214",
+                    "Oak Tip Jar ............ $18.00",
+                    "Enamel Camp Mug ........ $12.00",
+                    "Subtotal ............... $30.00",
+                    "Express delivery ....... $8.00",
+                    "Total:  $38.00",
+                ]))
+        #expect(
+            plain.lineItems == [
+                LineItem(title: "Oak Tip Jar", quantity: 1, price: usd("18.00")),
+                LineItem(title: "Enamel Camp Mug", quantity: 1, price: usd("12.00")),
+            ])
+        let korean = Fixture.extract(
+            Fixture.document(
+                subject: "주문이 완료되었습니다",
+                html: [
+                    "주문번호: 20261103-0001",
+                    "배송 박스 10매\t2\t12,000원",
+                    "쿠폰 지갑\t1\t9,000원",
+                    "상품금액\t\t21,000원",
+                    "배송비\t\t3,000원",
+                    "결제금액: 24,000원",
+                ]))
+        let krw = { (amount: String) in MonetaryAmount(amount: amount, currency: "KRW") }
+        #expect(
+            korean.lineItems == [
+                LineItem(title: "배송 박스 10매", quantity: 2, price: krw("12000")),
+                LineItem(title: "쿠폰 지갑", quantity: 1, price: krw("9000")),
+            ])
+        let german = Fixture.extract(
+            Fixture.document(
+                subject: "Bestellbestätigung",
+                html: [
+                    "Vielen Dank für Ihre Bestellung!",
+                    "Bestellnummer: 400124",
+                    "GB-12\tGutschein Box Holz\t1\t14,90 €",
+                    "Kaffeetasse\t1\t9,90 €",
+                    "Zwischensumme\t\t24,80 €",
+                    "Versand (DHL)\t\t4,90 €",
+                    "Gesamtbetrag: 29,70 €",
+                ]))
+        let eur = { (amount: String) in MonetaryAmount(amount: amount, currency: "EUR") }
+        #expect(
+            german.lineItems == [
+                LineItem(title: "Gutschein Box Holz", quantity: 1, price: eur("14.90")),
+                LineItem(title: "Kaffeetasse", quantity: 1, price: eur("9.90")),
+            ])
+    }
+
+    @Test func readsShopifysTextPlainLayoutOfNameVariantAndPriceLines() {
+        let result = Fixture.extract(
+            plainDocument(
+                subject: "Order #1047 confirmed",
+                [
+                    "Harbor Goods", "Order #1047", "", "Thank you for your purchase!", "",
+                    "Order summary", "",
+                    "Linen Shirt", "Size: M / Blue", "2 × $19.00", "",
+                    "Sea Fog Candle\u{00A0}×\u{00A0}2", "220 g / Amber", "$72.00", "",
+                    "Beeswax Wraps × 3", "$27.00", "",
+                    "Subtotal", "$137.00", "Shipping", "$5.00", "Total", "$142.00 USD", "",
+                    "Free shipping on orders over", "$50.00",
+                ]))
+        #expect(result.total == usd("142.00"))
+        #expect(
+            result.lineItems == [
+                LineItem(title: "Linen Shirt", quantity: 2, price: usd("19.00")),
+                LineItem(title: "Sea Fog Candle", quantity: 2, price: usd("72.00")),
+                LineItem(title: "Beeswax Wraps", quantity: 3, price: usd("27.00")),
+            ])
+        #expect(
+            result.evidence?.first { $0.field == "lineItems" }?.text.hasPrefix(
+                "Linen Shirt / Size: M / Blue / 2 × $19.00 / Sea Fog Candle × 2 / 220 g / Amber / $72.00")
+                == true)
+        let german = Fixture.extract(
+            plainDocument(
+                subject: "Bestellung #2291 bestätigt",
+                [
+                    "Vielen Dank für Ihre Bestellung!", "Bestellung #2291", "",
+                    "Leinenhemd", "Größe: M / Blau", "2 × 19,00 €", "",
+                    "Zwischensumme", "38,00 €", "Versand", "4,90 €", "Gesamtbetrag", "42,90 €",
+                ]))
+        #expect(
+            german.lineItems == [
+                LineItem(
+                    title: "Leinenhemd", quantity: 2, price: MonetaryAmount(amount: "19.00", currency: "EUR"))
+            ])
+    }
+
+    @Test func readsShopifysOlderTextPlainLineOfQuantityTitleAndPriceEach() {
+        let result = Fixture.extract(
+            plainDocument(
+                subject: "Order #1049 confirmed",
+                [
+                    "Thank you for placing your order with Harbor Goods!",
+                    "Order #1049", "",
+                    "2x Linen Shirt - M / Blue for $19.00 each",
+                    "1x Sea Fog Candle for $36.00 each",
+                    "We charged 2x your card for $5.00 each",
+                    "", "Subtotal  : $74.00 USD", "Shipping  : $5.00 USD", "Total     : $79.00 USD",
+                ]))
+        #expect(result.total == usd("79.00"))
+        #expect(
+            result.lineItems == [
+                LineItem(title: "Linen Shirt - M / Blue", quantity: 2, price: usd("19.00")),
+                LineItem(title: "Sea Fog Candle", quantity: 1, price: usd("36.00")),
+            ])
+        #expect(
+            ExtractionContext.quantityTitlePriceEach("2 x Mug for €12,00 each")?.cells == ["Mug", "€12,00"])
+        #expect(ExtractionContext.quantityTitlePriceEach("2x Mug for two days each") == nil)
+        #expect(ExtractionContext.quantityTitlePriceEach("2x Mug for each") == nil)
+        #expect(ExtractionContext.quantityTitlePriceEach("2x for each") == nil)
+        #expect(ExtractionContext.quantityTitlePriceEach(" for each") == nil)
+    }
+
+    @Test func aLabelOrASentenceOverAPriceLineIsNoItem() {
+        // Without a variant line or a quantity, a name over a price is a label and its value.
+        let result = Fixture.extract(
+            plainDocument(
+                subject: "Order #1048 confirmed",
+                [
+                    "Order #1048", "",
+                    "Gift wrap", "$4.00", "",
+                    "We will charge your card when it ships.", "Size: M / Blue", "$20.00", "",
+                    "Subtotal", "$24.00", "Total", "$24.00 USD",
+                ]))
+        #expect(result.orderNumber == "1048")
+        #expect(result.total == usd("24.00"))
+        #expect(result.lineItems == nil)
+        #expect(ExtractionContext.isVariantLine("M / Blue"))
+        #expect(!ExtractionContext.isVariantLine("Linen Shirt"))
+        #expect(!ExtractionContext.isVariantLine("2 / $19.00"))
+    }
+
+    @Test func readsJapaneseRowsSpacedWithOneSpaceOrAnIdeographicSpace() {
+        let jpy = { (amount: String) in MonetaryAmount(amount: amount, currency: "JPY") }
+        let result = Fixture.extract(
+            plainDocument(
+                subject: "ご注文ありがとうございます",
+                [
+                    "ご注文ありがとうございます。",
+                    "ご注文番号：IM-20261103-0042",
+                    "",
+                    "・今治タオル 3枚セット\u{3000}¥3,980",
+                    "湯呑み ¥1,200 × 2",
+                    "・和紙のレターセット\u{3000}2点\u{3000}1,400円",
+                    "茶碗 2,400円",
+                    "商品代金 ¥9,780",
+                    "送料 ¥500",
+                    "お支払い金額は ¥10,280 です。",
+                    "合計：¥10,280",
+                ]))
+        #expect(result.orderNumber == "IM-20261103-0042")
+        #expect(result.total == jpy("10280"))
+        #expect(
+            result.lineItems == [
+                LineItem(title: "今治タオル 3枚セット", quantity: 1, price: jpy("3980")),
+                LineItem(title: "湯呑み", quantity: 2, price: jpy("1200")),
+                LineItem(title: "和紙のレターセット", quantity: 2, price: jpy("1400")),
+                LineItem(title: "茶碗", quantity: 1, price: jpy("2400")),
+            ])
+        // Chinese, with the total's currency for "¥".
+        let chinese = Fixture.extract(
+            plainDocument(
+                subject: "订单确认",
+                [
+                    "感谢您的订购！", "订单号：CN20261103001", "",
+                    "紫砂茶壶 ¥268.00 × 1", "■青瓷茶杯\u{3000}4件\u{3000}¥96.00", "运费 ¥10.00",
+                    "实付款：¥374.00 元",
+                ]))
+        let cny = { (amount: String) in MonetaryAmount(amount: amount, currency: "CNY") }
+        #expect(chinese.total == cny("374.00"))
+        #expect(
+            chinese.lineItems == [
+                LineItem(title: "紫砂茶壶", quantity: 1, price: cny("268.00")),
+                LineItem(title: "青瓷茶杯", quantity: 4, price: cny("96.00")),
+            ])
+        // The ideographic space is a wide gap of the text/plain rendition.
+        #expect(PlainTextRenderer.render(text: "湯呑み\u{3000}¥3,980", partPath: "1").text.wideGaps == [9])
+        #expect(ExtractionContext.singleSpacedCJKRow("お支払い金額は ¥10,280 です。") == nil)
+        #expect(ExtractionContext.singleSpacedCJKRow("Enamel mug ¥1,200") == nil)
+        #expect(ExtractionContext.singleSpacedCJKRow("茶碗 $24.00") == nil)
+        #expect(ExtractionContext.withoutListMarker("・今治タオル") == "今治タオル")
+        #expect(ExtractionContext.withoutListMarker("★限定★ マグ") == "★限定★ マグ")
+    }
+
+    @Test func summaryRowsWithAWordMoreAreNotItems() {
+        // Without a mark of an item, a summary phrase and a word or two is a summary row: alone,
+        // two in a row, or below the first summary row.
+        let result = Fixture.extract(
+            Fixture.document(
+                subject: "Conferma ordine",
+                html: [
+                    "Numero ordine: BQ-4472",
+                    "Borsa in pelle\t1\t119,00 €",
+                    "Costi di spedizione\t\t5,00 €",
+                    "Buono regalo digitale\t\t10,00 €",
+                    "Totale: 134,00 €",
+                ]))
+        #expect(
+            result.lineItems == [
+                LineItem(
+                    title: "Borsa in pelle", quantity: 1,
+                    price: MonetaryAmount(amount: "119.00", currency: "EUR"))
+            ])
+        let shippingFirst = Fixture.extract(
+            plainDocument(
+                subject: "Your order 48215 is confirmed",
+                [
+                    "Order number: 48215",
+                    "Enamel Camp Mug       $12.00",
+                    "Standard shipping     $5.00",
+                    "Estimated tax         $1.02",
+                    "Total:  $18.02",
+                ]))
+        #expect(
+            shippingFirst.lineItems == [LineItem(title: "Enamel Camp Mug", quantity: 1, price: usd("12.00"))])
+        // A summary row of another shape than the items, or a label, before a row that is no
+        // summary phrase: still a summary row.
+        let giftWrap = Fixture.extract(
+            Fixture.document(
+                subject: "Order confirmation",
+                html: [
+                    "Order number\t4413",
+                    "Enamel Mug\t1\t$12.00",
+                    "Item subtotal\t\t$12.00",
+                    "Gift wrap\t\t$3.00",
+                    "Total: $15.00",
+                ]))
+        #expect(giftWrap.lineItems?.first?.title == "Enamel Mug")
+        #expect(giftWrap.lineItems?.contains { $0.title == "Item subtotal" } == false)
+        let labelled = Fixture.extract(
+            plainDocument(
+                subject: "Your order 48216 is confirmed",
+                [
+                    "Order number: 48216",
+                    "Enamel Camp Mug       $12.00",
+                    "Items subtotal:       $12.00",
+                    "Oak Tip Jar           $18.00",
+                    "Total:  $30.00",
+                ]))
+        #expect(labelled.lineItems?.map(\.title) == ["Enamel Camp Mug"])
+        let summary = Fixture.extractor.allSummaryRows
+        let form = { (title: String) in
+            ExtractionContext.summaryRowForm(Text.fold(Array(title.lowercased().utf8)), summary)
+        }
+        #expect(form("Shipping") == .definite)
+        #expect(form("Shipping & Handling") == .definite)
+        #expect(form("Shipping (Standard)") == .definite)
+        #expect(form("送料（税込）") == .definite)
+        #expect(form("Express delivery") == .short)
+        #expect(form("Oak Tip Jar") == .short)
+        #expect(form("Free Shipping Tote Bag") == .withinName)
+        #expect(form("Enamel Mug") == .none)
     }
 
     @Test func aCurrencySetApartFromItsAmountIsOnePrice() {

@@ -86,14 +86,16 @@ enum TrackingLabels {
 
     /// Tracking labels from `rules/languages/*.json5` (`trackingNumberLabels`), when present,
     /// each of several words also written without its spaces
-    /// (``LanguageRules/withJoinedForms(_:)``). Unreadable files are skipped: the language
+    /// (``LanguageRules/withJoinedForms(_:)``) and with a typographic apostrophe
+    /// (``LanguageRules/withTypographicApostrophes(_:)``). Unreadable files are skipped: the language
     /// rules loader reports them.
     static func fromLanguageRules(in rulesDirectory: URL) -> [String] {
         struct LanguageLabels: Decodable { var trackingNumberLabels: [String]? }
         var labels: [String] = []
         for file in RulesFile.files(in: rulesDirectory.appendingPathComponent("languages")) {
             if let decoded = try? RulesFile.decode(LanguageLabels.self, from: file) {
-                labels += LanguageRules.withJoinedForms(decoded.trackingNumberLabels ?? [])
+                labels += LanguageRules.withTypographicApostrophes(
+                    LanguageRules.withJoinedForms(decoded.trackingNumberLabels ?? []))
             }
         }
         return labels

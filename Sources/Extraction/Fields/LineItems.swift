@@ -96,6 +96,14 @@ extension ExtractionContext {
         // The line before, when it is one cell of text: the product's name above the variant
         // or SKU line of the same table cell ("Ridgeline Jacket" over "Color: Spruce · SKU 4002").
         var lineAbove: TextLine?
+        // Whether a summary row stood above: rows below it are not items when they name one.
+        var summaryRowSeen = false
+        // Rows that name a summary phrase with a word or two more and carry no other mark of an
+        // item, shaped as the item row above (as many cells): items when an item row follows at
+        // once.
+        var pending: [(item: (LineItem, String), line: TextLine)] = []
+        // The last item row: its cells, its table (HTML) and its line.
+        var lastItemRow: (cells: Int, table: Substring?, index: Int)?
         let originLines = text.lines(of: origin)
         for index in originLines.indices {
             let line = originLines[index]
@@ -127,10 +135,31 @@ extension ExtractionContext {
                     ranges.append(before.lowerBound..<last.upperBound)
                 }
             }
-            guard ranges.count >= 2, ranges.count <= 6, let last = ranges.last,
-                bytes[last].contains(where: { ($0 >= 0x30 && $0 <= 0x39) || $0 >= 0x80 })
-            else { continue }
-            var cells = ranges.map { Text.trimmed(line.string($0)) }.filter { !$0.isEmpty }
+            // A text/plain item laid out on lines of its own, as Shopify's notifications print
+            // it: the name, the variant, then the price ("Linen Shirt" / "Size: M / Blue" /
+            // "2 × $19.00").
+            let stacked =
+                origin == .plain && ranges.count == 1 && bytes.count <= 40
+                    && bytes.contains(where: { $0 >= 0x30 && $0 <= 0x39 })
+                ? Self.stackedItem(at: index, in: originLines, lineIsBlank: lineIsBlank) : nil
+            // A Japanese or Chinese row spaced with one space or an ideographic one
+            // ("・今治タオル 3枚セット　¥3,980", "湯呑み ¥3,980 × 2").
+            // Or a line that says it in words: "2x Linen Shirt - M / Blue for $19.00 each".
+            let spaced =
+                stacked == nil && ranges.count == 1 && bytes.count <= 200
+                ? (origin == .plain && bytes.contains(where: { $0 >= 0xE3 })
+                    ? Self.singleSpacedCJKRow(line.text) : nil)
+                    ?? (bytes.first.map { $0 >= 0x31 && $0 <= 0x39 } == true
+                        ? Self.quantityTitlePriceEach(line.text) : nil)
+                : nil
+            if stacked == nil && spaced == nil {
+                guard ranges.count >= 2, ranges.count <= 6, let last = ranges.last,
+                    bytes[last].contains(where: { ($0 >= 0x30 && $0 <= 0x39) || $0 >= 0x80 })
+                else { continue }
+            }
+            var cells =
+                stacked.map { [$0.name, $0.price] } ?? spaced?.cells
+                ?? ranges.map { Text.trimmed(line.string($0)) }.filter { !$0.isEmpty }
             guard cells.count >= 2, cells.count <= 6 else { continue }
             guard let priceCell = cells.last, priceCell.count <= 24,
                 let (price, priceRange) = Money.amounts(in: priceCell, defaultCurrency: defaultCurrency)
@@ -143,19 +172,23 @@ extension ExtractionContext {
                 !priceCell.unicodeScalars.contains(where: { $0 == "-" || $0 == "\u{2212}" }),
                 !(priceCell.hasPrefix("(") && priceCell.hasSuffix(")"))
             else { continue }
+            // A quantity after the price: "¥3,980 × 2".
+            let priceQuantity = Self.quantityAfter(priceRange, in: priceCell)
             // A list's bullet is not part of the title.
             cells[0] = Self.withoutListMarker(cells[0])
             // A row that starts with the item's code ("MUG-7  Linen Tea Towel  1  $9.00"): the
             // name is the next cell.
+            var startsWithCode = false
             if cells.count >= 3, Self.looksLikeCode(cells[0]), cells[1].contains(where: { $0.isLetter }),
                 !Self.looksLikeCode(cells[1]), Money.firstAmount(in: cells[1]) == nil
             {
                 cells.removeFirst()
+                startsWithCode = true
             }
             // The item's name when the row's first cell is not it: its attributes ("Color:
             // Spruce · SKU 4002") or its quantity ("2 │ $68.00"), under the name put on a line of
             // its own by a block (`<p>`, `<br>`) inside the name's cell.
-            var quantity: Int?
+            var quantity = stacked?.quantity ?? spaced?.quantity ?? priceQuantity
             // (A quantity cell is short and holds a digit: most first cells are read no further.)
             let startsWithQuantity =
                 cells.count >= 2 && cells[0].utf8.count <= 24
@@ -193,33 +226,254 @@ extension ExtractionContext {
             }
             let title = cells[0]
             guard title.count >= 2, title.count <= 120,
-                title.contains(where: { $0.isLetter }), Money.firstAmount(in: title) == nil,
-                // A label ("Total:", "Paid with:") is not an item's title.
-                !title.hasSuffix(":"), !title.hasSuffix("：")
+                title.contains(where: { $0.isLetter }), Money.firstAmount(in: title) == nil
             else { continue }
             let foldedTitle = Text.fold(Array(title.lowercased().utf8))
-            if Self.isSummaryRow(foldedTitle, summary) || Self.isSummaryRow(foldedTitle, totals)
-                || Self.namesAPaymentCard(title)
-            {
+            // A label ("Total:", "Paid with:") is not an item's title; one of a summary row
+            // ("Items subtotal:") closes the block of items.
+            if title.hasSuffix(":") || title.hasSuffix("：") {
+                if summary.containsMatch(in: foldedTitle) || totals.containsMatch(in: foldedTitle) {
+                    summaryRowSeen = true
+                    pending.removeAll()
+                }
                 continue
             }
-            for cell in cells.dropFirst().dropLast() {
-                quantity = quantity ?? parseQuantity(cell, labels: quantityLabels.phrases)
+            // A quantity in a cell of its own: the row has the item rows' quantity column.
+            var quantityCell = false
+            for cell in cells.dropFirst().dropLast() where quantity == nil {
+                quantity = parseQuantity(cell, labels: quantityLabels.phrases)
+                quantityCell = quantity != nil
             }
-            if items.count == Extractor.maximumLineItems {
-                // One more row of items than are kept: said, not dropped in silence.
-                warnings.append(
-                    DocumentWarning(
-                        partPath: line.span?.partPath,
-                        message:
-                            "more than \(Extractor.maximumLineItems) line items: the first \(Extractor.maximumLineItems) kept, the rest left out"
-                    ))
-                break
+            // Summary rows (subtotal, shipping, taxes, payment) close the block of items: below
+            // the first one, a title with a summary phrase is a summary row, whatever else it
+            // says. Above it, the phrase alone, or followed by ":" or "(" ("Shipping
+            // (Standard)", "Tax (8%)"), is one; a phrase with one or two more words ("Gift Card
+            // Holder", "Oak Tip Jar", "Express delivery") is an item when the row says so — an
+            // article code, a quantity of 2 or more, a quantity cell in a row shaped as the item
+            // row above it (as many cells, in the same table), or an item row right after it in
+            // a row shaped as the items (a product among products) — and a summary row when it
+            // is not.
+            let form = Self.summaryRowForm(foldedTitle, summary)
+            if Self.isSummaryRow(foldedTitle, totals) || Self.namesAPaymentCard(title) || form == .definite
+                || (form != .none && summaryRowSeen)
+            {
+                summaryRowSeen = true
+                pending.removeAll()
+                continue
             }
-            items.append(LineItem(title: title, quantity: quantity ?? 1, price: price))
-            contexts.append(line.display)
+            let item = (
+                LineItem(title: title, quantity: quantity ?? 1, price: price),
+                stacked?.context ?? line.display
+            )
+            // The table the row is in (HTML): its DOM path without the row.
+            let table = line.span.flatMap { Self.rowPath($0.location) }.map { row in
+                row[..<(row.lastIndex(of: "/") ?? row.endIndex)]
+            }
+            let likeTheItemAbove =
+                quantityCell
+                && lastItemRow.map {
+                    $0.cells == cells.count && (table != nil ? $0.table == table : index - $0.index <= 4)
+                } == true
+            if form == .short && !startsWithCode && (quantity ?? 1) < 2 && !likeTheItemAbove {
+                // A second such row in a row is a block of summary rows ("Item subtotal",
+                // "Express delivery").
+                if !pending.isEmpty {
+                    summaryRowSeen = true
+                    pending.removeAll()
+                    continue
+                }
+                // Among item rows, it has their shape: "Item subtotal | $64.00" under "Mug | 1 |
+                // $12.00" is none.
+                guard lastItemRow.map({ $0.cells == cells.count }) ?? true else {
+                    summaryRowSeen = true
+                    continue
+                }
+                pending.append((item, line))
+                continue
+            }
+            var full = false
+            for (entry, row) in pending + [(item, line)] {
+                if items.count == Extractor.maximumLineItems {
+                    // One more row of items than are kept: said, not dropped in silence.
+                    warnings.append(
+                        DocumentWarning(
+                            partPath: row.span?.partPath,
+                            message:
+                                "more than \(Extractor.maximumLineItems) line items: the first \(Extractor.maximumLineItems) kept, the rest left out"
+                        ))
+                    full = true
+                    break
+                }
+                items.append(entry.0)
+                contexts.append(entry.1)
+            }
+            pending.removeAll()
+            lastItemRow = (cells.count, table, index)
+            if full { break }
         }
         return (items, contexts)
+    }
+
+    /// An item printed on lines of its own, the price line last (Shopify's text/plain
+    /// notifications): the name, at most two lines of its variant ("Size: M / Blue", "M /
+    /// Blue"), then the line at `index`, which is a price alone ("$38.00") or a quantity and the
+    /// unit price ("2 × $19.00"). Only when the layout says so: a variant line between name and
+    /// price, or a quantity with either ("Linen Shirt × 2" over "$38.00"). A name and a price
+    /// alone ("Subtotal" over "$38.00") are a label and its value, no item.
+    /// - Returns: the name (no-break spaces made spaces), the price as printed, the quantity
+    ///   printed on the price line, and the lines as displayed for the evidence; nil when the
+    ///   lines are not laid out so.
+    static func stackedItem(
+        at index: Int, in lines: ArraySlice<TextLine>, lineIsBlank: [Bool]
+    ) -> (name: String, price: String, quantity: Int?, context: String)? {
+        var priceText = Text.trimmed(lines[index].text.replacingOccurrences(of: "\u{00A0}", with: " "))
+        // "2 × $19.00", "2 x $19.00".
+        var quantity: Int?
+        let scalars = Array(priceText.unicodeScalars)
+        var digits = 0
+        while digits < scalars.count && digits < 3 && ("0"..."9").contains(scalars[digits]) { digits += 1 }
+        if digits > 0 {
+            var next = digits
+            while next < scalars.count && scalars[next] == " " { next += 1 }
+            if next < scalars.count, "xX×".unicodeScalars.contains(scalars[next]) {
+                next += 1
+                while next < scalars.count && scalars[next] == " " { next += 1 }
+                quantity = Int(String(String.UnicodeScalarView(scalars[..<digits]))).flatMap {
+                    $0 > 0 ? $0 : nil
+                }
+                guard quantity != nil else { return nil }
+                priceText = String(String.UnicodeScalarView(scalars[next...]))
+            }
+        }
+        // The line is the price: an amount and at most a currency's letters, no other digits.
+        guard let (_, range) = Money.amounts(in: priceText).first,
+            lettersOutside(range, of: priceText) <= 3,
+            !priceText.unicodeScalars.contains(where: { $0 == "-" || $0 == "\u{2212}" || $0 == "(" })
+        else { return nil }
+        let outside = Array(priceText.utf16).enumerated().filter {
+            $0.offset < range.location || $0.offset >= NSMaxRange(range)
+        }
+        guard !outside.contains(where: { $0.element >= 0x30 && $0.element <= 0x39 }) else { return nil }
+        // The lines above, up to the name: no blank line, no table row between them.
+        func text(_ position: Int) -> String? {
+            guard position >= lines.startIndex, !lineIsBlank[position], !lines[position].bytes.contains(0x09)
+            else { return nil }
+            let text = Text.trimmed(lines[position].text.replacingOccurrences(of: "\u{00A0}", with: " "))
+            return text.isEmpty || text.utf8.count > 120 ? nil : text
+        }
+        var position = index - 1
+        var variants: [String] = []
+        while variants.count < 2, let candidate = text(position), isVariantLine(candidate) {
+            variants.append(candidate)
+            position -= 1
+        }
+        guard let name = text(position), !isVariantLine(name), name.contains(where: { $0.isLetter }),
+            Money.firstAmount(in: name) == nil, !name.hasSuffix(":"), !name.hasSuffix("："),
+            // A sentence is no name.
+            !".!?。！？".contains(name.last ?? " "), name.split(separator: " ").count <= 12,
+            !variants.isEmpty || quantity != nil || titleAndQuantity(name) != nil
+        else { return nil }
+        let context = ([name] + variants.reversed() + [Text.trimmed(lines[index].text)]).joined(
+            separator: " / ")
+        return (name, priceText, quantity, context)
+    }
+
+    /// A Japanese or Chinese row with no wide gap, its cells set apart by ideographic spaces
+    /// (U+3000), or its price by one space, at the end: "・今治タオル 3枚セット　¥3,980",
+    /// "・和紙のレターセット　2点　1,400円", "湯呑み ¥3,980 × 2", "茶碗 2,400円". The name (the
+    /// first cell) holds kana or ideographs and is no sentence (no "。", "！", "？"); the last
+    /// cell is a price in yen or yuan (`¥`, `￥`, `円`, `元`), which a quantity may follow ("×
+    /// 2", "x2"); between them at most four cells (a quantity, "2点"). A bullet before the name
+    /// (`・`, `■`, `◆`, `●`, `★` …) is dropped.
+    /// - Returns: the cells, name first and price last, and the quantity after the price; nil
+    ///   when the line is not such a row.
+    static func singleSpacedCJKRow(_ line: String) -> (cells: [String], quantity: Int?)? {
+        var scalars = Array(Text.trimmed(line).unicodeScalars)
+        guard scalars.count >= 4, scalars.count <= 80 else { return nil }
+        func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+            scalar == " " || scalar == "\u{3000}" || scalar == "\u{00A0}"
+        }
+        func string(_ slice: ArraySlice<Unicode.Scalar>) -> String {
+            Text.trimmed(String(String.UnicodeScalarView(slice)))
+        }
+        // A quantity after the price: "× 2", "x2".
+        var quantity: Int?
+        var end = scalars.count
+        var digitsStart = end
+        while digitsStart > 0 && end - digitsStart < 3 && ("0"..."9").contains(scalars[digitsStart - 1]) {
+            digitsStart -= 1
+        }
+        if digitsStart < end {
+            var sign = digitsStart
+            while sign > 0 && isSpace(scalars[sign - 1]) { sign -= 1 }
+            if sign > 1, "xX×".unicodeScalars.contains(scalars[sign - 1]) {
+                guard let count = Int(string(scalars[digitsStart..<end])), count > 0 else { return nil }
+                quantity = count
+                end = sign - 1
+                while end > 0 && isSpace(scalars[end - 1]) { end -= 1 }
+            }
+        }
+        scalars = Array(scalars[..<end])
+        // Cells at ideographic spaces; without any, the price after the last space.
+        var cells = scalars.split(separator: "\u{3000}").map(string).filter { !$0.isEmpty }
+        if cells.count < 2 {
+            guard let gap = scalars.lastIndex(where: isSpace), gap > 0 else { return nil }
+            cells = [string(scalars[..<gap]), string(scalars[(gap + 1)...])].filter { !$0.isEmpty }
+        }
+        guard cells.count >= 2, cells.count <= 6, let price = cells.last,
+            let (amount, range) = Money.amounts(in: price).first, range.location == 0,
+            range.length == price.utf16.count, ["JPY", "CNY"].contains(amount.currency)
+        else { return nil }
+        var nameScalars = Substring(cells[0]).unicodeScalars[...]
+        while let first = nameScalars.first, isSpace(first) || "・■□◆◇●○★☆▪".unicodeScalars.contains(first) {
+            nameScalars = nameScalars.dropFirst()
+        }
+        let name = Text.trimmed(String(nameScalars))
+        guard !name.isEmpty, name.count <= 60,
+            name.unicodeScalars.contains(where: {
+                (0x3040...0x30FF).contains($0.value) || (0x4E00...0x9FFF).contains($0.value)
+            }),
+            !name.unicodeScalars.contains(where: { "。！？!?".unicodeScalars.contains($0) }),
+            Money.firstAmount(in: name) == nil
+        else { return nil }
+        cells[0] = name
+        return (cells, quantity)
+    }
+
+    /// A line that gives an item in words, as Shopify's text/plain order confirmation long did:
+    /// a quantity and a times sign, the title, "for", the unit price and "each" ("2x Linen Shirt
+    /// - M / Blue for $19.00 each", "1 × Mug for €12,00 each").
+    /// - Returns: the cells (title, price) and the quantity, or nil.
+    static func quantityTitlePriceEach(_ line: String) -> (cells: [String], quantity: Int?)? {
+        let text = Text.trimmed(line)
+        guard text.hasSuffix(" each"), let forRange = text.range(of: " for ", options: .backwards) else {
+            return nil
+        }
+        // (" for each" leaves no price between them.)
+        let priceEnd = text.index(text.endIndex, offsetBy: -5)
+        guard forRange.upperBound < priceEnd else { return nil }
+        let head = text[..<forRange.lowerBound]
+        let price = Text.trimmed(String(text[forRange.upperBound..<priceEnd]))
+        let digits = head.prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty, digits.count <= 3, let count = Int(digits), count > 0 else { return nil }
+        var rest = head.dropFirst(digits.count)
+        if rest.first == " " { rest = rest.dropFirst() }
+        guard let sign = rest.first, sign == "x" || sign == "X" || sign == "×", rest.dropFirst().first == " "
+        else { return nil }
+        let title = Text.trimmed(String(rest.dropFirst(2)))
+        guard !title.isEmpty, let (_, range) = Money.amounts(in: price).first, range.location == 0,
+            range.length == price.utf16.count
+        else { return nil }
+        return ([title, price], count)
+    }
+
+    /// Whether a line is an item's variant under its name: attributes ("Size: M / Blue", "SKU
+    /// 4002", ``isAttributeLine(_:)``), or Shopify's option values ("M / Blue") — short, with
+    /// " / " between values and no amount.
+    static func isVariantLine(_ text: String) -> Bool {
+        if isAttributeLine(text) { return true }
+        return text.utf8.count <= 40 && text.contains(" / ") && Money.firstAmount(in: text) == nil
+            && !".!?。！？:".contains(text.last ?? " ")
     }
 
     /// The cells of a text/plain line laid out as a table row: the line split at the spaces that
@@ -278,6 +532,50 @@ extension ExtractionContext {
         }
         if start < bytes.count { cells.append(start..<bytes.count) }
         return cells
+    }
+
+    /// How a row's title names a summary row (``summaryRowForm(_:_:)``).
+    enum SummaryRowForm: Equatable {
+        /// No phrase of the set.
+        case none
+        /// A phrase among more than two other words or 24 bytes of them ("Free Shipping Tote
+        /// Bag", "Shipping Container Model Kit", "【送料無料】今治タオル 3枚セット").
+        case withinName
+        /// Phrases and nothing else ("Shipping", "Shipping & Handling", "送料"), or a phrase
+        /// followed by ":" or "(" ("Shipping (Standard)", "Tax (8%)", "送料（税込）").
+        case definite
+        /// A phrase and one or two more words, 24 bytes at most ("Express delivery", "Costi di
+        /// spedizione", "Gift Card Holder", "Oak Tip Jar").
+        case short
+    }
+
+    /// How a row's title names a summary row of the set.
+    /// - Parameter folded: the title lower-cased and folded (``Text/fold(_:)``).
+    static func summaryRowForm(_ folded: [UInt8], _ set: PhraseSet) -> SummaryRowForm {
+        let matches = set.matches(in: folded, limit: 8)
+        guard !matches.isEmpty else { return .none }
+        func isWord(_ word: ArraySlice<UInt8>) -> Bool { word.contains { $0 >= 0x80 || Text.isWordByte($0) } }
+        // What the title holds besides its phrases.
+        var rest: [UInt8] = []
+        var from = 0
+        for (_, range) in matches where range.lowerBound >= from {
+            rest += folded[from..<range.lowerBound] + [0x20]
+            from = range.upperBound
+            // "Shipping (Standard)", "Tax: 8%", "送料（税込）".
+            var next = range.upperBound
+            while next < folded.count && folded[next] == 0x20 { next += 1 }
+            if next < folded.count
+                && (folded[next] == 0x3A || folded[next] == 0x28
+                    || (next + 2 < folded.count && folded[next] == 0xEF && folded[next + 1] == 0xBC
+                        && (folded[next + 2] == 0x9A || folded[next + 2] == 0x88)))
+            {
+                return .definite
+            }
+        }
+        rest += folded[from...]
+        let words = rest.split(separator: 0x20).filter(isWord)
+        if words.isEmpty || (matches.count >= 2 && words.count <= 1) { return .definite }
+        return isSummaryRow(folded, set) ? .short : .withinName
     }
 
     /// Whether a row's title names a summary row rather than an item: it holds one of the
@@ -558,9 +856,31 @@ extension ExtractionContext {
         return nil
     }
 
+    /// The quantity printed after a price in its cell: a times sign and 1 to 999 ("¥3,980 × 2",
+    /// "$12.00 x2"), or nil.
+    /// - Parameter range: the price's range in `cell` (UTF-16, as
+    ///   ``Money/amounts(in:defaultCurrency:)`` gives it).
+    static func quantityAfter(_ range: NSRange, in cell: String) -> Int? {
+        let utf16 = Array(cell.utf16)
+        guard NSMaxRange(range) < utf16.count else { return nil }
+        let rest = Text.trimmed(String(decoding: utf16[NSMaxRange(range)...], as: UTF16.self))
+        guard let sign = rest.unicodeScalars.first, "xX×".unicodeScalars.contains(sign) else { return nil }
+        let digits = Text.trimmed(String(rest.unicodeScalars.dropFirst()))
+        guard !digits.isEmpty, digits.count <= 3, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
+            let value = Int(digits), value > 0
+        else { return nil }
+        return value
+    }
+
     /// A title without the bullet that starts a list item: `- `, `* `, `• `, `· `, `– `, `— `,
-    /// `▪ `, `‣ ` (with any spaces after it).
+    /// `▪ `, `‣ ` (with any spaces after it), or `・`, `■`, `□`, `◆`, `◇`, `●`, `○` (with or
+    /// without).
     static func withoutListMarker(_ title: String) -> String {
+        // Japanese and Chinese bullets stand against the name: "・今治タオル", "■湯呑み".
+        if let first = title.unicodeScalars.first, "・■□◆◇●○".unicodeScalars.contains(first) {
+            let rest = Text.trimmed(String(String.UnicodeScalarView(title.unicodeScalars.dropFirst())))
+            return rest.isEmpty ? title : rest
+        }
         guard let first = title.unicodeScalars.first, "-*•·–—▪‣".unicodeScalars.contains(first) else {
             return title
         }

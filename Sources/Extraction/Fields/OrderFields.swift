@@ -40,9 +40,10 @@ extension ExtractionContext {
         }
         let fillers = languages.fillers
         let notOrder = languages.phrases(\.notOrderNumber)
-        let strong = LabelledValues.find(
-            languages.phrases(\.orderNumber), in: text, origins: Self.allOrigins,
-            hits: phraseHits)
+        let strong =
+            LabelledValues.find(
+                languages.phrases(\.orderNumber), in: text, origins: Self.allOrigins,
+                hits: phraseHits) + valuesBelowHeaderRows(languages.phrases(\.orderNumber))
         for found in strong where !isNegated(found, by: notOrder) {
             // A number shorter than three digits only when it is the label's whole value in the
             // label's cell or the next one (a line below an empty label may be a quantity),
@@ -200,6 +201,7 @@ extension ExtractionContext {
         }
         for found in LabelledValues.find(
             languages.phrases(\.orderDate), in: text, origins: bodyOrigins, hits: phraseHits)
+            + valuesBelowHeaderRows(languages.phrases(\.orderDate))
         {
             let value = FieldText.prefix(found.value, characters: 60)
             for language in languages.all {
@@ -307,7 +309,9 @@ extension ExtractionContext {
         // Label rank: the first label of a language's list is the most specific ("order total").
         let labelRank = languages.totalRank
         let labels = languages.phrases(\.total)
-        let found = LabelledValues.find(labels, in: text, origins: bodyOrigins, hits: phraseHits)
+        let found =
+            LabelledValues.find(labels, in: text, origins: bodyOrigins, hits: phraseHits)
+            + valuesBelowHeaderRows(labels)
         for value in found {
             guard
                 let amount = Money.firstAmount(
@@ -315,7 +319,9 @@ extension ExtractionContext {
             else { continue }
             let rank = labelRank[Phrase(value.label).folded] ?? 10
             // A later total in the same rendition is the final one (after discounts and shipping).
-            let score = 0.84 - 0.02 * Double(min(rank, 10)) + Double(value.offset) * 1e-9
+            var score = 0.84 - 0.02 * Double(min(rank, 10)) + Double(value.offset) * 1e-9
+            // Under a row of labels, by column: trusted a little less than beside its label.
+            if value.placement == .cellBelow { score -= 0.02 }
             candidates.append(
                 Candidate(
                     value: amount, key: amount.amount + amount.currency, source: "label",

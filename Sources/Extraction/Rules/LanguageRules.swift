@@ -59,7 +59,8 @@ public struct LanguageRules: Sendable, Decodable {
 
 extension LanguageRules {
     /// Reads and checks `rules/languages/<code>.json5`; every label list gets the joined forms
-    /// of its labels (``joiningLabelWords()``).
+    /// of its labels (``joiningLabelWords()``), and every list of labels and phrases the forms
+    /// with a typographic apostrophe (``addingTypographicApostrophes()``).
     static func load(from url: URL) throws(RulesError) -> LanguageRules {
         let rules = try RulesFile.decode(LanguageRules.self, from: url)
         try rules.validate(path: url.path)
@@ -86,7 +87,48 @@ extension LanguageRules {
         rules.labels.notOrderNumber = Self.withJoinedForms(labels.notOrderNumber)
         rules.labels.summaryRows = Self.withJoinedForms(labels.summaryRows)
         rules.trackingNumberLabels = Self.withJoinedForms(trackingNumberLabels)
+        return rules.addingTypographicApostrophes()
+    }
+
+    /// The rules with each label and phrase that holds an apostrophe (U+0027) also written with
+    /// the typographic one (U+2019), right after it: "we've received your order", then
+    /// "we’ve received your order"; "frais d'expédition", then "frais d’expédition". Mail
+    /// writes either (an HTML body's `&rsquo;` is the second), and the phrase is the same.
+    func addingTypographicApostrophes() -> LanguageRules {
+        var rules = self
+        let lists: [WritableKeyPath<Labels, [String]>] = [
+            \.orderNumber, \.orderNumberWeak, \.carrier, \.total, \.orderDate, \.estimatedDelivery,
+            \.shipper, \.quantity, \.notOrderNumber, \.summaryRows,
+        ]
+        for list in lists {
+            rules.labels[keyPath: list] = Self.withTypographicApostrophes(labels[keyPath: list])
+        }
+        rules.trackingNumberLabels = Self.withTypographicApostrophes(trackingNumberLabels)
+        rules.kinds = kinds.mapValues(Self.withTypographicApostrophes)
+        rules.statuses = statuses.mapValues(Self.withTypographicApostrophes)
+        rules.brandPhrases = Self.withTypographicApostrophes(brandPhrases)
+        rules.orderLinkPhrases = orderLinkPhrases.map(Self.withTypographicApostrophes)
+        for (word, offset) in relativeDays where word.utf8.contains(0x27) {
+            let typographic = word.replacingOccurrences(of: "'", with: "\u{2019}")
+            if rules.relativeDays[typographic] == nil { rules.relativeDays[typographic] = offset }
+        }
         return rules
+    }
+
+    /// `phrases` with, after each phrase that holds `'`, the phrase with `’` in its place,
+    /// unless the list has that form already; the order is kept.
+    static func withTypographicApostrophes(_ phrases: [String]) -> [String] {
+        guard phrases.contains(where: { $0.utf8.contains(0x27) }) else { return phrases }
+        var listed = Set(phrases)
+        var result: [String] = []
+        result.reserveCapacity(phrases.count + 4)
+        for phrase in phrases {
+            result.append(phrase)
+            guard phrase.utf8.contains(0x27) else { continue }
+            let typographic = phrase.replacingOccurrences(of: "'", with: "\u{2019}")
+            if listed.insert(typographic).inserted { result.append(typographic) }
+        }
+        return result
     }
 
     /// `labels` with, after each label that holds a space, the label without its spaces, unless

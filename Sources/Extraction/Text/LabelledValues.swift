@@ -8,6 +8,9 @@ enum Placement: String, Sendable {
     case nextCell
     /// On the next non-blank line.
     case nextLine
+    /// In the same column of the row below a row of labels ("Order number | Order date" over
+    /// "#1047 | November 3, 2026").
+    case cellBelow
 
     /// How much a value in this place is trusted.
     var score: Double {
@@ -15,6 +18,7 @@ enum Placement: String, Sendable {
         case .sameCell: 0.85
         case .nextCell: 0.82
         case .nextLine: 0.72
+        case .cellBelow: 0.8
         }
     }
 }

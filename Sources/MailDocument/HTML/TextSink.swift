@@ -35,9 +35,10 @@ struct TextSink {
     /// body, as a terminal shows it. In HTML a C1 control is nothing and what follows it text,
     /// as a browser shows it.
     var readsC1Introducers = false
-    /// Whether to note where a tab, or a run of two or more spaces and tabs, inside a line was
-    /// written as one space (``wideGaps``): in a text/plain body, where tables are laid out
-    /// with spaces ("Mug      1   $12.00"). The text itself is the same either way.
+    /// Whether to note where a tab, a run of two or more spaces and tabs, or an ideographic
+    /// space (U+3000) inside a line was written as one space (``wideGaps``): in a text/plain
+    /// body, where tables are laid out with spaces ("Mug      1   $12.00", "湯呑み　2点　¥3,980").
+    /// The text itself is the same either way.
     var recordsWideGaps = false
     /// With ``recordsWideGaps``, the UTF-8 offset in ``bytes`` of each space written for a
     /// wider gap, in order.
@@ -381,6 +382,13 @@ struct TextSink {
                 continue
             case .space:
                 request(.space)
+                // An ideographic space (U+3000) is as wide as two: text/plain tables in Japanese
+                // and Chinese are laid out with it ("今治タオル　3枚セット　¥3,980").
+                if recordsWideGaps && length == 3 && text[index] == 0xE3 && text[index + 1] == 0x80
+                    && text[index + 2] == 0x80
+                {
+                    pendingIsWide = true
+                }
                 index += length
                 continue
             case .keep:
