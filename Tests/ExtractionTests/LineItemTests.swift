@@ -56,6 +56,41 @@ private func plainDocument(subject: String, _ lines: [String]) -> MailDocument {
             evidence?.text.hasPrefix("Enamel Camp Mug ........ $12.00 / 2 x Linen Tea Towel $18.00") == true)
     }
 
+    /// "2 x $24.00" after the name: the count before the price is the quantity, the price the
+    /// unit price (the bundled example's own text/plain).
+    @Test func readsAQuantityWrittenBeforeThePrice() {
+        let result = Fixture.extract(
+            plainDocument(
+                subject: "Your order 48213 is confirmed",
+                [
+                    "Thank you for your order!", "Order number: 48213", "",
+                    "Trailhead Rain Shell (Navy, M)    1 x $129.00",
+                    "Merino Trail Socks, 3-pack        2 x $24.00",
+                    "Enamel Camp Mug                   3× $12.00",
+                    "", "Total:  $213.00",
+                ]))
+        #expect(
+            result.lineItems == [
+                LineItem(title: "Trailhead Rain Shell (Navy, M)", quantity: 1, price: usd("129.00")),
+                LineItem(title: "Merino Trail Socks, 3-pack", quantity: 2, price: usd("24.00")),
+                LineItem(title: "Enamel Camp Mug", quantity: 3, price: usd("12.00")),
+            ])
+        let euro = Fixture.extract(
+            plainDocument(
+                subject: "Ihre Bestellung 4711",
+                [
+                    "Vielen Dank für Ihre Bestellung!", "Bestellnummer: 4711", "",
+                    "Sencha Grüntee 100 g      2 x EUR 7,00", "Teekanne aus Gusseisen   1 x EUR 39,00", "",
+                    "Gesamtsumme: EUR 53,00",
+                ]))
+        #expect(euro.lineItems?.map(\.quantity) == [2, 1])
+        #expect(euro.lineItems?.first?.price == MonetaryAmount(amount: "7.00", currency: "EUR"))
+        // Words before the price are no count: "Save 2 x" is not a quantity.
+        #expect(ExtractionContext.quantityBefore(NSRange(location: 7, length: 6), in: "only x $24.00") == nil)
+        #expect(ExtractionContext.quantityBefore(NSRange(location: 4, length: 6), in: "0 x $24.00") == nil)
+        #expect(ExtractionContext.quantityBefore(NSRange(location: 5, length: 6), in: "12 x $24.00") == 12)
+    }
+
     @Test func readsTheHTMLTableWhenTheTotalWasChosenFromTextPlain() {
         // The plain part's label is the more specific one: the total is chosen from there, and
         // its rows are prose.

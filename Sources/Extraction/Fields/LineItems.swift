@@ -172,8 +172,11 @@ extension ExtractionContext {
                 !priceCell.unicodeScalars.contains(where: { $0 == "-" || $0 == "\u{2212}" }),
                 !(priceCell.hasPrefix("(") && priceCell.hasSuffix(")"))
             else { continue }
-            // A quantity after the price: "¥3,980 × 2".
-            let priceQuantity = Self.quantityAfter(priceRange, in: priceCell)
+            // A quantity after the price, "¥3,980 × 2", or before it, "2 x $24.00" (the price
+            // is then the unit price).
+            let priceQuantity =
+                Self.quantityAfter(priceRange, in: priceCell)
+                ?? Self.quantityBefore(priceRange, in: priceCell)
             // A list's bullet is not part of the title.
             cells[0] = Self.withoutListMarker(cells[0])
             // A row that starts with the item's code ("MUG-7  Linen Tea Towel  1  $9.00"): the
@@ -865,11 +868,31 @@ extension ExtractionContext {
         guard NSMaxRange(range) < utf16.count else { return nil }
         let rest = Text.trimmed(String(decoding: utf16[NSMaxRange(range)...], as: UTF16.self))
         guard let sign = rest.unicodeScalars.first, "xX×".unicodeScalars.contains(sign) else { return nil }
-        let digits = Text.trimmed(String(rest.unicodeScalars.dropFirst()))
+        return smallCount(String(rest.unicodeScalars.dropFirst()))
+    }
+
+    /// A count of 1 to 999 written in 1 to 3 ASCII digits, spaces around it trimmed.
+    static func smallCount(_ text: String) -> Int? {
+        let digits = Text.trimmed(text)
         guard !digits.isEmpty, digits.count <= 3, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
             let value = Int(digits), value > 0
         else { return nil }
         return value
+    }
+
+    /// The count written before a price in its cell, times sign last: "2 x $24.00", "2× 7,00 €",
+    /// "3 X EUR 7.00" (1 to 3 digits, more than 0); `nil` when anything else stands before the
+    /// price.
+    /// - Parameters:
+    ///   - range: the price's range in `cell` (UTF-16, as ``Money/amounts(in:defaultCurrency:)``
+    ///     gives it).
+    ///   - cell: the price cell.
+    static func quantityBefore(_ range: NSRange, in cell: String) -> Int? {
+        let utf16 = Array(cell.utf16)
+        guard range.location > 0, range.location <= utf16.count else { return nil }
+        let head = Text.trimmed(String(decoding: utf16[..<range.location], as: UTF16.self))
+        guard let sign = head.unicodeScalars.last, "xX×".unicodeScalars.contains(sign) else { return nil }
+        return smallCount(String(String.UnicodeScalarView(head.unicodeScalars.dropLast())))
     }
 
     /// A title without the bullet that starts a list item: `- `, `* `, `• `, `· `, `– `, `— `,
