@@ -272,6 +272,14 @@ private func plainDocument(subject: String, _ lines: [String]) -> MailDocument {
         #expect(ExtractionContext.rowPath("html/body/table/tr[3]/td[1]/p") == "html/body/table/tr[3]")
         #expect(ExtractionContext.rowPath("html/body/table/tbody/tr/td") == "html/body/table/tbody/tr")
         #expect(ExtractionContext.rowPath("html/body/p[2]") == nil)
+        // The innermost row of nested tables; a step that only starts with "tr" is no row.
+        #expect(
+            ExtractionContext.rowPath("html/body/table/tr/td/table/tr[2]/td[1]")
+                == "html/body/table/tr/td/table/tr[2]")
+        #expect(ExtractionContext.rowPath("html/body/track/div") == nil)
+        #expect(ExtractionContext.rowPath("html/body/table/tr") == "html/body/table/tr")
+        #expect(ExtractionContext.withoutNoBreakSpaces("a\u{00A0}b") == "a b")
+        #expect(ExtractionContext.withoutNoBreakSpaces("½ kg") == "½ kg")
         #expect(ExtractionContext.rowPath("html/body/track/p") == nil)
     }
 

@@ -317,6 +317,12 @@ extension ExtractionContext {
         return (items, contexts)
     }
 
+    /// `text` with each no-break space (U+00A0) made a space; `text` itself, unsearched by
+    /// Foundation, when none of its bytes is A0 (the second byte of U+00A0 in UTF-8).
+    static func withoutNoBreakSpaces(_ text: String) -> String {
+        text.utf8.contains(0xA0) ? text.replacingOccurrences(of: "\u{00A0}", with: " ") : text
+    }
+
     /// An item printed on lines of its own, the price line last (Shopify's text/plain
     /// notifications): the name, at most two lines of its variant ("Size: M / Blue", "M /
     /// Blue"), then the line at `index`, which is a price alone ("$38.00") or a quantity and the
@@ -329,7 +335,7 @@ extension ExtractionContext {
     static func stackedItem(
         at index: Int, in lines: ArraySlice<TextLine>, lineIsBlank: [Bool]
     ) -> (name: String, price: String, quantity: Int?, context: String)? {
-        var priceText = Text.trimmed(lines[index].text.replacingOccurrences(of: "\u{00A0}", with: " "))
+        var priceText = Text.trimmed(Self.withoutNoBreakSpaces(lines[index].text))
         // "2 × $19.00", "2 x $19.00".
         var quantity: Int?
         let scalars = Array(priceText.unicodeScalars)
@@ -361,7 +367,7 @@ extension ExtractionContext {
         func text(_ position: Int) -> String? {
             guard position >= lines.startIndex, !lineIsBlank[position], !lines[position].bytes.contains(0x09)
             else { return nil }
-            let text = Text.trimmed(lines[position].text.replacingOccurrences(of: "\u{00A0}", with: " "))
+            let text = Text.trimmed(Self.withoutNoBreakSpaces(lines[position].text))
             return text.isEmpty || text.utf8.count > 120 ? nil : text
         }
         var position = index - 1
@@ -798,14 +804,31 @@ extension ExtractionContext {
     /// A DOM path up to its last table row (`html/body/table/tr[3]` of
     /// `html/body/table/tr[3]/td[1]/p`), or nil outside a table row.
     static func rowPath(_ location: String) -> Substring? {
+        // Read as UTF-8 bytes: a DOM path's steps are ASCII names, and "/" ends each.
+        let utf8 = location.utf8
         var end: String.Index?
-        var searchFrom = location.startIndex
-        while let found = location.range(of: "/tr", range: searchFrom..<location.endIndex) {
-            let after = found.upperBound
-            if after == location.endIndex || location[after] == "[" || location[after] == "/" {
-                end = location[after...].firstIndex(of: "/") ?? location.endIndex
+        var index = utf8.startIndex
+        while index < utf8.endIndex {
+            guard utf8[index] == UInt8(ascii: "/") else {
+                index = utf8.index(after: index)
+                continue
             }
-            searchFrom = after
+            let t = utf8.index(after: index)
+            guard t < utf8.endIndex, utf8[t] == UInt8(ascii: "t") else {
+                index = t
+                continue
+            }
+            let r = utf8.index(after: t)
+            guard r < utf8.endIndex, utf8[r] == UInt8(ascii: "r") else {
+                index = t
+                continue
+            }
+            let after = utf8.index(after: r)
+            if after == utf8.endIndex || utf8[after] == UInt8(ascii: "[") || utf8[after] == UInt8(ascii: "/")
+            {
+                end = utf8[after...].firstIndex(of: UInt8(ascii: "/")) ?? utf8.endIndex
+            }
+            index = after
         }
         return end.map { location[..<$0] }
     }
