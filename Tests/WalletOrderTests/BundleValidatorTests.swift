@@ -257,6 +257,14 @@ private func expectIssue(
             let archive = Zip.archive([Zip.Entry(name: name, data: Data("x".utf8))])
             #expect(throws: Zip.ReadError.unsafeName(name)) { try Zip.entries(of: archive) }
         }
+        // A control character in a name: refused, and said for what it is.
+        let escape = "order\u{1B}[31m.json"
+        let archive = Zip.archive([Zip.Entry(name: escape, data: Data("x".utf8))])
+        #expect(throws: Zip.ReadError.unsafeName(escape)) { try Zip.entries(of: archive) }
+        #expect(
+            Zip.ReadError.unsafeName(escape).description
+                == "unsafe entry name \"order\\u{1B}[31m.json\": an absolute path, \"..\", a control character, "
+                + "a backslash or more than 4 levels")
     }
 
     @Test func rejectsZipBombsAndTooManyEntries() throws {

@@ -27,7 +27,9 @@ enum Zip {
         var description: String {
             switch self {
             case .malformed(let reason): return "not a valid zip archive: \(reason)"
-            case .unsafeName(let name): return "entry name escapes the bundle: \(name.debugDescription)"
+            case .unsafeName(let name):
+                return "unsafe entry name \(name.debugDescription): "
+                    + "an absolute path, \"..\", a control character, a backslash or more than 4 levels"
             case .limit(let reason): return "archive exceeds a safety limit: \(reason)"
             case .unsupported(let reason): return "unsupported zip feature: \(reason)"
             }
