@@ -31,9 +31,21 @@ import Testing
         #expect(TextSink.visibleLine(text) == expected)
     }
 
-    /// In HTML a C1 control is nothing and what follows it text, as a browser shows it.
-    @Test func eightBitIntroducersInHTMLLeaveWhatFollows() {
-        #expect(HTMLRenderer.render(html: "<p>A\u{9B}2JB</p>", partPath: "1").text.text == "A2JB")
+    /// In HTML too a control function goes whole, written as bytes or as character references:
+    /// nothing of it is left glued to the order number after it.
+    @Test(arguments: [
+        ("<p>A\u{9B}2JB</p>", "AB"),
+        ("<p>Order number: &#27;[1mA-10023&#x1b;[0m</p>", "Order number: A-10023"),
+        ("<p>Order number: \u{1B}[1mA-10023\u{1B}[0m</p>", "Order number: A-10023"),
+        ("<p>Order number: &#155;1mA-10023&#x9B;0m</p>", "Order number: A-10023"),
+        ("<p>Total &#0027;[31m$12.00&#x9b;0m</p>", "Total $12.00"),
+        // An OSC ended by BEL written as a reference: the title goes, the words stay apart.
+        ("<p>Order number: &#x1b;]0;T&#7;A-10023</p>", "Order number: A-10023"),
+        // Other references and a reference without its ";" stay.
+        ("<p>It&#8217;s &#27 [1m here &amp; &#38;#27;</p>", "It’s [1m here & &#27;"),
+    ])
+    func controlFunctionsInHTMLGoWhole(_ html: String, _ expected: String) {
+        #expect(HTMLRenderer.render(html: html, partPath: "1").text.text == expected)
     }
 
     /// A control sequence with any number of parameter bytes goes whole up to its final byte,

@@ -205,8 +205,13 @@ public enum HTMLRenderer {
         return result
     }
 
-    /// The bytes handed to libxml2: UTF-8 without NUL bytes, a leading byte-order mark, or
-    /// Outlook's downlevel-revealed conditional markers (`<![if …]>`, `<![endif]>`).
+    /// The bytes handed to libxml2: UTF-8 without NUL bytes, a leading byte-order mark,
+    /// Outlook's downlevel-revealed conditional markers (`<![if …]>`, `<![endif]>`), or a
+    /// terminal's control functions (ECMA-48: `ESC[1m`, `ESC]0;title BEL`, 8-bit CSI U+009B …),
+    /// written as bytes or as character references (`&#27;[1m`, `&#x9B;0m`): libxml2 drops the
+    /// introducer and would leave `[1m` glued to the word after it ("Order number: [1mA-10023"
+    /// read as `1mA-10023`). Each goes whole, as in text/plain (``TextSink``); one that keeps
+    /// words apart (a control string) leaves a space.
     public static func preparedBytes(html: String) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(html.utf8.count)
@@ -217,6 +222,10 @@ public enum HTMLRenderer {
                 let copy = Array(html.utf8)
                 copy.withUnsafeBufferPointer { strip($0, into: &output) }
             }()
+        // Almost no markup holds one: looked for before anything is copied again.
+        if output.withUnsafeBufferPointer(mayHoldControlFunctions) {
+            output = withoutControlFunctions(output)
+        }
         return output
     }
 
@@ -244,6 +253,108 @@ public enum HTMLRenderer {
             index += 1
         }
         output.append(contentsOf: UnsafeBufferPointer(rebasing: input[runStart..<count]))
+    }
+
+    /// Whether markup may hold a terminal's control function: an ESC byte, a C1 introducer in
+    /// UTF-8 (`C2 90`–`C2 9F`), or a numeric character reference to either (`&#27;`, `&#x9B;`).
+    static func mayHoldControlFunctions(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x1B: return true
+            case 0xC2 where index + 1 < bytes.count && (0x90...0x9F).contains(bytes[index + 1]): return true
+            case UInt8(ascii: "&"):
+                if let (value, _) = numericReference(bytes, at: index),
+                    value == 0x1B || (0x90...0x9F).contains(value)
+                {
+                    return true
+                }
+            default: break
+            }
+            index += 1
+        }
+        return false
+    }
+
+    /// Markup without a terminal's control functions (``TextSink/controlFunction(at:eightBit:_:)``,
+    /// 7-bit and 8-bit): the numeric character references to C0 and C1 controls are read as
+    /// the controls first (`&#27;]0;title&#7;` is an OSC ended by BEL), then each control
+    /// function goes whole; one that keeps words apart leaves a space. What is left of the
+    /// controls, libxml2 drops.
+    static func withoutControlFunctions(_ bytes: [UInt8]) -> [UInt8] {
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(bytes.count)
+        bytes.withUnsafeBufferPointer { input in
+            var index = 0
+            while index < input.count {
+                if input[index] == UInt8(ascii: "&"), let (value, end) = numericReference(input, at: index),
+                    value < 0x20 || value == 0x7F || (0x80...0x9F).contains(value),
+                    value != 0x09, value != 0x0A, value != 0x0D, value != 0
+                {
+                    if value < 0x80 {
+                        decoded.append(UInt8(value))
+                    } else {
+                        decoded += [0xC2, UInt8(value)]
+                    }
+                    index = end
+                    continue
+                }
+                decoded.append(input[index])
+                index += 1
+            }
+        }
+        var output: [UInt8] = []
+        output.reserveCapacity(decoded.count)
+        decoded.withUnsafeBufferPointer { input in
+            func byte(_ index: Int) -> UInt8 { index < input.count ? input[index] : 0 }
+            var index = 0
+            while index < input.count {
+                let value = input[index]
+                if value == 0x1B || value == 0xC2,
+                    let extent = TextSink.controlFunction(at: index, eightBit: true, byte)
+                {
+                    if extent.separatesWords { output.append(0x20) }
+                    index = extent.end
+                    continue
+                }
+                output.append(value)
+                index += 1
+            }
+        }
+        return output
+    }
+
+    /// A numeric character reference at `start` (`&#27;`, `&#x1b;`, `&#0027;`; the `;` is
+    /// needed here), its value and the index after it; `nil` for anything else or a value past
+    /// 0x10FFFF.
+    static func numericReference(_ input: UnsafeBufferPointer<UInt8>, at start: Int) -> (Int, Int)? {
+        var index = start + 1
+        guard index < input.count, input[index] == UInt8(ascii: "#") else { return nil }
+        index += 1
+        var hex = false
+        if index < input.count, input[index] | 0x20 == UInt8(ascii: "x") {
+            hex = true
+            index += 1
+        }
+        var value = 0
+        let first = index
+        while index < input.count, index - first < 8 {
+            let byte = input[index]
+            let digit: Int
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = Int(byte) - 0x30
+            case UInt8(ascii: "a")...UInt8(ascii: "f") where hex: digit = Int(byte) - 0x61 + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F") where hex: digit = Int(byte) - 0x41 + 10
+            default: digit = -1
+            }
+            if digit < 0 { break }
+            value = value * (hex ? 16 : 10) + digit
+            index += 1
+        }
+        guard index > first, index < input.count, input[index] == UInt8(ascii: ";"), value <= 0x10FFFF else {
+            return nil
+        }
+        return (value, index + 1)
     }
 
     /// After `<![`: when an `if …]>` or `endif]>` marker follows, the index just past it.

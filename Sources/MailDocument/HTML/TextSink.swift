@@ -24,16 +24,17 @@ enum PendingSeparator: Int, Comparable {
 /// match a label of several words written without its spaces too (`LanguageRules`), so both
 /// read as labels. A terminal's control sequence (`ESC[2J`, `ESC[31m`) goes whole, ESC and
 /// what follows it up to its final byte, and so does a control string (`ESC]8;;URL ESC\`),
-/// which leaves a word boundary (``controlFunction(at:eightBit:_:)``). In HTML, libxml2 drops
-/// ESC before the text reaches the sink, and the rest stays, as a browser shows it.
+/// which leaves a word boundary (``controlFunction(at:eightBit:_:)``). In HTML they are taken
+/// out of the markup before libxml2 reads it, bytes and character references alike
+/// (``HTMLRenderer/preparedBytes(html:)``).
 struct TextSink {
     var bytes: [UInt8] = []
     var spans: [TextSpan] = []
     var pending: PendingSeparator = .none
     /// Whether C1 introducers (U+009B CSI, U+009D OSC …) start control sequences and control
     /// strings, as ESC `[` and ESC `]` do (``controlFunction(at:eightBit:_:)``): in a text/plain
-    /// body, as a terminal shows it. In HTML a C1 control is nothing and what follows it text,
-    /// as a browser shows it.
+    /// body, as a terminal shows it. (HTML has lost its control functions before it is
+    /// rendered: ``HTMLRenderer/preparedBytes(html:)``.)
     var readsC1Introducers = false
     /// Whether to note where a tab, a run of two or more spaces and tabs, or an ideographic
     /// space (U+3000) inside a line was written as one space (``wideGaps``): in a text/plain
