@@ -44,6 +44,11 @@ struct MessagePipeline: Sendable {
     var limits = MIMELimits.default
     /// Decides which messages need the document and extraction work; `nil` runs it on all.
     var prefilter: Prefilter?
+    /// A Date field later than this is a sender's wrong clock or a forged date (a message dated
+    /// 2099): it is read as no date, with a warning, so that it cannot date an order — Wallet's
+    /// `updatedAt` never goes back, and one from 2099 would hide every later change. A day
+    /// after the pipeline was made (time zones, and clocks a little fast).
+    var latestPlausibleDate = Date().addingTimeInterval(86_400)
 
     init(rules: Rules, prefilter usePrefilter: Bool = true) {
         extractor = Extractor(rules: rules)
@@ -85,6 +90,14 @@ struct MessagePipeline: Sendable {
         result.warnings = message.warnings
         result.messageID = message.messageID
         result.date = message.date
+        if let date = message.date, date > latestPlausibleDate {
+            result.date = nil
+            let formatter = ISO8601DateFormatter()
+            result.warnings.append(
+                MIMEWarning(
+                    message: "Date field \(formatter.string(from: date)) is after the time of this run: "
+                        + "read as no date, so that it does not date the order"))
+        }
         result.subject = message.subject
         if let prefilter, !prefilter.needsFullWork(message) {
             result.extraction = ExtractionResult(

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+/// A message dated after the run (a sender's wrong clock, a forged 2099) is read as undated,
+/// with a warning: its date cannot pin the order's `updatedAt`, which never goes back.
+@Suite(.serialized) struct FutureDateTests {
+    @Test func aDateAfterTheRunDatesNoOrder() throws {
+        let email = """
+            From: Blue Kettle <orders@bluekettle.example>
+            To: buyer@mail.example
+            Subject: Your order BK-20991 is confirmed
+            Date: Tue, 01 Dec 2099 09:00:00 +0000
+            Message-ID: <future-1@bluekettle.example>
+            MIME-Version: 1.0
+            Content-Type: text/plain; charset=utf-8
+
+            Thank you for your order!
+            Order number: BK-20991
+
+            """
+        let (folder, maildir) = try ResourceLimitTests.maildir(["future": Array(email.utf8)])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out")
+        let result = try CommandRunner.run(["scan", maildir.path, "--out", out.path, "--json", "--quiet"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let summary = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let repaired = (summary["repaired"] as? [[String: Any]] ?? []).map { String(describing: $0) }
+        #expect(
+            repaired.contains {
+                $0.contains("Date field 2099-12-01T09:00:00Z is after the time of this run")
+            },
+            "\(repaired)")
+        let bundles = try FileManager.default.contentsOfDirectory(atPath: out.path).filter {
+            $0.contains("BK-20991")
+        }
+        #expect(bundles.count == 1, "\(bundles)")
+        let order = try String(
+            contentsOf: out.appendingPathComponent(bundles[0]).appendingPathComponent("order.json"),
+            encoding: .utf8)
+        #expect(!order.contains("2099-"), "\(order)")
+    }
+}
