@@ -382,8 +382,12 @@ extension MailDocument {
     ]
 
     /// Whether the message answers another or follows it in a thread: it has In-Reply-To or
-    /// References (RFC 5322 §3.6.4).
-    public var isReply: Bool { !inReplyTo.isEmpty || !references.isEmpty }
+    /// References (RFC 5322 §3.6.4), or its subject starts with a reply prefix ("Re:", "AW:",
+    /// "回复：", ``ReplyQuote/hasReplyPrefix(_:)``) — messages exported or sent without the
+    /// threading fields are answers all the same, and what they quote is not theirs.
+    public var isReply: Bool {
+        !inReplyTo.isEmpty || !references.isEmpty || ReplyQuote.hasReplyPrefix(subject ?? "")
+    }
 
     /// Moves a reply's quoted earlier message out of each rendition into
     /// ``RenderedText/quotedText``, with the links and images that were in it.

@@ -80,8 +80,11 @@ import Testing
         try ReplyQuoteTests.document(header + ["Content-Type: text/html; charset=utf-8", "", html])
     }
 
+    /// The reply's header without the threading fields and without the reply prefix: a
+    /// message that is no reply (a "Re:" subject alone makes one).
     static var notReplyHeader: [String] {
         ReplyQuoteTests.replyHeader.filter { !$0.hasPrefix("In-Reply-To") && !$0.hasPrefix("References") }
+            .map { $0.hasPrefix("Subject: Re: ") ? "Subject: " + $0.dropFirst("Subject: Re: ".count) : $0 }
     }
 
     @Test func eachClientsMarkupIsFoundWhereTheQuoteStarts() {

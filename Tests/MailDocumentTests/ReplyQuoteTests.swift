@@ -45,6 +45,28 @@ import Testing
         }
     }
 
+    /// An answer sent or exported without In-Reply-To and References is a reply by its
+    /// subject's prefix: what it quotes is cut all the same.
+    @Test func aReplyPrefixWithoutThreadingFieldsIsAReply() throws {
+        for subject in ["Re: Your order NW-48221 has shipped!", "RE: Your order", "回复：您的订单已发货"] {
+            let document = try Self.document([
+                "From: Anna Becker <anna.becker@mail.example>", "To: orders@northwind-outfitters.example",
+                "Subject: \(subject)", "Date: Sat, 21 Nov 2026 10:00:00 +0000", "MIME-Version: 1.0",
+                "Content-Type: text/plain; charset=utf-8", "", "Where is it? It has not arrived.", "",
+                "On Mon, Nov 16, 2026 at 6:00 PM Northwind Outfitters <orders@northwind-outfitters.example> wrote:",
+                "> Your order NW-48221 has shipped.", "> Tracking number: 1ZA7X9252601815900",
+            ])
+            #expect(document.isReply, "\(subject)")
+            #expect(document.plainText?.text == "Where is it? It has not arrived.", "\(subject)")
+        }
+        // Without the prefix or the fields, a message is no reply.
+        let plain = try Self.document([
+            "From: Shop <orders@shop.example>", "Subject: Your order has shipped", "MIME-Version: 1.0", "",
+            "Shipped!",
+        ])
+        #expect(!plain.isReply)
+    }
+
     @Test func plainReplyLosesTheAttributionAndQuote() throws {
         let document = try Self.document(
             Self.replyHeader + [
@@ -398,8 +420,10 @@ import Testing
     }
 
     @Test func messagesThatAreNotRepliesKeepTheirText() throws {
+        // No threading fields and no reply prefix (which alone makes a reply).
         var header = Self.replyHeader
         header.removeAll { $0.hasPrefix("In-Reply-To") || $0.hasPrefix("References") }
+        header = header.map { $0.hasPrefix("Subject: Re: ") ? "Subject: Your order" : $0 }
         let document = try Self.document(
             header + [
                 "Content-Type: text/plain; charset=utf-8", "", "Hello",
