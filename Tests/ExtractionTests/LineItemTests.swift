@@ -91,6 +91,40 @@ private func plainDocument(subject: String, _ lines: [String]) -> MailDocument {
         #expect(ExtractionContext.quantityBefore(NSRange(location: 5, length: 6), in: "12 x $24.00") == 12)
     }
 
+    /// A table whose header row starts with the quantity ("Qty | Item | Price"): each row's
+    /// first cell is its count, not an article code. Without such a header, a leading number
+    /// is no quantity (it may number the rows).
+    @Test func readsAQuantityInTheFirstColumnUnderItsLabel() {
+        let lines = [
+            "Thank you for your order!", "Order number: 48213", "",
+            "Qty   Item                        Price",
+            "2     Walnut Cutting Board        $130.00",
+            "1     Oak Tip Jar                 $18.00",
+            "", "Total:  $148.00",
+        ]
+        let result = Fixture.extract(plainDocument(subject: "Your order 48213 is confirmed", lines))
+        #expect(
+            result.lineItems == [
+                LineItem(title: "Walnut Cutting Board", quantity: 2, price: usd("130.00")),
+                LineItem(title: "Oak Tip Jar", quantity: 1, price: usd("18.00")),
+            ])
+        let german = Fixture.extract(
+            plainDocument(
+                subject: "Ihre Bestellung 4711",
+                [
+                    "Vielen Dank für Ihre Bestellung!", "Bestellnummer: 4711", "",
+                    "Menge   Artikel                Preis", "3       Sencha Grüntee 100 g   21,00 €", "",
+                    "Gesamtsumme: 21,00 €",
+                ]))
+        #expect(german.lineItems?.first?.quantity == 3)
+        #expect(german.lineItems?.first?.title == "Sencha Grüntee 100 g")
+        let numbered = Fixture.extract(
+            plainDocument(
+                subject: "Your order 48213 is confirmed",
+                Array(lines[0..<3]) + ["#     Item                        Price"] + Array(lines[4...])))
+        #expect(numbered.lineItems?.allSatisfy { $0.quantity != 2 } != false)
+    }
+
     @Test func readsTheHTMLTableWhenTheTotalWasChosenFromTextPlain() {
         // The plain part's label is the more specific one: the total is chosen from there, and
         // its rows are prose.

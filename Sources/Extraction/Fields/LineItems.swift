@@ -104,6 +104,8 @@ extension ExtractionContext {
         var pending: [(item: (LineItem, String), line: TextLine)] = []
         // The last item row: its cells, its table (HTML) and its line.
         var lastItemRow: (cells: Int, table: Substring?, index: Int)?
+        // Whether a header row put the quantity in the first column.
+        var quantityColumnFirst = false
         let originLines = text.lines(of: origin)
         for index in originLines.indices {
             let line = originLines[index]
@@ -152,6 +154,14 @@ extension ExtractionContext {
                     ?? (bytes.first.map { $0 >= 0x31 && $0 <= 0x39 } == true
                         ? Self.quantityTitlePriceEach(line.text) : nil)
                 : nil
+            // A header row whose first cell is a quantity label ("Qty | Item | Price", "Menge
+            // Artikel  Preis"): the rows below it start with their quantity.
+            if ranges.count >= 2, ranges.count <= 6, ranges[0].count <= 16,
+                Self.isLabel(line.string(ranges[0]), of: quantityLabels.phrases)
+            {
+                quantityColumnFirst = true
+                continue
+            }
             if stacked == nil && spaced == nil {
                 guard ranges.count >= 2, ranges.count <= 6, let last = ranges.last,
                     bytes[last].contains(where: { ($0 >= 0x30 && $0 <= 0x39) || $0 >= 0x80 })
@@ -177,6 +187,14 @@ extension ExtractionContext {
             let priceQuantity =
                 Self.quantityAfter(priceRange, in: priceCell)
                 ?? Self.quantityBefore(priceRange, in: priceCell)
+            // Under a header row that starts with the quantity, the first cell is the count.
+            var firstColumnQuantity: Int?
+            if quantityColumnFirst, cells.count >= 3, let count = Self.smallCount(cells[0]),
+                cells[1].contains(where: { $0.isLetter })
+            {
+                cells.removeFirst()
+                firstColumnQuantity = count
+            }
             // A list's bullet is not part of the title.
             cells[0] = Self.withoutListMarker(cells[0])
             // A row that starts with the item's code ("MUG-7  Linen Tea Towel  1  $9.00"): the
@@ -191,7 +209,7 @@ extension ExtractionContext {
             // The item's name when the row's first cell is not it: its attributes ("Color:
             // Spruce · SKU 4002") or its quantity ("2 │ $68.00"), under the name put on a line of
             // its own by a block (`<p>`, `<br>`) inside the name's cell.
-            var quantity = stacked?.quantity ?? spaced?.quantity ?? priceQuantity
+            var quantity = stacked?.quantity ?? spaced?.quantity ?? firstColumnQuantity ?? priceQuantity
             // (A quantity cell is short and holds a digit: most first cells are read no further.)
             let startsWithQuantity =
                 cells.count >= 2 && cells[0].utf8.count <= 24
@@ -242,7 +260,7 @@ extension ExtractionContext {
                 continue
             }
             // A quantity in a cell of its own: the row has the item rows' quantity column.
-            var quantityCell = false
+            var quantityCell = firstColumnQuantity != nil
             for cell in cells.dropFirst().dropLast() where quantity == nil {
                 quantity = parseQuantity(cell, labels: quantityLabels.phrases)
                 quantityCell = quantity != nil
@@ -892,6 +910,16 @@ extension ExtractionContext {
         let rest = Text.trimmed(String(decoding: utf16[NSMaxRange(range)...], as: UTF16.self))
         guard let sign = rest.unicodeScalars.first, "xX×".unicodeScalars.contains(sign) else { return nil }
         return smallCount(String(rest.unicodeScalars.dropFirst()))
+    }
+
+    /// Whether a cell is one of the labels, whole (a colon or full stop after it allowed):
+    /// "Qty", "Quantity:", "Menge", "数量".
+    static func isLabel(_ cell: String, of labels: [Phrase]) -> Bool {
+        var folded = Text.fold(Array(Text.trimmed(cell).lowercased().utf8))
+        while let last = folded.last, last == UInt8(ascii: ":") || last == UInt8(ascii: ".") {
+            folded.removeLast()
+        }
+        return !folded.isEmpty && labels.contains { $0.folded == folded }
     }
 
     /// A count of 1 to 999 written in 1 to 3 ASCII digits, spaces around it trimmed.
