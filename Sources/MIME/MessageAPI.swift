@@ -186,20 +186,32 @@ extension Message {
     /// The preferred text/html body, chosen as ``textBody`` is.
     public var htmlBody: BodyPart? { Message.preferred(root, subtype: "html") }
 
-    /// The inline text/plain parts that continue ``textBody``: its later siblings in the
-    /// multipart/mixed (or other non-alternative multipart) that holds it, of type text/plain,
-    /// not attachments and without a file name, in order. The parts of a multipart/mixed are
+    /// The inline text/plain parts that continue ``textBody``: its later siblings (or, when it
+    /// is one of a multipart/alternative, the alternative's) in the multipart/mixed (or other
+    /// non-alternative multipart) that holds it, of type text/plain, not attachments and
+    /// without a file name, in order. The parts of a multipart/mixed are
     /// shown one after the other (RFC 2046 §5.1.3): mail clients split a body around an
     /// attachment into such parts ("see the invoice attached" / invoice.pdf / "Order number:
     /// A-10023"). Empty when ``textBody`` is the only one.
     public var furtherTextBodies: [BodyPart] {
         guard let first = textBody else { return [] }
-        let components = first.path.split(separator: ".")
-        guard components.count > 1 else { return [] }
-        let parentPath = components.dropLast().joined(separator: ".")
-        guard let parent = allParts.first(where: { $0.path == parentPath }),
-            parent.contentType.type == "multipart", parent.contentType.subtype != "alternative",
-            let index = parent.children.firstIndex(where: { $0.path == first.path })
+        let parts = allParts
+        func parent(of path: String) -> BodyPart? {
+            let components = path.split(separator: ".")
+            guard components.count > 1 else { return nil }
+            let parentPath = components.dropLast().joined(separator: ".")
+            return parts.first { $0.path == parentPath }
+        }
+        // The body's alternatives are one body: what follows them in the multipart/mixed that
+        // holds them continues it ([text | html], invoice.pdf, text).
+        var anchor = first.path
+        var holder = parent(of: anchor)
+        while let alternative = holder, alternative.contentType.subtype == "alternative" {
+            anchor = alternative.path
+            holder = parent(of: anchor)
+        }
+        guard let parent = holder, parent.contentType.type == "multipart",
+            let index = parent.children.firstIndex(where: { $0.path == anchor })
         else { return [] }
         return parent.children[(index + 1)...].filter { part in
             part.contentType.type == "text" && part.contentType.subtype == "plain"

@@ -420,6 +420,28 @@ private func forwardedDocument(_ text: String) -> MailDocument {
     #expect(String(decoding: utf8[link.position...].prefix(5), as: UTF8.self) == "https")
 }
 
+/// A body of alternatives, an attachment, then a text/plain part: the part after the
+/// attachment continues the plain text.
+@Test func aTextPartAfterAnAttachmentContinuesABodyOfAlternatives() throws {
+    let raw = [
+        "From: Shop <orders@shop.example>", "Subject: Ihre Rechnung", "MIME-Version: 1.0",
+        "Content-Type: multipart/mixed; boundary=m", "",
+        "--m", "Content-Type: multipart/alternative; boundary=a", "",
+        "--a", "Content-Type: text/plain; charset=utf-8", "", "Ihre Rechnung liegt bei.",
+        "--a", "Content-Type: text/html; charset=utf-8", "", "<p>Ihre Rechnung liegt bei.</p>",
+        "--a--",
+        "--m", "Content-Type: application/pdf", "Content-Disposition: attachment; filename=r.pdf", "",
+        "JVBERi0x",
+        "--m", "Content-Type: text/plain; charset=utf-8", "", "Bestellnummer: HM-2026-7800",
+        "--m--",
+    ].joined(separator: "\r\n")
+    let message = try Message(bytes: Array(raw.utf8))
+    #expect(message.furtherTextBodies.map(\.path) == ["1.3"])
+    #expect(
+        MailDocument(message: message).plainText?.text
+            == "Ihre Rechnung liegt bei.\n\nBestellnummer: HM-2026-7800")
+}
+
 /// In multipart/alternative only the preferred text/plain alternative is read.
 @Test func alternativesAreNotJoined() throws {
     let raw = [
