@@ -255,3 +255,29 @@ private let forwardTexts: [String] = {
     #expect(ForwardDetector.field(of: Substring(long)) == nil)
     #expect(ForwardDetector.field(of: "Thanks for your order from: Shop") == nil)
 }
+
+/// Outlook's HTML forward puts the original's text right under its "Subject:" line, with no
+/// blank line between: the subject is that line. A long subject wrapped onto the next line
+/// (as plain-text clients wrap near 76 characters) is read whole.
+@Test func anOutlookSubjectIsOneLineUnlessItIsWrapped() throws {
+    let header = [
+        "FYI", "", "________________________________", "From: Harbor Supply Co. <orders@harborsupply.com>",
+        "Sent: Tuesday, November 17, 2026 6:30 PM", "To: Sam Lee <sam.lee@contoso.com>",
+    ]
+    let short =
+        (header + [
+            "Subject: Order Confirmation - HS-204418", "Thank you for your order! Order number: HS-204418",
+            "Total $139.64",
+        ]).joined(separator: "\n")
+    let forward = try #require(ForwardDetector.detect(in: short))
+    #expect(forward.subject == "Order Confirmation - HS-204418")
+    #expect(forward.body.hasPrefix("Thank you for your order! Order number: HS-204418"))
+    let wrapped =
+        (header + [
+            "Subject: Your Harbor Supply Co. order HS-204418 of three items has been confirmed and",
+            "will ship soon", "", "Thank you for your order!",
+        ]).joined(separator: "\n")
+    #expect(
+        ForwardDetector.detect(in: wrapped)?.subject
+            == "Your Harbor Supply Co. order HS-204418 of three items has been confirmed and will ship soon")
+}

@@ -236,9 +236,16 @@ public enum ForwardDetector {
         var seen = 0
         var fields = Set<Field>()
         var lastField: Field?
+        // The previous line's length in characters, and the subject's lines so far: a subject is
+        // wrapped onto a next line only when its line is long (a client wraps near 76
+        // characters), and onto two at most; a short one is whole, and the forwarded message's
+        // text that follows it without a blank line (Outlook's HTML) is not the subject's.
+        var previousLength = 0
+        var subjectLines = 0
         while index < lines.count {
             let line = lines[index]
             if line.text.isEmpty { break }
+            defer { previousLength = line.text.count }
             if let (field, value) = field(of: line.text) {
                 seen += 1
                 lastField = field
@@ -251,15 +258,22 @@ public enum ForwardDetector {
                         if from == nil { fromName = displayName(text) }
                     }
                 case .date, .sent: if dateText == nil { dateText = text }
-                case .subject: if subject == nil { subject = text }
+                case .subject:
+                    if subject == nil {
+                        subject = text
+                        subjectLines = 1
+                    }
                 case .to: to = parseAddressList(text)
                 case .cc: break
                 }
             } else if lastField == .to || lastField == .cc {
                 // A wrapped recipient list.
                 if lastField == .to { to += parseAddressList(String(line.text)) }
-            } else if lastField == .subject, seen >= 3, let current = subject {
+            } else if lastField == .subject, seen >= 3, let current = subject, previousLength >= 60,
+                subjectLines < 3
+            {
                 subject = current + " " + line.text
+                subjectLines += 1
             } else {
                 break
             }
