@@ -71,7 +71,8 @@ public struct MerchantEmailChecker: Sendable {
     ) -> CheckReport {
         // A forwarded email is judged by the original it forwards, as extraction reads it: the
         // merchant's words, links and sender are there, not in the forwarder's note.
-        let document = document.forwardedOriginal == nil ? document : Extractor.documentRead(from: document)
+        let outer = document
+        let document = outer.forwardedOriginal == nil ? outer : Extractor.documentRead(from: outer)
         let text = EmailText(document)
         var findings: [Finding] = []
         let kind = extraction.kind
@@ -123,7 +124,10 @@ public struct MerchantEmailChecker: Sendable {
         }.map(\.element)
 
         return CheckReport(
-            origin: origin, subject: document.subject, senderAddress: document.sender?.address,
+            // The subject shown is the original's, else the email's own ("Fwd: Re: …", whose
+            // original is read without its thread's subject).
+            origin: origin, subject: document.subject ?? outer.subject,
+            senderAddress: document.sender?.address,
             senderDomain: document.sender?.registrableDomain ?? document.sender?.domain, kind: kind,
             expected: expect, fields: foundFields(extraction: extraction, text: text), findings: findings,
             walletOrderJSON: WalletPreview.json(

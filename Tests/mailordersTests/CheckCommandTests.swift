@@ -36,6 +36,39 @@ import Testing
         #expect(!both.standardOutput.contains("MO401"), "\(both.standardOutput)")
     }
 
+    /// A forward of a reply ("Fwd: Re: …") is judged by the reply it forwards, which is read
+    /// without its thread's subject; the report still shows the email's subject.
+    @Test func aForwardedReplyKeepsItsSubjectInTheReport() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("fwd-re.eml")
+        try Data(
+            """
+            From: Sam <sam@mail.example>
+            To: dana@mail.example
+            Subject: Fwd: Re: Your order NW-48213 has shipped!
+            MIME-Version: 1.0
+            Content-Type: text/plain; charset=utf-8
+
+            FYI
+
+            ---------- Forwarded message ---------
+            From: Anna Becker <anna@mail.example>
+            Date: Mon, Nov 16, 2026 at 6:00 PM
+            Subject: Re: Your order NW-48213 has shipped!
+            To: <orders@northwind-outfitters.example>
+
+            It has not arrived.
+
+            """.utf8
+        ).write(to: file)
+        let result = try CommandRunner.run(["check", file.path, "--format", "json"])
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let report = try #require((document["reports"] as? [[String: Any]])?.first)
+        #expect(report["subject"] as? String == "Fwd: Re: Your order NW-48213 has shipped!", "\(report)")
+    }
+
     @Test func theWrongExpectedKindIsAnError() throws {
         let result = try CommandRunner.run([
             "check", Self.shipped, "--expect", "delivery", "--format", "json",
