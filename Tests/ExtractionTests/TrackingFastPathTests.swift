@@ -516,6 +516,39 @@ import Testing
         #expect(compared > 200)
     }
 
+    /// The carrier sets answer as `Set<Int>` does, for indices held as bits (0–255) and above.
+    @Test func carrierSetAgreesWithASet() {
+        var generator = Generator(state: 67)
+        for round in 0..<4_000 {
+            // Mostly the carriers of the rules, sometimes indices past the inline bits.
+            let limit: UInt64 = round % 4 == 0 ? 600 : 60
+            func index() -> Int { Int(generator.next() % limit) }
+            let left = (0..<Int(generator.next() % 12)).map { _ in index() }
+            let right = (0..<Int(generator.next() % 12)).map { _ in index() }
+            var set = CarrierSet(left)
+            var reference = Set(left)
+            #expect(set.count == reference.count)
+            #expect(set.isEmpty == reference.isEmpty)
+            let other = CarrierSet(right)
+            #expect(set.union(other) == CarrierSet(reference.union(right)))
+            #expect(set.union(other).count == reference.union(right).count)
+            if round % 2 == 0 {
+                set.formUnion(other)
+            } else {
+                set.formUnion(right)
+            }
+            reference.formUnion(right)
+            for probe in [-1, 0, 63, 64, 127, 128, 255, 256, 599] + right + (0..<8).map({ _ in index() }) {
+                #expect(set.contains(probe) == reference.contains(probe), "\(reference) \(probe)")
+            }
+            #expect(set.count == reference.count)
+            #expect(set == CarrierSet(reference.shuffled()))
+            if let extra = (0..<600).first(where: { !reference.contains($0) }) {
+                #expect(set != CarrierSet(Array(reference) + [extra]))
+            }
+        }
+    }
+
     /// The windows of a list of runs as the search first listed them: the whole list kept,
     /// each chain sliced out of it (byte ranges from the first run's start to the last one's end),
     /// and the number of runs in the longest chain.

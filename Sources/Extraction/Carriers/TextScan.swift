@@ -30,14 +30,14 @@ final class TextScan {
         /// Ends of example words ("e.g."), ordered.
         let exampleEnds: [Int]
         /// The search's context carriers and those the text names.
-        let documentCarriers: Set<Int>
+        let documentCarriers: CarrierSet
 
         init(search: TrackingSearch, bytes: [UInt8]) {
             // Labels and carrier mentions in one pass, kept as the scanner gives them.
             let offset = search.compiled.textLabelTagOffset
             let hits = search.compiled.textHits(in: bytes)
             var exampleEnds: [Int] = []
-            var mentioned: Set<Int> = []
+            var mentioned = CarrierSet()
             for hit in hits {
                 if hit.tag < offset {
                     mentioned.insert(hit.tag)

@@ -28,7 +28,7 @@ extension CarrierCatalog {
     /// domain repeated from the input before is looked up once.
     /// - Returns: the candidates of the first input that has some, else none.
     func findTrackingNumbers(inFirstOf inputs: [TrackingSearchInput]) -> [TrackingCandidate] {
-        var sender: (domain: String?, carriers: Set<Int>)?
+        var sender: (domain: String?, carriers: CarrierSet)?
         for input in inputs {
             let known = sender.flatMap { $0.domain == input.senderDomain ? $0.carriers : nil }
             let search = TrackingSearch(compiled: compiled, input: input, senderCarriers: known)
@@ -68,12 +68,12 @@ extension CarrierCatalog {
 final class TrackingSearch {
     let compiled: CompiledCarriers
     let input: TrackingSearchInput
-    let senderCarriers: Set<Int>
-    let linkCarriers: Set<Int>
-    let subjectCarriers: Set<Int>
+    let senderCarriers: CarrierSet
+    let linkCarriers: CarrierSet
+    let subjectCarriers: CarrierSet
     /// The carriers of the links, the subject and the sender together (each text scan adds
     /// the carriers it finds named).
-    let contextCarriers: Set<Int>
+    let contextCarriers: CarrierSet
     /// The host of each link (up to ``maximumLinks``).
     let linkHosts: [String?]
     /// What each link's host stands for (``CompiledCarriers/hostAnswers(_:)``), `nil` for a
@@ -86,11 +86,11 @@ final class TrackingSearch {
     ///   - compiled: the catalog's compiled state.
     ///   - input: what to search.
     ///   - known: the carriers of the input's sender domain when already looked up.
-    init(compiled: CompiledCarriers, input: TrackingSearchInput, senderCarriers known: Set<Int>? = nil) {
+    init(compiled: CompiledCarriers, input: TrackingSearchInput, senderCarriers known: CarrierSet? = nil) {
         self.compiled = compiled
         self.input = input
-        senderCarriers = known ?? Set(input.senderDomain.map { compiled.carriersForDomain($0) } ?? [])
-        var linkCarriers = Set<Int>()
+        senderCarriers = known ?? CarrierSet(input.senderDomain.map { compiled.carriersForDomain($0) } ?? [])
+        var linkCarriers = CarrierSet()
         let links = input.links.prefix(Self.maximumLinks)
         var answersByHost = SmallMap<String, CompiledCarriers.HostAnswers>(capacity: links.count)
         var linkHosts: [String?] = []
@@ -118,7 +118,7 @@ final class TrackingSearch {
         self.linkHosts = linkHosts
         self.linkHostAnswers = linkHostAnswers
         let subjectBytes = Self.utf8Prefix(input.subject ?? "", Self.maximumSubjectBytes)
-        subjectCarriers = Set(compiled.mentionHits(in: subjectBytes).map(\.tag))
+        subjectCarriers = CarrierSet(compiled.mentionHits(in: subjectBytes).lazy.map(\.tag))
         contextCarriers = linkCarriers.union(subjectCarriers).union(senderCarriers)
     }
 
@@ -301,7 +301,7 @@ final class TrackingSearch {
                 number, where: { !formats[$0].format.fallback && formats[$0].format.context != .carrier },
                 state: &patternState
             ).filter { $0.checkDigitValid != false }
-            if Set(others.map { compiled.formats[$0.formatIndex].carrierIndex }).count == 1 {
+            if CarrierSet(others.map { compiled.formats[$0.formatIndex].carrierIndex }).count == 1 {
                 matches = others
                 carrier = compiled.formats[others[0].formatIndex].carrierIndex
                 carrierID = carriers[carrier].id
@@ -331,7 +331,7 @@ final class TrackingSearch {
         -> [TrackingCandidate]
     {
         guard let query = link.target.split(separator: "?", maxSplits: 1).dropFirst().first else { return [] }
-        let hostCarriers = Set(host.carriers)
+        let hostCarriers = CarrierSet(host.carriers)
         var found: [TrackingCandidate] = []
         for item in query.split(whereSeparator: { $0 == "&" || $0 == ";" || $0 == "#" }).prefix(20) {
             guard let equals = item.firstIndex(of: "=") else { continue }
