@@ -381,6 +381,9 @@ import Testing
             }
             let search = TrackingSearch(
                 compiled: Self.compiled, input: TrackingSearchInput(text: "", links: links))
+            // Each link's host, read once per distinct host.
+            #expect(search.linkHosts == links.map { TrackingSearch.host(of: $0.target) })
+            #expect(search.hosts.count == Set(search.linkHosts.compactMap { $0 }).count)
             var reference: [TrackingCandidate] = []
             for (link, host) in zip(links, search.linkHosts) {
                 guard let host else { continue }

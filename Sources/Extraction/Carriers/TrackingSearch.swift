@@ -74,11 +74,18 @@ final class TrackingSearch {
     /// The carriers of the links, the subject and the sender together (each text scan adds
     /// the carriers it finds named).
     let contextCarriers: CarrierSet
-    /// The host of each link (up to ``maximumLinks``).
-    let linkHosts: [String?]
-    /// What each link's host stands for (``CompiledCarriers/hostAnswers(_:)``), `nil` for a
-    /// link without a host; looked up once per host.
-    let linkHostAnswers: [CompiledCarriers.HostAnswers?]
+    /// The links' hosts, each once, in order of first appearance.
+    let hosts: [String]
+    /// What each of ``hosts`` stands for (``CompiledCarriers/hostAnswers(_:)``), looked up
+    /// once per host.
+    let hostAnswers: [CompiledCarriers.HostAnswers]
+    /// The position in ``hosts`` of each link's host (up to ``maximumLinks`` links), -1 for a
+    /// link without a host: a link is one integer here, not a copy of its host's string and
+    /// arrays.
+    let linkHostIndices: [Int]
+
+    /// The host of each link (up to ``maximumLinks``), `nil` for a link without one.
+    var linkHosts: [String?] { linkHostIndices.map { $0 < 0 ? nil : hosts[$0] } }
     /// The byte patterns' buffers, shared by every match of the run.
     var patternState = BytePattern.State()
 
@@ -91,34 +98,39 @@ final class TrackingSearch {
         self.input = input
         senderCarriers = known ?? CarrierSet(input.senderDomain.map { compiled.carriersForDomain($0) } ?? [])
         var linkCarriers = CarrierSet()
-        let links = input.links.prefix(Self.maximumLinks)
-        var answersByHost = SmallMap<String, CompiledCarriers.HostAnswers>(capacity: links.count)
-        var linkHosts: [String?] = []
-        var linkHostAnswers: [CompiledCarriers.HostAnswers?] = []
-        linkHosts.reserveCapacity(links.count)
-        linkHostAnswers.reserveCapacity(links.count)
-        for link in links {
+        let linkCount = min(input.links.count, Self.maximumLinks)
+        // Host → position in `hostAnswers`; its keys are the hosts.
+        var hostIndex = SmallMap<String, Int>(capacity: linkCount)
+        var hostAnswers: [CompiledCarriers.HostAnswers] = []
+        var linkHostIndices: [Int] = []
+        linkHostIndices.reserveCapacity(linkCount)
+        for index in 0..<linkCount {
             // A host seen before (most links of a mail share a few) is that host's string.
-            guard let host = Self.host(of: link.target, reusing: answersByHost.keys) else {
-                linkHosts.append(nil)
-                linkHostAnswers.append(nil)
+            guard let host = Self.host(of: input.links[index].target, reusing: hostIndex.keys) else {
+                linkHostIndices.append(-1)
                 continue
             }
-            linkHosts.append(host)
-            if let known = answersByHost[host] {
-                linkHostAnswers.append(known)
+            if let known = hostIndex[host] {
+                linkHostIndices.append(known)
                 continue
             }
             let answers = compiled.hostAnswers(host)
-            answersByHost.insert(answers, for: host)
+            hostIndex.insert(hostAnswers.count, for: host)
             linkCarriers.formUnion(answers.carriers)
-            linkHostAnswers.append(answers)
+            linkHostIndices.append(hostAnswers.count)
+            hostAnswers.append(answers)
         }
         self.linkCarriers = linkCarriers
-        self.linkHosts = linkHosts
-        self.linkHostAnswers = linkHostAnswers
-        let subjectBytes = Self.utf8Prefix(input.subject ?? "", Self.maximumSubjectBytes)
-        subjectCarriers = CarrierSet(compiled.mentionHits(in: subjectBytes).lazy.map(\.tag))
+        hosts = hostIndex.keys
+        self.hostAnswers = hostAnswers
+        self.linkHostIndices = linkHostIndices
+        // The subject's bytes are read where the string keeps them.
+        var subject = input.subject ?? ""
+        subjectCarriers = subject.withUTF8 { bytes in
+            let hits = compiled.mentionHits(
+                in: UnsafeBufferPointer(rebasing: bytes.prefix(Self.maximumSubjectBytes)))
+            return CarrierSet(hits.lazy.map(\.tag))
+        }
         contextCarriers = linkCarriers.union(subjectCarriers).union(senderCarriers)
     }
 
@@ -128,10 +140,11 @@ final class TrackingSearch {
     static let maximumTextBytes = 4_000_000
 
     func run() -> [TrackingCandidate] {
-        var found: [TrackingCandidate] = []
-        found += linkCandidates()
+        var found = linkCandidates()
         let textBytes = Self.utf8Prefix(input.text, Self.maximumTextBytes)
-        found += TextScan(search: self, bytes: textBytes, isSubject: false).candidates()
+        let inText = TextScan(search: self, bytes: textBytes, isSubject: false).candidates()
+        // Usually one of the two is empty: the other is taken as it is, not copied over.
+        if found.isEmpty { found = inText } else { found += inText }
         if let subject = input.subject {
             let subjectBytes = Self.utf8Prefix(subject, Self.maximumSubjectBytes)
             // Every candidate has a digit: a subject without one (ASCII or full-width) has none.
@@ -215,8 +228,9 @@ final class TrackingSearch {
         // before, each with the context of its own link.
         var earlier = SmallMap<LinkKey, (text: String, candidates: [TrackingCandidate])>(
             capacity: min(input.links.count, Self.maximumLinks))
-        for (link, answers) in zip(input.links.prefix(Self.maximumLinks), linkHostAnswers) {
-            guard link.target.utf8.count <= 4_096, let answers else { continue }
+        for (linkIndex, hostIndex) in linkHostIndices.enumerated() {
+            let link = input.links[linkIndex]
+            guard hostIndex >= 0, link.target.utf8.count <= 4_096 else { continue }
             let key = LinkKey(target: link.target, isHidden: link.isHidden)
             if let (text, candidates) = earlier[key] {
                 guard !candidates.isEmpty else { continue }
@@ -231,7 +245,7 @@ final class TrackingSearch {
                 }
                 continue
             }
-            let candidates = candidates(link: link, host: answers)
+            let candidates = candidates(link: link, host: hostAnswers[hostIndex])
             earlier.insert((link.text, candidates), for: key)
             found += candidates
         }
