@@ -514,6 +514,13 @@ import Testing
             #expect(scan.findRuns() == all.filter { $0.isNumberLike || ($0.hasDigit && $0.length >= 6) })
             let fast = scan.candidates()
             #expect(fast == scan.candidates(runs: all), "\(text.debugDescription)")
+            // Appended after earlier candidates (the links'), they come out the same.
+            let earlier = TrackingCandidate(
+                carrierID: "ups", carrierName: "UPS", trackingNumber: "1Z5R89390357567127", source: .link,
+                checkDigitValid: true, score: 0.97, context: "Track")
+            var appended = [earlier]
+            scan.appendCandidates(to: &appended)
+            #expect(appended == [earlier] + fast)
             compared += fast.count
         }
         #expect(compared > 200)

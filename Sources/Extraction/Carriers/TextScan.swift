@@ -117,23 +117,45 @@ final class TextScan {
     /// The accepted numbers of the text, best of overlapping ones, in text order.
     /// - Parameter runs: the runs to chain and try, ``findRuns()`` by default.
     func candidates(runs given: [Run]? = nil) -> [TrackingCandidate] {
+        var found: [TrackingCandidate] = []
+        appendCandidates(to: &found, runs: given)
+        return found
+    }
+
+    /// Appends ``candidates(runs:)`` to `found`: each accepted number is moved there, not
+    /// copied.
+    /// - Parameters:
+    ///   - found: the candidates so far.
+    ///   - runs: the runs to chain and try, ``findRuns()`` by default.
+    func appendCandidates(to found: inout [TrackingCandidate], runs given: [Run]? = nil) {
         var evaluator = Evaluator(scan: self)
         forEachWindow(runs: given, into: &evaluator)
-        var accepted = evaluator.accepted
-        guard !accepted.isEmpty else { return [] }
-        // Keep the best of overlapping matches.
-        accepted.sort {
-            if $0.candidate.score != $1.candidate.score { return $0.candidate.score > $1.candidate.score }
-            return ($0.end - $0.start) > ($1.end - $1.start)
+        guard !evaluator.accepted.isEmpty else { return }
+        // Keep the best of overlapping matches: their positions, best first, are compared;
+        // the accepted numbers stay where they are until they are moved out.
+        var order = Array(evaluator.accepted.indices)
+        evaluator.accepted.withUnsafeBufferPointer { accepted in
+            order.sort {
+                let (left, right) = (accepted[$0], accepted[$1])
+                if left.candidate.score != right.candidate.score {
+                    return left.candidate.score > right.candidate.score
+                }
+                return (left.end - left.start) > (right.end - right.start)
+            }
         }
-        var taken: [Accepted] = []
-        for item in accepted where !taken.contains(where: { $0.start < item.end && item.start < $0.end }) {
-            taken.append(item)
+        var taken: [(start: Int, end: Int, index: Int)] = []
+        for index in order {
+            let (start, end) = (evaluator.accepted[index].start, evaluator.accepted[index].end)
+            if !taken.contains(where: { $0.start < end && start < $0.end }) {
+                taken.append((start, end, index))
+            }
         }
-        return taken.sorted { $0.start < $1.start }.map { item in
-            var candidate = item.candidate
-            candidate.context = context(start: item.start, end: item.end)
-            return candidate
+        // Taken numbers do not overlap, so no two start together: text order is start order.
+        taken.sort { $0.start < $1.start }
+        found.reserveCapacity(found.count + taken.count)
+        for item in taken {
+            evaluator.accepted[item.index].candidate.context = context(start: item.start, end: item.end)
+            found.append(evaluator.accepted[item.index].candidate)
         }
     }
 

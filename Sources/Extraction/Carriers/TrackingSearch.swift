@@ -140,16 +140,15 @@ final class TrackingSearch {
     static let maximumTextBytes = 4_000_000
 
     func run() -> [TrackingCandidate] {
+        // The text's and the subject's candidates are appended where the links' are.
         var found = linkCandidates()
         let textBytes = Self.utf8Prefix(input.text, Self.maximumTextBytes)
-        let inText = TextScan(search: self, bytes: textBytes, isSubject: false).candidates()
-        // Usually one of the two is empty: the other is taken as it is, not copied over.
-        if found.isEmpty { found = inText } else { found += inText }
+        TextScan(search: self, bytes: textBytes, isSubject: false).appendCandidates(to: &found)
         if let subject = input.subject {
             let subjectBytes = Self.utf8Prefix(subject, Self.maximumSubjectBytes)
             // Every candidate has a digit: a subject without one (ASCII or full-width) has none.
             if Self.mayHoldDigit(subjectBytes) {
-                found += TextScan(search: self, bytes: subjectBytes, isSubject: true).candidates()
+                TextScan(search: self, bytes: subjectBytes, isSubject: true).appendCandidates(to: &found)
             }
         }
         return Self.merge(found)
@@ -406,10 +405,13 @@ final class TrackingSearch {
 
     /// One candidate per number: the best carrier wins; sources of the same carrier and
     /// number merge (the link's URL kept, the score raised a little when several agree).
-    static func merge(_ candidates: [TrackingCandidate]) -> [TrackingCandidate] {
+    static func merge(_ candidates: consuming [TrackingCandidate]) -> [TrackingCandidate] {
         // A few candidates with distinct numbers (the usual case) have nothing to merge: only
-        // the order is left to settle, without building the groups.
-        if candidates.count <= 16, !hasRepeatedNumber(candidates) { return sortedByOffset(candidates) }
+        // the order is left to settle (in place), without building the groups.
+        if candidates.count <= 16, !hasRepeatedNumber(candidates) {
+            sortByOffset(&candidates)
+            return candidates
+        }
         return mergeByGroups(candidates)
     }
 
@@ -420,27 +422,28 @@ final class TrackingSearch {
         // The groups as chains of candidate indices, in candidate order: `heads` holds each
         // number's first candidate (in order of first appearance), `next` the following one
         // of the same number (or -1); no list of candidates is made per number.
-        var heads: [Int] = []
         var next = [Int](repeating: -1, count: count)
         var tails: [Int] = []
-        var groupByNumber: [String: Int] = [:]
-        groupByNumber.reserveCapacity(count)
+        // Number → group; its values are the groups' heads (compared key by key while there
+        // are few numbers, as is usual).
+        var groupByNumber = SmallMap<String, Int>(capacity: count)
         for index in 0..<count {
-            if let group = groupByNumber[candidates[index].trackingNumber] {
+            if let group = groupByNumber.position(of: candidates[index].trackingNumber) {
                 next[tails[group]] = index
                 tails[group] = index
             } else {
-                groupByNumber[candidates[index].trackingNumber] = heads.count
-                heads.append(index)
+                groupByNumber.insert(index, for: candidates[index].trackingNumber)
                 tails.append(index)
             }
         }
+        let heads = groupByNumber.values
         // Whether candidate `a` comes before `b` in a group sorted by score (highest first),
         // then source, then candidate order: the order of a stable sort by score and source.
+        // The fields are read in place, not copied out with the candidates' strings.
         func precedes(_ a: Int, _ b: Int) -> Bool {
-            let (left, right) = (candidates[a], candidates[b])
-            if left.score != right.score { return left.score > right.score }
-            let (leftRank, rightRank) = (sourceRank(left.source), sourceRank(right.source))
+            let (leftScore, rightScore) = (candidates[a].score, candidates[b].score)
+            if leftScore != rightScore { return leftScore > rightScore }
+            let (leftRank, rightRank) = (sourceRank(candidates[a].source), sourceRank(candidates[b].source))
             if leftRank != rightRank { return leftRank < rightRank }
             return a < b
         }
@@ -455,38 +458,44 @@ final class TrackingSearch {
             }
             var best = candidates[bestIndex]
             // The first agreeing candidate (same carrier, after the best one in the sorted
-            // group) that satisfies `condition`.
-            func firstAgreeing(where condition: (TrackingCandidate) -> Bool) -> TrackingCandidate? {
+            // group) that satisfies `condition`, by its position.
+            func firstAgreeing(where condition: (Int) -> Bool) -> Int? {
                 var found: Int?
                 var member = head
                 while member >= 0 {
                     defer { member = next[member] }
                     guard member != bestIndex, candidates[member].carrierID == best.carrierID,
-                        condition(candidates[member])
+                        condition(member)
                     else { continue }
                     if found == nil || precedes(member, found!) { found = member }
                 }
-                return found.map { candidates[$0] }
+                return found
             }
             if firstAgreeing(where: { _ in true }) != nil {
                 best.score = min(0.99, best.score + 0.02)
                 if best.trackingURL == nil {
-                    best.trackingURL = firstAgreeing { $0.trackingURL != nil }?.trackingURL
+                    best.trackingURL = firstAgreeing { candidates[$0].trackingURL != nil }
+                        .flatMap { candidates[$0].trackingURL }
                 }
                 if best.utf8Offset == nil,
-                    let inText = firstAgreeing(where: { $0.utf8Offset != nil && $0.source != .subject })
+                    let inText = firstAgreeing(where: {
+                        candidates[$0].utf8Offset != nil && candidates[$0].source != .subject
+                    })
                 {
-                    best.utf8Offset = inText.utf8Offset
-                    if best.source == .link { best.context = inText.context }
+                    best.utf8Offset = candidates[inText].utf8Offset
+                    if best.source == .link { best.context = candidates[inText].context }
                 }
-                if best.formatID == nil, let withFormat = firstAgreeing(where: { $0.formatID != nil }) {
-                    best.formatID = withFormat.formatID
-                    best.checkDigitValid = withFormat.checkDigitValid
+                if best.formatID == nil,
+                    let withFormat = firstAgreeing(where: { candidates[$0].formatID != nil })
+                {
+                    best.formatID = candidates[withFormat].formatID
+                    best.checkDigitValid = candidates[withFormat].checkDigitValid
                 }
             }
             merged.append(best)
         }
-        return sortedByOffset(merged)
+        sortByOffset(&merged)
+        return merged
     }
 
     /// ``mergeByGroups(_:)`` as first written, with a list of candidates per number sorted
@@ -539,7 +548,14 @@ final class TrackingSearch {
 
     /// Candidates found in the text first, by offset; the others after them.
     private static func sortedByOffset(_ candidates: [TrackingCandidate]) -> [TrackingCandidate] {
-        candidates.sorted {
+        var sorted = candidates
+        sortByOffset(&sorted)
+        return sorted
+    }
+
+    /// ``sortedByOffset(_:)`` in place.
+    private static func sortByOffset(_ candidates: inout [TrackingCandidate]) {
+        candidates.sort {
             switch ($0.utf8Offset, $1.utf8Offset) {
             case (let a?, let b?): return a < b
             case (.some, .none): return true
