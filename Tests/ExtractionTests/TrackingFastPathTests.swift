@@ -526,6 +526,54 @@ import Testing
         #expect(compared > 200)
     }
 
+    /// Narrowing passes over kana and other `E3` characters eight bytes at a time, and gives
+    /// what narrowing byte by byte gives, with every narrowed character's position.
+    @Test func narrowingAgreesWithByteReading() {
+        func reference(_ bytes: [UInt8]) -> (bytes: [UInt8], narrowedAt: [Int])? {
+            var result: [UInt8] = []
+            var positions: [Int] = []
+            var index = 0
+            while index < bytes.count {
+                if index + 2 < bytes.count {
+                    let (first, second, third) = (bytes[index], bytes[index + 1], bytes[index + 2])
+                    var narrow: UInt8?
+                    if first == 0xEF, second == 0xBC || second == 0xBD, third & 0xC0 == 0x80 {
+                        let scalar = 0xFF00 + (UInt32(second & 0x03) << 6) + UInt32(third & 0x3F)
+                        if (0xFF01...0xFF5E).contains(scalar) { narrow = UInt8(scalar - 0xFF01 + 0x21) }
+                    } else if first == 0xE3, second == 0x80, third == 0x80 {
+                        narrow = 0x20
+                    }
+                    if let narrow {
+                        positions.append(result.count)
+                        result.append(narrow)
+                        index += 3
+                        continue
+                    }
+                }
+                result.append(bytes[index])
+                index += 1
+            }
+            return positions.isEmpty ? nil : (result, positions)
+        }
+        var generator = Generator(state: 73)
+        let pieces = [
+            "a", "1", " ", "１", "Ａ", "\u{3000}", "あ", "ア", "、", "。", "〜", "\u{3001}", "\u{FF5F}", "\u{FF00}",
+            "ｱ", "\u{FEFF}", "注文番号", "お問い合わせ番号", "é", "abcdefgh",
+        ]
+        var narrowed = 0
+        for round in 0..<6_000 {
+            var bytes = Array(generator.text(pieces, count: round % 3 == 0 ? 40 : 10).utf8)
+            let cut = Int(generator.next() % 3)
+            if bytes.count >= cut { bytes.removeLast(cut) }
+            let expected = reference(bytes)
+            let actual = TextScan.narrowed(bytes)
+            #expect(
+                actual?.bytes == expected?.bytes && actual?.narrowedAt == expected?.narrowedAt, "\(bytes)")
+            if expected != nil { narrowed += 1 }
+        }
+        #expect(narrowed > 1_000)
+    }
+
     /// The carrier sets answer as `Set<Int>` does, for indices held as bits (0–255) and above.
     @Test func carrierSetAgreesWithASet() {
         var generator = Generator(state: 67)

@@ -534,6 +534,11 @@ final class TextScan {
             var copied = 0
             var index = 0
             while index + 2 < bytes.count {
+                // Straight to the next byte that may start a character to narrow.
+                if let base = bytes.baseAddress {
+                    index = Self.nextWideCandidate(base, from: index, count: bytes.count)
+                    guard index + 2 < bytes.count else { break }
+                }
                 let first = bytes[index]
                 guard first == 0xEF || first == 0xE3 else {
                     index += 1
@@ -568,27 +573,13 @@ final class TextScan {
     /// Eight bytes none of which is `EF` or `E3` are passed over at once, and in eight bytes
     /// with one the reading goes straight to the first.
     static func hasWideCharacter(_ bytes: [UInt8]) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        // Bit 7 of the zero bytes of a word; the lowest bit set is exact (a borrow runs only
-        // above a zero byte), the others may not be.
-        func zeroBytes(_ word: UInt64) -> UInt64 { (word &- ones) & ~word & (0x80 &* ones) }
-        return bytes.withUnsafeBufferPointer { bytes in
+        bytes.withUnsafeBufferPointer { bytes in
             guard let base = bytes.baseAddress else { return false }
             let count = bytes.count
             var index = 0
             while index + 2 < count {
-                if index + 8 <= count {
-                    let word = UInt64(
-                        littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-                    let mask = zeroBytes(word ^ (0xEF &* ones)) | zeroBytes(word ^ (0xE3 &* ones))
-                    guard mask != 0 else {
-                        index += 8
-                        continue
-                    }
-                    // The first `EF` or `E3` of the eight bytes.
-                    index += mask.trailingZeroBitCount / 8
-                    guard index + 2 < count else { return false }
-                }
+                index = nextWideCandidate(base, from: index, count: count)
+                guard index + 2 < count else { return false }
                 let first = base[index]
                 if first == 0xEF || first == 0xE3 {
                     let (second, third) = (base[index + 1], base[index + 2])
@@ -603,6 +594,38 @@ final class TextScan {
             }
             return false
         }
+    }
+
+    /// The first position from `start` that may start a character ``narrowed(_:)`` makes
+    /// narrow, `count` when there is none: no position passed over starts one.
+    ///
+    /// Eight positions are read at a time (with the two bytes after each): an `EF`, or an
+    /// `E3` followed by `80 80` (U+3000), stops the reading there; any other `E3` (kana, most
+    /// CJK punctuation) is passed over with the rest. Near the end, positions are read one by
+    /// one and stop at any `EF` or `E3`.
+    @inline(__always)
+    static func nextWideCandidate(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        // Bit 7 of the zero bytes of a word; the lowest bit set is exact (a borrow runs only
+        // above a zero byte), the others may not be.
+        func zeroBytes(_ word: UInt64) -> UInt64 { (word &- ones) & ~word & (0x80 &* ones) }
+        func load(_ offset: Int) -> UInt64 {
+            UInt64(littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self))
+        }
+        var index = start
+        // Position `index + k` is `EF`, or `E3` with `80 80` after it: byte k of the three
+        // words read at `index`, `index + 1` and `index + 2`.
+        while index + 10 <= count {
+            let first = load(index)
+            let space =
+                (first ^ (0xE3 &* ones)) | (load(index + 1) ^ (0x80 &* ones))
+                | (load(index + 2) ^ (0x80 &* ones))
+            let mask = zeroBytes(first ^ (0xEF &* ones)) | zeroBytes(space)
+            if mask != 0 { return index + mask.trailingZeroBitCount / 8 }
+            index += 8
+        }
+        while index < count, base[index] != 0xEF, base[index] != 0xE3 { index += 1 }
+        return index
     }
 
     // MARK: Context
