@@ -216,10 +216,17 @@ struct KeywordScanner: Sendable {
                 if entry.boundaryEnd, index + length < count, Self.isAlphanumeric(text[index + length]) {
                     continue
                 }
+                // Room for the hits a text of this length usually has, at its first hit: the
+                // list is not grown hit by hit (a text without a hit allocates nothing).
+                if hits.capacity == 0 { hits.reserveCapacity(Self.expectedHits(count)) }
                 hits.append(Hit(tag: Int(entry.tag), start: index, end: index + length))
             }
         }
     }
+
+    /// How many hits to make room for in a text of `count` bytes: one every 32 bytes (order
+    /// emails name labels and carriers densely), at least 16 and at most 4,096.
+    static func expectedHits(_ count: Int) -> Int { min(max(16, count / 32), 4_096) }
 
     /// The first position from `start` up to `end` where a phrase may start: a byte some
     /// phrase starts with, and inside a word one a boundary-free phrase starts with, whose
