@@ -131,13 +131,38 @@ import Testing
         var hits = 0
         for round in 0..<6_000 {
             let text = Array(generator.text(Self.scannerPieces, count: round % 4 == 0 ? 60 : 10).utf8)
-            for scanner in [compiled.mentionScanner, compiled.labelScanner] {
+            for scanner in [compiled.mentionScanner, compiled.labelScanner, compiled.textScanner] {
                 let fast = scanner.scan(text)
                 #expect(fast == scanner.scanByFirstByte(text), "\(String(decoding: text, as: UTF8.self))")
                 hits += fast.count
             }
         }
         #expect(hits > 10_000)
+    }
+
+    /// Phrases of two, three and more bytes that share a pair bucket, with and without case,
+    /// at every position of short texts (cut before their third or fourth byte too): the
+    /// third- and fourth-byte filters of the buckets drop no hit.
+    @Test func keywordBucketFiltersDropNoHit() {
+        var scanner = KeywordScanner()
+        let phrases = [
+            "No", "Nr", "NRW", "nro", "Nummer", "Number", "nº", "AWB", "awbs", "Aw", "UPS", "Ups!", "ups1",
+        ]
+        for (tag, phrase) in phrases.enumerated() {
+            scanner.add(phrase, tag: tag, caseSensitive: tag % 4 == 1, wordBoundary: tag % 5 != 2)
+        }
+        scanner.seal()
+        var generator = Generator(state: 79)
+        let pieces =
+            phrases + ["N", "n", "A", "a", "U", "W", "w", " ", "-", "1", "é", "º", "\u{A0}", "xNo", "NoX"]
+        var hits = 0
+        for _ in 0..<10_000 {
+            let text = Array(generator.text(pieces, count: 6).utf8)
+            let fast = scanner.scan(text)
+            #expect(fast == scanner.scanByFirstByte(text), "\(String(decoding: text, as: UTF8.self))")
+            hits += fast.count
+        }
+        #expect(hits > 5_000)
     }
 
     @Test func keywordScannerWithOneBytePhrases() {
