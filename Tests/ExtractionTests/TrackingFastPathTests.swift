@@ -382,6 +382,32 @@ import Testing
         }
     }
 
+    /// A link's query values and their numbers, read by bytes for ASCII, are those the
+    /// character reading gives: empty items and pieces, repeated `?`, items without `=`,
+    /// more than 20 items, percent escapes (valid or not), CR LF, non-ASCII targets.
+    @Test func linkQueryValuesAgree() {
+        var generator = Generator(state: 83)
+        let pieces = [
+            "https://shop.example/track", "?", "??", "&", "&&", ";", "#", "=", "==", "id=", "tracking=", "n=",
+            "1Z5R89390357567127", "RR 123-456-785 DE", "%2C", "%20", "%E3%81%82", "%zz", "%", ",", ",,", "|",
+            " ",
+            "-", "abc", "\r\n", "é", "\u{A0}", ",\u{301}", "x", "12",
+        ]
+        var values = 0
+        for round in 0..<20_000 {
+            let target = generator.text(pieces, count: round % 4 == 0 ? 60 : 12)
+            let expected = TrackingSearch.characterQueryValues(target)
+            #expect(TrackingSearch.queryValues(target) == expected, "\(target.debugDescription)")
+            for value in expected {
+                #expect(
+                    TrackingSearch.valueNumbers(value) == TrackingSearch.characterValueNumbers(value),
+                    "\(value.debugDescription)")
+                values += 1
+            }
+        }
+        #expect(values > 5_000)
+    }
+
     /// Links repeating a target take the candidates found for it before: the same as
     /// searching every link by itself.
     @Test func repeatedLinkTargetsAgree() {

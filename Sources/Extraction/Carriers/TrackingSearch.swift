@@ -343,15 +343,12 @@ final class TrackingSearch {
     private func genericLinkCandidates(link: Link, host: CompiledCarriers.HostAnswers, penalty: Double)
         -> [TrackingCandidate]
     {
-        guard let query = link.target.split(separator: "?", maxSplits: 1).dropFirst().first else { return [] }
+        let values = Self.queryValues(link.target)
+        guard !values.isEmpty else { return [] }
         let hostCarriers = CarrierSet(host.carriers)
         var found: [TrackingCandidate] = []
-        for item in query.split(whereSeparator: { $0 == "&" || $0 == ";" || $0 == "#" }).prefix(20) {
-            guard let equals = item.firstIndex(of: "=") else { continue }
-            let rawValue = String(item[item.index(after: equals)...])
-            let value = (rawValue.removingPercentEncoding ?? rawValue)
-            for piece in value.split(whereSeparator: { ",;|".contains($0) }) {
-                let number = CompiledCarriers.compact(String(piece)).uppercased()
+        for value in values {
+            for number in Self.valueNumbers(value) {
                 let bytes = Array(number.utf8)
                 guard bytes.count >= 8, bytes.count <= TrackingFormat.longest,
                     bytes.allSatisfy(KeywordScanner.isAlphanumeric), !Self.isPlaceholder(bytes)
@@ -381,6 +378,63 @@ final class TrackingSearch {
             }
         }
         return found
+    }
+
+    /// The values of a link's query, the part after its first `?`: of its first 20 items
+    /// (separated by `&`, `;` or `#`, empty ones dropped), each one's text after its first `=`,
+    /// percent-decoded (as it is when that fails); an item without `=` gives none. Read by
+    /// bytes for an ASCII target, by characters otherwise (``characterQueryValues(_:)``).
+    static func queryValues(_ target: String) -> [String] {
+        guard target.utf8.allSatisfy({ $0 < 0x80 }) else { return characterQueryValues(target) }
+        // In ASCII every character is a byte (a CR LF pair aside, which holds no separator):
+        // the bytes split where the characters do.
+        guard let query = target.utf8.split(separator: UInt8(ascii: "?"), maxSplits: 1).dropFirst().first
+        else {
+            return []
+        }
+        let items = query.split(whereSeparator: {
+            $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: "#")
+        })
+        var values: [String] = []
+        for item in items.prefix(20) {
+            guard let equals = item.firstIndex(of: UInt8(ascii: "=")) else { continue }
+            let rawValue = String(decoding: item[item.index(after: equals)...], as: UTF8.self)
+            // Without a `%` there is nothing to decode.
+            let decoded =
+                rawValue.utf8.contains(UInt8(ascii: "%")) ? rawValue.removingPercentEncoding : rawValue
+            values.append(decoded ?? rawValue)
+        }
+        return values
+    }
+
+    /// ``queryValues(_:)`` character by character, for any target (the reference the byte
+    /// reading is tested against).
+    static func characterQueryValues(_ target: String) -> [String] {
+        guard let query = target.split(separator: "?", maxSplits: 1).dropFirst().first else { return [] }
+        var values: [String] = []
+        for item in query.split(whereSeparator: { $0 == "&" || $0 == ";" || $0 == "#" }).prefix(20) {
+            guard let equals = item.firstIndex(of: "=") else { continue }
+            let rawValue = String(item[item.index(after: equals)...])
+            values.append(rawValue.removingPercentEncoding ?? rawValue)
+        }
+        return values
+    }
+
+    /// The numbers in a query value: its pieces separated by `,`, `;` or `|` (empty ones
+    /// dropped), each without spaces, hyphens and no-break spaces, upper-cased; by bytes for
+    /// an ASCII value, by characters otherwise.
+    static func valueNumbers(_ value: String) -> [String] {
+        guard value.utf8.allSatisfy({ $0 < 0x80 }) else { return characterValueNumbers(value) }
+        return value.utf8.split(whereSeparator: {
+            $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: "|")
+        }).map { compactUppercased(String(decoding: $0, as: UTF8.self)) }
+    }
+
+    /// ``valueNumbers(_:)`` character by character, for any value (the reference).
+    static func characterValueNumbers(_ value: String) -> [String] {
+        value.split(whereSeparator: { ",;|".contains($0) }).map {
+            CompiledCarriers.compact(String($0)).uppercased()
+        }
     }
 
     func makeCandidate(
