@@ -732,12 +732,13 @@ final class TrackingSearch {
                         base[count] = byte
                         count += 1
                     }
+                    // As many of the bytes as there is room for, copied in one piece.
                     func put(_ bytes: UnsafeBufferPointer<UInt8>) {
-                        for byte in bytes {
-                            guard count < 121 else { return }
-                            base[count] = byte
-                            count += 1
-                        }
+                        let taken = min(bytes.count, 121 - count)
+                        guard taken > 0 else { return }
+                        _ = UnsafeMutableBufferPointer(rebasing: base[count..<(count + taken)])
+                            .update(fromContentsOf: UnsafeBufferPointer(rebasing: bytes.prefix(taken)))
+                        count += taken
                     }
                     var index = 0
                     while index < text.count {
@@ -766,7 +767,12 @@ final class TrackingSearch {
                         put(UInt8(ascii: ">"))
                     }
                     guard count > 120 else { return String(decoding: base[..<count], as: UTF8.self) }
-                    return String(decoding: base[..<117], as: UTF8.self) + "…"
+                    // Cut at 117 bytes (characters, in ASCII), the ellipsis (U+2026) written after
+                    // them: one string made, not one and then another for the ellipsis.
+                    base[117] = 0xE2
+                    base[118] = 0x80
+                    base[119] = 0xA6
+                    return String(decoding: base[..<120], as: UTF8.self)
                 }
             }
         }
