@@ -4,7 +4,8 @@
 /// Built once from the three tables of ``CompiledCarriers`` (link hosts → carriers, sender
 /// domains → carriers, link hosts → URL pattern indices); for every known domain it holds the
 /// three lists in an open-addressed table under a 64-bit FNV-1a hash of the domain's UTF-8
-/// bytes (no `Hasher` round per look-up), and a hit is confirmed by comparing the bytes. It answers only for ASCII hosts and only when every known domain is
+/// bytes read from the last (so that one pass over a host hashes all its parent domains; no
+/// `Hasher` round per look-up), and a hit is confirmed by comparing the bytes. It answers only for ASCII hosts and only when every known domain is
 /// ASCII: there `String` equality (canonical equivalence) is byte equality. Anything else is
 /// left to the general path (``lookup(_:)`` returns `nil`).
 struct HostTable: Sendable {
@@ -62,11 +63,17 @@ struct HostTable: Sendable {
         }
     }
 
-    /// 64-bit FNV-1a over bytes.
-    @inline(__always) static func hash(_ bytes: some Sequence<UInt8>) -> UInt64 {
-        var value: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes { value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-        return value
+    static let hashBasis: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    /// One FNV-1a step: `hash` with `byte` added.
+    @inline(__always) static func hash(_ hash: UInt64, adding byte: UInt8) -> UInt64 {
+        (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+    }
+
+    /// 64-bit FNV-1a over bytes read from the last to the first: a domain's hash extends its
+    /// parent domain's (`ups.com` is `com`'s with `.`, `s`, `p`, `u` added).
+    static func hash(_ bytes: [UInt8]) -> UInt64 {
+        bytes.reversed().reduce(hashBasis) { hash($0, adding: $1) }
     }
 
     /// The known entries for a host and its parent domains, longest first: the host itself,
@@ -84,24 +91,28 @@ struct HostTable: Sendable {
         guard isUsable, !host.contains(where: { $0 >= 0x80 }) else { return nil }
         var found: [Int] = []
         let mask = slots.count - 1
-        var start = 0
-        while start < host.count {
-            if start == 0 || host[start - 1] == UInt8(ascii: ".") {
-                let suffix = host[start...]
-                let hash = Self.hash(suffix)
-                // Known domains are distinct: at most one has these bytes.
-                var slot = Int(truncatingIfNeeded: hash) & mask
-                while slots[slot] != 0 {
-                    let entry = Int(slots[slot]) - 1
-                    if slotHashes[slot] == hash, entries[entry].bytes.elementsEqual(suffix) {
-                        found.append(entry)
-                        break
-                    }
-                    slot = (slot + 1) & mask
+        // From the last byte back: each suffix's hash is the one so far when its first byte
+        // is added, so every parent domain is hashed in the one pass. They are found shortest
+        // first, and given longest first.
+        var hash = Self.hashBasis
+        var start = host.count
+        while start > 0 {
+            start -= 1
+            hash = Self.hash(hash, adding: host[start])
+            guard start == 0 || host[start - 1] == UInt8(ascii: ".") else { continue }
+            let suffix = host[start...]
+            // Known domains are distinct: at most one has these bytes.
+            var slot = Int(truncatingIfNeeded: hash) & mask
+            while slots[slot] != 0 {
+                let entry = Int(slots[slot]) - 1
+                if slotHashes[slot] == hash, entries[entry].bytes.elementsEqual(suffix) {
+                    found.append(entry)
+                    break
                 }
+                slot = (slot + 1) & mask
             }
-            start += 1
         }
+        found.reverse()
         return found
     }
 }
