@@ -779,8 +779,9 @@ final class TrackingSearch {
     }
 
     /// Placeholder numbers: one digit nearly everywhere, or counting up or down (`1234567890`).
-    static func isPlaceholder(_ bytes: some Sequence<UInt8>) -> Bool {
-        // The digits only, counted and compared with the previous digit, in one pass.
+    static func isPlaceholder(_ bytes: some Collection<UInt8>) -> Bool {
+        // The digits only, counted and compared with the previous digit, in one pass that
+        // stops once the answer is no whatever the bytes left are.
         withUnsafeTemporaryAllocation(of: Int.self, capacity: 10) { tally in
             tally.initialize(repeating: 0)
             var digitCount = 0
@@ -789,7 +790,11 @@ final class TrackingSearch {
             var previous: UInt8 = 0
             var ascending = true
             var descending = true
-            for byte in bytes where CheckDigit.isDigit(byte) {
+            // Bytes after the one being read.
+            var remaining = bytes.count
+            for byte in bytes {
+                remaining -= 1
+                guard CheckDigit.isDigit(byte) else { continue }
                 let digit = Int(byte - UInt8(ascii: "0"))
                 tally[digit] += 1
                 most = max(most, tally[digit])
@@ -799,6 +804,10 @@ final class TrackingSearch {
                 }
                 previous = byte
                 digitCount += 1
+                // Counting neither up nor down any more, and too few of one digit even if
+                // every byte left were that digit (each adds 10 to `10 × most` and 8 to
+                // `8 × digits`): not a placeholder.
+                if !ascending, !descending, 10 * most + 2 * remaining < 8 * digitCount { return false }
             }
             guard digitCount >= 6 else { return false }
             // One digit nearly everywhere: 000000000000, 1Z0000000000000000.
