@@ -131,13 +131,38 @@ import Testing
         var hits = 0
         for round in 0..<6_000 {
             let text = Array(generator.text(Self.scannerPieces, count: round % 4 == 0 ? 60 : 10).utf8)
-            for scanner in [compiled.mentionScanner, compiled.labelScanner] {
+            for scanner in [compiled.mentionScanner, compiled.labelScanner, compiled.textScanner] {
                 let fast = scanner.scan(text)
                 #expect(fast == scanner.scanByFirstByte(text), "\(String(decoding: text, as: UTF8.self))")
                 hits += fast.count
             }
         }
         #expect(hits > 10_000)
+    }
+
+    /// Phrases of two, three and more bytes that share a pair bucket, with and without case,
+    /// at every position of short texts (cut before their third or fourth byte too): the
+    /// third- and fourth-byte filters of the buckets drop no hit.
+    @Test func keywordBucketFiltersDropNoHit() {
+        var scanner = KeywordScanner()
+        let phrases = [
+            "No", "Nr", "NRW", "nro", "Nummer", "Number", "nº", "AWB", "awbs", "Aw", "UPS", "Ups!", "ups1",
+        ]
+        for (tag, phrase) in phrases.enumerated() {
+            scanner.add(phrase, tag: tag, caseSensitive: tag % 4 == 1, wordBoundary: tag % 5 != 2)
+        }
+        scanner.seal()
+        var generator = Generator(state: 79)
+        let pieces =
+            phrases + ["N", "n", "A", "a", "U", "W", "w", " ", "-", "1", "é", "º", "\u{A0}", "xNo", "NoX"]
+        var hits = 0
+        for _ in 0..<10_000 {
+            let text = Array(generator.text(pieces, count: 6).utf8)
+            let fast = scanner.scan(text)
+            #expect(fast == scanner.scanByFirstByte(text), "\(String(decoding: text, as: UTF8.self))")
+            hits += fast.count
+        }
+        #expect(hits > 5_000)
     }
 
     @Test func keywordScannerWithOneBytePhrases() {
@@ -357,6 +382,32 @@ import Testing
         }
     }
 
+    /// A link's query values and their numbers, read by bytes for ASCII, are those the
+    /// character reading gives: empty items and pieces, repeated `?`, items without `=`,
+    /// more than 20 items, percent escapes (valid or not), CR LF, non-ASCII targets.
+    @Test func linkQueryValuesAgree() {
+        var generator = Generator(state: 83)
+        let pieces = [
+            "https://shop.example/track", "?", "??", "&", "&&", ";", "#", "=", "==", "id=", "tracking=", "n=",
+            "1Z5R89390357567127", "RR 123-456-785 DE", "%2C", "%20", "%E3%81%82", "%zz", "%", ",", ",,", "|",
+            " ",
+            "-", "abc", "\r\n", "é", "\u{A0}", ",\u{301}", "x", "12",
+        ]
+        var values = 0
+        for round in 0..<20_000 {
+            let target = generator.text(pieces, count: round % 4 == 0 ? 60 : 12)
+            let expected = TrackingSearch.characterQueryValues(target)
+            #expect(TrackingSearch.queryValues(target) == expected, "\(target.debugDescription)")
+            for value in expected {
+                #expect(
+                    TrackingSearch.valueNumbers(value) == TrackingSearch.characterValueNumbers(value),
+                    "\(value.debugDescription)")
+                values += 1
+            }
+        }
+        #expect(values > 5_000)
+    }
+
     /// Links repeating a target take the candidates found for it before: the same as
     /// searching every link by itself.
     @Test func repeatedLinkTargetsAgree() {
@@ -381,6 +432,9 @@ import Testing
             }
             let search = TrackingSearch(
                 compiled: Self.compiled, input: TrackingSearchInput(text: "", links: links))
+            // Each link's host, read once per distinct host.
+            #expect(search.linkHosts == links.map { TrackingSearch.host(of: $0.target) })
+            #expect(search.hosts.count == Set(search.linkHosts.compactMap { $0 }).count)
             var reference: [TrackingCandidate] = []
             for (link, host) in zip(links, search.linkHosts) {
                 guard let host else { continue }
@@ -511,9 +565,97 @@ import Testing
             #expect(scan.findRuns() == all.filter { $0.isNumberLike || ($0.hasDigit && $0.length >= 6) })
             let fast = scan.candidates()
             #expect(fast == scan.candidates(runs: all), "\(text.debugDescription)")
+            // Appended after earlier candidates (the links'), they come out the same.
+            let earlier = TrackingCandidate(
+                carrierID: "ups", carrierName: "UPS", trackingNumber: "1Z5R89390357567127", source: .link,
+                checkDigitValid: true, score: 0.97, context: "Track")
+            var appended = [earlier]
+            scan.appendCandidates(to: &appended)
+            #expect(appended == [earlier] + fast)
             compared += fast.count
         }
         #expect(compared > 200)
+    }
+
+    /// Narrowing passes over kana and other `E3` characters eight bytes at a time, and gives
+    /// what narrowing byte by byte gives, with every narrowed character's position.
+    @Test func narrowingAgreesWithByteReading() {
+        func reference(_ bytes: [UInt8]) -> (bytes: [UInt8], narrowedAt: [Int])? {
+            var result: [UInt8] = []
+            var positions: [Int] = []
+            var index = 0
+            while index < bytes.count {
+                if index + 2 < bytes.count {
+                    let (first, second, third) = (bytes[index], bytes[index + 1], bytes[index + 2])
+                    var narrow: UInt8?
+                    if first == 0xEF, second == 0xBC || second == 0xBD, third & 0xC0 == 0x80 {
+                        let scalar = 0xFF00 + (UInt32(second & 0x03) << 6) + UInt32(third & 0x3F)
+                        if (0xFF01...0xFF5E).contains(scalar) { narrow = UInt8(scalar - 0xFF01 + 0x21) }
+                    } else if first == 0xE3, second == 0x80, third == 0x80 {
+                        narrow = 0x20
+                    }
+                    if let narrow {
+                        positions.append(result.count)
+                        result.append(narrow)
+                        index += 3
+                        continue
+                    }
+                }
+                result.append(bytes[index])
+                index += 1
+            }
+            return positions.isEmpty ? nil : (result, positions)
+        }
+        var generator = Generator(state: 73)
+        let pieces = [
+            "a", "1", " ", "１", "Ａ", "\u{3000}", "あ", "ア", "、", "。", "〜", "\u{3001}", "\u{FF5F}", "\u{FF00}",
+            "ｱ", "\u{FEFF}", "注文番号", "お問い合わせ番号", "é", "abcdefgh",
+        ]
+        var narrowed = 0
+        for round in 0..<6_000 {
+            var bytes = Array(generator.text(pieces, count: round % 3 == 0 ? 40 : 10).utf8)
+            let cut = Int(generator.next() % 3)
+            if bytes.count >= cut { bytes.removeLast(cut) }
+            let expected = reference(bytes)
+            let actual = TextScan.narrowed(bytes)
+            #expect(
+                actual?.bytes == expected?.bytes && actual?.narrowedAt == expected?.narrowedAt, "\(bytes)")
+            if expected != nil { narrowed += 1 }
+        }
+        #expect(narrowed > 1_000)
+    }
+
+    /// The carrier sets answer as `Set<Int>` does, for indices held as bits (0–255) and above.
+    @Test func carrierSetAgreesWithASet() {
+        var generator = Generator(state: 67)
+        for round in 0..<4_000 {
+            // Mostly the carriers of the rules, sometimes indices past the inline bits.
+            let limit: UInt64 = round % 4 == 0 ? 600 : 60
+            func index() -> Int { Int(generator.next() % limit) }
+            let left = (0..<Int(generator.next() % 12)).map { _ in index() }
+            let right = (0..<Int(generator.next() % 12)).map { _ in index() }
+            var set = CarrierSet(left)
+            var reference = Set(left)
+            #expect(set.count == reference.count)
+            #expect(set.isEmpty == reference.isEmpty)
+            let other = CarrierSet(right)
+            #expect(set.union(other) == CarrierSet(reference.union(right)))
+            #expect(set.union(other).count == reference.union(right).count)
+            if round % 2 == 0 {
+                set.formUnion(other)
+            } else {
+                set.formUnion(right)
+            }
+            reference.formUnion(right)
+            for probe in [-1, 0, 63, 64, 127, 128, 255, 256, 599] + right + (0..<8).map({ _ in index() }) {
+                #expect(set.contains(probe) == reference.contains(probe), "\(reference) \(probe)")
+            }
+            #expect(set.count == reference.count)
+            #expect(set == CarrierSet(reference.shuffled()))
+            if let extra = (0..<600).first(where: { !reference.contains($0) }) {
+                #expect(set != CarrierSet(Array(reference) + [extra]))
+            }
+        }
     }
 
     /// The windows of a list of runs as the search first listed them: the whole list kept,

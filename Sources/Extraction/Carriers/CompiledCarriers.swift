@@ -473,6 +473,12 @@ final class CompiledCarriers: @unchecked Sendable {
     @inline(never)
     func mentionHits(in bytes: [UInt8]) -> [KeywordScanner.Hit] { mentionScanner.scan(bytes) }
 
+    /// ``mentionHits(in:)`` in bytes the caller holds.
+    @inline(never)
+    func mentionHits(in bytes: UnsafeBufferPointer<UInt8>) -> [KeywordScanner.Hit] {
+        mentionScanner.scan(bytes)
+    }
+
     /// Carriers sending from `domain` or a parent domain of it.
     func carriersForDomain(_ domain: String) -> [Int] {
         // ASCII capitals lower-cased, every other byte kept, in one copy of the bytes (on the

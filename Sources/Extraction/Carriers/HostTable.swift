@@ -3,8 +3,9 @@
 ///
 /// Built once from the three tables of ``CompiledCarriers`` (link hosts → carriers, sender
 /// domains → carriers, link hosts → URL pattern indices); for every known domain it holds the
-/// three lists under a 64-bit FNV-1a hash of the domain's UTF-8 bytes, and a hit is confirmed
-/// by comparing the bytes. It answers only for ASCII hosts and only when every known domain is
+/// three lists in an open-addressed table under a 64-bit FNV-1a hash of the domain's UTF-8
+/// bytes read from the last (so that one pass over a host hashes all its parent domains; no
+/// `Hasher` round per look-up), and a hit is confirmed by comparing the bytes. It answers only for ASCII hosts and only when every known domain is
 /// ASCII: there `String` equality (canonical equivalence) is byte equality. Anything else is
 /// left to the general path (``lookup(_:)`` returns `nil`).
 struct HostTable: Sendable {
@@ -22,8 +23,11 @@ struct HostTable: Sendable {
 
     /// The known domains.
     private(set) var entries: [Entry] = []
-    /// Entry indices by FNV-1a hash of the domain's bytes; colliding domains share a list.
-    private var byHash: [UInt64: [Int32]] = [:]
+    /// The table: entry index + 1 in the slot the hash's low bits name or, when taken, in the
+    /// next free one after it (0: free). At most a quarter of the slots are taken.
+    private var slots: [Int32] = []
+    /// The full hash of the entry in each slot.
+    private var slotHashes: [UInt64] = []
     /// `false` when some known domain is not ASCII: then no lookup is answered here.
     private(set) var isUsable = true
 
@@ -46,16 +50,30 @@ struct HostTable: Sendable {
         for (domain, carriers) in hosts { entries[entry(domain)].hostCarriers = carriers }
         for (domain, carriers) in senderDomains { entries[entry(domain)].senderCarriers = carriers }
         for (domain, patterns) in urlPatterns { entries[entry(domain)].urlPatterns = patterns }
+        var size = 8
+        while size < entries.count * 4 { size *= 2 }
+        slots = Array(repeating: 0, count: size)
+        slotHashes = Array(repeating: 0, count: size)
         for (offset, item) in entries.enumerated() {
-            byHash[Self.hash(item.bytes[...]), default: []].append(Int32(offset))
+            let hash = Self.hash(item.bytes)
+            var slot = Int(truncatingIfNeeded: hash) & (size - 1)
+            while slots[slot] != 0 { slot = (slot + 1) & (size - 1) }
+            slots[slot] = Int32(offset + 1)
+            slotHashes[slot] = hash
         }
     }
 
-    /// 64-bit FNV-1a over bytes.
-    @inline(__always) static func hash(_ bytes: some Sequence<UInt8>) -> UInt64 {
-        var value: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes { value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-        return value
+    static let hashBasis: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    /// One FNV-1a step: `hash` with `byte` added.
+    @inline(__always) static func hash(_ hash: UInt64, adding byte: UInt8) -> UInt64 {
+        (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+    }
+
+    /// 64-bit FNV-1a over bytes read from the last to the first: a domain's hash extends its
+    /// parent domain's (`ups.com` is `com`'s with `.`, `s`, `p`, `u` added).
+    static func hash(_ bytes: [UInt8]) -> UInt64 {
+        bytes.reversed().reduce(hashBasis) { hash($0, adding: $1) }
     }
 
     /// The known entries for a host and its parent domains, longest first: the host itself,
@@ -72,18 +90,29 @@ struct HostTable: Sendable {
     func lookup(_ host: UnsafeBufferPointer<UInt8>) -> [Int]? {
         guard isUsable, !host.contains(where: { $0 >= 0x80 }) else { return nil }
         var found: [Int] = []
-        var start = 0
-        while start < host.count {
-            if start == 0 || host[start - 1] == UInt8(ascii: ".") {
-                let suffix = host[start...]
-                if let candidates = byHash[Self.hash(suffix)] {
-                    for candidate in candidates where entries[Int(candidate)].bytes.elementsEqual(suffix) {
-                        found.append(Int(candidate))
-                    }
+        let mask = slots.count - 1
+        // From the last byte back: each suffix's hash is the one so far when its first byte
+        // is added, so every parent domain is hashed in the one pass. They are found shortest
+        // first, and given longest first.
+        var hash = Self.hashBasis
+        var start = host.count
+        while start > 0 {
+            start -= 1
+            hash = Self.hash(hash, adding: host[start])
+            guard start == 0 || host[start - 1] == UInt8(ascii: ".") else { continue }
+            let suffix = host[start...]
+            // Known domains are distinct: at most one has these bytes.
+            var slot = Int(truncatingIfNeeded: hash) & mask
+            while slots[slot] != 0 {
+                let entry = Int(slots[slot]) - 1
+                if slotHashes[slot] == hash, entries[entry].bytes.elementsEqual(suffix) {
+                    found.append(entry)
+                    break
                 }
+                slot = (slot + 1) & mask
             }
-            start += 1
         }
+        found.reverse()
         return found
     }
 }

@@ -38,6 +38,13 @@ struct KeywordScanner: Sendable {
     /// needs no word boundary before it; ``nextStart(_:from:to:flags:pairs:insideWord:)``
     /// passes over positions whose bucket has nothing to try.
     private var pairFlags: [UInt8] = []
+    /// Per pair bucket: bit `b & 31` for each lower-cased third byte `b` of its phrases, so
+    /// that a position whose third byte is none of theirs tries no slot; all bits set when the
+    /// bucket has a phrase of two bytes (``thirdByteBit(_:)``).
+    private var pairThirds: [UInt32] = []
+    /// The same for the fourth bytes; all bits set when the bucket has a phrase of two or
+    /// three bytes.
+    private var pairFourths: [UInt32] = []
     /// Whether some phrase is one byte long: those scanners keep the first-byte scan.
     private var hasOneBytePhrase = false
     /// Per byte: bit 0 when it is an ASCII letter or digit, bit 1 when some phrase that
@@ -59,6 +66,13 @@ struct KeywordScanner: Sendable {
     }
 
     static let pairBucketCount = 4096
+
+    /// The bit of a phrase's or a text's third (or fourth) byte in ``pairThirds`` (and
+    /// ``pairFourths``): ASCII letters compare
+    /// without case (each letter has a bit of its own), other bytes share bits.
+    @inline(__always) static func thirdByteBit(_ byte: UInt8) -> UInt32 {
+        UInt32(1) &<< UInt32(lower(byte) & 31)
+    }
 
     /// The pair bucket of a first byte (as written) and a lower-cased second byte.
     @inline(__always) static func pairBucket(_ first: UInt8, _ second: UInt8) -> Int {
@@ -109,6 +123,8 @@ struct KeywordScanner: Sendable {
                 | (bucketStarts[byte] < bucketStarts[byte + 1] ? 4 : 0)
         }
         var bound = Array(repeating: [Slot](), count: Self.pairBucketCount)
+        var thirds = Array(repeating: UInt32(0), count: Self.pairBucketCount)
+        var fourths = thirds
         var free = Array(repeating: [Slot](), count: Self.pairBucketCount)
         for byte in 0..<256 {
             for slot in bucketStarts[byte]..<bucketStarts[byte + 1] {
@@ -122,8 +138,12 @@ struct KeywordScanner: Sendable {
                     headMask: PhraseIndex.mask(length: lengths[entry]))
                 let bucket = Self.pairBucket(UInt8(byte), Self.lower(pool[offsets[entry] + 1]))
                 if slot < bucketFree[byte] { bound[bucket].append(item) } else { free[bucket].append(item) }
+                thirds[bucket] |= lengths[entry] == 2 ? .max : Self.thirdByteBit(pool[start + 2])
+                fourths[bucket] |= lengths[entry] <= 3 ? .max : Self.thirdByteBit(pool[start + 3])
             }
         }
+        pairThirds = thirds
+        pairFourths = fourths
         pairStarts = []
         pairFree = []
         pairSlots = []
@@ -156,7 +176,13 @@ struct KeywordScanner: Sendable {
                     pairSlots.withUnsafeBufferPointer { slots in
                         byteFlags.withUnsafeBufferPointer { flags in
                             pairFlags.withUnsafeBufferPointer { pairs in
-                                scanPairs(text, pool, starts, free, slots, flags, pairs, into: &hits)
+                                pairThirds.withUnsafeBufferPointer { thirds in
+                                    pairFourths.withUnsafeBufferPointer { fourths in
+                                        scanPairs(
+                                            text, pool, starts, free, slots, flags, pairs, (thirds, fourths),
+                                            into: &hits)
+                                    }
+                                }
                             }
                         }
                     }
@@ -170,7 +196,9 @@ struct KeywordScanner: Sendable {
         _ text: UnsafeBufferPointer<UInt8>, _ pool: UnsafeBufferPointer<UInt8>,
         _ starts: UnsafeBufferPointer<Int32>, _ free: UnsafeBufferPointer<Int32>,
         _ slots: UnsafeBufferPointer<Slot>, _ flags: UnsafeBufferPointer<UInt8>,
-        _ pairs: UnsafeBufferPointer<UInt8>, into hits: inout [Hit]
+        _ pairs: UnsafeBufferPointer<UInt8>,
+        _ later: (thirds: UnsafeBufferPointer<UInt32>, fourths: UnsafeBufferPointer<UInt32>),
+        into hits: inout [Hit]
     ) {
         let count = text.count
         guard count >= 2, let base = text.baseAddress, let flagBase = flags.baseAddress,
@@ -192,6 +220,18 @@ struct KeywordScanner: Sendable {
             insideWord = flag & 1 != 0
             let slotEnd = Int(starts[bucket + 1])
             guard slot < slotEnd else { continue }
+            // No phrase of the bucket has this third byte, or this fourth byte (or there is no
+            // room for them): none is tried.
+            let third = later.thirds[bucket]
+            if third != .max {
+                guard index + 2 < count, third & Self.thirdByteBit(text[index + 2]) != 0 else { continue }
+                let fourth = later.fourths[bucket]
+                if fourth != .max {
+                    guard index + 3 < count, fourth & Self.thirdByteBit(text[index + 3]) != 0 else {
+                        continue
+                    }
+                }
+            }
             let word = PhraseIndex.word(at: index, in: text)
             let lowered = Self.lower(word: word)
             while slot < slotEnd {
@@ -216,10 +256,17 @@ struct KeywordScanner: Sendable {
                 if entry.boundaryEnd, index + length < count, Self.isAlphanumeric(text[index + length]) {
                     continue
                 }
+                // Room for the hits a text of this length usually has, at its first hit: the
+                // list is not grown hit by hit (a text without a hit allocates nothing).
+                if hits.capacity == 0 { hits.reserveCapacity(Self.expectedHits(count)) }
                 hits.append(Hit(tag: Int(entry.tag), start: index, end: index + length))
             }
         }
     }
+
+    /// How many hits to make room for in a text of `count` bytes: one every 32 bytes (order
+    /// emails name labels and carriers densely), at least 16 and at most 4,096.
+    static func expectedHits(_ count: Int) -> Int { min(max(16, count / 32), 4_096) }
 
     /// The first position from `start` up to `end` where a phrase may start: a byte some
     /// phrase starts with, and inside a word one a boundary-free phrase starts with, whose

@@ -19,8 +19,9 @@ final class TextScan {
     /// texts) is never scanned.
     private(set) lazy var keywords = Keywords(search: search, bytes: bytes)
 
-    /// Carrier mentions, labels and examples in a text.
-    struct Keywords {
+    /// Carrier mentions, labels and examples in a text (a class: every window that reads them
+    /// takes a reference, not a copy of its arrays).
+    final class Keywords {
         /// Carrier mentions and labels as the text scanner gives them, ordered by start: a
         /// tag below ``labelTagOffset`` is a mention's carrier, any other one a label's tag
         /// plus that offset (examples included).
@@ -30,14 +31,14 @@ final class TextScan {
         /// Ends of example words ("e.g."), ordered.
         let exampleEnds: [Int]
         /// The search's context carriers and those the text names.
-        let documentCarriers: Set<Int>
+        let documentCarriers: CarrierSet
 
         init(search: TrackingSearch, bytes: [UInt8]) {
             // Labels and carrier mentions in one pass, kept as the scanner gives them.
             let offset = search.compiled.textLabelTagOffset
             let hits = search.compiled.textHits(in: bytes)
             var exampleEnds: [Int] = []
-            var mentioned: Set<Int> = []
+            var mentioned = CarrierSet()
             for hit in hits {
                 if hit.tag < offset {
                     mentioned.insert(hit.tag)
@@ -90,27 +91,71 @@ final class TextScan {
         var candidate: TrackingCandidate
     }
 
+    /// Receives the windows of a text, one at a time (``forEachWindow(runs:into:)``).
+    protocol WindowVisitor {
+        /// Called with one window's runs and the text they index (buffers valid during the
+        /// call only).
+        mutating func visit(_ window: UnsafeBufferPointer<Run>, in text: UnsafeBufferPointer<UInt8>)
+    }
+
+    /// Evaluates each window it is given and keeps the accepted ones.
+    struct Evaluator: WindowVisitor {
+        let scan: TextScan
+        var accepted: [Accepted] = []
+
+        mutating func visit(_ window: UnsafeBufferPointer<Run>, in text: UnsafeBufferPointer<UInt8>) {
+            if let result = scan.evaluate(window, in: text) { accepted.append(result) }
+        }
+    }
+
+    /// Gives each window to a closure.
+    private struct ClosureVisitor: WindowVisitor {
+        let body: (UnsafeBufferPointer<Run>) -> Void
+        func visit(_ window: UnsafeBufferPointer<Run>, in text: UnsafeBufferPointer<UInt8>) { body(window) }
+    }
+
     /// The accepted numbers of the text, best of overlapping ones, in text order.
     /// - Parameter runs: the runs to chain and try, ``findRuns()`` by default.
     func candidates(runs given: [Run]? = nil) -> [TrackingCandidate] {
-        var accepted: [Accepted] = []
-        forEachWindow(runs: given) { window in
-            if let result = evaluate(window) { accepted.append(result) }
+        var found: [TrackingCandidate] = []
+        appendCandidates(to: &found, runs: given)
+        return found
+    }
+
+    /// Appends ``candidates(runs:)`` to `found`: each accepted number is moved there, not
+    /// copied.
+    /// - Parameters:
+    ///   - found: the candidates so far.
+    ///   - runs: the runs to chain and try, ``findRuns()`` by default.
+    func appendCandidates(to found: inout [TrackingCandidate], runs given: [Run]? = nil) {
+        var evaluator = Evaluator(scan: self)
+        forEachWindow(runs: given, into: &evaluator)
+        guard !evaluator.accepted.isEmpty else { return }
+        // Keep the best of overlapping matches: their positions, best first, are compared;
+        // the accepted numbers stay where they are until they are moved out.
+        var order = Array(evaluator.accepted.indices)
+        evaluator.accepted.withUnsafeBufferPointer { accepted in
+            order.sort {
+                let (left, right) = (accepted[$0], accepted[$1])
+                if left.candidate.score != right.candidate.score {
+                    return left.candidate.score > right.candidate.score
+                }
+                return (left.end - left.start) > (right.end - right.start)
+            }
         }
-        guard !accepted.isEmpty else { return [] }
-        // Keep the best of overlapping matches.
-        accepted.sort {
-            if $0.candidate.score != $1.candidate.score { return $0.candidate.score > $1.candidate.score }
-            return ($0.end - $0.start) > ($1.end - $1.start)
+        var taken: [(start: Int, end: Int, index: Int)] = []
+        for index in order {
+            let (start, end) = (evaluator.accepted[index].start, evaluator.accepted[index].end)
+            if !taken.contains(where: { $0.start < end && start < $0.end }) {
+                taken.append((start, end, index))
+            }
         }
-        var taken: [Accepted] = []
-        for item in accepted where !taken.contains(where: { $0.start < item.end && item.start < $0.end }) {
-            taken.append(item)
-        }
-        return taken.sorted { $0.start < $1.start }.map { item in
-            var candidate = item.candidate
-            candidate.context = context(start: item.start, end: item.end)
-            return candidate
+        // Taken numbers do not overlap, so no two start together: text order is start order.
+        taken.sort { $0.start < $1.start }
+        found.reserveCapacity(found.count + taken.count)
+        for item in taken {
+            evaluator.accepted[item.index].candidate.context = context(start: item.start, end: item.end)
+            found.append(evaluator.accepted[item.index].candidate)
         }
     }
 
@@ -119,16 +164,30 @@ final class TextScan {
     /// - Parameters:
     ///   - runs: the runs to chain, ``findRuns()`` by default.
     ///   - body: called with each window's runs (a buffer valid during the call only).
-    @inline(__always)
     func forEachWindow(runs given: [Run]? = nil, _ body: (UnsafeBufferPointer<Run>) -> Void) {
-        withUnsafeTemporaryAllocation(of: Run.self, capacity: Self.longestWindowChain) { buffer in
-            var chains = Chains(buffer: buffer)
-            if let given {
-                for run in given { chains.add(run, scan: self, body) }
-            } else {
-                forEachRun { chains.add($0, scan: self, body) }
+        withoutActuallyEscaping(body) { body in
+            var visitor = ClosureVisitor(body: body)
+            forEachWindow(runs: given, into: &visitor)
+        }
+    }
+
+    /// Gives `visitor` every window of the text, as ``forEachWindow(runs:_:)`` gives them to
+    /// its closure: the chains hold the text's bytes and the visitor by borrowing, so going
+    /// from run to run retains nothing.
+    /// - Parameters:
+    ///   - runs: the runs to chain, ``findRuns()`` by default.
+    ///   - visitor: receives each window.
+    func forEachWindow<Visitor: WindowVisitor>(runs given: [Run]? = nil, into visitor: inout Visitor) {
+        bytes.withUnsafeBufferPointer { text in
+            withUnsafeTemporaryAllocation(of: Run.self, capacity: Self.longestWindowChain) { buffer in
+                var chains = Chains(buffer: buffer, text: text)
+                if let given {
+                    for run in given { chains.add(run, &visitor) }
+                } else {
+                    Self.forEachRun(in: text) { chains.add($0, &visitor) }
+                }
+                chains.finish(&visitor)
             }
-            chains.finish(body)
         }
     }
 
@@ -147,6 +206,8 @@ final class TextScan {
         /// The held runs of the chain: `buffer[0..<count]`, at least
         /// ``TextScan/longestWindowChain`` long.
         let buffer: UnsafeMutableBufferPointer<Run>
+        /// The text's bytes, which the runs index.
+        let text: UnsafeBufferPointer<UInt8>
         var count = 0
         /// The last run of the chain (held or not); meaningful when ``length`` is above 0.
         var last = Run(start: 0, end: 0, hasDigit: false, hasLower: false)
@@ -155,21 +216,25 @@ final class TextScan {
         /// Whether a space (not only hyphens) joins two of its runs.
         var spaceJoined = false
 
-        init(buffer: UnsafeMutableBufferPointer<Run>) { self.buffer = buffer }
+        init(buffer: UnsafeMutableBufferPointer<Run>, text: UnsafeBufferPointer<UInt8>) {
+            self.buffer = buffer
+            self.text = text
+        }
 
         /// Adds the next run of the text: it extends the chain, or ends it (its windows go to
-        /// `body`) and starts the next.
+        /// `visitor`) and starts the next.
         @inline(__always)
-        mutating func add(_ run: Run, scan: TextScan, _ body: (UnsafeBufferPointer<Run>) -> Void) {
+        mutating func add<Visitor: WindowVisitor>(_ run: Run, _ visitor: inout Visitor) {
             if length > 0 {
-                if last.isNumberLike, run.isNumberLike, let joiner = scan.joiner(between: last, run),
+                if last.isNumberLike, run.isNumberLike,
+                    let joiner = TextScan.joiner(between: last, run, in: text),
                     joiner != UInt8(ascii: "-") || (last.length >= 3 && run.length >= 3)
                 {
                     if joiner != UInt8(ascii: "-") { spaceJoined = true }
-                    extend(run, body)
+                    extend(run, &visitor)
                     return
                 }
-                finish(body)
+                finish(&visitor)
             }
             buffer[0] = run
             count = 1
@@ -179,7 +244,7 @@ final class TextScan {
         }
 
         @inline(__always)
-        private mutating func extend(_ run: Run, _ body: (UnsafeBufferPointer<Run>) -> Void) {
+        private mutating func extend<Visitor: WindowVisitor>(_ run: Run, _ visitor: inout Visitor) {
             length += 1
             last = run
             if length <= TextScan.longestWindowChain {
@@ -189,22 +254,22 @@ final class TextScan {
             }
             if count > 0 {
                 // Too long for windows of several runs: the held runs are given alone now.
-                for index in 0..<count { single(index, body) }
+                for index in 0..<count { single(index, &visitor) }
                 count = 0
             }
             buffer[0] = run
-            single(0, body)
+            single(0, &visitor)
         }
 
         /// Gives the windows of the chain and empties it.
         @inline(__always)
-        mutating func finish(_ body: (UnsafeBufferPointer<Run>) -> Void) {
+        mutating func finish<Visitor: WindowVisitor>(_ visitor: inout Visitor) {
             defer {
                 count = 0
                 length = 0
             }
             guard length > 0, length <= TextScan.longestWindowChain else { return }
-            for index in 0..<count { single(index, body) }
+            for index in 0..<count { single(index, &visitor) }
             guard count > 1 else { return }
             let chain = UnsafeBufferPointer(rebasing: buffer[0..<count])
             // Groups of one character only at the ends ("C 110 31 …", "… 276 C").
@@ -214,16 +279,16 @@ final class TextScan {
             for start in 0...(chain[0].hasDigit ? 0 : 1) {
                 for end in stride(from: last, through: chain[last].hasDigit ? last : last - 1, by: -1)
                 where end > start {
-                    body(UnsafeBufferPointer(rebasing: chain[start...end]))
+                    visitor.visit(UnsafeBufferPointer(rebasing: chain[start...end]), in: text)
                 }
             }
         }
 
         /// Gives held run `index` alone when it holds a digit and six bytes or more.
         @inline(__always)
-        private func single(_ index: Int, _ body: (UnsafeBufferPointer<Run>) -> Void) {
+        private func single<Visitor: WindowVisitor>(_ index: Int, _ visitor: inout Visitor) {
             guard buffer[index].hasDigit && buffer[index].length >= 6 else { return }
-            body(UnsafeBufferPointer(rebasing: buffer[index...index]))
+            visitor.visit(UnsafeBufferPointer(rebasing: buffer[index...index]), in: text)
         }
     }
 
@@ -243,47 +308,50 @@ final class TextScan {
     ///
     /// Every run kept holds a digit or a capital letter, so only the runs around those are
     /// read: eight bytes without one are passed over at once.
-    @inline(__always)
     func forEachRun(_ body: (Run) -> Void) {
-        bytes.withUnsafeBufferPointer { bytes in
-            Self.byteKinds.withUnsafeBufferPointer { kinds in
-                guard let base = bytes.baseAddress else { return }
-                let count = bytes.count
-                let marked = Self.digitKind | Self.upperKind
-                var index = 0
-                // The end of the last run read: the run of a byte after it starts after it.
-                var floor = 0
-                while index < count {
-                    if index + 8 <= count {
-                        let word = UInt64(
-                            littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-                        let mask = Self.digitOrCapitalMask(word)
-                        guard mask != 0 else {
-                            index += 8
-                            continue
-                        }
-                        index += mask.trailingZeroBitCount / 8
-                    } else if kinds[Int(base[index])] & marked == 0 {
-                        index += 1
+        bytes.withUnsafeBufferPointer { Self.forEachRun(in: $0, body) }
+    }
+
+    /// ``forEachRun(_:)`` over bytes the caller holds.
+    @inline(__always)
+    static func forEachRun(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Run) -> Void) {
+        byteKinds.withUnsafeBufferPointer { kinds in
+            guard let base = bytes.baseAddress else { return }
+            let count = bytes.count
+            let marked = Self.digitKind | Self.upperKind
+            var index = 0
+            // The end of the last run read: the run of a byte after it starts after it.
+            var floor = 0
+            while index < count {
+                if index + 8 <= count {
+                    let word = UInt64(
+                        littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                    let mask = Self.digitOrCapitalMask(word)
+                    guard mask != 0 else {
+                        index += 8
                         continue
                     }
-                    var start = index
-                    while start > floor, kinds[Int(base[start - 1])] != 0 { start -= 1 }
-                    index = start
-                    var kind = kinds[Int(base[index])]
-                    var seen: UInt8 = 0
-                    repeat {
-                        seen |= kind
-                        index += 1
-                        kind = index < count ? kinds[Int(base[index])] : 0
-                    } while kind != 0
-                    floor = index
-                    let run = Run(
-                        start: start, end: index, hasDigit: seen & Self.digitKind != 0,
-                        hasLower: seen & Self.lowerKind != 0)
-                    guard run.length <= TrackingFormat.longest * 2 else { continue }
-                    if run.isNumberLike || (run.hasDigit && run.length >= 6) { body(run) }
+                    index += mask.trailingZeroBitCount / 8
+                } else if kinds[Int(base[index])] & marked == 0 {
+                    index += 1
+                    continue
                 }
+                var start = index
+                while start > floor, kinds[Int(base[start - 1])] != 0 { start -= 1 }
+                index = start
+                var kind = kinds[Int(base[index])]
+                var seen: UInt8 = 0
+                repeat {
+                    seen |= kind
+                    index += 1
+                    kind = index < count ? kinds[Int(base[index])] : 0
+                } while kind != 0
+                floor = index
+                let run = Run(
+                    start: start, end: index, hasDigit: seen & Self.digitKind != 0,
+                    hasLower: seen & Self.lowerKind != 0)
+                guard run.length <= TrackingFormat.longest * 2 else { continue }
+                if run.isNumberLike || (run.hasDigit && run.length >= 6) { body(run) }
             }
         }
     }
@@ -336,8 +404,9 @@ final class TextScan {
         return runs
     }
 
-    /// The separator between two runs when they may belong to one printed number.
-    private func joiner(between left: Run, _ right: Run) -> UInt8? {
+    /// The separator between two runs of `bytes` when they may belong to one printed number.
+    @inline(__always)
+    static func joiner(between left: Run, _ right: Run, in bytes: UnsafeBufferPointer<UInt8>) -> UInt8? {
         let gap = right.start - left.end
         if gap == 1 {
             let byte = bytes[left.end]
@@ -350,7 +419,12 @@ final class TextScan {
 
     /// Judges one window (consecutive runs tried as one number): formats, check digit,
     /// guards, context, score.
-    private func evaluate(_ window: UnsafeBufferPointer<Run>) -> Accepted? {
+    /// - Parameters:
+    ///   - window: the window's runs.
+    ///   - text: ``bytes``, as the caller holds them.
+    fileprivate func evaluate(_ window: UnsafeBufferPointer<Run>, in text: UnsafeBufferPointer<UInt8>)
+        -> Accepted?
+    {
         var length = 0
         var hasDigit = false
         for run in window {
@@ -360,12 +434,10 @@ final class TextScan {
         guard length >= 6, length <= TrackingFormat.longest, hasDigit else { return nil }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: TrackingFormat.longest) { buffer in
             var filled = 0
-            bytes.withUnsafeBufferPointer { bytes in
-                for run in window {
-                    for index in run.start..<run.end {
-                        buffer[filled] = bytes[index]
-                        filled += 1
-                    }
+            for run in window {
+                for index in run.start..<run.end {
+                    buffer[filled] = text[index]
+                    filled += 1
                 }
             }
             return evaluate(window, compact: UnsafeBufferPointer(rebasing: buffer[0..<filled]))
@@ -462,6 +534,11 @@ final class TextScan {
             var copied = 0
             var index = 0
             while index + 2 < bytes.count {
+                // Straight to the next byte that may start a character to narrow.
+                if let base = bytes.baseAddress {
+                    index = Self.nextWideCandidate(base, from: index, count: bytes.count)
+                    guard index + 2 < bytes.count else { break }
+                }
                 let first = bytes[index]
                 guard first == 0xEF || first == 0xE3 else {
                     index += 1
@@ -496,27 +573,13 @@ final class TextScan {
     /// Eight bytes none of which is `EF` or `E3` are passed over at once, and in eight bytes
     /// with one the reading goes straight to the first.
     static func hasWideCharacter(_ bytes: [UInt8]) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        // Bit 7 of the zero bytes of a word; the lowest bit set is exact (a borrow runs only
-        // above a zero byte), the others may not be.
-        func zeroBytes(_ word: UInt64) -> UInt64 { (word &- ones) & ~word & (0x80 &* ones) }
-        return bytes.withUnsafeBufferPointer { bytes in
+        bytes.withUnsafeBufferPointer { bytes in
             guard let base = bytes.baseAddress else { return false }
             let count = bytes.count
             var index = 0
             while index + 2 < count {
-                if index + 8 <= count {
-                    let word = UInt64(
-                        littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-                    let mask = zeroBytes(word ^ (0xEF &* ones)) | zeroBytes(word ^ (0xE3 &* ones))
-                    guard mask != 0 else {
-                        index += 8
-                        continue
-                    }
-                    // The first `EF` or `E3` of the eight bytes.
-                    index += mask.trailingZeroBitCount / 8
-                    guard index + 2 < count else { return false }
-                }
+                index = nextWideCandidate(base, from: index, count: count)
+                guard index + 2 < count else { return false }
                 let first = base[index]
                 if first == 0xEF || first == 0xE3 {
                     let (second, third) = (base[index + 1], base[index + 2])
@@ -531,6 +594,38 @@ final class TextScan {
             }
             return false
         }
+    }
+
+    /// The first position from `start` that may start a character ``narrowed(_:)`` makes
+    /// narrow, `count` when there is none: no position passed over starts one.
+    ///
+    /// Eight positions are read at a time (with the two bytes after each): an `EF`, or an
+    /// `E3` followed by `80 80` (U+3000), stops the reading there; any other `E3` (kana, most
+    /// CJK punctuation) is passed over with the rest. Near the end, positions are read one by
+    /// one and stop at any `EF` or `E3`.
+    @inline(__always)
+    static func nextWideCandidate(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        // Bit 7 of the zero bytes of a word; the lowest bit set is exact (a borrow runs only
+        // above a zero byte), the others may not be.
+        func zeroBytes(_ word: UInt64) -> UInt64 { (word &- ones) & ~word & (0x80 &* ones) }
+        func load(_ offset: Int) -> UInt64 {
+            UInt64(littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self))
+        }
+        var index = start
+        // Position `index + k` is `EF`, or `E3` with `80 80` after it: byte k of the three
+        // words read at `index`, `index + 1` and `index + 2`.
+        while index + 10 <= count {
+            let first = load(index)
+            let space =
+                (first ^ (0xE3 &* ones)) | (load(index + 1) ^ (0x80 &* ones))
+                | (load(index + 2) ^ (0x80 &* ones))
+            let mask = zeroBytes(first ^ (0xEF &* ones)) | zeroBytes(space)
+            if mask != 0 { return index + mask.trailingZeroBitCount / 8 }
+            index += 8
+        }
+        while index < count, base[index] != 0xEF, base[index] != 0xE3 { index += 1 }
+        return index
     }
 
     // MARK: Context

@@ -28,7 +28,7 @@ extension CarrierCatalog {
     /// domain repeated from the input before is looked up once.
     /// - Returns: the candidates of the first input that has some, else none.
     func findTrackingNumbers(inFirstOf inputs: [TrackingSearchInput]) -> [TrackingCandidate] {
-        var sender: (domain: String?, carriers: Set<Int>)?
+        var sender: (domain: String?, carriers: CarrierSet)?
         for input in inputs {
             let known = sender.flatMap { $0.domain == input.senderDomain ? $0.carriers : nil }
             let search = TrackingSearch(compiled: compiled, input: input, senderCarriers: known)
@@ -68,17 +68,24 @@ extension CarrierCatalog {
 final class TrackingSearch {
     let compiled: CompiledCarriers
     let input: TrackingSearchInput
-    let senderCarriers: Set<Int>
-    let linkCarriers: Set<Int>
-    let subjectCarriers: Set<Int>
+    let senderCarriers: CarrierSet
+    let linkCarriers: CarrierSet
+    let subjectCarriers: CarrierSet
     /// The carriers of the links, the subject and the sender together (each text scan adds
     /// the carriers it finds named).
-    let contextCarriers: Set<Int>
-    /// The host of each link (up to ``maximumLinks``).
-    let linkHosts: [String?]
-    /// What each link's host stands for (``CompiledCarriers/hostAnswers(_:)``), `nil` for a
-    /// link without a host; looked up once per host.
-    let linkHostAnswers: [CompiledCarriers.HostAnswers?]
+    let contextCarriers: CarrierSet
+    /// The links' hosts, each once, in order of first appearance.
+    let hosts: [String]
+    /// What each of ``hosts`` stands for (``CompiledCarriers/hostAnswers(_:)``), looked up
+    /// once per host.
+    let hostAnswers: [CompiledCarriers.HostAnswers]
+    /// The position in ``hosts`` of each link's host (up to ``maximumLinks`` links), -1 for a
+    /// link without a host: a link is one integer here, not a copy of its host's string and
+    /// arrays.
+    let linkHostIndices: [Int]
+
+    /// The host of each link (up to ``maximumLinks``), `nil` for a link without one.
+    var linkHosts: [String?] { linkHostIndices.map { $0 < 0 ? nil : hosts[$0] } }
     /// The byte patterns' buffers, shared by every match of the run.
     var patternState = BytePattern.State()
 
@@ -86,39 +93,44 @@ final class TrackingSearch {
     ///   - compiled: the catalog's compiled state.
     ///   - input: what to search.
     ///   - known: the carriers of the input's sender domain when already looked up.
-    init(compiled: CompiledCarriers, input: TrackingSearchInput, senderCarriers known: Set<Int>? = nil) {
+    init(compiled: CompiledCarriers, input: TrackingSearchInput, senderCarriers known: CarrierSet? = nil) {
         self.compiled = compiled
         self.input = input
-        senderCarriers = known ?? Set(input.senderDomain.map { compiled.carriersForDomain($0) } ?? [])
-        var linkCarriers = Set<Int>()
-        let links = input.links.prefix(Self.maximumLinks)
-        var answersByHost = SmallMap<String, CompiledCarriers.HostAnswers>(capacity: links.count)
-        var linkHosts: [String?] = []
-        var linkHostAnswers: [CompiledCarriers.HostAnswers?] = []
-        linkHosts.reserveCapacity(links.count)
-        linkHostAnswers.reserveCapacity(links.count)
-        for link in links {
+        senderCarriers = known ?? CarrierSet(input.senderDomain.map { compiled.carriersForDomain($0) } ?? [])
+        var linkCarriers = CarrierSet()
+        let linkCount = min(input.links.count, Self.maximumLinks)
+        // Host → position in `hostAnswers`; its keys are the hosts.
+        var hostIndex = SmallMap<String, Int>(capacity: linkCount)
+        var hostAnswers: [CompiledCarriers.HostAnswers] = []
+        var linkHostIndices: [Int] = []
+        linkHostIndices.reserveCapacity(linkCount)
+        for index in 0..<linkCount {
             // A host seen before (most links of a mail share a few) is that host's string.
-            guard let host = Self.host(of: link.target, reusing: answersByHost.keys) else {
-                linkHosts.append(nil)
-                linkHostAnswers.append(nil)
+            guard let host = Self.host(of: input.links[index].target, reusing: hostIndex.keys) else {
+                linkHostIndices.append(-1)
                 continue
             }
-            linkHosts.append(host)
-            if let known = answersByHost[host] {
-                linkHostAnswers.append(known)
+            if let known = hostIndex[host] {
+                linkHostIndices.append(known)
                 continue
             }
             let answers = compiled.hostAnswers(host)
-            answersByHost.insert(answers, for: host)
+            hostIndex.insert(hostAnswers.count, for: host)
             linkCarriers.formUnion(answers.carriers)
-            linkHostAnswers.append(answers)
+            linkHostIndices.append(hostAnswers.count)
+            hostAnswers.append(answers)
         }
         self.linkCarriers = linkCarriers
-        self.linkHosts = linkHosts
-        self.linkHostAnswers = linkHostAnswers
-        let subjectBytes = Self.utf8Prefix(input.subject ?? "", Self.maximumSubjectBytes)
-        subjectCarriers = Set(compiled.mentionHits(in: subjectBytes).map(\.tag))
+        hosts = hostIndex.keys
+        self.hostAnswers = hostAnswers
+        self.linkHostIndices = linkHostIndices
+        // The subject's bytes are read where the string keeps them.
+        var subject = input.subject ?? ""
+        subjectCarriers = subject.withUTF8 { bytes in
+            let hits = compiled.mentionHits(
+                in: UnsafeBufferPointer(rebasing: bytes.prefix(Self.maximumSubjectBytes)))
+            return CarrierSet(hits.lazy.map(\.tag))
+        }
         contextCarriers = linkCarriers.union(subjectCarriers).union(senderCarriers)
     }
 
@@ -128,15 +140,15 @@ final class TrackingSearch {
     static let maximumTextBytes = 4_000_000
 
     func run() -> [TrackingCandidate] {
-        var found: [TrackingCandidate] = []
-        found += linkCandidates()
+        // The text's and the subject's candidates are appended where the links' are.
+        var found = linkCandidates()
         let textBytes = Self.utf8Prefix(input.text, Self.maximumTextBytes)
-        found += TextScan(search: self, bytes: textBytes, isSubject: false).candidates()
+        TextScan(search: self, bytes: textBytes, isSubject: false).appendCandidates(to: &found)
         if let subject = input.subject {
             let subjectBytes = Self.utf8Prefix(subject, Self.maximumSubjectBytes)
             // Every candidate has a digit: a subject without one (ASCII or full-width) has none.
             if Self.mayHoldDigit(subjectBytes) {
-                found += TextScan(search: self, bytes: subjectBytes, isSubject: true).candidates()
+                TextScan(search: self, bytes: subjectBytes, isSubject: true).appendCandidates(to: &found)
             }
         }
         return Self.merge(found)
@@ -215,8 +227,9 @@ final class TrackingSearch {
         // before, each with the context of its own link.
         var earlier = SmallMap<LinkKey, (text: String, candidates: [TrackingCandidate])>(
             capacity: min(input.links.count, Self.maximumLinks))
-        for (link, answers) in zip(input.links.prefix(Self.maximumLinks), linkHostAnswers) {
-            guard link.target.utf8.count <= 4_096, let answers else { continue }
+        for (linkIndex, hostIndex) in linkHostIndices.enumerated() {
+            let link = input.links[linkIndex]
+            guard hostIndex >= 0, link.target.utf8.count <= 4_096 else { continue }
             let key = LinkKey(target: link.target, isHidden: link.isHidden)
             if let (text, candidates) = earlier[key] {
                 guard !candidates.isEmpty else { continue }
@@ -231,7 +244,7 @@ final class TrackingSearch {
                 }
                 continue
             }
-            let candidates = candidates(link: link, host: answers)
+            let candidates = candidates(link: link, host: hostAnswers[hostIndex])
             earlier.insert((link.text, candidates), for: key)
             found += candidates
         }
@@ -301,7 +314,7 @@ final class TrackingSearch {
                 number, where: { !formats[$0].format.fallback && formats[$0].format.context != .carrier },
                 state: &patternState
             ).filter { $0.checkDigitValid != false }
-            if Set(others.map { compiled.formats[$0.formatIndex].carrierIndex }).count == 1 {
+            if CarrierSet(others.map { compiled.formats[$0.formatIndex].carrierIndex }).count == 1 {
                 matches = others
                 carrier = compiled.formats[others[0].formatIndex].carrierIndex
                 carrierID = carriers[carrier].id
@@ -330,15 +343,12 @@ final class TrackingSearch {
     private func genericLinkCandidates(link: Link, host: CompiledCarriers.HostAnswers, penalty: Double)
         -> [TrackingCandidate]
     {
-        guard let query = link.target.split(separator: "?", maxSplits: 1).dropFirst().first else { return [] }
-        let hostCarriers = Set(host.carriers)
+        let values = Self.queryValues(link.target)
+        guard !values.isEmpty else { return [] }
+        let hostCarriers = CarrierSet(host.carriers)
         var found: [TrackingCandidate] = []
-        for item in query.split(whereSeparator: { $0 == "&" || $0 == ";" || $0 == "#" }).prefix(20) {
-            guard let equals = item.firstIndex(of: "=") else { continue }
-            let rawValue = String(item[item.index(after: equals)...])
-            let value = (rawValue.removingPercentEncoding ?? rawValue)
-            for piece in value.split(whereSeparator: { ",;|".contains($0) }) {
-                let number = CompiledCarriers.compact(String(piece)).uppercased()
+        for value in values {
+            for number in Self.valueNumbers(value) {
                 let bytes = Array(number.utf8)
                 guard bytes.count >= 8, bytes.count <= TrackingFormat.longest,
                     bytes.allSatisfy(KeywordScanner.isAlphanumeric), !Self.isPlaceholder(bytes)
@@ -370,6 +380,63 @@ final class TrackingSearch {
         return found
     }
 
+    /// The values of a link's query, the part after its first `?`: of its first 20 items
+    /// (separated by `&`, `;` or `#`, empty ones dropped), each one's text after its first `=`,
+    /// percent-decoded (as it is when that fails); an item without `=` gives none. Read by
+    /// bytes for an ASCII target, by characters otherwise (``characterQueryValues(_:)``).
+    static func queryValues(_ target: String) -> [String] {
+        guard target.utf8.allSatisfy({ $0 < 0x80 }) else { return characterQueryValues(target) }
+        // In ASCII every character is a byte (a CR LF pair aside, which holds no separator):
+        // the bytes split where the characters do.
+        guard let query = target.utf8.split(separator: UInt8(ascii: "?"), maxSplits: 1).dropFirst().first
+        else {
+            return []
+        }
+        let items = query.split(whereSeparator: {
+            $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: "#")
+        })
+        var values: [String] = []
+        for item in items.prefix(20) {
+            guard let equals = item.firstIndex(of: UInt8(ascii: "=")) else { continue }
+            let rawValue = String(decoding: item[item.index(after: equals)...], as: UTF8.self)
+            // Without a `%` there is nothing to decode.
+            let decoded =
+                rawValue.utf8.contains(UInt8(ascii: "%")) ? rawValue.removingPercentEncoding : rawValue
+            values.append(decoded ?? rawValue)
+        }
+        return values
+    }
+
+    /// ``queryValues(_:)`` character by character, for any target (the reference the byte
+    /// reading is tested against).
+    static func characterQueryValues(_ target: String) -> [String] {
+        guard let query = target.split(separator: "?", maxSplits: 1).dropFirst().first else { return [] }
+        var values: [String] = []
+        for item in query.split(whereSeparator: { $0 == "&" || $0 == ";" || $0 == "#" }).prefix(20) {
+            guard let equals = item.firstIndex(of: "=") else { continue }
+            let rawValue = String(item[item.index(after: equals)...])
+            values.append(rawValue.removingPercentEncoding ?? rawValue)
+        }
+        return values
+    }
+
+    /// The numbers in a query value: its pieces separated by `,`, `;` or `|` (empty ones
+    /// dropped), each without spaces, hyphens and no-break spaces, upper-cased; by bytes for
+    /// an ASCII value, by characters otherwise.
+    static func valueNumbers(_ value: String) -> [String] {
+        guard value.utf8.allSatisfy({ $0 < 0x80 }) else { return characterValueNumbers(value) }
+        return value.utf8.split(whereSeparator: {
+            $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: "|")
+        }).map { compactUppercased(String(decoding: $0, as: UTF8.self)) }
+    }
+
+    /// ``valueNumbers(_:)`` character by character, for any value (the reference).
+    static func characterValueNumbers(_ value: String) -> [String] {
+        value.split(whereSeparator: { ",;|".contains($0) }).map {
+            CompiledCarriers.compact(String($0)).uppercased()
+        }
+    }
+
     func makeCandidate(
         match: FormatMatch, number: String, source: TrackingSource, score: Double, context: String,
         offset: Int?, url: String?
@@ -392,10 +459,13 @@ final class TrackingSearch {
 
     /// One candidate per number: the best carrier wins; sources of the same carrier and
     /// number merge (the link's URL kept, the score raised a little when several agree).
-    static func merge(_ candidates: [TrackingCandidate]) -> [TrackingCandidate] {
+    static func merge(_ candidates: consuming [TrackingCandidate]) -> [TrackingCandidate] {
         // A few candidates with distinct numbers (the usual case) have nothing to merge: only
-        // the order is left to settle, without building the groups.
-        if candidates.count <= 16, !hasRepeatedNumber(candidates) { return sortedByOffset(candidates) }
+        // the order is left to settle (in place), without building the groups.
+        if candidates.count <= 16, !hasRepeatedNumber(candidates) {
+            sortByOffset(&candidates)
+            return candidates
+        }
         return mergeByGroups(candidates)
     }
 
@@ -406,27 +476,28 @@ final class TrackingSearch {
         // The groups as chains of candidate indices, in candidate order: `heads` holds each
         // number's first candidate (in order of first appearance), `next` the following one
         // of the same number (or -1); no list of candidates is made per number.
-        var heads: [Int] = []
         var next = [Int](repeating: -1, count: count)
         var tails: [Int] = []
-        var groupByNumber: [String: Int] = [:]
-        groupByNumber.reserveCapacity(count)
+        // Number → group; its values are the groups' heads (compared key by key while there
+        // are few numbers, as is usual).
+        var groupByNumber = SmallMap<String, Int>(capacity: count)
         for index in 0..<count {
-            if let group = groupByNumber[candidates[index].trackingNumber] {
+            if let group = groupByNumber.position(of: candidates[index].trackingNumber) {
                 next[tails[group]] = index
                 tails[group] = index
             } else {
-                groupByNumber[candidates[index].trackingNumber] = heads.count
-                heads.append(index)
+                groupByNumber.insert(index, for: candidates[index].trackingNumber)
                 tails.append(index)
             }
         }
+        let heads = groupByNumber.values
         // Whether candidate `a` comes before `b` in a group sorted by score (highest first),
         // then source, then candidate order: the order of a stable sort by score and source.
+        // The fields are read in place, not copied out with the candidates' strings.
         func precedes(_ a: Int, _ b: Int) -> Bool {
-            let (left, right) = (candidates[a], candidates[b])
-            if left.score != right.score { return left.score > right.score }
-            let (leftRank, rightRank) = (sourceRank(left.source), sourceRank(right.source))
+            let (leftScore, rightScore) = (candidates[a].score, candidates[b].score)
+            if leftScore != rightScore { return leftScore > rightScore }
+            let (leftRank, rightRank) = (sourceRank(candidates[a].source), sourceRank(candidates[b].source))
             if leftRank != rightRank { return leftRank < rightRank }
             return a < b
         }
@@ -441,38 +512,44 @@ final class TrackingSearch {
             }
             var best = candidates[bestIndex]
             // The first agreeing candidate (same carrier, after the best one in the sorted
-            // group) that satisfies `condition`.
-            func firstAgreeing(where condition: (TrackingCandidate) -> Bool) -> TrackingCandidate? {
+            // group) that satisfies `condition`, by its position.
+            func firstAgreeing(where condition: (Int) -> Bool) -> Int? {
                 var found: Int?
                 var member = head
                 while member >= 0 {
                     defer { member = next[member] }
                     guard member != bestIndex, candidates[member].carrierID == best.carrierID,
-                        condition(candidates[member])
+                        condition(member)
                     else { continue }
                     if found == nil || precedes(member, found!) { found = member }
                 }
-                return found.map { candidates[$0] }
+                return found
             }
             if firstAgreeing(where: { _ in true }) != nil {
                 best.score = min(0.99, best.score + 0.02)
                 if best.trackingURL == nil {
-                    best.trackingURL = firstAgreeing { $0.trackingURL != nil }?.trackingURL
+                    best.trackingURL = firstAgreeing { candidates[$0].trackingURL != nil }
+                        .flatMap { candidates[$0].trackingURL }
                 }
                 if best.utf8Offset == nil,
-                    let inText = firstAgreeing(where: { $0.utf8Offset != nil && $0.source != .subject })
+                    let inText = firstAgreeing(where: {
+                        candidates[$0].utf8Offset != nil && candidates[$0].source != .subject
+                    })
                 {
-                    best.utf8Offset = inText.utf8Offset
-                    if best.source == .link { best.context = inText.context }
+                    best.utf8Offset = candidates[inText].utf8Offset
+                    if best.source == .link { best.context = candidates[inText].context }
                 }
-                if best.formatID == nil, let withFormat = firstAgreeing(where: { $0.formatID != nil }) {
-                    best.formatID = withFormat.formatID
-                    best.checkDigitValid = withFormat.checkDigitValid
+                if best.formatID == nil,
+                    let withFormat = firstAgreeing(where: { candidates[$0].formatID != nil })
+                {
+                    best.formatID = candidates[withFormat].formatID
+                    best.checkDigitValid = candidates[withFormat].checkDigitValid
                 }
             }
             merged.append(best)
         }
-        return sortedByOffset(merged)
+        sortByOffset(&merged)
+        return merged
     }
 
     /// ``mergeByGroups(_:)`` as first written, with a list of candidates per number sorted
@@ -525,7 +602,14 @@ final class TrackingSearch {
 
     /// Candidates found in the text first, by offset; the others after them.
     private static func sortedByOffset(_ candidates: [TrackingCandidate]) -> [TrackingCandidate] {
-        candidates.sorted {
+        var sorted = candidates
+        sortByOffset(&sorted)
+        return sorted
+    }
+
+    /// ``sortedByOffset(_:)`` in place.
+    private static func sortByOffset(_ candidates: inout [TrackingCandidate]) {
+        candidates.sort {
             switch ($0.utf8Offset, $1.utf8Offset) {
             case (let a?, let b?): return a < b
             case (.some, .none): return true
@@ -648,12 +732,13 @@ final class TrackingSearch {
                         base[count] = byte
                         count += 1
                     }
+                    // As many of the bytes as there is room for, copied in one piece.
                     func put(_ bytes: UnsafeBufferPointer<UInt8>) {
-                        for byte in bytes {
-                            guard count < 121 else { return }
-                            base[count] = byte
-                            count += 1
-                        }
+                        let taken = min(bytes.count, 121 - count)
+                        guard taken > 0 else { return }
+                        _ = UnsafeMutableBufferPointer(rebasing: base[count..<(count + taken)])
+                            .update(fromContentsOf: UnsafeBufferPointer(rebasing: bytes.prefix(taken)))
+                        count += taken
                     }
                     var index = 0
                     while index < text.count {
@@ -682,15 +767,21 @@ final class TrackingSearch {
                         put(UInt8(ascii: ">"))
                     }
                     guard count > 120 else { return String(decoding: base[..<count], as: UTF8.self) }
-                    return String(decoding: base[..<117], as: UTF8.self) + "…"
+                    // Cut at 117 bytes (characters, in ASCII), the ellipsis (U+2026) written after
+                    // them: one string made, not one and then another for the ellipsis.
+                    base[117] = 0xE2
+                    base[118] = 0x80
+                    base[119] = 0xA6
+                    return String(decoding: base[..<120], as: UTF8.self)
                 }
             }
         }
     }
 
     /// Placeholder numbers: one digit nearly everywhere, or counting up or down (`1234567890`).
-    static func isPlaceholder(_ bytes: some Sequence<UInt8>) -> Bool {
-        // The digits only, counted and compared with the previous digit, in one pass.
+    static func isPlaceholder(_ bytes: some Collection<UInt8>) -> Bool {
+        // The digits only, counted and compared with the previous digit, in one pass that
+        // stops once the answer is no whatever the bytes left are.
         withUnsafeTemporaryAllocation(of: Int.self, capacity: 10) { tally in
             tally.initialize(repeating: 0)
             var digitCount = 0
@@ -699,7 +790,11 @@ final class TrackingSearch {
             var previous: UInt8 = 0
             var ascending = true
             var descending = true
-            for byte in bytes where CheckDigit.isDigit(byte) {
+            // Bytes after the one being read.
+            var remaining = bytes.count
+            for byte in bytes {
+                remaining -= 1
+                guard CheckDigit.isDigit(byte) else { continue }
                 let digit = Int(byte - UInt8(ascii: "0"))
                 tally[digit] += 1
                 most = max(most, tally[digit])
@@ -709,6 +804,10 @@ final class TrackingSearch {
                 }
                 previous = byte
                 digitCount += 1
+                // Counting neither up nor down any more, and too few of one digit even if
+                // every byte left were that digit (each adds 10 to `10 × most` and 8 to
+                // `8 × digits`): not a placeholder.
+                if !ascending, !descending, 10 * most + 2 * remaining < 8 * digitCount { return false }
             }
             guard digitCount >= 6 else { return false }
             // One digit nearly everywhere: 000000000000, 1Z0000000000000000.
