@@ -334,10 +334,12 @@ public enum ReplyQuote {
     /// reply to a forward (a reply); `WG: AW: Ihre Bestellung` is a forward of a reply (a
     /// forward).
     public static func firstPrefix(of subject: String) -> SubjectPrefix? {
+        // No colon, no prefix: told from the bytes (most subjects), before any character is read.
+        // (The full-width colon "：" is EF BC 9A in UTF-8.)
+        guard subject.utf8.contains(where: { $0 == UInt8(ascii: ":") || $0 == 0x9A }) else { return nil }
         let rest = withoutTags(Substring(subject)).drop { $0 == " " || $0 == "\t" }
-        guard let colon = rest.firstIndex(where: { $0 == ":" || $0 == "：" }),
-            rest.distance(from: rest.startIndex, to: colon) <= 8
-        else { return nil }
+        // A prefix has at most 8 characters before its colon.
+        guard let colon = rest.prefix(9).firstIndex(where: { $0 == ":" || $0 == "：" }) else { return nil }
         let prefix = subjectPrefix(rest[..<colon])
         if forwardPrefixes.contains(prefix) { return .forward }
         if replyPrefixes.contains(prefix) { return .reply }
