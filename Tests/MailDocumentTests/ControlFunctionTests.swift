@@ -48,6 +48,23 @@ import Testing
         #expect(HTMLRenderer.render(html: html, partPath: "1").text.text == expected)
     }
 
+    /// The quick look for control functions finds one at any position, read eight bytes at a
+    /// time or one by one, and passes over markup without one.
+    @Test func theLookForControlFunctionsMissesNone() {
+        for marker in ["\u{1B}[1m", "\u{9B}1m", "&#27;", "&#x9b;", "&#X1B;"] {
+            for position in 0..<20 {
+                let html =
+                    String(repeating: "a", count: position) + marker + String(repeating: "b", count: 11)
+                let found = Array(html.utf8).withUnsafeBufferPointer(HTMLRenderer.mayHoldControlFunctions)
+                #expect(found, "\(marker) at \(position)")
+            }
+        }
+        for html in ["<p>Caf\u{E9} &amp; &#8217; &nbsp; \u{A0}\u{A9}</p>", "", "&#", "&#27", "\u{C2}"] {
+            #expect(
+                !Array(html.utf8).withUnsafeBufferPointer(HTMLRenderer.mayHoldControlFunctions), "\(html)")
+        }
+    }
+
     /// A control sequence with any number of parameter bytes goes whole up to its final byte,
     /// as a terminal reads it: nothing is left glued to the word after it.
     @Test(arguments: [64, 65, 200, 10_000])

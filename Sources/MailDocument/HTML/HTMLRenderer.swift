@@ -258,8 +258,23 @@ public enum HTMLRenderer {
     /// Whether markup may hold a terminal's control function: an ESC byte, a C1 introducer in
     /// UTF-8 (`C2 90`–`C2 9F`), or a numeric character reference to either (`&#27;`, `&#x9B;`).
     static func mayHoldControlFunctions(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        // Eight bytes at a time: a word with none of ESC, C2 and "&" is passed over at once.
+        // (A byte of the word equals `b` when the word XOR `b` repeated has a zero byte.)
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func holds(_ word: UInt64, _ byte: UInt8) -> Bool {
+            let x = word ^ (ones &* UInt64(byte))
+            return (x &- ones) & ~x & highs != 0
+        }
         var index = 0
         while index < bytes.count {
+            if index + 8 <= bytes.count, let base = bytes.baseAddress {
+                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                if !holds(word, 0x1B) && !holds(word, 0xC2) && !holds(word, UInt8(ascii: "&")) {
+                    index += 8
+                    continue
+                }
+            }
             switch bytes[index] {
             case 0x1B: return true
             case 0xC2 where index + 1 < bytes.count && (0x90...0x9F).contains(bytes[index + 1]): return true
