@@ -145,23 +145,24 @@ public struct RenderedText: Sendable {
         if !text.isEmpty { text += "\n\n" }
         let offset = text.utf8.count
         text += next.text
-        spans += next.spans.map { span in
-            var span = span
-            span.range = (span.range.lowerBound + offset)..<(span.range.upperBound + offset)
-            return span
-        }
+        spans += Self.moved(next.spans, by: offset)
         wideGaps += next.wideGaps.map { $0 + offset }
         if !next.hiddenText.isEmpty {
             if !hiddenText.isEmpty { hiddenText += "\n" }
             let hiddenOffset = hiddenText.utf8.count
             hiddenText += next.hiddenText
-            hiddenSpans += next.hiddenSpans.map { span in
-                var span = span
-                span.range = (span.range.lowerBound + hiddenOffset)..<(span.range.upperBound + hiddenOffset)
-                return span
-            }
+            hiddenSpans += Self.moved(next.hiddenSpans, by: hiddenOffset)
         }
         return offset
+    }
+
+    /// Spans with their ranges moved `offset` UTF-8 bytes on.
+    private static func moved(_ spans: [TextSpan], by offset: Int) -> [TextSpan] {
+        spans.map { span in
+            var span = span
+            span.range = (span.range.lowerBound + offset)..<(span.range.upperBound + offset)
+            return span
+        }
     }
 }
 
