@@ -16,6 +16,9 @@ import Testing
 
             Thank you for your order!
             Order number: BK-20991
+            Order date: Nov 19
+            Estimated delivery: Nov 24 - Nov 26
+            Your parcel ships tomorrow with UPS: 1ZA7X9252601815900
 
             """
         let (folder, maildir) = try ResourceLimitTests.maildir(["future": Array(email.utf8)])

@@ -104,7 +104,16 @@ struct MessagePipeline: Sendable {
                 source: raw.origin.description, messageID: message.messageID, kind: .notAnOrder)
             return result
         }
-        let document = MailDocument(message: message)
+        var document = MailDocument(message: message)
+        // A date after the run is not the sender's day either: "tomorrow", "Monday" and dates
+        // without a year are not read against it.
+        if result.date == nil && message.date != nil {
+            document.date = nil
+            document.dateTimeZone = nil
+        }
+        if let date = document.forwardedOriginal?.date, date > latestPlausibleDate {
+            document.forwardedOriginal?.date = nil
+        }
         result.documentWarnings = document.warnings
         var original = document.forwardedOriginal
         while let next = original {
