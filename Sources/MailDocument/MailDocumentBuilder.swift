@@ -163,7 +163,7 @@ extension MailDocument {
         if looksForForwards {
             found = InlineForwards(
                 plain: plainText.flatMap { ForwardDetector.detect(in: $0.text) },
-                html: htmlText.flatMap { ForwardDetector.detect(in: $0.text) })
+                html: htmlText.flatMap { ForwardDetector.detect(in: $0.text, isPlainText: false) })
         }
 
         // A forward sent in a thread ("WG: AW: …") passes its original on; any other message
@@ -173,7 +173,9 @@ extension MailDocument {
             // A rendition that lost its quote is looked at again: what it forwards now lies
             // above the cut, if anywhere.
             if cut.plain { found.plain = plainText.flatMap { ForwardDetector.detect(in: $0.text) } }
-            if cut.html { found.html = htmlText.flatMap { ForwardDetector.detect(in: $0.text) } }
+            if cut.html {
+                found.html = htmlText.flatMap { ForwardDetector.detect(in: $0.text, isPlainText: false) }
+            }
         }
 
         for part in parts.attachments {
@@ -185,7 +187,7 @@ extension MailDocument {
         }
     }
 
-    /// The inline forward (``ForwardDetector/detect(in:)``) found in each rendition.
+    /// The inline forward (``ForwardDetector/detect(in:isPlainText:)``) found in each rendition.
     struct InlineForwards {
         var plain: InlineForward?
         var html: InlineForward?
@@ -493,7 +495,9 @@ extension MailDocument {
                 htmlQuoteStart: nil,
                 found: InlineForwards(
                     plain: original.plainText.flatMap { ForwardDetector.detect(in: $0.text) },
-                    html: original.htmlText.flatMap { ForwardDetector.detect(in: $0.text) }))
+                    html: original.htmlText.flatMap {
+                        ForwardDetector.detect(in: $0.text, isPlainText: false)
+                    }))
         }
         forwardedOriginal = original
         forwardStyle = found.style

@@ -271,6 +271,22 @@ private let forwardTexts: [String] = {
         ]).joined(separator: "\n")
     let forward = try #require(ForwardDetector.detect(in: short))
     #expect(forward.subject == "Order Confirmation - HS-204418")
+    // A subject of 54 characters is no wrapped line either, in text/plain; in HTML no subject is.
+    let medium =
+        (header + [
+            "Subject: Your Northwind Outfitters order #NW-61234 is confirmed", "Hi Jamie,",
+        ]).joined(separator: "\n")
+    #expect(
+        ForwardDetector.detect(in: medium)?.subject
+            == "Your Northwind Outfitters order #NW-61234 is confirmed")
+    let long =
+        (header + [
+            "Betreff: Ihre Bestellung 2026-11-30700 bei Kaffeerösterei Bergmann ist eingegangen",
+            "Vielen Dank für Ihre Bestellung.",
+        ]).joined(separator: "\n")
+    #expect(
+        ForwardDetector.detect(in: long, isPlainText: false)?.subject
+            == "Ihre Bestellung 2026-11-30700 bei Kaffeerösterei Bergmann ist eingegangen")
     #expect(forward.body.hasPrefix("Thank you for your order! Order number: HS-204418"))
     let wrapped =
         (header + [

@@ -97,16 +97,20 @@ public enum ForwardDetector {
 
     /// Finds the first inline-forwarded original in a rendered text.
     ///
-    /// - Parameter text: Rendered plain or HTML text (lines separated by `\n`).
+    /// - Parameters:
+    ///   - text: Rendered plain or HTML text (lines separated by `\n`).
+    ///   - isPlainText: Whether `text` is a text/plain rendition, whose client may have wrapped
+    ///     a long "Subject:" line onto the next one. An HTML rendition has no such wraps: its
+    ///     subject is one line, whatever follows it.
     /// - Returns: The original's quoted header fields and body, or `nil` when the text
     ///   forwards nothing recognisable.
-    public static func detect(in text: String) -> InlineForward? {
+    public static func detect(in text: String, isPlainText: Bool = true) -> InlineForward? {
         guard mayForward(text) else { return nil }
-        return detectInAllLines(text)
+        return detectInAllLines(text, isPlainText: isPlainText)
     }
 
-    /// ``detect(in:)`` without the ``mayForward(_:)`` scan: every line is examined.
-    static func detectInAllLines(_ text: String) -> InlineForward? {
+    /// ``detect(in:isPlainText:)`` without the ``mayForward(_:)`` scan: every line is examined.
+    static func detectInAllLines(_ text: String, isPlainText: Bool = true) -> InlineForward? {
         let lines = splitLines(text)
         var index = 0
         while index < lines.count {
@@ -125,7 +129,9 @@ public enum ForwardDetector {
                 if hasSentNearby(lines, after: index) { style = .outlook }
                 headerStart = index
             }
-            if let style, let forward = readHeaderBlock(lines, from: headerStart, style: style, marker: line)
+            if let style,
+                let forward = readHeaderBlock(
+                    lines, from: headerStart, style: style, marker: line, wrapsSubject: isPlainText)
             {
                 return forward
             }
@@ -222,7 +228,9 @@ public enum ForwardDetector {
         return false
     }
 
-    private static func readHeaderBlock(_ lines: [Line], from start: Int, style: ForwardStyle, marker: Line)
+    private static func readHeaderBlock(
+        _ lines: [Line], from start: Int, style: ForwardStyle, marker: Line, wrapsSubject: Bool
+    )
         -> InlineForward?
     {
         var index = start
@@ -236,10 +244,11 @@ public enum ForwardDetector {
         var seen = 0
         var fields = Set<Field>()
         var lastField: Field?
-        // The previous line's length in characters, and the subject's lines so far: a subject is
-        // wrapped onto a next line only when its line is long (a client wraps near 76
-        // characters), and onto two at most; a short one is whole, and the forwarded message's
-        // text that follows it without a blank line (Outlook's HTML) is not the subject's.
+        // The previous line's length in characters, and the subject's lines so far: in text/plain
+        // a subject is wrapped onto a next line only when its line is long (a client wraps near
+        // 76 characters), and onto two at most; a shorter one is whole, and so is every subject
+        // of an HTML rendition, which has no wraps: the forwarded message's text that follows
+        // it without a blank line (Outlook's HTML) is not the subject's.
         var previousLength = 0
         var subjectLines = 0
         while index < lines.count {
@@ -269,7 +278,8 @@ public enum ForwardDetector {
             } else if lastField == .to || lastField == .cc {
                 // A wrapped recipient list.
                 if lastField == .to { to += parseAddressList(String(line.text)) }
-            } else if lastField == .subject, seen >= 3, let current = subject, previousLength >= 60,
+            } else if wrapsSubject, lastField == .subject, seen >= 3, let current = subject,
+                previousLength >= 70,
                 subjectLines < 3
             {
                 subject = current + " " + line.text
@@ -421,7 +431,7 @@ extension ForwardDetector {
     /// Whether some line of `text` could start a forward: a dash marker, an Apple Mail
     /// marker or a `From:` line in one of the detector's languages.
     ///
-    /// A necessary condition for ``detect(in:)`` finding anything, checked on UTF-8 bytes
+    /// A necessary condition for ``detect(in:isPlainText:)`` finding anything, checked on UTF-8 bytes
     /// without building strings: lines of ASCII are compared byte by byte (ASCII case
     /// folding, the same trimming) with the ASCII markers and labels of the tables above;
     /// lines with other characters get the detector's own per-line tests. Text with CR LF
