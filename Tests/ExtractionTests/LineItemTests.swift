@@ -94,6 +94,23 @@ private func plainDocument(subject: String, _ lines: [String]) -> MailDocument {
     /// A table whose header row starts with the quantity ("Qty | Item | Price"): each row's
     /// first cell is its count, not an article code. Without such a header, a leading number
     /// is no quantity (it may number the rows).
+    /// A title that ends in an abbreviation's point ("32-tlg.", "Co.", "approx.") keeps it, and
+    /// the wide gap after it still parts the columns.
+    @Test func aTitleEndingInAPointKeepsItsColumns() {
+        let result = Fixture.extract(
+            plainDocument(
+                subject: "Ihre Bestellung 4711",
+                [
+                    "Vielen Dank für Ihre Bestellung!", "Bestellnummer: 4711", "",
+                    "Artikel                       Menge    Preis",
+                    "Bit-Set 32-tlg.               2        19,90 €",
+                    "Filtertüten 100 Stk.          1        3,50 €", "",
+                    "Gesamtsumme: 43,30 €",
+                ]))
+        #expect(result.lineItems?.map(\.title) == ["Bit-Set 32-tlg.", "Filtertüten 100 Stk."])
+        #expect(result.lineItems?.map(\.quantity) == [2, 1])
+    }
+
     @Test func readsAQuantityInTheFirstColumnUnderItsLabel() {
         let lines = [
             "Thank you for your order!", "Order number: 48213", "",

@@ -536,7 +536,12 @@ extension ExtractionContext {
             var spaces = 0
             var points = 0
             var wideLeaders = 0
+            var laterGap = nextGap
             while end < bytes.count {
+                // A noted gap ends the run: it is a cell boundary of its own ("32-tlg." then a gap
+                // then "2": the point is the abbreviation's).
+                while laterGap < gaps.count && gaps[laterGap] < end { laterGap += 1 }
+                if end > index, laterGap < gaps.count, gaps[laterGap] == end, bytes[end] == 0x20 { break }
                 if bytes[end] == 0x20 {
                     spaces += 1
                     end += 1
