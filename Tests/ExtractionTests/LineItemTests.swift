@@ -140,6 +140,31 @@ private func plainDocument(subject: String, _ lines: [String]) -> MailDocument {
                 subject: "Your order 48213 is confirmed",
                 Array(lines[0..<3]) + ["#     Item                        Price"] + Array(lines[4...])))
         #expect(numbered.lineItems?.allSatisfy { $0.quantity != 2 } != false)
+        // One space after the label ("Qty Item"), an abbreviated label ("Cant."), counts with a
+        // times sign ("2x").
+        let narrow = Fixture.extract(
+            plainDocument(
+                subject: "Your order 48213 is confirmed",
+                Array(lines[0..<3]) + ["Qty Item                        Price"]
+                    + [
+                        "2x    Walnut Cutting Board        $130.00",
+                        "12    Paper Filters               $6.00", "",
+                        "Total:  $136.00",
+                    ]))
+        #expect(narrow.lineItems?.map(\.quantity) == [2, 12])
+        let spanish = Fixture.extract(
+            plainDocument(
+                subject: "Tu pedido 4711",
+                [
+                    "¡Gracias por tu pedido!", "Número de pedido: 4711", "",
+                    "Cant.   Producto                    Precio",
+                    "2       Aceite de oliva 500 ml      18,00 €", "",
+                    "Total: 18,00 €",
+                ]))
+        #expect(spanish.lineItems?.first?.quantity == 2)
+        #expect(ExtractionContext.countCell("2 ×") == 2)
+        #expect(ExtractionContext.countCell("x3") == 3)
+        #expect(ExtractionContext.countCell("2a") == nil)
     }
 
     @Test func readsTheHTMLTableWhenTheTotalWasChosenFromTextPlain() {

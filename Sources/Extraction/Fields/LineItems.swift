@@ -157,7 +157,7 @@ extension ExtractionContext {
             // A header row whose first cell is a quantity label ("Qty | Item | Price", "Menge
             // Artikel  Preis"): the rows below it start with their quantity.
             if ranges.count >= 2, ranges.count <= 6, ranges[0].count <= 16,
-                Self.isLabel(line.string(ranges[0]), of: quantityLabels.phrases)
+                Self.startsWithQuantityLabel(line.string(ranges[0]), of: quantityLabels.phrases)
             {
                 quantityColumnFirst = true
                 continue
@@ -189,7 +189,7 @@ extension ExtractionContext {
                 ?? Self.quantityBefore(priceRange, in: priceCell)
             // Under a header row that starts with the quantity, the first cell is the count.
             var firstColumnQuantity: Int?
-            if quantityColumnFirst, cells.count >= 3, let count = Self.smallCount(cells[0]),
+            if quantityColumnFirst, cells.count >= 3, let count = Self.countCell(cells[0]),
                 cells[1].contains(where: { $0.isLetter })
             {
                 cells.removeFirst()
@@ -920,11 +920,38 @@ extension ExtractionContext {
     /// Whether a cell is one of the labels, whole (a colon or full stop after it allowed):
     /// "Qty", "Quantity:", "Menge", "数量".
     static func isLabel(_ cell: String, of labels: [Phrase]) -> Bool {
-        var folded = Text.fold(Array(Text.trimmed(cell).lowercased().utf8))
-        while let last = folded.last, last == UInt8(ascii: ":") || last == UInt8(ascii: ".") {
-            folded.removeLast()
+        var text = Text.trimmed(cell).lowercased()
+        while let last = text.last, last == ":" || last == "：" { text.removeLast() }
+        let folded = Text.fold(Array(Text.trimmed(text).utf8))
+        // A label written with its abbreviation's point or without it ("Cant." and "Cant").
+        let bare = folded.last == UInt8(ascii: ".") ? Array(folded.dropLast()) : folded
+        return !bare.isEmpty
+            && labels.contains { $0.folded == folded || $0.folded == bare || $0.folded == bare + [0x2E] }
+    }
+
+    /// Whether a header row's first cell starts with a quantity label and holds no digit: "Qty"
+    /// or, when one space parts it from the next header, "Qty Item".
+    static func startsWithQuantityLabel(_ cell: String, of labels: [Phrase]) -> Bool {
+        if isLabel(cell, of: labels) { return true }
+        let words = cell.split(separator: " ")
+        guard words.count >= 2, words.count <= 3, !cell.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 })
+        else { return false }
+        return isLabel(String(words[0]), of: labels)
+    }
+
+    /// A quantity column's cell: a count of 1 to 999, alone or with a times sign on either side
+    /// ("2", "2x", "2 ×", "x2").
+    static func countCell(_ cell: String) -> Int? {
+        if let count = smallCount(cell) { return count }
+        var scalars = Substring(Text.trimmed(cell)).unicodeScalars
+        if let last = scalars.last, "xX×".unicodeScalars.contains(last) {
+            scalars.removeLast()
+        } else if let first = scalars.first, "xX×".unicodeScalars.contains(first) {
+            scalars.removeFirst()
+        } else {
+            return nil
         }
-        return !folded.isEmpty && labels.contains { $0.folded == folded }
+        return smallCount(String(scalars))
     }
 
     /// A count of 1 to 999 written in 1 to 3 ASCII digits, spaces around it trimmed.
