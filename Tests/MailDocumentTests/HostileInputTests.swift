@@ -61,3 +61,20 @@ private let markupAlphabet = Array("<>/=\"' &;#x0a1{}[],:!-–é\u{0}\n\tdivtabl
     let result = HTMLRenderer.render(html: html, partPath: "1")
     #expect(result.text.lines.count == 5_000)
 }
+
+/// A run of vertical tabs (white space that is no line end) is one space, read in linear time.
+@Test func aRunOfVerticalTabsIsOneSpace() {
+    for count in [10, 100, 10_000] {
+        let text = "Die Hasen und" + String(repeating: "\u{0B}", count: count) + " die Frösche\nschnellste"
+        let start = Date()
+        let rendered = PlainTextRenderer.render(text: text, partPath: "1").text.text
+        #expect(rendered == "Die Hasen und die Frösche\nschnellste", "\(count)")
+        #expect(Date().timeIntervalSince(start) < 2, "\(count)")
+    }
+    // A vertical tab or form feed right before a space or a tab (a wide gap) used to stop the
+    // renderer from moving on.
+    for gap in ["\u{0B} ", "\u{0C} ", "\u{0B}\t", "\u{0C}\t\t ", " \u{0B} "] {
+        #expect(
+            PlainTextRenderer.render(text: "Mug" + gap + "$12.00", partPath: "1").text.text == "Mug $12.00")
+    }
+}

@@ -307,6 +307,9 @@ struct TextSink {
                     if recordsWideGaps, byte == 0x09 || text[index + 1] == 0x20 || text[index + 1] == 0x09 {
                         request(.space)
                         pendingIsWide = true
+                        // This byte (a vertical tab or form feed too), then the spaces and tabs
+                        // after it: the loop always moves on.
+                        index += 1
                         while text[index] == 0x20 || text[index] == 0x09 { index += 1 }
                         continue
                     }
