@@ -89,14 +89,16 @@ struct MessagePipeline: Sendable {
         }
         result.warnings = message.warnings
         result.messageID = message.messageID
-        result.date = message.date
-        if let date = message.date, date > latestPlausibleDate {
-            result.date = nil
-            let formatter = ISO8601DateFormatter()
+        // The Date field, parsed once.
+        let date = message.date
+        let dateIsAfterTheRun = date.map { $0 > latestPlausibleDate } ?? false
+        result.date = dateIsAfterTheRun ? nil : date
+        if dateIsAfterTheRun, let date {
             result.warnings.append(
                 MIMEWarning(
-                    message: "Date field \(formatter.string(from: date)) is after the time of this run: "
-                        + "read as no date, so that it does not date the order"))
+                    message:
+                        "Date field \(ISO8601DateFormatter().string(from: date)) is after the time of this "
+                        + "run: read as no date, so that it does not date the order"))
         }
         result.subject = message.subject
         if let prefilter, !prefilter.needsFullWork(message) {
@@ -107,7 +109,7 @@ struct MessagePipeline: Sendable {
         var document = MailDocument(message: message)
         // A date after the run is not the sender's day either: "tomorrow", "Monday" and dates
         // without a year are not read against it.
-        if result.date == nil && message.date != nil {
+        if dateIsAfterTheRun {
             document.date = nil
             document.dateTimeZone = nil
         }
