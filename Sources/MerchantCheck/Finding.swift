@@ -46,7 +46,7 @@ public struct Finding: Codable, Sendable, Hashable {
 /// Codes are stable: a code is never reused for a different problem. `MO1xx` are about the
 /// merchant and the order number, `MO2xx` about shipments, `MO3xx` about hidden text, `MO4xx`
 /// about consistency across several emails, `MO5xx` about schema.org markup, `MO6xx` about
-/// the kind of email, `MO7xx` about what a reader leaves unread.
+/// the kind of email, `MO7xx` about what a reader leaves unread or reads as absent.
 public struct FindingCode: Sendable, Hashable {
     public var code: String
     public var severity: Severity
@@ -164,6 +164,10 @@ public struct FindingCode: Sendable, Hashable {
         code: "MO701", severity: .warning, title: "Part of the email past what a reader reads",
         fix: "Keep the rendered text under 2 MB and the item table under 50 rows, and print the order "
             + "number, carrier and tracking number near the top.")
+    public static let dateAfterCheck = FindingCode(
+        code: "MO702", severity: .warning, title: "Date header field in the future",
+        fix: "Set the Date header field from the sending server's clock when the email is sent, with its "
+            + "zone offset (RFC 5322 §3.3), e.g. \"Date: Tue, 01 Dec 2026 09:30:00 +0000\".")
 
     /// Every code, in code order.
     public static let all: [FindingCode] = [
@@ -172,6 +176,6 @@ public struct FindingCode: Sendable, Hashable {
         trackingLinkMissing, checkDigitInvalid, orderNumberHidden, trackingNumberHidden,
         senderDomainInconsistent, markupAbsent, markupMissingProperty, markupUnknownStatus,
         markupTrackingNumberDiffers, markupOrderNumberDiffers, markupNotValidJSON, kindUnexpected, notAnOrder,
-        notFullyRead,
+        notFullyRead, dateAfterCheck,
     ]
 }

@@ -64,10 +64,14 @@ public struct MerchantEmailChecker: Sendable {
     ///   - limitsReached: the limits the extraction reached in this email
     ///     (``Extractor/extractReportingLimits(_:)``); each is a ``FindingCode/notFullyRead``
     ///     finding.
+    ///   - dateAfterCheck: the merchant's Date field when it is after the time of the check and
+    ///     so was read as no date (``MailDocument/discardDates(after:)``); a
+    ///     ``FindingCode/dateAfterCheck`` finding.
     /// - Returns: the fields found, the findings (errors first) and the Wallet preview.
     public func check(
         document: MailDocument, extraction: ExtractionResult, expect: ExpectedKind? = nil,
-        origin: String = "-", language: String? = nil, limitsReached: [DocumentWarning] = []
+        origin: String = "-", language: String? = nil, limitsReached: [DocumentWarning] = [],
+        dateAfterCheck: Date? = nil
     ) -> CheckReport {
         // A forwarded email is judged by the original it forwards, as extraction reads it: the
         // merchant's words, links and sender are there, not in the forwarder's note.
@@ -79,6 +83,14 @@ public struct MerchantEmailChecker: Sendable {
         for limit in limitsReached {
             findings.append(
                 FindingCode.notFullyRead.finding("Part of the email is not read: \(limit.description)."))
+        }
+        if let dateAfterCheck {
+            let written = ISO8601DateFormatter().string(from: dateAfterCheck)
+            findings.append(
+                FindingCode.dateAfterCheck.finding(
+                    "The Date header field (\(written)) is later than the time of this check: readers "
+                        + "take the email as undated, and its order gets no date from it.",
+                    evidence: written))
         }
 
         if let expect, !expect.acceptedKinds.contains(kind) {

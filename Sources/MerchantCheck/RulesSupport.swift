@@ -63,8 +63,17 @@ extension MerchantEmailChecker {
     }
 
     /// Checks one parsed email; see ``check(messageBytes:origin:expect:)``.
-    public func check(message: Message, origin: String, expect: ExpectedKind? = nil) -> CheckReport {
-        let document = MailDocument(message: message)
+    /// - Parameter now: the time of the check: a Date field more than a day after it is read as
+    ///   no date, as `scan` reads it (``MailDocument/discardDates(after:)``), and is a
+    ///   ``FindingCode/dateAfterCheck`` finding.
+    public func check(message: Message, origin: String, expect: ExpectedKind? = nil, now: Date = Date())
+        -> CheckReport
+    {
+        var document = MailDocument(message: message)
+        // The merchant's own Date field: the original's, when the email forwards one.
+        let merchantDate = (document.forwardedOriginal ?? document).date
+        let latest = MailDocument.latestPlausibleDate(readingAt: now)
+        document.discardDates(after: latest)
         let extractor = rules.map(Extractor.init(rules:))
         let extracted = extractor?.extractReportingLimits(document)
         var extraction = extracted?.result ?? ExtractionResult(kind: .notAnOrder)
@@ -73,7 +82,8 @@ extension MerchantEmailChecker {
         var report = check(
             document: document, extraction: extraction, expect: expect, origin: origin,
             language: extractor?.languageCode(of: document),
-            limitsReached: document.warnings.filter(\.isLimit) + (extracted?.warnings ?? []))
+            limitsReached: document.warnings.filter(\.isLimit) + (extracted?.warnings ?? []),
+            dateAfterCheck: merchantDate.flatMap { $0 > latest ? $0 : nil })
         report.emailHTML = message.htmlBody?.text
         return report
     }

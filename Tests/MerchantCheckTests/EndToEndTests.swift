@@ -1,5 +1,6 @@
 import Extraction
 import Foundation
+import MIME
 import Testing
 
 @testable import MerchantCheck
@@ -49,6 +50,35 @@ import Testing
         #expect(report.emailHTML?.contains("Your order is on its way!") == true)
         let page = ReportRenderer.html([report])
         #expect(page.contains("&lt;mark class=&quot;mo-found&quot;&gt;NW-48213&lt;/mark&gt;"))
+    }
+
+    /// A Date field in 2099 is read as no date, as `scan` reads it: MO702 says so, and the
+    /// Wallet preview carries no 2099 date; the same email dated today has no MO702.
+    @Test func aDateAfterTheCheckIsMO702AndDatesNothing() throws {
+        let checker = try #require(Self.checker, "rules/ could not be loaded")
+        let html = """
+            <html><body><h1>Northwind Outfitters</h1><p>Your order NW-48213 has shipped with UPS.</p>
+            <p>Tracking number: <a href="https://www.ups.com/track?tracknum=1ZA7X9252601815900">1ZA7X9252601815900</a></p>
+            <p>It arrives tomorrow.</p></body></html>
+            """
+        let now = Date(timeIntervalSince1970: 1_796_000_000)  // 2026-11-30
+        let dated = String(decoding: Self.email(html: html), as: UTF8.self)
+        let future = dated.replacingOccurrences(
+            of: "Date: Thu, 19 Nov 2026 16:05:00 -0500", with: "Date: Tue, 01 Dec 2099 09:00:00 +0000")
+        let message = try Message(bytes: Array(future.utf8))
+        let report = checker.check(message: message, origin: "future.eml", expect: .shipping, now: now)
+        let finding = try #require(report.findings.first { $0.code == "MO702" }, "\(report.findings)")
+        #expect(finding.severity == .warning)
+        #expect(finding.evidence == "2099-12-01T09:00:00Z")
+        #expect(report.value(of: "orderNumber") == "NW-48213")
+        let preview = try #require(report.walletOrderJSON)
+        #expect(!preview.contains("2099-"), "\(preview)")
+        #expect(!preview.contains("2100-"), "\(preview)")
+
+        let today = try Message(bytes: Self.email(html: html))
+        let fine = checker.check(message: today, origin: "today.eml", expect: .shipping, now: now)
+        #expect(!fine.findings.contains { $0.code == "MO702" })
+        #expect(fine.walletOrderJSON?.contains("2026-11-") == true)
     }
 
     @Test func trackingNumberInDisplayNoneIsMO302() throws {

@@ -46,9 +46,9 @@ struct MessagePipeline: Sendable {
     var prefilter: Prefilter?
     /// A Date field later than this is a sender's wrong clock or a forged date (a message dated
     /// 2099): it is read as no date, with a warning, so that it cannot date an order — Wallet's
-    /// `updatedAt` never goes back, and one from 2099 would hide every later change. A day
-    /// after the pipeline was made (time zones, and clocks a little fast).
-    var latestPlausibleDate = Date().addingTimeInterval(86_400)
+    /// `updatedAt` never goes back, and one from 2099 would hide every later change
+    /// (``MailDocument/discardDates(after:)``). A day after the pipeline was made.
+    var latestPlausibleDate = MailDocument.latestPlausibleDate()
 
     init(rules: Rules, prefilter usePrefilter: Bool = true) {
         extractor = Extractor(rules: rules)
@@ -108,14 +108,8 @@ struct MessagePipeline: Sendable {
         }
         var document = MailDocument(message: message)
         // A date after the run is not the sender's day either: "tomorrow", "Monday" and dates
-        // without a year are not read against it.
-        if dateIsAfterTheRun {
-            document.date = nil
-            document.dateTimeZone = nil
-        }
-        if let date = document.forwardedOriginal?.date, date > latestPlausibleDate {
-            document.forwardedOriginal?.date = nil
-        }
+        // without a year are not read against it, in the email or the originals it forwards.
+        document.discardDates(after: latestPlausibleDate)
         result.documentWarnings = document.warnings
         var original = document.forwardedOriginal
         while let next = original {
