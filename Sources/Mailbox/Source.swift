@@ -56,15 +56,23 @@ public struct SourceProblem: Error, Sendable, Hashable, CustomStringConvertible 
     /// Whether the problem is the file's, found before any of its bytes was read (it cannot
     /// be opened, is no regular file, or grew past the message limit): no byte offset applies.
     public var isFileProblem: Bool
+    /// Whether the problem is a folder's that could not be listed (`opendir(3)` failed): not
+    /// one message, but the messages in it, however many, are not read. Also a
+    /// ``isFileProblem``.
+    public var isFolderProblem: Bool
 
     /// - Parameters:
     ///   - origin: where the message is (its byte offset is where the problem was found).
     ///   - reason: why it was skipped, on one line.
     ///   - isFileProblem: the file could not be read at all (``isFileProblem``).
-    public init(origin: MessageOrigin, reason: String, isFileProblem: Bool = false) {
+    ///   - isFolderProblem: a folder could not be listed (``isFolderProblem``).
+    public init(
+        origin: MessageOrigin, reason: String, isFileProblem: Bool = false, isFolderProblem: Bool = false
+    ) {
         self.origin = origin
         self.reason = reason
-        self.isFileProblem = isFileProblem
+        self.isFileProblem = isFileProblem || isFolderProblem
+        self.isFolderProblem = isFolderProblem
     }
 
     /// The byte offset to report with the problem: the origin's, or `nil` for a file that could
@@ -627,7 +635,7 @@ public final class MessageSource: Sequence, IteratorProtocol {
             return .failure(
                 SourceProblem(
                     origin: MessageOrigin(path: path.display),
-                    reason: "cannot list directory: \(Self.systemReason(error.code))", isFileProblem: true))
+                    reason: "cannot list directory: \(Self.systemReason(error.code))", isFolderProblem: true))
         }
         let kind = Self.folderKind(path, children: children)
         if role == .ifMaildir && kind == .plain { return .success(nil) }

@@ -10,8 +10,9 @@ struct ScanSummary {
     /// Copies of messages applied before: the same bytes, or the same Message-ID saying the same.
     var alreadyApplied = 0
     /// What could not be read or stored: the origin (`path` or `path#index`), the byte offset
-    /// in the file when there is one, and why. All of them are kept: each is a message lost.
-    var skipped: [(origin: String, byteOffset: Int?, reason: String)] = []
+    /// in the file when there is one, why, and whether it is a folder that could not be listed
+    /// rather than one message. All of them are kept: each is a message lost, or a folder's.
+    var skipped: [(origin: String, byteOffset: Int?, reason: String, isFolder: Bool)] = []
     /// Messages read with repairs or guesses (broken MIME, unknown charsets, limits hit): the
     /// first ``repairedKept`` of them; ``repairedCount`` counts all.
     var repaired: [(origin: String, warnings: [String])] = []
@@ -19,8 +20,10 @@ struct ScanSummary {
     /// How many repaired messages are listed: the list must not grow with the mailbox.
     static let repairedKept = 10_000
 
-    mutating func skip(_ origin: String, byteOffset: Int? = nil, _ reason: String) {
-        skipped.append((origin, byteOffset, reason))
+    /// - Parameter isFolder: a folder could not be listed: its messages are not read, and it
+    ///   is not counted as one message.
+    mutating func skip(_ origin: String, byteOffset: Int? = nil, _ reason: String, isFolder: Bool = false) {
+        skipped.append((origin, byteOffset, reason, isFolder))
     }
 
     /// Bundles (or all of them) that could not be written, and why: the orders are stored and
@@ -120,7 +123,13 @@ struct ScanSummary {
             if repairedCount > 10 { lines.append("  … and \(repairedCount - 10) more (see --json)") }
         }
         if !skipped.isEmpty {
-            lines.append("Skipped \(skipped.count) message\(skipped.count == 1 ? "" : "s"):")
+            let folders = skipped.count(where: \.isFolder)
+            let messages = skipped.count - folders
+            let counts = [
+                messages > 0 ? "\(messages) message\(messages == 1 ? "" : "s")" : nil,
+                folders > 0 ? "\(folders) folder\(folders == 1 ? "" : "s") that could not be listed" : nil,
+            ].compactMap { $0 }
+            lines.append("Skipped \(counts.joined(separator: " and ")):")
             for item in skipped.prefix(50) {
                 lines.append(
                     "  \(Self.oneLine(item.origin))\(item.byteOffset.map { " at byte \($0)" } ?? ""): "
@@ -158,6 +167,8 @@ struct ScanSummary {
             /// `null` when unknown: the key is always there.
             var byteOffset: Nullable<Int>
             var reason: String
+            /// A folder that could not be listed, not one message.
+            var isFolder: Bool
         }
         struct Repaired: Encodable {
             var origin: String
@@ -193,7 +204,9 @@ struct ScanSummary {
             bundlesRemoved: bundlesRemoved,
             elapsedSeconds: (elapsed * 1000).rounded() / 1000, outputDirectory: outputDirectory,
             skipped: skipped.map {
-                Skipped(origin: $0.origin, byteOffset: Nullable($0.byteOffset), reason: $0.reason)
+                Skipped(
+                    origin: $0.origin, byteOffset: Nullable($0.byteOffset), reason: $0.reason,
+                    isFolder: $0.isFolder)
             },
             notWritten: notWritten.map { NotWritten(subject: $0.subject, reason: $0.reason) },
             repaired: repaired.map { Repaired(origin: $0.origin, warnings: $0.warnings) },
@@ -421,9 +434,11 @@ struct Scanner {
             for entry in entries {
                 switch entry {
                 case .problem(let problem):
-                    summary.messagesRead += 1
+                    // A folder that cannot be listed is not a message read.
+                    if !problem.isFolderProblem { summary.messagesRead += 1 }
                     summary.skip(
-                        problem.origin.description, byteOffset: problem.byteOffset, problem.reason)
+                        problem.origin.description, byteOffset: problem.byteOffset, problem.reason,
+                        isFolder: problem.isFolderProblem)
                 case .cutShort(let raw):
                     // A message the source may have cut short (an mbox still being written) is
                     // not applied: applied once, its complete copy would be taken for a duplicate.
