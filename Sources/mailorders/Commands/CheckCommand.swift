@@ -126,7 +126,7 @@ enum CheckCommand: Subcommand {
                 return stop("cannot write \(path): it is a folder; --out takes a file name, e.g. \(example)")
             }
             do {
-                try output.write(toFile: path, atomically: true, encoding: .utf8)
+                try OutputFile.write(output, to: path)
                 Console.error("mailorders check: wrote \(TerminalText.oneLine(path))")
             } catch {
                 return stop("cannot write \(path): \(fileErrorReason(error, path: path))")

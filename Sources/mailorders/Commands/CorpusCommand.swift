@@ -66,7 +66,7 @@ enum CorpusCommand: Subcommand {
         var junitError: String?
         if let junit = arguments.value("junit") {
             do {
-                try runner.junitReport().write(toFile: junit, atomically: true, encoding: .utf8)
+                try OutputFile.write(runner.junitReport(), to: junit)
             } catch {
                 junitError = "cannot write \(junit): \(fileErrorReason(error))"
             }
