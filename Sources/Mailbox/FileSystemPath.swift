@@ -17,12 +17,14 @@ struct FileSystemPath: Sendable, Hashable {
     ///
     /// A command-line argument whose bytes are not UTF-8 reaches Swift with U+FFFD in their
     /// place; its own bytes are taken from the process's `argv` instead
-    /// (``CommandLineBytes``). A path as reports show one that is not UTF-8 (`caf\xE9.eml`,
-    /// ``display``) names the file of those bytes when no file has the name as written.
+    /// (``CommandLineBytes``). A path as reports show it — not UTF-8 (`caf\xE9.eml`,
+    /// ``display``), or with a control character escaped on one line (`a\tb.eml`,
+    /// `a\u{1B}b.eml`, ``TerminalText/oneLine(_:)``) — names the file of the bytes it stands
+    /// for when no file has the name as written.
     init(_ path: String) {
         if path.unicodeScalars.contains("\u{FFFD}"), let raw = CommandLineBytes.argument(decodedAs: path) {
             self.init(bytes: raw)
-        } else if path.contains("\\x"), let raw = Self.unescaped(path), raw != Array(path.utf8),
+        } else if path.contains("\\"), let raw = Self.unescaped(path), raw != Array(path.utf8),
             !Self.exists(Array(path.utf8)), Self.exists(raw)
         {
             self.init(bytes: raw)
@@ -36,29 +38,57 @@ struct FileSystemPath: Sendable, Hashable {
         self.display = display
     }
 
-    /// The bytes of a path written as ``display`` writes one: each `\xHH` (two hex digits) is
-    /// the byte HH; nil when there is none.
+    /// The bytes of a path written as reports write one: each `\xHH` (two hex digits) is the
+    /// byte HH (``display``); `\n`, `\r`, `\t` and `\u{H…}` (one to six hex digits, a Unicode
+    /// scalar) are that character in UTF-8 (``TerminalText/oneLine(_:)``). Any other backslash
+    /// is itself. `nil` when there is no escape.
     static func unescaped(_ text: String) -> [UInt8]? {
         let utf8 = Array(text.utf8)
         var output: [UInt8] = []
         output.reserveCapacity(utf8.count)
         var index = 0
         var found = false
-        func hex(_ byte: UInt8) -> UInt8? {
+        func hex(_ byte: UInt8) -> UInt32? {
             switch byte {
-            case 0x30...0x39: byte - 0x30
-            case 0x41...0x46: byte - 0x41 + 10
-            case 0x61...0x66: byte - 0x61 + 10
+            case 0x30...0x39: UInt32(byte - 0x30)
+            case 0x41...0x46: UInt32(byte - 0x41 + 10)
+            case 0x61...0x66: UInt32(byte - 0x61 + 10)
             default: nil
             }
         }
+        func byte(_ offset: Int) -> UInt8 { index + offset < utf8.count ? utf8[index + offset] : 0 }
         while index < utf8.count {
-            if utf8[index] == UInt8(ascii: "\\"), index + 3 < utf8.count,
-                utf8[index + 1] == UInt8(ascii: "x"),
-                let high = hex(utf8[index + 2]), let low = hex(utf8[index + 3])
-            {
-                output.append(high << 4 | low)
-                index += 4
+            guard utf8[index] == UInt8(ascii: "\\") else {
+                output.append(utf8[index])
+                index += 1
+                continue
+            }
+            var escaped: [UInt8]?
+            var length = 0
+            switch byte(1) {
+            case UInt8(ascii: "x"):
+                if let high = hex(byte(2)), let low = hex(byte(3)) {
+                    (escaped, length) = ([UInt8(high << 4 | low)], 4)
+                }
+            case UInt8(ascii: "n"): (escaped, length) = ([0x0A], 2)
+            case UInt8(ascii: "r"): (escaped, length) = ([0x0D], 2)
+            case UInt8(ascii: "t"): (escaped, length) = ([0x09], 2)
+            case UInt8(ascii: "u") where byte(2) == UInt8(ascii: "{"):
+                var value: UInt32 = 0
+                var digits = 0
+                while digits < 6, let digit = hex(byte(3 + digits)) {
+                    value = value << 4 | digit
+                    digits += 1
+                }
+                if digits > 0, byte(3 + digits) == UInt8(ascii: "}"), let scalar = Unicode.Scalar(value) {
+                    (escaped, length) = (Array(String(Character(scalar)).utf8), 4 + digits)
+                }
+            default:
+                break
+            }
+            if let escaped {
+                output += escaped
+                index += length
                 found = true
             } else {
                 output.append(utf8[index])

@@ -203,6 +203,27 @@ import Testing
         #expect(FileSystemPath.unescaped("a\\x9") == nil)
         #expect(FileSystemPath.unescaped("plain") == nil)
     }
+
+    /// The escapes a one-line report writes for control characters (`TerminalText.oneLine`)
+    /// are read back too: a name copied from a summary opens its file.
+    @Test func controlEscapesOfReportsAreReadBack() throws {
+        #expect(FileSystemPath.unescaped("a\\tb\\nc\\rd") == Array("a\tb\nc\rd".utf8))
+        #expect(FileSystemPath.unescaped("a\\u{1B}b") == [0x61, 0x1B, 0x62])
+        #expect(FileSystemPath.unescaped("a\\u{2028}") == [0x61, 0xE2, 0x80, 0xA8])
+        // Not escapes: no digits, too many, past U+10FFFF, a surrogate, another letter.
+        #expect(FileSystemPath.unescaped("a\\u{}b") == nil)
+        #expect(FileSystemPath.unescaped("a\\u{1234567}") == nil)
+        #expect(FileSystemPath.unescaped("a\\u{110000}") == nil)
+        #expect(FileSystemPath.unescaped("a\\u{D800}") == nil)
+        #expect(FileSystemPath.unescaped("C:\\path\\q") == nil)
+        let folder = try TemporaryFolder()
+        makeFile(path(folder, Array("order\t2\u{1B}.eml".utf8)), "Subject: order\n\nhi\n")
+        let shown = folder.url.path + "/order\\t2\\u{1B}.eml"
+        #expect(FileSystemPath(shown).bytes == Array((folder.url.path + "/order\t2\u{1B}.eml").utf8))
+        let (messages, problems) = collect(MessageSource(paths: [shown]))
+        #expect(messages.count == 1)
+        #expect(problems.isEmpty)
+    }
 }
 
 /// A path given as text that lost its bytes to U+FFFD (a command-line argument that was not
