@@ -472,6 +472,12 @@ extension MailDocument {
             sender: found.from.map(Sender.init(address:)) ?? found.fromName.map(Sender.init(name:)),
             recipients: found.to,
             date: found.date)
+        // A quoted date without a zone ("Mon, Nov 23, 2026 at 10:15 AM") is the forwarding
+        // client's local time: read in the zone of the forwarding message's own Date field.
+        if let date = found.date, !found.dateHasZone, let zone = dateTimeZone {
+            original.date = date.addingTimeInterval(-TimeInterval(zone.secondsFromGMT(for: date)))
+            original.dateTimeZone = zone
+        }
         if let inPlain, let plainText {
             original.plainText = plainText.remapped(to: inPlain)
             original.links += links.filter { $0.origin == .plain && $0.position >= inPlain.markerOffset }

@@ -142,6 +142,36 @@ private func forwardedDocument(_ text: String) -> MailDocument {
             textBody: textPart(text)))
 }
 
+/// Gmail writes the original's time without a zone, in the forwarder's own: it is read in
+/// the zone of the forwarding message's Date field (here +09:00), not as UTC. A time that
+/// names its zone is read in that zone whatever the forwarder's.
+@Test func aForwardedTimeWithoutAZoneIsTheForwardersLocalTime() {
+    func forwarded(dateLine: String) -> MailDocument {
+        var parts = MailDocument.Parts(
+            subject: "Fwd: Your order", from: [MailAddress(name: "Sam", address: "sam@gmail.com")],
+            textBody: textPart(
+                """
+                ---------- Forwarded message ---------
+                From: Example Outfitters <orders@shop.example.com>
+                \(dateLine)
+                Subject: Your order #1047 has shipped
+                To: Sam <sam@gmail.com>
+
+                Hi Sam, your order #1047 is on its way.
+                """))
+        parts.date = Date(timeIntervalSince1970: 1_795_500_000)
+        parts.dateTimeZone = TimeZone(secondsFromGMT: 9 * 3_600)
+        return MailDocument(parts: parts)
+    }
+    let local = forwarded(dateLine: "Date: Mon, Nov 23, 2026 at 10:15 AM").forwardedOriginal
+    // 10:15 in Tokyo is 01:15 UTC.
+    #expect(local?.date == Date(timeIntervalSince1970: 1_795_428_900 - 9 * 3_600))
+    #expect(local?.dateTimeZone?.secondsFromGMT() == 9 * 3_600)
+    let zoned = forwarded(dateLine: "Date: Mon, 23 Nov 2026 10:15:00 +0000").forwardedOriginal
+    #expect(zoned?.date == Date(timeIntervalSince1970: 1_795_428_900))
+    #expect(zoned?.dateTimeZone == nil)
+}
+
 @Test func gmailForwardBecomesTheOriginal() {
     let document = forwardedDocument(
         """

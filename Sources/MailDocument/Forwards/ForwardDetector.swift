@@ -18,8 +18,14 @@ public struct InlineForward: Sendable, Hashable {
     public var to: [MailAddress]
     /// The quoted date line as written.
     public var dateText: String?
-    /// The quoted date, when it is in a format the detector knows.
+    /// The quoted date, when it is in a format the detector knows. A date written without a
+    /// zone (Gmail's "Mon, Nov 23, 2026 at 10:15 AM") is read as UTC here; see
+    /// ``dateHasZone``.
     public var date: Date?
+    /// Whether the quoted date names its zone ("+0100", "PST"). Without one, the forwarding
+    /// client wrote the time in its own zone, which the document builder takes from the
+    /// forwarding message's Date field.
+    public var dateHasZone = false
     /// The quoted subject.
     public var subject: String?
     /// UTF-8 offset in the scanned text where the forward marker (or header block) starts.
@@ -324,11 +330,14 @@ public enum ForwardDetector {
             index += 1
         }
         while let last = body.last, last == 0x0A { body.removeLast() }
-        return InlineForward(
+        let parsed = dateText.flatMap(parseDate)
+        var forward = InlineForward(
             style: style, from: from, fromName: fromName, to: to, dateText: dateText,
-            date: dateText.flatMap(parseDate),
+            date: parsed?.date,
             subject: subject,
             markerOffset: marker.offset, body: String(decoding: body, as: UTF8.self), lineMap: map)
+        forward.dateHasZone = parsed?.hasZone ?? false
+        return forward
     }
 
     /// Reads `Name <addr>`, `"Name" <addr>`, `Name [mailto:addr]`, `Name addr` or `addr`.
@@ -381,7 +390,8 @@ public enum ForwardDetector {
     }
 
     /// Dates as Gmail, Outlook and Apple Mail write them in English, and RFC 5322 dates.
-    static func parseDate(_ text: String) -> Date? {
+    /// - Returns: the date, read as UTC when the text names no zone, and whether it named one.
+    static func parseDate(_ text: String) -> (date: Date, hasZone: Bool)? {
         let cleaned = text.replacingOccurrences(of: "\u{202F}", with: " ").replacingOccurrences(
             of: "\u{00A0}", with: " ")
         let formats = [
@@ -404,8 +414,9 @@ private final class ForwardDateParser: @unchecked Sendable {
     private let lock = NSLock()
     private var formatters: [String: DateFormatter] = [:]
 
-    /// The date in `text` read with the first of `formats` that accepts it (en_US_POSIX, UTC).
-    func parse(_ text: String, formats: [String]) -> Date? {
+    /// The date in `text` read with the first of `formats` that accepts it (en_US_POSIX, UTC
+    /// unless the format reads a zone), and whether that format reads a zone (`Z`, `z`).
+    func parse(_ text: String, formats: [String]) -> (date: Date, hasZone: Bool)? {
         lock.lock()
         defer { lock.unlock() }
         for format in formats {
@@ -419,7 +430,9 @@ private final class ForwardDateParser: @unchecked Sendable {
                 formatter.dateFormat = format
                 formatters[format] = formatter
             }
-            if let date = formatter.date(from: text) { return date }
+            if let date = formatter.date(from: text) {
+                return (date, format.contains("Z") || format.contains("z"))
+            }
         }
         return nil
     }
