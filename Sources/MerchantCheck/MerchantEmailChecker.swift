@@ -136,9 +136,10 @@ public struct MerchantEmailChecker: Sendable {
         }.map(\.element)
 
         return CheckReport(
-            // The subject shown is the original's, else the email's own ("Fwd: Re: …", whose
-            // original is read without its thread's subject).
-            origin: origin, subject: document.subject ?? outer.subject,
+            // The subject shown is the original's, beside the original's sender: as read, else
+            // as quoted (a forwarded reply's "Re: …", which is read without its thread's
+            // subject), else the email's own.
+            origin: origin, subject: document.subject ?? outer.forwardedOriginal?.subject ?? outer.subject,
             senderAddress: document.sender?.address,
             senderDomain: document.sender?.registrableDomain ?? document.sender?.domain, kind: kind,
             expected: expect, fields: foundFields(extraction: extraction, text: text), findings: findings,

@@ -37,7 +37,8 @@ import Testing
     }
 
     /// A forward of a reply ("Fwd: Re: …") is judged by the reply it forwards, which is read
-    /// without its thread's subject; the report still shows the email's subject.
+    /// without its thread's subject; the report shows the reply's subject as quoted, beside
+    /// the reply's sender.
     @Test func aForwardedReplyKeepsItsSubjectInTheReport() throws {
         let folder = try CommandRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -66,7 +67,9 @@ import Testing
         let document = try #require(
             try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         let report = try #require((document["reports"] as? [[String: Any]])?.first)
-        #expect(report["subject"] as? String == "Fwd: Re: Your order NW-48213 has shipped!", "\(report)")
+        #expect(report["subject"] as? String == "Re: Your order NW-48213 has shipped!", "\(report)")
+        #expect(
+            (report["sender"] as? [String: Any])?["address"] as? String == "anna@mail.example", "\(report)")
     }
 
     @Test func theWrongExpectedKindIsAnError() throws {
