@@ -426,10 +426,29 @@ extension MailDocument {
         }
         var plainCut = false
         if let plain = plainText, let start = start(in: plain.text, isPlainText: true, forward: found.plain) {
-            var cut = plain.prefix(upTo: start)
-            cut.quotedText = plain.suffix(from: start)
-            plainText = cut
-            links.removeAll { $0.origin == .plain && $0.position >= start }
+            // An answer written between the quote's lines keeps the writer's lines after it.
+            let answers =
+                ReplyQuote.quote(in: plain.text, isPlainText: true, isAnswer: isAnswer).map {
+                    $0.isInterleaved && $0.start == start
+                        ? ReplyQuote.answerLines(afterQuoteAt: start, in: plain.text) : []
+                } ?? []
+            if answers.isEmpty {
+                var cut = plain.prefix(upTo: start)
+                cut.quotedText = plain.suffix(from: start)
+                plainText = cut
+                links.removeAll { $0.origin == .plain && $0.position >= start }
+            } else {
+                let (body, lineMap) = Self.keptLines(of: plain.text, before: start, answers: answers)
+                var kept = plain.remapped(body: body, lineMap: lineMap)
+                kept.hiddenText = plain.hiddenText
+                kept.hiddenSpans = plain.hiddenSpans
+                kept.quotedText = plain.suffix(from: start)
+                plainText = kept
+                links = links.compactMap { link in
+                    guard link.origin == .plain, link.position >= start else { return link }
+                    return link.remapped(lineMap: lineMap)
+                }
+            }
             plainCut = true
         }
         guard let html = htmlText else { return (plainCut, false) }
@@ -456,6 +475,45 @@ extension MailDocument {
             if quote.holdsPreheader { preheader = nil }
         }
         return (plainCut, true)
+    }
+
+    /// The text of a reply with an answer written between the quote's lines: its lines before
+    /// the quote (`..<start`, line breaks at its end dropped), then each run of the writer's
+    /// lines after it (`answers`, ``ReplyQuote/answerLines(afterQuoteAt:in:)``), a blank line
+    /// before each run so that it reads as a paragraph of its own; and where each kept line
+    /// comes from.
+    static func keptLines(of text: String, before start: Int, answers: [Range<Int>])
+        -> (body: String, lineMap: [InlineForward.LineMapping])
+    {
+        let utf8 = Array(text.utf8)
+        var end = min(max(start, 0), utf8.count)
+        while end > 0, utf8[end - 1] == 0x0A { end -= 1 }
+        var body: [UInt8] = []
+        var lineMap: [InlineForward.LineMapping] = []
+        var lineStart = 0
+        while lineStart < end {
+            var lineEnd = lineStart
+            while lineEnd < end, utf8[lineEnd] != 0x0A { lineEnd += 1 }
+            if lineStart > 0 { body.append(0x0A) }
+            lineMap.append(
+                InlineForward.LineMapping(
+                    bodyOffset: body.count, sourceOffset: lineStart, length: lineEnd - lineStart))
+            body += utf8[lineStart..<lineEnd]
+            lineStart = lineEnd + 1
+        }
+        var previousEnd: Int?
+        for answer in answers {
+            // Lines of one run follow each other: one line break; a new run, a blank line.
+            let between = previousEnd.map { utf8[$0..<answer.lowerBound] }
+            let sameRun = between.map { $0.count(where: { $0 == 0x0A }) == 1 && !$0.contains(0x3E) } ?? false
+            if !body.isEmpty { body += sameRun ? [0x0A] : [0x0A, 0x0A] }
+            lineMap.append(
+                InlineForward.LineMapping(
+                    bodyOffset: body.count, sourceOffset: answer.lowerBound, length: answer.count))
+            body += utf8[answer]
+            previousEnd = answer.upperBound
+        }
+        return (String(decoding: body, as: UTF8.self), lineMap)
     }
 
     /// Reads the inline-forwarded original found in the plain text, else the one found in the
@@ -531,11 +589,17 @@ extension Sender {
 extension RenderedText {
     /// The forwarded original's part of this text, with spans and wide gaps moved to match.
     func remapped(to forward: InlineForward) -> RenderedText {
+        remapped(body: forward.body, lineMap: forward.lineMap)
+    }
+
+    /// `body`, a text made of lines of this one, with the spans and wide gaps of those lines
+    /// moved to where `lineMap` puts them.
+    func remapped(body: String, lineMap: [InlineForward.LineMapping]) -> RenderedText {
         var spans: [TextSpan] = []
         var wideGaps: [Int] = []
         var spanIndex = 0
         var gapIndex = 0
-        for line in forward.lineMap where line.length > 0 {
+        for line in lineMap where line.length > 0 {
             let sourceRange = line.sourceOffset..<(line.sourceOffset + line.length)
             // The line's wide gaps, moved with it (the gaps and the lines are in order).
             while gapIndex < self.wideGaps.count, self.wideGaps[gapIndex] < sourceRange.lowerBound {
@@ -565,7 +629,7 @@ extension RenderedText {
                 index += 1
             }
         }
-        var result = RenderedText(text: forward.body, spans: spans)
+        var result = RenderedText(text: body, spans: spans)
         result.wideGaps = wideGaps
         return result
     }
@@ -575,7 +639,12 @@ extension Link {
     /// The link with its position moved into the forwarded original's body, or `nil` when
     /// it lies outside the body (in the quoted header block).
     func remapped(to forward: InlineForward) -> Link? {
-        for line in forward.lineMap
+        remapped(lineMap: forward.lineMap)
+    }
+
+    /// The link moved to where `lineMap` puts its line; `nil` when its line is not kept.
+    func remapped(lineMap: [InlineForward.LineMapping]) -> Link? {
+        for line in lineMap
         where position >= line.sourceOffset && position <= line.sourceOffset + line.length {
             var copy = self
             copy.position = position - line.sourceOffset + line.bodyOffset

@@ -206,10 +206,10 @@ import Testing
         #expect(single.plainText?.text.contains("Order number: NW-448201") == true)
     }
 
-    /// An answer by hand ("Re:") written between the quote's lines: the quote goes from its
-    /// first line, however short the quoted runs, so that the shop's order number and
-    /// tracking number it repeats are not read as the customer's.
-    @Test func anAnswerInterleavedWithTheQuoteIsCutFromTheFirstQuotedLine() throws {
+    /// An answer by hand ("Re:") written between the quote's lines: every quoted line goes,
+    /// however short the quoted runs, so that the shop's order number and tracking number it
+    /// repeats are not read as the customer's; the writer's own lines between them stay.
+    @Test func anAnswerInterleavedWithTheQuoteKeepsOnlyTheWritersLines() throws {
         let body = [
             "Hi,", "", "> Your order NW-448201 has shipped with UPS, tracking 1Z999AA10123456784.", "",
             "It has not arrived yet. Can you check?", "", "> Estimated delivery: November 24", "", "Thanks,",
@@ -217,11 +217,16 @@ import Testing
         ]
         let answer = try Self.plainReply(subject: "Re: Your Northwind order #NW-448201 is confirmed", body)
         let plain = try #require(answer.plainText)
-        #expect(plain.text == "Hi,")
+        let writers = "Hi,\n\nIt has not arrived yet. Can you check?\n\nThanks,\nJordan"
+        #expect(plain.text == writers)
         #expect(plain.quotedText.hasPrefix("> Your order NW-448201"))
+        // Each kept line still says where it came from.
+        let bytes = Array(plain.text.utf8)
+        let spans = plain.spans.map { String(decoding: bytes[$0.range], as: UTF8.self) }
+        #expect(spans.contains("It has not arrived yet. Can you check?"), "\(spans)")
         // The same lines with "AW:" (German clients) and "回复:" are answers too.
         for subject in ["AW: Ihre Bestellung NW-448201", "回复: 订单 NW-448201"] {
-            #expect(try Self.plainReply(subject: subject, body).plainText?.text == "Hi,", "\(subject)")
+            #expect(try Self.plainReply(subject: subject, body).plainText?.text == writers, "\(subject)")
         }
         // A one-line quote at the very start is still read as the text's (as before): nothing
         // of the writer's own comes before it.
@@ -234,6 +239,42 @@ import Testing
         #expect(
             ReplyQuote.quoteStart(in: "Hi,\n> Your order NW-1\nThanks", isPlainText: false, isAnswer: true)
                 == nil)
+    }
+
+    /// A shop's support answer written between the customer's quoted questions keeps the
+    /// tracking number it gives, with its link; a line right below a quoted line that ends
+    /// mid-sentence may be the rest of that line, wrapped by a client that lost its `>`, and
+    /// goes with the quote.
+    @Test func aSupportAnswerBetweenQuotedQuestionsKeepsItsAnswers() throws {
+        let body = [
+            "Hi Jordan,", "", "> Where is my order NW-448201?",
+            "It left our warehouse yesterday with UPS: 1Z999AA10123456784.",
+            "Track it at https://www.ups.com/track?tracknum=1Z999AA10123456784", "",
+            "> Can I change the delivery address to my office in", "> Springfield and pick it up",
+            "there instead of 42 Elm St 1Z8A4F290361537848", "", "No, sorry: it is on its way.", "",
+            "-- ", "Northwind Outfitters support",
+        ]
+        let answer = try Self.plainReply(subject: "Re: Where is my order NW-448201?", body)
+        let plain = try #require(answer.plainText)
+        #expect(
+            plain.text
+                == "Hi Jordan,\n\nIt left our warehouse yesterday with UPS: 1Z999AA10123456784.\n"
+                + "Track it at https://www.ups.com/track?tracknum=1Z999AA10123456784\n\nNo, sorry: it is on its way."
+        )
+        let link = try #require(answer.links.first { $0.origin == .plain })
+        #expect(link.target == "https://www.ups.com/track?tracknum=1Z999AA10123456784")
+        let utf8 = Array(plain.text.utf8)
+        #expect(String(decoding: utf8[link.position...].prefix(8), as: UTF8.self) == "https://")
+        #expect(!plain.text.contains("1Z8A4F290361537848"))
+        // An attribution below ends the answer: what follows it is a deeper quote.
+        let deeper = try Self.plainReply(
+            subject: "Re: Where is my order NW-448201?",
+            [
+                "Hi,", "> Where is it?", "It ships today.", "",
+                "On Mon, Nov 16, 2026 at 6:00 PM Northwind <orders@northwind.example> wrote:",
+                "Order number: NW-448201",
+            ])
+        #expect(deeper.plainText?.text == "Hi,\n\nIt ships today.")
     }
 
     /// A reply that starts with the quote, with no attribution, and answers below or between

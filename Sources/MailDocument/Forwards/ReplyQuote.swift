@@ -221,8 +221,19 @@ public enum ReplyQuote {
     ///     not arrived"), cut from the first of them. A message of a thread without the prefix
     ///     (a shop's next email) keeps such lines, which are more likely decoration.
     public static func quoteStart(in text: String, isPlainText: Bool, isAnswer: Bool = false) -> Int? {
+        quote(in: text, isPlainText: isPlainText, isAnswer: isAnswer)?.start
+    }
+
+    /// Where the quoted earlier message starts (``quoteStart(in:isPlainText:isAnswer:)``), and
+    /// whether it was found as an answer written between the quote's lines: `>` lines after
+    /// the writer's own words under a reply prefix, with no attribution and no quote running to
+    /// the end. Only then can the writer's words go on after it
+    /// (``answerLines(afterQuoteAt:in:)``).
+    static func quote(in text: String, isPlainText: Bool, isAnswer: Bool = false)
+        -> (start: Int, isInterleaved: Bool)?
+    {
         var text = text
-        return text.withUTF8 { bytes -> Int? in
+        return text.withUTF8 { bytes -> (start: Int, isInterleaved: Bool)? in
             var lines: [Range<Int>] = []
             var start = 0
             for index in 0..<bytes.count where bytes[index] == 0x0A {
@@ -246,9 +257,11 @@ public enum ReplyQuote {
                         ?? (runsToTheEnd() ? line.lowerBound : nil)
                         ?? (!wroteBefore && quotedRun(from: number, lines: lines, bytes: bytes) >= 2
                             ? line.lowerBound : nil)
-                        ?? (isAnswer && wroteBefore ? line.lowerBound : nil)
                 {
-                    return start
+                    return (start, false)
+                }
+                if isPlainText, isQuoted(bytes, trimmed), isAnswer, wroteBefore {
+                    return (line.lowerBound, true)
                 }
                 if isAttribution(bytes, trimmed) {
                     let first = attributionFirstLine(of: number, lines: lines, bytes: bytes)
@@ -256,7 +269,7 @@ public enum ReplyQuote {
                     if attributionHolds(
                         from: firstLine, to: number, lines: lines, bytes: bytes, isPlainText: isPlainText)
                     {
-                        return first
+                        return (first, false)
                     }
                     continue
                 }
@@ -269,7 +282,7 @@ public enum ReplyQuote {
                         attributionHolds(
                             from: firstLine, to: number, lines: lines, bytes: bytes, isPlainText: isPlainText)
                     {
-                        return first
+                        return (first, false)
                     }
                 }
                 // Gmail wraps its text/plain attribution: "pon., 3 mar 2026 o 10:12 Shop
@@ -279,11 +292,65 @@ public enum ReplyQuote {
                     let first = wrappedAttributionStart(
                         endingOn: number, lines: lines, bytes: bytes, isPlainText: isPlainText)
                 {
-                    return first
+                    return (first, false)
                 }
             }
             return nil
         }
+    }
+
+    /// The writer's own lines after an answer's first quoted line
+    /// (``quote(in:isPlainText:isAnswer:)`` with `isInterleaved`), as UTF-8 ranges of `text`
+    /// in order: a shop's support answer written between the customer's quoted questions
+    /// ("> Where is my parcel?" / "It left our warehouse today: 1Z…").
+    ///
+    /// Quoted (`>`) and blank lines are the quote's. So is a line that may continue a quoted
+    /// line wrapped by a client that dropped its `>`: right below it, with no blank line, when
+    /// the quoted line does not end a sentence (`.`, `!`, `?`, `:`, `。`, `！`, `？`, `：`). The
+    /// walk stops at an attribution line (a deeper quote follows it) and at a signature
+    /// delimiter (`--`, RFC 3676 §4.3).
+    static func answerLines(afterQuoteAt start: Int, in text: String) -> [Range<Int>] {
+        var text = text
+        return text.withUTF8 { bytes -> [Range<Int>] in
+            var answers: [Range<Int>] = []
+            var lineStart = min(max(start, 0), bytes.count)
+            var previousQuoted: Range<Int>?
+            while lineStart < bytes.count {
+                var lineEnd = lineStart
+                while lineEnd < bytes.count, bytes[lineEnd] != 0x0A { lineEnd += 1 }
+                let trimmed = trimmedRange(bytes, lineStart..<lineEnd)
+                defer { lineStart = lineEnd + 1 }
+                if trimmed.isEmpty {
+                    previousQuoted = nil
+                    continue
+                }
+                if isQuoted(bytes, trimmed) {
+                    previousQuoted = trimmed
+                    continue
+                }
+                let line = bytes[trimmed]
+                if line.elementsEqual("--".utf8) || isAttribution(bytes, trimmed) { break }
+                if let quoted = previousQuoted, !endsSentence(bytes[quoted]) { continue }
+                previousQuoted = nil
+                answers.append(trimmed)
+            }
+            return answers
+        }
+    }
+
+    /// Whether a line ends a sentence: `.`, `!`, `?`, `:` or their ideographic forms, before
+    /// closing quotes or brackets.
+    private static func endsSentence(_ line: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        var end = line.endIndex
+        while end > line.startIndex, [0x22, 0x27, 0x29, 0x5D].contains(line[end - 1]) { end -= 1 }
+        guard end > line.startIndex else { return false }
+        if [UInt8(ascii: "."), UInt8(ascii: "!"), UInt8(ascii: "?"), UInt8(ascii: ":")].contains(
+            line[end - 1])
+        {
+            return true
+        }
+        let tail = line[line.startIndex..<end]
+        return ["。", "！", "？", "："].contains { tail.suffix($0.utf8.count).elementsEqual($0.utf8) }
     }
 
     /// The start of the attribution line that ends at `offset`, the start of a quote the
