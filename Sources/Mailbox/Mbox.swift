@@ -342,7 +342,19 @@ final class MboxReader {
         }
         let isWhiteSpace = { (byte: UInt8) in byte == 0x0A || byte == 0x0D || byte == 0x20 || byte == 0x09 }
         if stream.atEnd && after.endIndex == buffer.count && after.allSatisfy(isWhiteSpace) { return true }
-        return MessageSource.looksBinary(after)
+        // Binary data up to the next `From ` line: binary data after a later separator is that
+        // message's, not a sign that this line is one.
+        return MessageSource.looksBinary(Self.nextFromLine(in: after).map { after[..<$0] } ?? after)
+    }
+
+    /// Where the first line of `bytes` after its first that starts with `From ` begins.
+    static func nextFromLine(in bytes: ArraySlice<UInt8>) -> Int? {
+        var index = bytes.startIndex
+        while let lineFeed = bytes[index...].firstIndex(of: 0x0A) {
+            index = lineFeed + 1
+            if bytes[index...].starts(with: fromLine) { return index }
+        }
+        return nil
     }
 
     /// The shape of a `From ` line when this mbox takes that shape for a separator: a dated

@@ -112,6 +112,26 @@ import Testing
         #expect(problems.isEmpty)
     }
 
+    /// Binary data after the next separator is that message's junk: it does not make an
+    /// unescaped `From … 2026` line of the body before it a separator. The good message keeps
+    /// its order number; the junk is reported on its own.
+    @Test func junkAfterTheNextSeparatorDoesNotSplitTheBodyBeforeIt() throws {
+        let quoted = "From john@example.com \(Self.dated)"
+        let junk = String(decoding: (0..<256).map { UInt8($0) }.filter { $0 != 0x0A }, as: UTF8.self)
+        let mbox = Array(
+            (first(like: "From shop@example.com \(Self.dated)") + "\nSubject: Order Y1-1\n\n"
+                + "Thanks for your order!\n\n" + quoted + "\nwrote: hi\nOrder number: Y1-1\n\n"
+                + "From x@y \(Self.dated)\n" + junk + "\n").utf8)
+        let (messages, problems, _) = try read(mbox)
+        #expect(
+            messages.map(text) == [
+                "Subject: Order Y1-1\n\nThanks for your order!\n\n" + quoted
+                    + "\nwrote: hi\nOrder number: Y1-1\n"
+            ])
+        #expect(problems.count == 1)
+        #expect(problems.first?.origin.index == 2)
+    }
+
     @Test func fromLinesInABodyStillDoNotSplitIt() throws {
         let body = [
             "Hello,", "From me", "and the rest of us.", "", "From 10:00 to 12:00 we are closed.", "see you",
