@@ -98,9 +98,10 @@ enum Charsets {
                 array, reason: declared.isEmpty ? "no charset declared" : "bytes are not \(declared)")
         case "iso-2022-jp":
             if let sjis = ISO2022JP.toWindows31J(array),
-                let converted = convert(sjis, icuName: "windows-31j"), converted.substitutions == 0
+                let converted = convert(sjis.bytes, icuName: "windows-31j"), converted.substitutions == 0
             {
-                return Decoded(text: converted.text, charset: "iso-2022-jp")
+                return Decoded(
+                    text: ISO2022JP.restoringJISRoman(converted.text, sjis.jisRoman), charset: "iso-2022-jp")
             }
             if let converted = convert(array, icuName: "ISO-2022-JP-2") {
                 return Decoded(
@@ -261,14 +262,25 @@ enum Charsets {
 /// ISO-2022-JP (RFC 1468) with the vendor extensions of CP50220/CP50221 (NEC special
 /// characters, IBM extensions, half-width katakana): re-encoded to Windows-31J, which
 /// holds all of them, before ICU decodes it.
+///
+/// JIS X 0201 Roman (`ESC ( J`) differs from ASCII in two places: 0x5C is the yen sign
+/// (U+00A5) and 0x7E the overline (U+203E), as Japanese shops write prices ("¥1,200" sent as
+/// `ESC ( J \1,200`). Windows-31J has no byte for them, so they pass through it as its
+/// single-byte 0x5C and 0x7E, and ``restoringJISRoman(_:_:)`` puts them back: Windows-31J
+/// decodes every single-byte 0x5C to `\` and 0x7E to `~` and no two-byte character to
+/// either, so the n-th of those characters in the text is the n-th of those bytes.
 enum ISO2022JP {
-    /// - Returns: the Windows-31J bytes, or nil when the text uses a set Windows-31J lacks
-    ///   (JIS X 0212), or an escape this function does not know.
-    static func toWindows31J(_ bytes: [UInt8]) -> [UInt8]? {
-        enum Mode { case ascii, jisX0208, katakana }
+    /// - Returns: the Windows-31J bytes and, for each single-byte 0x5C or 0x7E in them in
+    ///   order, whether it was JIS X 0201 Roman's (empty when none was); nil when the text uses
+    ///   a set Windows-31J lacks (JIS X 0212), or an escape this function does not know.
+    static func toWindows31J(_ bytes: [UInt8]) -> (bytes: [UInt8], jisRoman: [Bool])? {
+        enum Mode { case ascii, jisRoman, jisX0208, katakana }
         var mode = Mode.ascii
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
+        // One flag per single-byte 0x5C or 0x7E, kept once the first JIS-Roman one is seen.
+        var jisRoman: [Bool] = []
+        var asciiBefore = 0
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
@@ -277,7 +289,8 @@ enum ISO2022JP {
                 let first = bytes[index + 1]
                 let second = bytes[index + 2]
                 switch (first, second) {
-                case (0x28, 0x42), (0x28, 0x4A), (0x28, 0x48): mode = .ascii
+                case (0x28, 0x42), (0x28, 0x48): mode = .ascii
+                case (0x28, 0x4A): mode = .jisRoman
                 case (0x28, 0x49): mode = .katakana
                 case (0x24, 0x40), (0x24, 0x42): mode = .jisX0208
                 case (0x24, 0x28):
@@ -306,7 +319,17 @@ enum ISO2022JP {
                 continue
             }
             switch mode {
-            case .ascii:
+            case .ascii, .jisRoman:
+                if byte == 0x5C || byte == 0x7E {
+                    if mode == .jisRoman && jisRoman.isEmpty {
+                        jisRoman = Array(repeating: false, count: asciiBefore)
+                    }
+                    if mode == .jisRoman || !jisRoman.isEmpty {
+                        jisRoman.append(mode == .jisRoman)
+                    } else {
+                        asciiBefore += 1
+                    }
+                }
                 output.append(byte)
                 index += 1
             case .katakana:
@@ -330,6 +353,27 @@ enum ISO2022JP {
                 index += 2
             }
         }
-        return output
+        return (output, jisRoman)
+    }
+
+    /// `text`, decoded from ``toWindows31J(_:)``'s bytes, with the `\` and `~` that were
+    /// JIS X 0201 Roman's made the yen sign and the overline.
+    /// - Parameter jisRoman: ``toWindows31J(_:)``'s flags, one per `\` or `~` of `text`.
+    static func restoringJISRoman(_ text: String, _ jisRoman: [Bool]) -> String {
+        guard !jisRoman.isEmpty else { return text }
+        var scalars = String.UnicodeScalarView()
+        var next = 0
+        for scalar in text.unicodeScalars {
+            if scalar == "\\" || scalar == "~" {
+                let isRoman = next < jisRoman.count && jisRoman[next]
+                next += 1
+                if isRoman {
+                    scalars.append(scalar == "\\" ? "\u{A5}" : "\u{203E}")
+                    continue
+                }
+            }
+            scalars.append(scalar)
+        }
+        return String(scalars)
     }
 }

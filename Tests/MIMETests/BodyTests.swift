@@ -185,6 +185,19 @@ import Testing
     #expect(try parse(western).root.text == "Café €5 “q”")
 }
 
+/// JIS X 0201 Roman (`ESC ( J`) writes the yen sign at 0x5C and the overline at 0x7E: a
+/// price "¥1,200" arrives as `\1,200`. ASCII (`ESC ( B`) keeps the backslash and the tilde,
+/// before and after, and so does a JIS X 0208 trail byte 0x5C (本).
+@Test func iso2022JPReadsJISRomanYenSignsAndOverlines() throws {
+    var japanese = Array("Content-Type: text/plain; charset=ISO-2022-JP\n\n".utf8)
+    japanese += Array("a\\b~ ".utf8)
+    // 日本 (JIS X 0208), then " \1,200 ~" in JIS-Roman, then " \ ~" in ASCII, then ① (NEC).
+    japanese += [0x1B, 0x24, 0x42, 0x46, 0x7C, 0x4B, 0x5C, 0x1B, 0x28, 0x4A]
+    japanese += Array(" \\1,200 ~".utf8) + [0x1B, 0x28, 0x42] + Array(" \\ ~ ".utf8)
+    japanese += [0x1B, 0x24, 0x42, 0x2D, 0x21, 0x1B, 0x28, 0x42]
+    #expect(try parse(japanese).root.text == "a\\b~ 日本 ¥1,200 ‾ \\ ~ ①")
+}
+
 @Test func detectsUnknownOrLyingCharsetsWithWarning() throws {
     var unknown = Array("Content-Type: text/plain; charset=x-no-such-charset\n\n".utf8)
     unknown += Array("Grüße aus München".utf8)
