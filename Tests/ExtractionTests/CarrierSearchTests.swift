@@ -132,6 +132,20 @@ import Testing
         #expect(found("Registered RB123456785XX") == [])
     }
 
+    /// An S10 number with a domestic service indicator (Correios' "OA…BR", "NX…BR") is read
+    /// with a tracking label nearby, for its country's operator; without one it is not: a
+    /// 13-character code with a check digit is not rare enough alone.
+    @Test func domesticS10NumbersNeedALabel() throws {
+        let candidates = CarrierTestSupport.catalog.findTrackingNumbers(
+            in: TrackingSearchInput(text: "Código de rastreamento: OA472918368BR"))
+        let candidate = try #require(candidates.first)
+        #expect(candidate.trackingNumber == "OA472918368BR")
+        #expect(candidate.carrierName == "Correios")
+        #expect(found("Referência interna OA472918368BR do lote") == [])
+        // A wrong check digit is not read, even with the label.
+        #expect(found("Código de rastreamento: OA472918369BR") == [])
+    }
+
     @Test func uspsRoutingPrefixIsDroppedFromTheReportedNumber() {
         #expect(found("Impb: 420974779400111899223867412351") == ["usps:9400111899223867412351"])
         let link = Link(
