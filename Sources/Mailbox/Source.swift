@@ -56,9 +56,9 @@ public struct SourceProblem: Error, Sendable, Hashable, CustomStringConvertible 
     /// Whether the problem is the file's, found before any of its bytes was read (it cannot
     /// be opened, is no regular file, or grew past the message limit): no byte offset applies.
     public var isFileProblem: Bool
-    /// Whether the problem is a folder's that could not be listed (`opendir(3)` failed): not
-    /// one message, but the messages in it, however many, are not read. Also a
-    /// ``isFileProblem``.
+    /// Whether the problem is a folder's: one that could not be listed (`opendir(3)` failed),
+    /// or one inside a Maildir's `cur/` or `new/`, where each entry is a message file. Not one
+    /// message: the messages in it, however many, are not read. Also a ``isFileProblem``.
     public var isFolderProblem: Bool
 
     /// - Parameters:
@@ -165,6 +165,9 @@ public final class MessageSource: Sequence, IteratorProtocol {
         /// A Maildir's `cur/` or `new/`: read as ``any``, and followed when it is a symbolic
         /// link to a folder.
         case maildirMessages
+        /// An entry of a Maildir's `cur/` or `new/`: a message file. A folder there is no
+        /// message: it is reported, not listed.
+        case maildirMessage
         /// A hidden entry of a folder that is not a Maildir: a folder is listed (a Maildir++
         /// folder such as `.Sent`), anything else passed over.
         case ifFolder
@@ -475,6 +478,16 @@ public final class MessageSource: Sequence, IteratorProtocol {
                 return problem(
                     "symbolic link to a folder, not followed inside a mailbox; give it as a path to read it")
             }
+            if role == .maildirMessage {
+                return .read(
+                    .failure(
+                        SourceProblem(
+                            origin: MessageOrigin(path: path),
+                            reason:
+                                "folder inside a Maildir's cur/ or new/, which hold one message per file: "
+                                + "not read; give it as a path to read it",
+                            isFolderProblem: true)))
+            }
             guard !listedFolders.contains(FileIdentity(status)) else { return nil }
             switch entries(ofFolder: location, status, role: role) {
             case .success(let entries?):
@@ -652,6 +665,14 @@ public final class MessageSource: Sequence, IteratorProtocol {
         for name in children {
             if isOutputFolder && Self.isScanOutput(listed: name, in: path) { continue }
             let child = path.appending(name)
+            // A Maildir's `cur/` and `new/` hold one message per file; hidden entries there are
+            // passed over, as in any folder.
+            if role == .maildirMessages {
+                if name.first != UInt8(ascii: ".") {
+                    entries.append(.path(child, insideTree: true, role: .maildirMessage))
+                }
+                continue
+            }
             switch kind {
             case .maildir:
                 if name == cur || name == new {
@@ -885,6 +906,7 @@ public final class MessageSource: Sequence, IteratorProtocol {
             else { continue }
             if (status.st_mode & S_IFMT) == S_IFDIR {
                 if insideTree && role != .maildirMessages && MessageSource.isSymbolicLink(path) { continue }
+                if role == .maildirMessage { continue }
                 guard !listed.contains(FileIdentity(status)),
                     case .success(let entries?) = entries(ofFolder: path, status, role: role)
                 else { continue }

@@ -242,6 +242,25 @@ func text(_ message: RawMessage) -> String { String(decoding: message.bytes, as:
     #expect(Set(messages.compactMap(\.maildirFlags)) == ["FS", "", "T"])
 }
 
+/// A Maildir's `cur/` and `new/` hold one message per file: a folder there is reported (as
+/// a folder, without a byte offset) and not read; a hidden entry there is passed over.
+@Test func aFolderInsideCurIsReportedNotRead() throws {
+    let folder = try TemporaryFolder()
+    try folder.write("Mail/cur/1.a:2,S", "Subject: a\n\n")
+    try folder.write("Mail/cur/folder/msg", "Subject: inside a folder\n\n")
+    try folder.write("Mail/new/.hidden/msg", "Subject: hidden\n\n")
+    try folder.write("Mail/new/2.b", "Subject: b\n\n")
+    let source = MessageSource(paths: [folder.url.appendingPathComponent("Mail").path])
+    #expect(source.estimatedMessageCount() == 2)
+    let (messages, problems) = collect(source)
+    #expect(messages.map(text).sorted() == ["Subject: a\n\n", "Subject: b\n\n"])
+    let problem = try #require(problems.first)
+    #expect(problems.count == 1)
+    #expect(problem.origin.path.hasSuffix("Mail/cur/folder"))
+    #expect(problem.isFolderProblem && problem.byteOffset == nil)
+    #expect(problem.reason.hasPrefix("folder inside a Maildir's cur/ or new/"))
+}
+
 /// A Maildir as Dovecot and Courier keep it: beside `cur/`, `new/` and `tmp/` the server's
 /// own files (indexes, uid lists, keywords, quota, subscriptions) and folders
 /// (`courierimapkeywords/`) are not mail and are passed over without a report; Maildir++

@@ -10,8 +10,9 @@ struct ScanSummary {
     /// Copies of messages applied before: the same bytes, or the same Message-ID saying the same.
     var alreadyApplied = 0
     /// What could not be read or stored: the origin (`path` or `path#index`), the byte offset
-    /// in the file when there is one, why, and whether it is a folder that could not be listed
-    /// rather than one message. All of them are kept: each is a message lost, or a folder's.
+    /// in the file when there is one, why, and whether it is a folder (one that could not be
+    /// listed, one where a message file belongs) rather than one message. All of them are
+    /// kept: each is a message lost, or a folder's.
     var skipped: [(origin: String, byteOffset: Int?, reason: String, isFolder: Bool)] = []
     /// Messages read with repairs or guesses (broken MIME, unknown charsets, limits hit): the
     /// first ``repairedKept`` of them; ``repairedCount`` counts all.
@@ -127,7 +128,7 @@ struct ScanSummary {
             let messages = skipped.count - folders
             let counts = [
                 messages > 0 ? "\(messages) message\(messages == 1 ? "" : "s")" : nil,
-                folders > 0 ? "\(folders) folder\(folders == 1 ? "" : "s") that could not be listed" : nil,
+                folders > 0 ? "\(folders) folder\(folders == 1 ? "" : "s")" : nil,
             ].compactMap { $0 }
             lines.append("Skipped \(counts.joined(separator: " and ")):")
             for item in skipped.prefix(50) {
