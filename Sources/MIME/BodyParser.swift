@@ -38,12 +38,22 @@ struct BodyParser {
             for warning in section.warnings {
                 warn(warning.partPath, warning.message, at: warning.byteOffset)
             }
+            // Encoded-words (RFC 2047) of the fields a reader shows: what their decoding guessed.
+            for field in section.header.fields
+            where Self.shownFields.contains(where: { ASCII.equalsIgnoringCase($0, field.name) }) {
+                for problem in EncodedWords.problems(in: field.rawValue) {
+                    warn(path == "1" ? nil : path, "\(field.name): \(problem)")
+                }
+            }
         }
         let root = parsePart(
             bytes, header: section.header, body: bodyStart..<bytes.count, path: path, depth: depth,
             parentIsDigest: false, boundaries: boundaries)
         return Message(header: section.header, root: root, warnings: Array(warnings[firstWarning...]))
     }
+
+    /// The header fields whose encoded-words are checked for repairs: those a reader shows.
+    static let shownFields = ["Subject", "From", "To", "Cc", "Reply-To", "Sender"]
 
     /// Whether the first kilobyte holds NUL bytes or mostly control bytes: data, not text.
     static func looksBinary(_ bytes: [UInt8]) -> Bool {

@@ -59,6 +59,42 @@ enum EncodedWords {
         return output
     }
 
+    /// What decoding the encoded-words of a header field body repairs or guesses, one line each
+    /// (empty when nothing): a charset that is unknown or does not fit the bytes (the words are
+    /// then read as ``Charsets`` guesses), a word whose encoded text decodes to nothing (it
+    /// vanishes from the field), and a decoded text holding U+FFFD or a byte order mark.
+    /// - Parameter bytes: the unfolded field body.
+    static func problems(in bytes: [UInt8]) -> [String] {
+        guard containsEncodedWordStart(bytes) else { return [] }
+        var problems: [String] = []
+        var start = 0
+        while start + 1 < bytes.count {
+            guard bytes[start] == UInt8(ascii: "="), bytes[start + 1] == UInt8(ascii: "?"),
+                case .word(let charset, let decoded, let end) = parseWord(bytes, at: start)
+            else {
+                start += 1
+                continue
+            }
+            let word =
+                String(decoding: bytes[start..<min(end, start + 60)], as: UTF8.self)
+                + (end - start > 60 ? "…" : "")
+            let textLength = end - start - charset.utf8.count - 7
+            if decoded.isEmpty && textLength > 0 {
+                problems.append("encoded-word \(word) holds no decodable text: dropped")
+            } else if !decoded.isEmpty {
+                let result = Charsets.decode(decoded, label: charset)
+                if let warning = result.warning {
+                    problems.append("encoded-word \(word): \(warning)")
+                } else if result.text.unicodeScalars.contains(where: { $0 == "\u{FFFD}" || $0 == "\u{FEFF}" })
+                {
+                    problems.append("encoded-word \(word): bytes that are not \(charset) text")
+                }
+            }
+            start = end
+        }
+        return problems
+    }
+
     private static func isEncoded(_ piece: Piece) -> Bool {
         if case .encoded = piece { return true }
         return false

@@ -59,6 +59,29 @@ import Testing
     #expect(message.subject == "=?utf-8?x?abc?= and =?broken")
 }
 
+/// What decoding a shown field's encoded-words guessed or dropped is a warning of the
+/// message, as an unknown body charset is; clean encoded-words give none.
+@Test func encodedWordRepairsAreWarnings() throws {
+    let bogus = try parse("Subject: =?x-bogus?B?R3LDvMOfZQ==?=\n\nx")
+    #expect(bogus.subject == "Grüße")
+    #expect(
+        bogus.warnings.contains {
+            $0.message.hasPrefix("Subject: encoded-word =?x-bogus?B?R3LDvMOfZQ==?=: ")
+        },
+        "\(bogus.warnings)")
+    let empty = try parse("Subject: Order =?utf-8?B?!!!?= 12\n\nx")
+    #expect(
+        empty.warnings.map(\.message) == [
+            "Subject: encoded-word =?utf-8?B?!!!?= holds no decodable text: dropped"
+        ])
+    let notUTF8 = try parse("From: =?utf-8?Q?=FF=FE?= <a@b.example>\n\nx")
+    #expect(notUTF8.warnings.contains { $0.message.hasPrefix("From: encoded-word =?utf-8?Q?=FF=FE?=") })
+    let clean = try parse(
+        "Subject: =?utf-8?B?R3LDvMOfZQ==?= =?iso-8859-1?Q?=80_5?=\nTo: =?utf-8?Q?J=C3=BCrgen?= <j@x.example>\n\nx"
+    )
+    #expect(clean.warnings.isEmpty, "\(clean.warnings)")
+}
+
 @Test func decodesKoreanJapaneseChineseAndWesternSubjects() throws {
     #expect(try parse("Subject: =?ks_c_5601-1987?B?wda5riDIrsDO?=\n\nx").subject == "주문 확인")
     #expect(try parse("Subject: =?EUC-KR?B?wda5riDIrsDO?=\n\nx").subject == "주문 확인")
