@@ -172,6 +172,27 @@ private func forwardedDocument(_ text: String) -> MailDocument {
     #expect(zoned?.dateTimeZone == nil)
 }
 
+/// Forwarded header blocks write the date in the client's language: each is read, as a time
+/// without a zone.
+@Test func forwardedDatesInTheDetectorsLanguagesAreRead() throws {
+    let expected = Date(timeIntervalSince1970: 1_795_975_920)  // 2026-11-29 18:12 UTC
+    for text in [
+        "Sonntag, 29. November 2026 18:12", "So., 29. Nov. 2026 um 18:12 Uhr", "dim. 29 nov. 2026 à 18:12",
+        "dimanche 29 novembre 2026 18:12", "domingo, 29 de noviembre de 2026 18:12",
+        "dom, 29 nov 2026, 18:12",
+        "domenica 29 novembre 2026 18:12", "dom 29 nov 2026 alle ore 18:12",
+        "domingo, 29 de novembro de 2026 18:12", "zondag 29 november 2026 18:12", "zo 29 nov 2026 om 18:12",
+        "2026年11月29日(日) 18:12", "2026년 11월 29일 (일) 오후 6:12", "2026年11月29日周日 18:12",
+        "Sun, Nov 29, 2026 at 6:12 PM",
+    ] {
+        let parsed = try #require(ForwardDetector.parseDate(text), "\(text)")
+        #expect(parsed.date == expected, "\(text)")
+        #expect(!parsed.hasZone, "\(text)")
+    }
+    #expect(ForwardDetector.parseDate("Sun, 29 Nov 2026 18:12:00 +0100")?.hasZone == true)
+    #expect(ForwardDetector.parseDate("irgendwann im November") == nil)
+}
+
 @Test func gmailForwardBecomesTheOriginal() {
     let document = forwardedDocument(
         """

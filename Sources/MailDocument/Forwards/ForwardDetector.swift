@@ -402,8 +402,54 @@ public enum ForwardDetector {
             "EEEE, d MMMM yyyy HH:mm", "EEE, d MMM yyyy 'at' HH:mm", "EEEE, MMMM d, yyyy h:mm:ss a",
             "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd'T'HH:mm:ssZ",
         ]
-        return ForwardDateParser.shared.parse(cleaned.trimmingSpaces(), formats: formats)
+        let text = cleaned.trimmingSpaces()
+        if let date = ForwardDateParser.shared.parse(text, formats: formats) { return date }
+        for (locale, formats) in localizedDateFormats {
+            if let date = ForwardDateParser.shared.parse(text, formats: formats, locale: locale) {
+                return date
+            }
+        }
+        return nil
     }
+
+    /// Dates as Gmail, Outlook and Apple Mail write them in a forwarded header block in the
+    /// detector's other languages ("Gesendet: Sonntag, 29. November 2026 18:12", "Date : dim.
+    /// 29 nov. 2026 à 18:12", "日付: 2026年11月29日(日) 18:12"), by ICU locale. None names a zone.
+    static let localizedDateFormats: [(locale: String, formats: [String])] = [
+        (
+            "de_DE",
+            [
+                "EEEE, d. MMMM yyyy HH:mm", "EEE, d. MMM yyyy 'um' HH:mm 'Uhr'", "d. MMMM yyyy 'um' HH:mm",
+                "EEEE, d. MMMM yyyy 'um' HH:mm",
+            ]
+        ),
+        (
+            "fr_FR",
+            [
+                "EEEE d MMMM yyyy HH:mm", "EEE d MMM yyyy 'à' HH:mm", "d MMMM yyyy 'à' HH:mm",
+                "EEEE d MMMM yyyy 'à' HH:mm",
+            ]
+        ),
+        (
+            "es_ES",
+            ["EEEE, d 'de' MMMM 'de' yyyy H:mm", "EEE, d MMM yyyy, H:mm", "d 'de' MMMM 'de' yyyy, H:mm"]
+        ),
+        (
+            "it_IT",
+            ["EEEE d MMMM yyyy HH:mm", "EEE d MMM yyyy 'alle ore' HH:mm", "d MMMM yyyy 'alle ore' HH:mm"]
+        ),
+        (
+            "pt_BR",
+            [
+                "EEEE, d 'de' MMMM 'de' yyyy HH:mm", "EEE, d 'de' MMM 'de' yyyy 'às' HH:mm",
+                "d 'de' MMMM 'de' yyyy 'às' HH:mm",
+            ]
+        ),
+        ("nl_NL", ["EEEE d MMMM yyyy HH:mm", "EEE d MMM yyyy 'om' HH:mm", "d MMMM yyyy 'om' HH:mm"]),
+        ("ja_JP", ["yyyy年M月d日(E) H:mm", "yyyy年M月d日 H:mm", "yyyy/MM/dd H:mm"]),
+        ("ko_KR", ["yyyy년 M월 d일 (E) a h:mm", "yyyy년 M월 d일 (E) H:mm", "yyyy년 M월 d일 H:mm"]),
+        ("zh_CN", ["yyyy年M月d日周E H:mm", "yyyy年M月d日 H:mm", "yyyy年M月d日星期E H:mm"]),
+    ]
 }
 
 /// One `DateFormatter` per forward date format, configured once: creating and configuring
@@ -414,21 +460,24 @@ private final class ForwardDateParser: @unchecked Sendable {
     private let lock = NSLock()
     private var formatters: [String: DateFormatter] = [:]
 
-    /// The date in `text` read with the first of `formats` that accepts it (en_US_POSIX, UTC
+    /// The date in `text` read with the first of `formats` that accepts it (in `locale`, UTC
     /// unless the format reads a zone), and whether that format reads a zone (`Z`, `z`).
-    func parse(_ text: String, formats: [String]) -> (date: Date, hasZone: Bool)? {
+    func parse(_ text: String, formats: [String], locale: String = "en_US_POSIX") -> (
+        date: Date, hasZone: Bool
+    )? {
         lock.lock()
         defer { lock.unlock() }
         for format in formats {
+            let key = locale + " " + format
             let formatter: DateFormatter
-            if let existing = formatters[format] {
+            if let existing = formatters[key] {
                 formatter = existing
             } else {
                 formatter = DateFormatter()
-                formatter.locale = Locale(identifier: "en_US_POSIX")
+                formatter.locale = Locale(identifier: locale)
                 formatter.timeZone = TimeZone(identifier: "UTC")
                 formatter.dateFormat = format
-                formatters[format] = formatter
+                formatters[key] = formatter
             }
             if let date = formatter.date(from: text) {
                 return (date, format.contains("Z") || format.contains("z"))
