@@ -20,10 +20,17 @@ public struct IngestedMessage: Sendable, Hashable {
     public var extraction: ExtractionResult
     /// The "view or manage your order" link, when the extraction found one.
     public var orderManagementURL: String?
+    /// The Message-IDs this message answers or follows, angle brackets optional: In-Reply-To,
+    /// then References newest first (RFC 5322 §3.6.4; ``threadReferences(inReplyTo:references:)``).
+    /// An email of the merchant's that names no order number (a support answer giving a
+    /// replacement parcel's tracking number) joins the order of the thread it answers; see
+    /// ``OrderStore``. Not part of ``factsDigest``: it says where the message stands, not what
+    /// it says.
+    public var references: [String]
 
     public init(
         origin: String, messageID: String?, contentHash: String, date: Date?,
-        extraction: ExtractionResult, orderManagementURL: String? = nil
+        extraction: ExtractionResult, orderManagementURL: String? = nil, references: [String] = []
     ) {
         self.origin = origin
         self.messageID = messageID
@@ -31,6 +38,24 @@ public struct IngestedMessage: Sendable, Hashable {
         self.date = date
         self.extraction = extraction
         self.orderManagementURL = orderManagementURL
+        self.references = references
+    }
+
+    /// The most Message-IDs of a thread kept for one message.
+    public static let maximumReferences = 50
+
+    /// The Message-IDs a message answers or follows, nearest first: In-Reply-To, then
+    /// References from its end (the newest), each once, at most ``maximumReferences``.
+    /// - Parameters:
+    ///   - inReplyTo: the In-Reply-To field's message identifiers.
+    ///   - references: the References field's, oldest first.
+    public static func threadReferences(inReplyTo: [String], references: [String]) -> [String] {
+        var seen = Set<String>()
+        var result: [String] = []
+        for id in inReplyTo + references.reversed() where result.count < maximumReferences {
+            if seen.insert(id).inserted { result.append(id) }
+        }
+        return result
     }
 }
 
@@ -235,6 +260,12 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
 /// 4. Weak matches (shipper name and a time window) are never merged, and neither are parcels
 ///    a carrier lists together in one email (they may come from different shops); only a
 ///    merchant's email that lists several tracking numbers under one order joins them.
+/// 5. A merchant's email with no order number joins the order of its thread: the one order of
+///    the same merchant key, with an order number, that the messages named by its
+///    ``IngestedMessage/references`` contributed to (a support answer giving a replacement
+///    parcel). Applied before that order's email, it is a shipment-only record that the
+///    order's email absorbs when its References name that email. Several orders in the thread,
+///    or another merchant's, link nothing this way.
 ///
 /// Fulfillment status is a fold over the status events of its messages in Date-header order:
 /// progress (`processing` → `shipped` → `onTheWay` → `outForDelivery` → `delivered`) only moves

@@ -254,7 +254,12 @@ import Testing
         let store = try SQLiteOrderStore(path: path)
         defer { store.close() }
         #expect(try store.connection.first("PRAGMA user_version")?.int(0) == SQLiteOrderStore.schemaVersion)
-        #expect(SQLiteOrderStore.schemaVersion == 3)
+        #expect(SQLiteOrderStore.schemaVersion == 4)
+        // Version 4: the Message-IDs each message answers or follows.
+        #expect(
+            try store.connection.first(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'message_references'")?
+                .int(0) == 1)
         let indexes = try store.connection.query(
             "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'messages'"
         ).compactMap { $0.text(0) }

@@ -211,13 +211,27 @@ final class MessageApplier {
             }
             target = target ?? shipmentOnly
         }
-        // 3. Otherwise a shipment-only record, when there is a tracking number to key it by.
+        // 3. The order of the thread the email answers: an email of the merchant's that names no
+        //    order number (a support answer giving a replacement parcel), in one order's thread.
+        if orderKey == nil, let merchantKey, !merchantKey.isEmpty {
+            var isOrder = false
+            if let current = target { isOrder = try !isShipmentOnly(current) }
+            if !isOrder, let threadOrder = try threadOrder(merchantKey: merchantKey) { target = threadOrder }
+        }
+        // 4. Otherwise a shipment-only record, when there is a tracking number to key it by.
         if target == nil {
             guard !tracked.isEmpty else { return }
             target = try createOrder(merchantKey: merchantKey ?? "", orderNumber: nil, orderKey: nil)
         }
         guard let target else { return }
         try updateOrder(target, part: part, merchantKey: merchantKey, isCarrier: false, namesMerchant: true)
+        // Emails of the merchant's applied before this one that answer it and became
+        // shipment-only records (step 4 then) join its order now, as step 3 would have joined them.
+        if orderKey != nil, let merchantKey {
+            for answer in try threadAnswers(merchantKey: merchantKey) where answer != target {
+                try absorb(answer, into: target)
+            }
+        }
 
         for item in tracked {
             // Shipment-only records of the parcel (carrier emails read first) join the order.
@@ -287,6 +301,38 @@ final class MessageApplier {
         try db.first(
             "SELECT id FROM orders WHERE merchant_key = ? AND order_key = ?",
             [.text(merchantKey), .text(orderKey)])?.int(0)
+    }
+
+    /// The one order of this merchant, with an order number, that the messages this email
+    /// answers or follows (``IngestedMessage/references``, recorded in `message_references`)
+    /// contributed to; `nil` when there is none, or more than one.
+    private func threadOrder(merchantKey: String) throws(StoreError) -> Int64? {
+        let rows = try db.query(
+            """
+            SELECT DISTINCT o.id FROM message_references r
+            JOIN messages m ON m.message_id = r.message_id
+            JOIN contributions c ON c.sequence = m.sequence
+            JOIN orders o ON o.id = c.order_id
+            WHERE r.sequence = ?1 AND o.merchant_key = ?2 AND o.order_key IS NOT NULL
+            LIMIT 2
+            """, [.integer(sequence), .text(merchantKey)])
+        return rows.count == 1 ? rows[0].int(0) : nil
+    }
+
+    /// The shipment-only records of this merchant that messages answering or following this
+    /// one (their References name its Message-ID) contributed to: emails that named no order
+    /// number, applied before the email of their thread that does.
+    private func threadAnswers(merchantKey: String) throws(StoreError) -> [Int64] {
+        guard let messageID = SQLiteOrderStore.normalizedMessageID(message.messageID) else { return [] }
+        return try db.query(
+            """
+            SELECT DISTINCT o.id FROM message_references r
+            JOIN contributions c ON c.sequence = r.sequence
+            JOIN orders o ON o.id = c.order_id
+            WHERE r.message_id = ?1 AND o.merchant_key = ?2 AND o.order_key IS NULL
+            ORDER BY o.id
+            """, [.text(messageID), .text(merchantKey)]
+        ).compactMap { $0.int(0) }
     }
 
     private func isShipmentOnly(_ order: Int64) throws(StoreError) -> Bool {

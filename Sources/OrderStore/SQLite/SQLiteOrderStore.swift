@@ -369,6 +369,12 @@ public final class SQLiteOrderStore: OrderStore, @unchecked Sendable {
                         .text(factsDigest),
                     ])
                 let sequence = connection.lastInsertRowID
+                for reference in message.references.prefix(IngestedMessage.maximumReferences) {
+                    guard let id = Self.normalizedMessageID(reference), id != messageID else { continue }
+                    try connection.query(
+                        "INSERT INTO message_references (sequence, message_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                        [.integer(sequence), .text(id)])
+                }
                 try checkpoint?("message recorded")
                 let applier = MessageApplier(
                     connection: connection, sequence: sequence, message: message, checkpoint: checkpoint)

@@ -3,7 +3,7 @@ enum Schema {
     /// Migration `n` takes the database from version `n` to `n + 1`.
     /// Migrations are never edited once released: a store written by an earlier version runs
     /// the ones after its `user_version`, in order, in one transaction.
-    static let migrations: [String] = [version1, version2, version3]
+    static let migrations: [String] = [version1, version2, version3, version4]
 
     static var currentVersion: Int64 { Int64(migrations.count) }
 
@@ -120,5 +120,18 @@ enum Schema {
             WHERE normalized_tracking_number IS NOT NULL;
         CREATE INDEX fulfillments_by_tracking ON fulfillments(normalized_tracking_number)
             WHERE normalized_tracking_number IS NOT NULL;
+        """
+
+    /// The Message-IDs each message answers or follows (``IngestedMessage/references``,
+    /// normalized as `messages.message_id`), so that an email of the merchant's without an
+    /// order number joins the order of its thread, whichever of the two is applied first.
+    /// Messages applied before this version have none.
+    static let version4 = """
+        CREATE TABLE message_references (
+            sequence INTEGER NOT NULL REFERENCES messages(sequence),
+            message_id TEXT NOT NULL,
+            PRIMARY KEY (sequence, message_id)
+        );
+        CREATE INDEX message_references_by_id ON message_references(message_id);
         """
 }

@@ -104,7 +104,7 @@ extension CorpusRunner {
             let message = IngestedMessage(
                 origin: file, messageID: processed.messageID, contentHash: processed.contentHash,
                 date: processed.date, extraction: extraction,
-                orderManagementURL: extraction.orderManagementURL)
+                orderManagementURL: extraction.orderManagementURL, references: processed.references)
             var keys = [processed.contentHash]
             if let messageID = processed.messageID { keys.append(messageID + "\u{0}" + message.factsDigest) }
             let outcome = try store.apply(message)

@@ -3,6 +3,7 @@ import Foundation
 import MIME
 import MailDocument
 import Mailbox
+import OrderStore
 import WalletOrder
 
 /// One message after MIME parsing, document building and extraction.
@@ -11,6 +12,9 @@ struct ProcessedMessage: Sendable {
     /// SHA-256 of the raw bytes, lower-case hex: the store's key when there is no Message-ID.
     var contentHash: String
     var messageID: String?
+    /// The Message-IDs the message answers or follows: In-Reply-To, then References newest
+    /// first (RFC 5322 §3.6.4); see ``IngestedMessage/references``.
+    var references: [String] = []
     /// The Date header field.
     var date: Date?
     var subject: String?
@@ -89,6 +93,8 @@ struct MessagePipeline: Sendable {
         }
         result.warnings = message.warnings
         result.messageID = message.messageID
+        result.references = IngestedMessage.threadReferences(
+            inReplyTo: message.inReplyTo, references: message.references)
         // The Date field, parsed once.
         let date = message.date
         let dateIsAfterTheRun = date.map { $0 > latestPlausibleDate } ?? false

@@ -809,7 +809,7 @@ private struct ReadyMessage: Sendable {
             IngestedMessage(
                 origin: processed.origin.description, messageID: processed.messageID,
                 contentHash: processed.contentHash, date: processed.date, extraction: extraction,
-                orderManagementURL: extraction.orderManagementURL)
+                orderManagementURL: extraction.orderManagementURL, references: processed.references)
         }
         factsDigest = message?.factsDigest
     }
