@@ -265,6 +265,16 @@ public struct MerchantEmailChecker: Sendable {
 
     // MARK: - Shipments
 
+    /// The first word of `text` of 10 to 30 letters and digits, with at least 8 digits, that
+    /// looks like a template's placeholder (``CarrierCatalog/looksLikePlaceholder(_:)``).
+    static func placeholderTrackingNumber(in text: String) -> String? {
+        for word in text.split(whereSeparator: { !($0.isASCII && ($0.isLetter || $0.isNumber)) })
+        where (10...30).contains(word.count) && word.count(where: \.isNumber) >= 8 {
+            if CarrierCatalog.looksLikePlaceholder(String(word)) { return String(word) }
+        }
+        return nil
+    }
+
     private func shipmentFindings(
         document: MailDocument, extraction: ExtractionResult, text: EmailText, expect: ExpectedKind?
     ) -> [Finding] {
@@ -276,6 +286,19 @@ public struct MerchantEmailChecker: Sendable {
                 return [
                     FindingCode.trackingNumberHidden.finding(
                         "The tracking number \(hidden) appears only in hidden text.", evidence: hidden)
+                ]
+            }
+            // A test email with a made-up number ("SF1234567890123"): say why it is not taken.
+            if let placeholder = Self.placeholderTrackingNumber(in: text.visible) {
+                return [
+                    FindingCode.trackingNumberMissing.finding(
+                        "No tracking number was found in this shipping email: \(placeholder) looks like a "
+                            + "placeholder (its digits count up or repeat), which readers never take for a "
+                            + "parcel's number.",
+                        evidence: placeholder,
+                        fix:
+                            "Test with a real tracking number of the carrier, or one of its published sample "
+                            + "numbers (e.g. UPS 1Z999AA10123456784).")
                 ]
             }
             return [

@@ -81,6 +81,23 @@ import Testing
         #expect(fine.walletOrderJSON?.contains("2026-11-") == true)
     }
 
+    /// A test email with a made-up number that counts up: MO201 says that is why no tracking
+    /// number was taken, and how to test instead.
+    @Test func aPlaceholderTrackingNumberIsNamedInMO201() throws {
+        let checker = try #require(Self.checker, "rules/ could not be loaded")
+        let report = try checker.check(
+            messageBytes: Self.email(
+                html: """
+                    <html><body><h1>Northwind Outfitters</h1><p>Your order NW-48213 has shipped.</p>
+                    <p>Carrier: SF Express</p><p>Tracking number: SF1234567890123</p></body></html>
+                    """), origin: "test.eml", expect: .shipping)
+        let finding = try #require(report.findings.first { $0.code == "MO201" }, "\(report.findings)")
+        #expect(finding.evidence == "SF1234567890123")
+        #expect(finding.message.contains("looks like a placeholder"))
+        #expect(finding.fix.contains("1Z999AA10123456784"))
+        #expect(MerchantEmailChecker.placeholderTrackingNumber(in: "Order NW-48213 of 2026-11-19") == nil)
+    }
+
     @Test func trackingNumberInDisplayNoneIsMO302() throws {
         let checker = try #require(Self.checker, "rules/ could not be loaded")
         let broken = try checker.check(
