@@ -98,6 +98,37 @@ import Testing
     #expect(pairedCases.filter { ($0["passed"] as? Bool) == false }.count == 1)
 }
 
+/// A parcel read with a wrong tracking number counts against the number only: its carrier,
+/// status and delivery window are compared with that parcel's expected ones.
+@Test func aWrongTrackingNumberDoesNotCountAgainstItsCarrierAndStatus() throws {
+    let folder = try CommandRunner.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let shipped = CommandRunner.repository.appendingPathComponent(
+        "examples/Maildir/cur/1764400002.M2P4242.mailhost:2,S")
+    try Data(contentsOf: shipped).write(to: folder.appendingPathComponent("ship.eml"))
+    let extracted = try CommandRunner.run(["extract", folder.appendingPathComponent("ship.eml").path])
+    var expected = try #require(
+        try JSONSerialization.jsonObject(with: Data(extracted.standardOutput.utf8)) as? [String: Any])
+    expected["source"] = nil
+    expected["evidence"] = nil
+    var shipments = try #require(expected["shipments"] as? [[String: Any]])
+    shipments[0]["trackingNumber"] = "1Z999AA10123456793"
+    expected["shipments"] = shipments
+    try JSONSerialization.data(withJSONObject: expected).write(
+        to: folder.appendingPathComponent("ship.expected.json"))
+    let run = try CommandRunner.run(["corpus", folder.path, "--json"])
+    #expect(run.status == 1)
+    let report = try #require(
+        try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
+    let fields = try #require(report["fields"] as? [String: [String: Any]])
+    #expect(fields["trackingNumber"]?["falsePositives"] as? Int == 1)
+    #expect(fields["trackingNumber"]?["falseNegatives"] as? Int == 1)
+    for field in ["carrier", "status", "estimatedDelivery"] {
+        #expect(fields[field]?["truePositives"] as? Int == 1, "\(field)")
+        #expect(fields[field]?["falsePositives"] as? Int == 0, "\(field)")
+    }
+}
+
 /// A case name with a line break or a tab stays that name in the JUnit report: as character
 /// references, which an XML parser keeps in an attribute (a raw one would read as a space).
 @Test func junitKeepsALineBreakInACaseName() throws {

@@ -285,18 +285,47 @@ struct CorpusRunner {
     }
 
     mutating func score(expected: [String: Any], actual: [String: Any]) {
+        let expectedKeys = Self.shipmentKeys(in: expected)
+        let actualKeys = Self.shipmentKeys(in: actual, pairedWith: expectedKeys)
         for field in Self.scoredFields {
             scores[field, default: FieldScore()].add(
-                expected: Self.values(of: field, in: expected), actual: Self.values(of: field, in: actual))
+                expected: Self.values(of: field, in: expected, shipmentKeys: expectedKeys),
+                actual: Self.values(of: field, in: actual, shipmentKeys: actualKeys))
+        }
+    }
+
+    /// The shipments of an extraction JSON object (its own and its additional orders'), in order.
+    static func shipments(in object: [String: Any]) -> [[String: Any]] {
+        let orders = [object] + ((object["additionalOrders"] as? [[String: Any]]) ?? [])
+        return orders.flatMap { ($0["shipments"] as? [[String: Any]]) ?? [] }
+    }
+
+    /// The key each shipment's carrier, status and delivery window are compared under: its
+    /// tracking number (`#index` without one). With `expectedKeys`, an actual shipment whose
+    /// tracking number no expected shipment has takes the key of the next expected shipment
+    /// no actual one matched, in order: a parcel read with a wrong number still has its
+    /// carrier and status judged against that parcel's, and only the number counts as wrong.
+    static func shipmentKeys(in object: [String: Any], pairedWith expectedKeys: [String]? = nil) -> [String] {
+        let own = shipments(in: object).enumerated().map { index, shipment in
+            (shipment["trackingNumber"] as? String) ?? "#\(index)"
+        }
+        guard let expectedKeys else { return own }
+        var unmatched = expectedKeys.filter { !own.contains($0) }[...]
+        return own.map { key in
+            expectedKeys.contains(key) ? key : (unmatched.popFirst() ?? key)
         }
     }
 
     /// The comparable values of one scored field in an extraction JSON object.
-    static func values(of field: String, in object: [String: Any]) -> Set<String> {
+    /// - Parameter shipmentKeys: the key of each shipment (``shipmentKeys(in:pairedWith:)``).
+    static func values(of field: String, in object: [String: Any], shipmentKeys: [String]? = nil) -> Set<
+        String
+    > {
         let orders = [object] + ((object["additionalOrders"] as? [[String: Any]]) ?? [])
-        let shipments = orders.flatMap { ($0["shipments"] as? [[String: Any]]) ?? [] }
+        let shipments = Self.shipments(in: object)
+        let keys = shipmentKeys ?? Self.shipmentKeys(in: object)
         func shipmentKey(_ shipment: [String: Any], _ index: Int) -> String {
-            (shipment["trackingNumber"] as? String) ?? "#\(index)"
+            index < keys.count ? keys[index] : "#\(index)"
         }
         switch field {
         case "kind":
