@@ -88,7 +88,26 @@ import Testing
         let object = try #require(
             try JSONSerialization.jsonObject(with: Data(summary.json().utf8)) as? [String: Any])
         let skipped = try #require(object["skipped"] as? [[String: Any]])
-        #expect(skipped.map { $0["isFolder"] as? Bool } == [false, true, false])
+        #expect(skipped.map { $0["isFolder"] as? Bool } == [true, false, false])  // in mailbox order
+    }
+
+    /// Skipped entries are listed in mailbox order, whatever order they were found in:
+    /// by file, then by message number (`#9` before `#10`).
+    @Test func skippedEntriesAreInMailboxOrder() throws {
+        var summary = ScanSummary()
+        summary.skip("box.mbox#10", byteOffset: 900, "empty message after a From line")
+        summary.skip("a.eml", "binary data, not a message")
+        summary.skip("box.mbox#9", byteOffset: 800, "no header field")
+        summary.skip("box.mbox#9", byteOffset: 850, "second problem")
+        #expect(
+            summary.skippedInMailboxOrder.map(\.origin) == [
+                "a.eml", "box.mbox#9", "box.mbox#9", "box.mbox#10",
+            ])
+        #expect(summary.skippedInMailboxOrder.map(\.byteOffset) == [nil, 800, 850, 900])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(summary.json().utf8)) as? [String: Any])
+        let origins = (object["skipped"] as? [[String: Any]] ?? []).compactMap { $0["origin"] as? String }
+        #expect(origins == ["a.eml", "box.mbox#9", "box.mbox#9", "box.mbox#10"])
     }
 
     /// A file name with a line break cannot add a line of its own to the summary.

@@ -27,6 +27,25 @@ struct ScanSummary {
         skipped.append((origin, byteOffset, reason, isFolder))
     }
 
+    /// ``skipped`` in mailbox order: by file, then by message number within an mbox
+    /// (`box.mbox#9` before `box.mbox#10`), each file's problems in the order found. Problems
+    /// are found in two places (reading a file, parsing a message), so the list as kept is
+    /// not in that order.
+    var skippedInMailboxOrder: [(origin: String, byteOffset: Int?, reason: String, isFolder: Bool)] {
+        func key(_ origin: String) -> (path: Substring, index: Int) {
+            if let hash = origin.lastIndex(of: "#"), let index = Int(origin[origin.index(after: hash)...]) {
+                return (origin[..<hash], index)
+            }
+            return (origin[...], 0)
+        }
+        return skipped.enumerated().sorted { left, right in
+            let (a, b) = (key(left.element.origin), key(right.element.origin))
+            if a.path != b.path { return a.path < b.path }
+            if a.index != b.index { return a.index < b.index }
+            return left.offset < right.offset
+        }.map(\.element)
+    }
+
     /// Bundles (or all of them) that could not be written, and why: the orders are stored and
     /// every later run tries again, so these are not messages lost.
     var notWritten: [(subject: String, reason: String)] = []
@@ -131,7 +150,7 @@ struct ScanSummary {
                 folders > 0 ? "\(folders) folder\(folders == 1 ? "" : "s")" : nil,
             ].compactMap { $0 }
             lines.append("Skipped \(counts.joined(separator: " and ")):")
-            for item in skipped.prefix(50) {
+            for item in skippedInMailboxOrder.prefix(50) {
                 lines.append(
                     "  \(Self.oneLine(item.origin))\(item.byteOffset.map { " at byte \($0)" } ?? ""): "
                         + Self.oneLine(item.reason))
@@ -204,7 +223,7 @@ struct ScanSummary {
             bundlesWritten: bundlesWritten, bundlesRewrittenUnchanged: bundlesRewrittenUnchanged,
             bundlesRemoved: bundlesRemoved,
             elapsedSeconds: (elapsed * 1000).rounded() / 1000, outputDirectory: outputDirectory,
-            skipped: skipped.map {
+            skipped: skippedInMailboxOrder.map {
                 Skipped(
                     origin: $0.origin, byteOffset: Nullable($0.byteOffset), reason: $0.reason,
                     isFolder: $0.isFolder)
