@@ -229,7 +229,11 @@ final class MboxReader {
         // What follows a separator must begin like a message; binary data or text with no
         // header field is reported, not read (nor left glued to the message before). Blank
         // lines before the header section, which the MIME parser skips, are passed over here.
-        let head = slice.drop { $0 == 0x0A || $0 == 0x0D }.prefix(1024)
+        // After a header section of text with a message field, only that section is looked at
+        // (a body of UTF-16 text is no junk).
+        let message = slice.drop { $0 == 0x0A || $0 == 0x0D }
+        let headerEnd = MessageSource.headerSectionEnd(Array(message.prefix(65_536)))
+        let head = (headerEnd.map { message.prefix($0) } ?? message).prefix(1024)
         if MessageSource.looksBinary(head) {
             return .failure(
                 SourceProblem(

@@ -800,13 +800,48 @@ public final class MessageSource: Sequence, IteratorProtocol {
     /// Looks at the first 1,024 bytes: binary data has many control bytes there (more than one
     /// in ten), or NUL bytes and no line that starts like a header field (`Name:`, RFC 5322
     /// §2.2). A stray NUL in a message that does start with header fields is not enough: the
-    /// message is read and the parser deals with the NUL.
+    /// message is read and the parser deals with the NUL. Neither is a body of such bytes
+    /// (UTF-16 text, a page of form feeds) after a header section of text that holds a message
+    /// field (``headerSectionEnd(_:)``): only the header section is looked at then.
     static func junkReason(_ bytes: [UInt8]) -> String? {
         if !bytes.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) {
             let count = bytes.count == 1 ? "1 byte" : "\(bytes.count) bytes"
             return "only white space (\(count) of spaces, tabs and line breaks), not a message"
         }
-        if looksBinary(bytes.prefix(1024)) { return "binary data, not a message" }
+        let head = headerSectionEnd(bytes).map { bytes[..<$0] } ?? bytes[...]
+        if looksBinary(head.prefix(1024)) { return "binary data, not a message" }
+        return nil
+    }
+
+    /// Names of a message's own header fields (RFC 5322 §3.6, RFC 2045 §3), lower-cased, with
+    /// the colon.
+    private static let messageFieldPrefixes = [
+        "from:", "to:", "subject:", "date:", "message-id:", "mime-version:", "content-type:", "received:",
+        "return-path:", "sender:", "reply-to:",
+    ].map { Array($0.utf8) }
+
+    /// Where the header section the bytes start with ends (the offset of the blank line after
+    /// it), when it ends within the first 64 KiB and one of its lines starts with a message's
+    /// own field (``messageFieldPrefixes``, any case); nil otherwise.
+    static func headerSectionEnd(_ bytes: [UInt8]) -> Int? {
+        let limit = Swift.min(bytes.count, 65_536)
+        var lineStart = 0
+        var holdsMessageField = false
+        while lineStart < limit {
+            var lineEnd = lineStart
+            while lineEnd < limit, bytes[lineEnd] != 0x0A { lineEnd += 1 }
+            let line = bytes[lineStart..<lineEnd]
+            if line.isEmpty || line.elementsEqual([0x0D]) { return holdsMessageField ? lineStart : nil }
+            if !holdsMessageField {
+                holdsMessageField = messageFieldPrefixes.contains { prefix in
+                    line.count >= prefix.count
+                        && zip(line.prefix(prefix.count), prefix).allSatisfy { byte, expected in
+                            (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == expected
+                        }
+                }
+            }
+            lineStart = lineEnd + 1
+        }
         return nil
     }
 

@@ -611,6 +611,29 @@ private func readThroughAPipe(_ input: String) -> (messages: [RawMessage], probl
     #expect(MboxReader.separatorShape(Array("From -".utf8)[...]) == .undated)
 }
 
+/// A message whose body is UTF-16 text (NUL bytes) or pages of form feeds and vertical tabs
+/// is read, as its header section is text with a message field; the same bytes without such
+/// a header section are binary data.
+@Test func aBinaryLookingBodyAfterAHeaderSectionIsAMessage() throws {
+    let folder = try TemporaryFolder()
+    let header = Array(
+        "From: Shop <a@shop.example>\r\nSubject: Order 1\r\nContent-Type: text/plain; charset=utf-16le\r\n\r\n"
+            .utf8)
+    let body = Array("Order number: A-1\n".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
+    let utf16 = try folder.write("utf16.eml", bytes: header + body)
+    let pages = try folder.write(
+        "pages.eml",
+        bytes: Array("Subject: pages\n\n".utf8) + Array(repeating: 0x0B, count: 2_000) + Array("end\n".utf8))
+    let junk = try folder.write("junk.bin", bytes: body + body + body)
+    let (messages, problems) = collect(MessageSource(paths: [utf16, pages, junk]))
+    #expect(messages.count == 2)
+    #expect(problems.map(\.reason) == ["binary data, not a message"])
+    let mbox = try folder.write(
+        "box.mbox", bytes: Array("From a@x Tue Nov 24 10:00:00 2026\n".utf8) + header + body + [0x0A])
+    let (boxed, boxProblems) = collect(MessageSource(paths: [mbox]))
+    #expect(boxed.count == 1 && boxProblems.isEmpty, "\(boxProblems)")
+}
+
 @Test func aFileOfOnlyWhiteSpaceIsNotCalledEmpty() throws {
     let folder = try TemporaryFolder()
     let blank = try folder.write("blank.eml", "\n\n\r\n \t\n")
