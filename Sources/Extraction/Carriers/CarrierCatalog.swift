@@ -127,26 +127,62 @@ public struct CarrierCatalog: Sendable {
     /// letters and digits (which percent-encoding leaves as they are; in ASCII text a
     /// literal search finds what Foundation's search finds), or nil.
     static func asciiFilledTemplate(_ template: String, number: String) -> String? {
-        guard template.utf8.allSatisfy({ $0 < 0x80 }), number.utf8.allSatisfy(KeywordScanner.isAlphanumeric)
-        else { return nil }
-        let placeholder = Array("{number}".utf8)
-        let bytes = Array(template.utf8)
-        var result: [UInt8] = []
-        result.reserveCapacity(bytes.count + number.utf8.count)
-        var index = 0
-        while index < bytes.count {
-            if index + placeholder.count <= bytes.count,
-                bytes[index..<(index + placeholder.count)].elementsEqual(placeholder)
-            {
-                result.append(contentsOf: number.utf8)
-                index += placeholder.count
-            } else {
-                result.append(bytes[index])
-                index += 1
+        var template = template
+        var number = number
+        // Both strings' bytes are read where the strings keep them, and the URL is written
+        // straight into its string: its length is known once the placeholders are counted.
+        return template.withUTF8 { bytes -> String? in
+            number.withUTF8 { number -> String? in
+                guard bytes.allSatisfy({ $0 < 0x80 }), number.allSatisfy(KeywordScanner.isAlphanumeric) else {
+                    return nil
+                }
+                let placeholder = placeholderBytes
+                // Whether `{number}` starts at `index` (its eight bytes lie inside the template).
+                func placeholderAt(_ index: Int) -> Bool {
+                    guard index + placeholder.count <= bytes.count else { return false }
+                    for offset in 0..<placeholder.count where bytes[index + offset] != placeholder[offset] {
+                        return false
+                    }
+                    return true
+                }
+                // The placeholders, read left to right as the filling below reads them.
+                var placeholders = 0
+                var index = 0
+                while index < bytes.count {
+                    if bytes[index] == placeholder[0], placeholderAt(index) {
+                        placeholders += 1
+                        index += placeholder.count
+                    } else {
+                        index += 1
+                    }
+                }
+                guard placeholders > 0 else { return String(decoding: bytes, as: UTF8.self) }
+                let length = bytes.count + placeholders * (number.count - placeholder.count)
+                guard length > 0 else { return "" }
+                return String(unsafeUninitializedCapacity: length) { buffer in
+                    var written = 0
+                    var index = 0
+                    while index < bytes.count {
+                        if bytes[index] == placeholder[0], placeholderAt(index) {
+                            for byte in number {
+                                buffer[written] = byte
+                                written += 1
+                            }
+                            index += placeholder.count
+                        } else {
+                            buffer[written] = bytes[index]
+                            written += 1
+                            index += 1
+                        }
+                    }
+                    return written
+                }
             }
         }
-        return String(decoding: result, as: UTF8.self)
     }
+
+    /// The bytes of `{number}`, the placeholder of a tracking URL template.
+    private static let placeholderBytes: [UInt8] = Array("{number}".utf8)
 
     private func carrierForOperator(_ index: Int, country: String) -> CarrierRule? {
         let base = carriers[index]

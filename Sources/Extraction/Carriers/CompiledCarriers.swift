@@ -608,7 +608,42 @@ final class CompiledCarriers: @unchecked Sendable {
         return samples
     }
 
+    /// A carrier name as the catalog's name tables key it: lower-cased, white space runs made
+    /// one space, none at the ends. By bytes for ASCII text (where the white space characters
+    /// are tab to carriage return and space, and a CR LF pair is one of them), by characters
+    /// otherwise (``characterNameKey(_:)``).
     static func nameKey(_ text: String) -> String {
+        var text = text
+        let ascii = text.withUTF8 { bytes -> String? in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            guard !bytes.isEmpty else { return "" }
+            // Each space written stands for one white space byte or more: the key is no longer
+            // than the text.
+            return String(unsafeUninitializedCapacity: bytes.count) { buffer in
+                var count = 0
+                var spaceBefore = false
+                for byte in bytes {
+                    if byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) {
+                        spaceBefore = count > 0
+                        continue
+                    }
+                    if spaceBefore {
+                        buffer[count] = 0x20
+                        count += 1
+                        spaceBefore = false
+                    }
+                    buffer[count] = KeywordScanner.lower(byte)
+                    count += 1
+                }
+                return count
+            }
+        }
+        return ascii ?? characterNameKey(text)
+    }
+
+    /// ``nameKey(_:)`` character by character, for any text (the reference the byte reading
+    /// is tested against).
+    static func characterNameKey(_ text: String) -> String {
         text.lowercased().split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
     }
 

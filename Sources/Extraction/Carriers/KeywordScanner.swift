@@ -35,7 +35,7 @@ struct KeywordScanner: Sendable {
     private var pairFree: [Int32] = []
     private var pairSlots: [Slot] = []
     /// Per pair bucket: bit 0 when it has a slot, bit 1 when it has a slot of a phrase that
-    /// needs no word boundary before it; ``nextStart(_:from:to:flags:pairs:insideWord:)``
+    /// needs no word boundary before it; ``nextStart(_:from:count:flags:pairs:later:insideWord:)``
     /// passes over positions whose bucket has nothing to try.
     private var pairFlags: [UInt8] = []
     /// Per pair bucket: bit `b & 31` for each lower-cased third byte `b` of its phrases, so
@@ -208,7 +208,8 @@ struct KeywordScanner: Sendable {
         var index = 0
         while true {
             let next = Self.nextStart(
-                base, from: index, to: count - 1, flags: flagBase, pairs: pairBase, insideWord: insideWord)
+                base, from: index, count: count, flags: flagBase, pairs: pairBase, later: later,
+                insideWord: insideWord)
             guard next.index < count - 1 else { break }
             index = next.index
             insideWord = next.insideWord
@@ -220,18 +221,8 @@ struct KeywordScanner: Sendable {
             insideWord = flag & 1 != 0
             let slotEnd = Int(starts[bucket + 1])
             guard slot < slotEnd else { continue }
-            // No phrase of the bucket has this third byte, or this fourth byte (or there is no
-            // room for them): none is tried.
-            let third = later.thirds[bucket]
-            if third != .max {
-                guard index + 2 < count, third & Self.thirdByteBit(text[index + 2]) != 0 else { continue }
-                let fourth = later.fourths[bucket]
-                if fourth != .max {
-                    guard index + 3 < count, fourth & Self.thirdByteBit(text[index + 3]) != 0 else {
-                        continue
-                    }
-                }
-            }
+            // ``nextStart(_:from:count:flags:pairs:later:insideWord:)`` passed over positions
+            // whose third or fourth byte no phrase of the bucket has.
             let word = PhraseIndex.word(at: index, in: text)
             let lowered = Self.lower(word: word)
             while slot < slotEnd {
@@ -268,25 +259,45 @@ struct KeywordScanner: Sendable {
     /// emails name labels and carriers densely), at least 16 and at most 4,096.
     static func expectedHits(_ count: Int) -> Int { min(max(16, count / 32), 4_096) }
 
-    /// The first position from `start` up to `end` where a phrase may start: a byte some
-    /// phrase starts with, and inside a word one a boundary-free phrase starts with, whose
-    /// pair bucket (with the next byte, which `end` leaves room for) has such a phrase.
-    /// Returns it (`end` when there is none) with whether the byte before it is part of a
-    /// word. (A function of its own, so that its short loop keeps everything in registers.)
+    /// The first position from `start` before `count - 1` where a phrase may start: a byte
+    /// some phrase starts with, and inside a word one a boundary-free phrase starts with,
+    /// whose pair bucket (with the next byte) has such a phrase, and whose third and fourth
+    /// bytes (when the bucket has no shorter phrase) are among the bucket's phrases' third
+    /// and fourth bytes (``pairThirds``, ``pairFourths``). Returns it (`count - 1` when there
+    /// is none) with whether the byte before it is part of a word. (A function of its own,
+    /// so that its short loop keeps everything in registers: a position only the third or
+    /// fourth byte rules out costs a few instructions here, not a return to the scan.)
+    ///
+    /// Reads `text[start..<count]` only: the third and fourth bytes are read when
+    /// `index + 2 < count` and `index + 3 < count`.
     @inline(never)
     private static func nextStart(
-        _ text: UnsafePointer<UInt8>, from start: Int, to end: Int, flags: UnsafePointer<UInt8>,
-        pairs: UnsafePointer<UInt8>, insideWord: Bool
+        _ text: UnsafePointer<UInt8>, from start: Int, count: Int, flags: UnsafePointer<UInt8>,
+        pairs: UnsafePointer<UInt8>,
+        later: (thirds: UnsafeBufferPointer<UInt32>, fourths: UnsafeBufferPointer<UInt32>),
+        insideWord: Bool
     ) -> (index: Int, insideWord: Bool) {
+        let end = count - 1
         var index = start
         var inside = insideWord
         while index < end {
             let byte = text[index]
             let flag = flags[Int(byte)]
-            if flag & (inside ? 2 : 4) != 0,
-                pairs[pairBucket(byte, lower(text[index + 1]))] & (inside ? 2 : 1) != 0
-            {
-                return (index, inside)
+            if flag & (inside ? 2 : 4) != 0 {
+                let bucket = pairBucket(byte, lower(text[index + 1]))
+                if pairs[bucket] & (inside ? 2 : 1) != 0 {
+                    // No phrase of the bucket has this third byte, or this fourth byte (or
+                    // there is no room for them): none is tried.
+                    let third = later.thirds[bucket]
+                    if third == .max { return (index, inside) }
+                    if index + 2 < count, third & thirdByteBit(text[index + 2]) != 0 {
+                        let fourth = later.fourths[bucket]
+                        if fourth == .max { return (index, inside) }
+                        if index + 3 < count, fourth & thirdByteBit(text[index + 3]) != 0 {
+                            return (index, inside)
+                        }
+                    }
+                }
             }
             inside = flag & 1 != 0
             index += 1

@@ -449,14 +449,15 @@ final class TextScan {
     private func evaluate(_ window: UnsafeBufferPointer<Run>, compact: UnsafeBufferPointer<UInt8>)
         -> Accepted?
     {
+        let compiled = search.compiled
+        // No format of this length that may match, whatever the context: the keywords are
+        // not read (asked first: it costs less than the placeholder and phone checks, and
+        // rules out most windows).
+        guard compiled.mayMatchAny(compact, where: { _ in true }) else { return nil }
         guard !TrackingSearch.isPlaceholder(compact) else { return nil }
         let start = window[0].start
         let end = window[window.count - 1].end
         if isPhoneLike(start: start) { return nil }
-        let compiled = search.compiled
-        // No format of this length that may match, whatever the context: the keywords are
-        // not read.
-        guard compiled.mayMatchAny(compact, where: { _ in true }) else { return nil }
         let keywords = self.keywords
         if followsExampleWord(start: start, keywords) { return nil }
         let label = labelBefore(start, keywords)

@@ -124,12 +124,16 @@ final class TrackingSearch {
         hosts = hostIndex.keys
         self.hostAnswers = hostAnswers
         self.linkHostIndices = linkHostIndices
-        // The subject's bytes are read where the string keeps them.
-        var subject = input.subject ?? ""
-        subjectCarriers = subject.withUTF8 { bytes in
-            let hits = compiled.mentionHits(
-                in: UnsafeBufferPointer(rebasing: bytes.prefix(Self.maximumSubjectBytes)))
-            return CarrierSet(hits.lazy.map(\.tag))
+        // The subject's bytes are read where the string keeps them; without a subject (the
+        // renditions after the first) there is nothing to read.
+        if var subject = input.subject, !subject.isEmpty {
+            subjectCarriers = subject.withUTF8 { bytes in
+                let hits = compiled.mentionHits(
+                    in: UnsafeBufferPointer(rebasing: bytes.prefix(Self.maximumSubjectBytes)))
+                return CarrierSet(hits.lazy.map(\.tag))
+            }
+        } else {
+            subjectCarriers = CarrierSet()
         }
         contextCarriers = linkCarriers.union(subjectCarriers).union(senderCarriers)
     }

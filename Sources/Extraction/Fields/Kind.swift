@@ -169,10 +169,12 @@ extension ExtractionContext {
         let order: [ShipmentStatus] = [
             .cancelled, .issue, .delivered, .outForDelivery, .onTheWay, .shipped, .processing,
         ]
-        // Each status's score at its position in `allCases` (the phrases' tag).
+        // Each status's score at its position in `allCases` (the phrases' tag), in the lanes
+        // of one vector (seven statuses, eight lanes): no array is made.
         let statuses = ShipmentStatus.allCases
-        var scores = [Double](repeating: 0, count: statuses.count)
-        for (tag, score) in phraseScores(languages.statuses, bodyLines: 80) where tag < statuses.count {
+        var scores = SIMD8<Double>()
+        for (tag, score) in phraseScores(languages.statuses, bodyLines: 80)
+        where tag < min(statuses.count, scores.scalarCount) {
             scores[tag] += score
         }
         var best: ShipmentStatus?
@@ -185,7 +187,7 @@ extension ExtractionContext {
             bestScore = scores[position]
         }
         if let best {
-            return (best, "status words: \(best.rawValue) \(bestScore)", bestScore >= 3 ? 0.85 : 0.7)
+            return (best, Self.statusWordsText(best, score: bestScore), bestScore >= 3 ? 0.85 : 0.7)
         }
         switch kind {
         case .shippingConfirmation: return (.shipped, "kind shippingConfirmation", 0.6)
@@ -194,6 +196,19 @@ extension ExtractionContext {
         case .carrierUpdate: return (.onTheWay, "kind carrierUpdate", 0.5)
         default: return nil
         }
+    }
+}
+
+extension ExtractionContext {
+    /// The evidence text of a status read from status words, `"status words: \(status.rawValue)
+    /// \(score)"`: for a whole score below a million (status scores are sums of whole
+    /// weights), whose `description` is its digits and `.0`, the integer's digits are written
+    /// instead of formatting the `Double`.
+    static func statusWordsText(_ status: ShipmentStatus, score: Double) -> String {
+        guard score >= 0, score < 1_000_000, score.rounded(.towardZero) == score else {
+            return "status words: \(status.rawValue) \(score)"
+        }
+        return "status words: " + status.rawValue + " " + String(Int(score)) + ".0"
     }
 }
 

@@ -165,9 +165,12 @@ extension ExtractionContext {
         }
         // text/plain is read only when the HTML rendition (read first, with the links) has none.
         // One candidate per number, whatever its case: the first place, the best score.
-        var positions = SmallMap<String, Int>()
+        let found = rules.carriers.findTrackingNumbers(inFirstOf: inputs)
+        guard !found.isEmpty else { return [] }
+        var positions = SmallMap<String, Int>(capacity: found.count)
         var kept: [TrackingCandidate] = []
-        for candidate in rules.carriers.findTrackingNumbers(inFirstOf: inputs) {
+        kept.reserveCapacity(found.count)
+        for candidate in found {
             let key = candidate.trackingNumber.uppercased()
             if let position = positions[key] {
                 if candidate.score > kept[position].score { kept[position] = candidate }

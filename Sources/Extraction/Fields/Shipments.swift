@@ -6,10 +6,13 @@ extension ExtractionContext {
     /// estimated delivery. `notAnOrder` never reaches here.
     mutating func buildShipments(tracking: [TrackingCandidate], kind: EmailKind) -> [Shipment] {
         var shipments: [Shipment] = []
-        var seen: Set<String> = []
+        // The numbers taken, upper-cased: a few per email, compared in order.
+        var seen: [String] = []
         func append(_ shipment: Shipment, source: String, text: String, confidence: Double) {
             if let number = shipment.trackingNumber {
-                guard seen.insert(number.uppercased()).inserted else { return }
+                let key = number.uppercased()
+                guard !seen.contains(key) else { return }
+                seen.append(key)
             }
             let index = shipments.count
             shipments.append(shipment)
@@ -134,31 +137,43 @@ extension ExtractionContext {
 
     /// The estimated delivery day or window beside a delivery label, in the email's languages.
     func findEstimatedDelivery() -> Chosen<DateWindow>? {
-        var candidates: [Candidate<DateWindow>] = []
-        for found in LabelledValues.find(
+        let labelled = LabelledValues.find(
             languages.phrases(\.estimatedDelivery), in: text,
             origins: Self.allOrigins, hits: phraseHits)
-        {
+        guard !labelled.isEmpty else { return nil }
+        var candidates: [Candidate<DateWindow>] = []
+        // The renditions repeat a label and its value (HTML and text/plain): a value read
+        // before gives the language and window it gave then, read once.
+        var readings = DeliveryReadings()
+        for found in labelled {
             let value = FieldText.prefix(found.value, characters: 80)
-            for language in languages.all {
-                let dates = dateMemo.dates(in: value, language: language, reference: reference)
-                guard let window = language.dates.window(in: value, reference: reference, found: dates) else {
-                    continue
-                }
-                let isSubject = found.line.origin == .subject || found.line.origin == .preheader
-                var score = isSubject ? 0.65 : found.placement.score
-                // A label inside a sentence, or a relative word, is less sure than a date in its own cell.
-                if !isSubject && found.placement == .sameCell && !found.labelOpensCell { score -= 0.05 }
-                if dates.isEmpty { score -= 0.03 }
-                candidates.append(
-                    Candidate(
-                        value: window, key: window.from + window.until,
-                        source: isSubject ? "subject" : "label",
-                        score: score, lines: EvidenceLines(found),
-                        origin: found.line.origin,
-                        offset: found.offset, location: found.line.location))
-                break
-            }
+            guard
+                let reading = readings.reading(
+                    of: value,
+                    read: { value in
+                        for language in languages.all {
+                            let dates = dateMemo.dates(in: value, language: language, reference: reference)
+                            if let window = language.dates.window(
+                                in: value, reference: reference, found: dates)
+                            {
+                                return DeliveryReadings.Reading(window: window, datesEmpty: dates.isEmpty)
+                            }
+                        }
+                        return nil
+                    })
+            else { continue }
+            let isSubject = found.line.origin == .subject || found.line.origin == .preheader
+            var score = isSubject ? 0.65 : found.placement.score
+            // A label inside a sentence, or a relative word, is less sure than a date in its own cell.
+            if !isSubject && found.placement == .sameCell && !found.labelOpensCell { score -= 0.05 }
+            if reading.datesEmpty { score -= 0.03 }
+            candidates.append(
+                Candidate(
+                    value: reading.window, key: reading.key,
+                    source: isSubject ? "subject" : "label",
+                    score: score, lines: EvidenceLines(found),
+                    origin: found.line.origin,
+                    offset: found.offset, location: found.line.location))
         }
         return Scoring.choose(candidates, threshold: 0.6)
     }
@@ -222,5 +237,42 @@ extension ExtractionContext {
                 orderNumber: other.value, orderDate: orderDate, shipments: moved[other.value],
                 total: totals[other.value].flatMap { Scoring.choose($0, threshold: 0.6) }?.value)
         }
+    }
+}
+
+/// The estimated-delivery values of one email already read, each with what reading it gave
+/// (``Reading``). A value repeated (the same label and value in the HTML and the text/plain
+/// rendition) is read once.
+///
+/// Shape: one entry per distinct value, searched in order (an email has a few at most).
+struct DeliveryReadings {
+    /// What one value gave: the window of the first language that reads one, and whether
+    /// that language found no date in it (a relative word or a weekday).
+    struct Reading {
+        let window: DateWindow
+        let datesEmpty: Bool
+        /// The window's candidate key (`from` then `until`), made once per value.
+        let key: String
+
+        init(window: DateWindow, datesEmpty: Bool) {
+            self.window = window
+            self.datesEmpty = datesEmpty
+            key = window.from + window.until
+        }
+    }
+
+    private var values: [String] = []
+    private var readings: [Reading?] = []
+
+    /// What `read` gives for `value`, called only for a value not seen before.
+    /// - Parameters:
+    ///   - value: the labelled value, as read.
+    ///   - read: reads a value, `nil` when no language reads a window in it.
+    mutating func reading(of value: String, read: (String) -> Reading?) -> Reading? {
+        if let index = values.firstIndex(of: value) { return readings[index] }
+        let result = read(value)
+        values.append(value)
+        readings.append(result)
+        return result
     }
 }
