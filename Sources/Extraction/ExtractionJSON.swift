@@ -4,7 +4,8 @@ import MailDocument
 /// The extraction JSON of DESIGN.md as one compact line with a stable key order.
 ///
 /// Keys follow the contract's order (`source`, `messageID`, `kind`, `merchant`, `orderNumber`,
-/// `orderDate`, `shipments`, `lineItems`, `total`, `additionalOrders`, `evidence`); a key is
+/// `orderDate`, `shipments`, `lineItems`, `total`, `orderManagementURL`, `additionalOrders`,
+/// `partialCancellation`, `evidence`); a key is
 /// absent when its value is unknown, empty or an empty string. Non-ASCII text is written as
 /// UTF-8; control characters, U+2028 and U+2029 are escaped (RFC 8259 §7).
 public enum ExtractionJSON {
@@ -26,6 +27,7 @@ public enum ExtractionJSON {
         if let total = result.total { writer.object("total", amountObject(total)) }
         writer.string("orderManagementURL", result.orderManagementURL)
         writer.array("additionalOrders", result.additionalOrders?.map(orderPartObject))
+        if result.partialCancellation == true { writer.raw("partialCancellation", "true") }
         writer.array("evidence", result.evidence?.map(evidenceObject))
         return writer.text
     }

@@ -21,6 +21,10 @@ public struct ExtractionResult: Codable, Sendable, Hashable {
     public var orderManagementURL: String?
     /// Further orders when one email covers several (each without a merchant of its own).
     public var additionalOrders: [OrderPart]?
+    /// `true` in a ``EmailKind/cancellation`` email that cancels part of the order ("One item
+    /// of your order has been cancelled", "Teilstornierung"): the order goes on. Absent
+    /// otherwise.
+    public var partialCancellation: Bool?
     /// Why each field was chosen (absent in corpus expectations).
     public var evidence: [Evidence]?
 

@@ -199,6 +199,7 @@ struct ExtractionContext {
         let orderNumbers = orderNumberCandidates()
         let kind = decideKind(orderNumbers: orderNumbers, tracking: tracking)
         var result = ExtractionResult(messageID: outer.messageID, kind: kind)
+        if kind == .cancellation && cancelsPartOfTheOrder() { result.partialCancellation = true }
         if kind == .notAnOrder {
             // Not about an order: no merchant, no order number, no shipments.
             result.evidence = evidence.isEmpty ? nil : evidence

@@ -104,6 +104,25 @@ import Testing
             })
     }
 
+    /// A cancellation of part of the order ("one item of your order") is recorded, and the
+    /// order goes on: its delivered parcel keeps it completed, not cancelled.
+    @Test func aPartialCancellationDoesNotCancelTheOrder() throws {
+        let db = try TemporaryStore()
+        var partial = message("partial", .cancellation, at: november(22, 9), orderNumber: "A-10023")
+        partial.extraction.partialCancellation = true
+        try db.apply(
+            message("confirm", .orderConfirmation, at: november(20, 9), orderNumber: "A-10023"),
+            message(
+                "delivered", .deliveryUpdate, at: november(21, 9), orderNumber: "A-10023",
+                shipments: [ups(.delivered)]),
+            partial)
+        let order = try #require(try db.store.orders().first)
+        #expect(order.status == .completed)
+        // A cancellation of the whole order still cancels it.
+        try db.apply(message("cancel", .cancellation, at: november(23, 9), orderNumber: "A-10023"))
+        #expect(try db.store.orders().first?.status == .cancelled)
+    }
+
     @Test func carrierEmailWhoseMerchantNeverWritesStaysShipmentOnly() throws {
         let db = try TemporaryStore()
         try db.apply(

@@ -77,6 +77,28 @@ extension ExtractionContext {
         return result
     }
 
+    /// Whether this cancellation email cancels only part of the order: a phrase of a
+    /// language's `partialCancellation` ("one item of your order", "Teilstornierung",
+    /// "一部キャンセル") in its text, compared folded as the text is. Asked only of
+    /// cancellations, which are few.
+    func cancelsPartOfTheOrder() -> Bool {
+        let folded = text.foldedText
+        for language in rules.languages {
+            for phrase in language.partialCancellation ?? [] {
+                let needle = Text.fold(Array(phrase.utf8))
+                guard !needle.isEmpty, needle.count <= folded.count else { continue }
+                var start = 0
+                while let first = folded[start...].firstIndex(of: needle[0]),
+                    first + needle.count <= folded.count
+                {
+                    if folded[first..<(first + needle.count)].elementsEqual(needle) { return true }
+                    start = first + 1
+                }
+            }
+        }
+        return false
+    }
+
     /// Decides the kind from kind phrases, markup, attached orders, tracking numbers and the sender.
     mutating func decideKind(orderNumbers: [Candidate<String>], tracking: [TrackingCandidate]) -> EmailKind {
         var scores = kindScores(origins: Self.subjectOrigins)

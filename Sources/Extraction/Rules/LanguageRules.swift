@@ -36,6 +36,9 @@ public struct LanguageRules: Sendable, Decodable {
     public var orderLinkPhrases: [String]?
     /// The currency a bare `$` or `¥` means in this language, when it has one.
     public var defaultCurrency: String?
+    /// Phrases that make a cancellation email cancel only part of the order ("one item of your
+    /// order", "Teilstornierung", "一部キャンセル"); optional.
+    public var partialCancellation: [String]?
 
     /// Label lists by field.
     public struct Labels: Sendable, Decodable {
@@ -108,6 +111,7 @@ extension LanguageRules {
         rules.statuses = statuses.mapValues(Self.withTypographicApostrophes)
         rules.brandPhrases = Self.withTypographicApostrophes(brandPhrases)
         rules.orderLinkPhrases = orderLinkPhrases.map(Self.withTypographicApostrophes)
+        rules.partialCancellation = partialCancellation.map(Self.withTypographicApostrophes)
         for (word, offset) in relativeDays where word.utf8.contains(0x27) {
             let typographic = word.replacingOccurrences(of: "'", with: "\u{2019}")
             if rules.relativeDays[typographic] == nil { rules.relativeDays[typographic] = offset }

@@ -411,6 +411,9 @@ final class MessageApplier {
             }
         }
         switch kind {
+        case .cancellation where message.extraction.partialCancellation == true:
+            // Part of the order cancelled ("one item of your order"): recorded; the order goes on.
+            try contribute(order: order, fact: "partialCancellation")
         case .cancellation:
             try db.query(
                 "UPDATE orders SET cancelled = 1, cancelled_at = COALESCE(MIN(cancelled_at, ?1), cancelled_at, ?1) WHERE id = ?2",
