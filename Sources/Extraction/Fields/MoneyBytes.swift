@@ -23,7 +23,64 @@ enum MoneyBytes {
     }
 
     static let symbolBytes: [[UInt8]] = Money.symbols.map { Array($0.0.utf8) }
-    static let codeBytes: Set<[UInt8]> = Set(Money.codes.map { Array($0.utf8) })
+
+    /// The first bytes a currency can start with: each symbol's first byte and the capitals
+    /// that start the ISO codes. At any other byte ``currencyLength(_:at:)`` answers at once.
+    static let currencyFirstBytes: ByteSet = ByteSet(
+        symbolBytes.compactMap(\.first) + Money.codes.compactMap { $0.utf8.first })
+
+    /// The ISO codes of ``Money/codes`` keyed by their three bytes (first byte highest), each
+    /// with the currency it names ("RMB" names "CNY"): a code is looked up without building an
+    /// array or a string.
+    static let codeKeys: [UInt32: String] = Dictionary(
+        uniqueKeysWithValues: Money.codes.map { code in
+            let bytes = Array(code.utf8)
+            return (codeKey(bytes[0], bytes[1], bytes[2]), code == "RMB" ? "CNY" : code)
+        })
+
+    /// Three bytes as one key of ``codeKeys``.
+    @inline(__always) static func codeKey(_ first: UInt8, _ second: UInt8, _ third: UInt8) -> UInt32 {
+        UInt32(first) << 16 | UInt32(second) << 8 | UInt32(third)
+    }
+
+    /// The currency an ISO code at `range` names (``Money/code(for:defaultCurrency:)``: the code
+    /// itself, "CNY" for "RMB"), or nil when the bytes are no code of ``Money/codes``.
+    static func isoCode(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String? {
+        guard range.count == 3 else { return nil }
+        let start = range.lowerBound
+        return codeKeys[codeKey(bytes[start], bytes[start + 1], bytes[start + 2])]
+    }
+
+    /// Positions in ``Money/symbols`` of the symbols ``Money/code(for:defaultCurrency:)`` reads
+    /// with the email's currency: "$" (CAD, AUD, MXN) and "¥", "￥" (CNY).
+    static let dollarSymbol = Money.symbols.firstIndex { $0.0 == "$" }
+    static let yenSymbols = Money.symbols.indices.filter {
+        Money.symbols[$0].0 == "¥" || Money.symbols[$0].0 == "￥"
+    }
+
+    /// ``Money/code(for:defaultCurrency:)`` for a currency a match found at `range` (an ISO code
+    /// or a symbol of ``Money/symbols``), read from its bytes; nil for anything else (then the
+    /// string is asked).
+    ///
+    /// An ISO code upper-cased is itself; no symbol upper-cased is a code (each holds "$", a
+    /// point or a scalar outside ASCII), so a symbol's code is the one ``Money/symbols`` gives.
+    static func currency(
+        _ range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>, defaultCurrency: String?
+    ) -> String? {
+        if let code = isoCode(bytes, range) { return code }
+        for (index, symbol) in symbolBytes.enumerated() where symbol.count == range.count {
+            var offset = 0
+            while offset < symbol.count && bytes[range.lowerBound + offset] == symbol[offset] { offset += 1 }
+            guard offset == symbol.count else { continue }
+            let code = Money.symbols[index].1
+            if yenSymbols.contains(index) && defaultCurrency == "CNY" { return "CNY" }
+            if index == dollarSymbol, let defaultCurrency, ["CAD", "AUD", "MXN"].contains(defaultCurrency) {
+                return defaultCurrency
+            }
+            return code
+        }
+        return nil
+    }
 
     /// Whether the matcher reads the text as the expression does.
     static func reads(_ text: String) -> Bool {
@@ -100,6 +157,8 @@ enum MoneyBytes {
     /// The length of the currency at a position, or nil.
     static func currencyLength(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int? {
         let rest = bytes.count - index
+        // Most bytes start no currency.
+        guard rest > 0, currencyFirstBytes.contains(bytes[index]) else { return nil }
         for symbol in symbolBytes where symbol.count <= rest {
             var offset = 0
             while offset < symbol.count && bytes[index + offset] == symbol[offset] { offset += 1 }
@@ -108,8 +167,7 @@ enum MoneyBytes {
         // (?<![A-Za-z])(?:codes)(?![A-Za-z])
         guard rest >= 3, index == 0 || !isLetter(bytes[index - 1]) else { return nil }
         guard rest == 3 || !isLetter(bytes[index + 3]) else { return nil }
-        let code = [bytes[index], bytes[index + 1], bytes[index + 2]]
-        return codeBytes.contains(code) ? 3 : nil
+        return codeKeys[codeKey(bytes[index], bytes[index + 1], bytes[index + 2])] != nil ? 3 : nil
     }
 
     /// `(?![\d.,]*\d)` at a position: no digit in the run of digits, points and commas there.
