@@ -127,10 +127,15 @@ extension ExtractionContext {
                 lineAbove = line
             }
             guard bytes.count >= 4 else { continue }
+            let hasTab = bytes.contains(0x09)
+            // An HTML line without a tab is one cell: only a line that gives its item in words
+            // ("2x Linen Shirt for $19.00 each", which starts with its count) can be a row.
+            if origin != .plain && !hasTab && !(bytes[0] >= 0x31 && bytes[0] <= 0x39) { continue }
             var ranges =
-                (origin == .plain && !bytes.contains(0x09)
-                ? Self.plainTextCells(bytes, gaps: Self.gaps(wideGaps, in: line)) : line.cells)
-                .filter { !FieldText.isBlank(bytes, $0) }
+                origin == .plain && !hasTab
+                ? Self.plainTextCells(bytes, gaps: Self.gaps(wideGaps, in: line)).filter {
+                    !FieldText.isBlank(bytes, $0)
+                } : Self.filledCells(bytes)
             // A currency set apart from its amount ("EUR   24,00", "$  24.00", "24,00   EUR") is
             // one price cell.
             if ranges.count >= 3 {
@@ -174,7 +179,8 @@ extension ExtractionContext {
                 stacked.map { [$0.name, $0.price] } ?? spaced?.cells
                 ?? ranges.map { FieldText.trimmedString(bytes, $0) }.filter { !$0.isEmpty }
             guard cells.count >= 2, cells.count <= 6 else { continue }
-            guard let priceCell = cells.last, priceCell.count <= 24,
+            // (A text has no more characters than bytes: a short one is not counted.)
+            guard let priceCell = cells.last, priceCell.utf8.count <= 24 || priceCell.count <= 24,
                 let (price, priceRange) = Money.amounts(in: priceCell, defaultCurrency: defaultCurrency)
                     .first,
                 // The cell is the price ("$12.00", "12,00 EUR", "35,900원"), not a sentence
@@ -249,7 +255,9 @@ extension ExtractionContext {
                 quantity = count
             }
             let title = cells[0]
-            guard title.count >= 2, title.count <= 120,
+            // (At least two characters: the first two stepped over, the rest not counted.)
+            guard title.utf8.count <= 120 || title.count <= 120,
+                title.index(title.startIndex, offsetBy: 2, limitedBy: title.endIndex) != nil,
                 title.contains(where: { $0.isLetter }), Money.firstAmount(in: title) == nil
             else { continue }
             let foldedTitle = Self.foldedLowercased(title)
@@ -332,6 +340,18 @@ extension ExtractionContext {
             if full { break }
         }
         return (items, contexts)
+    }
+
+    /// The line's tab-separated cells (``TextLine/cells``) that are not blank
+    /// (``FieldText/isBlank(_:_:)``), in order: found in one pass, in one array.
+    static func filledCells(_ bytes: [UInt8]) -> [Range<Int>] {
+        var result: [Range<Int>] = []
+        var start = 0
+        for index in 0...bytes.count where index == bytes.count || bytes[index] == 0x09 {
+            if !FieldText.isBlank(bytes, start..<index) { result.append(start..<index) }
+            start = index + 1
+        }
+        return result
     }
 
     /// The table a line's row is in (HTML): the DOM path of its row (``rowPath(_:)``) without
@@ -754,6 +774,11 @@ extension ExtractionContext {
     /// - Returns: the title without the quantity and the quantity, or nil when the cell holds
     ///   no such quantity.
     static func titleAndQuantity(_ cell: String) -> (String, Int)? {
+        // Every form starts with a digit or ends with a digit or ")": most titles are told from
+        // their first and last bytes.
+        guard let firstByte = cell.utf8.first, let lastByte = cell.utf8.last,
+            MoneyBytes.isDigit(firstByte) || MoneyBytes.isDigit(lastByte) || lastByte == UInt8(ascii: ")")
+        else { return nil }
         let scalars = Array(cell.unicodeScalars)
         func isTimes(_ scalar: Unicode.Scalar) -> Bool { scalar == "x" || scalar == "X" || scalar == "×" }
         func digitsValue(_ digits: ArraySlice<Unicode.Scalar>) -> Int? {
@@ -1002,18 +1027,23 @@ extension ExtractionContext {
         while let last = text.last, last == ":" || last == "：" { text.removeLast() }
         let folded = Text.fold(Array(Text.trimmed(text).utf8))
         // A label written with its abbreviation's point or without it ("Cant." and "Cant").
-        let bare = folded.last == UInt8(ascii: ".") ? Array(folded.dropLast()) : folded
+        let bare = folded.last == UInt8(ascii: ".") ? folded.dropLast() : folded[...]
+        // (`bare` and a point, compared without building it.)
         return !bare.isEmpty
-            && labels.contains { $0.folded == folded || $0.folded == bare || $0.folded == bare + [0x2E] }
+            && labels.contains {
+                $0.folded == folded || $0.folded[...] == bare
+                    || ($0.folded.count == bare.count + 1 && $0.folded.last == 0x2E
+                        && $0.folded.starts(with: bare))
+            }
     }
 
     /// Whether a header row's first cell starts with a quantity label and holds no digit: "Qty"
     /// or, when one space parts it from the next header, "Qty Item".
     static func startsWithQuantityLabel(_ cell: String, of labels: [Phrase]) -> Bool {
         if isLabel(cell, of: labels) { return true }
-        let words = cell.split(separator: " ")
-        guard words.count >= 2, words.count <= 3, !cell.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 })
-        else { return false }
+        guard !cell.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 }) else { return false }
+        let words = spaceSeparatedSubstrings(cell)
+        guard words.count >= 2, words.count <= 3 else { return false }
         return isLabel(String(words[0]), of: labels)
     }
 
@@ -1121,6 +1151,12 @@ extension ExtractionContext {
     /// `▪ `, `‣ ` (with any spaces after it), or `・`, `■`, `□`, `◆`, `◇`, `●`, `○` (with or
     /// without).
     static func withoutListMarker(_ title: String) -> String {
+        // Of the bullets, only "-" and "*" are ASCII: a title that starts with another ASCII
+        // byte has none.
+        if let first = title.utf8.first, first < 0x80, first != UInt8(ascii: "-"), first != UInt8(ascii: "*")
+        {
+            return title
+        }
         // Japanese and Chinese bullets stand against the name: "・今治タオル", "■湯呑み".
         if let first = title.unicodeScalars.first, "・■□◆◇●○".unicodeScalars.contains(first) {
             let rest = Text.trimmed(String(String.UnicodeScalarView(title.unicodeScalars.dropFirst())))

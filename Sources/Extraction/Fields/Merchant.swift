@@ -133,8 +133,7 @@ extension ExtractionContext {
                 if !name.isEmpty && name.count < words.count { value = name.joined(separator: " ") }
             }
             // A name printed in capitals on a carrier's label reads in title case.
-            let letters = value.filter(\.isLetter)
-            if letters.count >= 4, letters.allSatisfy(\.isUppercase), letters.contains(where: \.isASCII) {
+            if Self.isWrittenInCapitals(value) {
                 value = Self.spaceSeparatedSubstrings(value).map { word in
                     word.count <= 1 ? String(word) : word.prefix(1) + word.dropFirst().lowercased()
                 }.joined(separator: " ")
@@ -142,6 +141,23 @@ extension ExtractionContext {
             if let name = cleanBrand(value) { return (name, found.context, found.placement.score) }
         }
         return nil
+    }
+
+    /// Whether a name is printed in capitals: at least four letters, all upper-case, one of
+    /// them ASCII ("NORTHWIND OUTFITTERS"). An ASCII name is read byte by byte: its letters are
+    /// A–Z and a–z, and every byte is a character.
+    static func isWrittenInCapitals(_ value: String) -> Bool {
+        guard FieldText.isASCII(value) else {
+            let letters = value.filter(\.isLetter)
+            return letters.count >= 4 && letters.allSatisfy(\.isUppercase)
+                && letters.contains(where: \.isASCII)
+        }
+        var capitals = 0
+        for byte in value.utf8 {
+            if byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") { return false }
+            if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { capitals += 1 }
+        }
+        return capitals >= 4
     }
 
     /// A sender display name without "no-reply", "orders", "customer service", "team" and the like.
@@ -331,13 +347,17 @@ extension ExtractionContext {
             }
             return true
         }
-        if hasSuffix(Array("reserved.".utf8), folding: true) { name.removeLast() }
+        if hasSuffix(reservedBytes, folding: true) { name.removeLast() }
         for suffix in allRightsReservedBytes where hasSuffix(suffix, folding: false) {
             name.removeLast(suffix.count)
         }
-        for suffix in foreignLegalFormBytes + (dropLegalForm ? englishLegalFormBytes : [])
-        where hasSuffix(suffix, folding: true) {
+        for suffix in foreignLegalFormBytes where hasSuffix(suffix, folding: true) {
             name.removeLast(suffix.count)
+        }
+        if dropLegalForm {
+            for suffix in englishLegalFormBytes where hasSuffix(suffix, folding: true) {
+                name.removeLast(suffix.count)
+            }
         }
         func trim(_ isTrimmed: (UInt8) -> Bool) {
             var end = name.count
@@ -358,6 +378,8 @@ extension ExtractionContext {
         return String(decoding: name, as: UTF8.self)
     }
 
+    /// "reserved.", whose point is dropped from a brand name, as bytes.
+    static let reservedBytes = Array("reserved.".utf8)
     /// The "All rights reserved" endings dropped from a brand name, as bytes.
     static let allRightsReservedBytes = [
         " All rights reserved", " All Rights Reserved", " all rights reserved",
