@@ -363,9 +363,11 @@ extension ExtractionContext {
     }
 
     /// `Text.fold(Array(text.lowercased().utf8))`: for ASCII text the bytes folded, which
-    /// lower-cases A–Z as `lowercased()` does, without the Unicode case mapping.
+    /// lower-cases A–Z as `lowercased()` does, without the Unicode case mapping; otherwise
+    /// lower-cased by ``FieldText/lowercased(_:)``.
     static func foldedLowercased(_ text: String) -> [UInt8] {
-        FieldText.isASCII(text) ? Text.fold(Array(text.utf8)) : Text.fold(Array(text.lowercased().utf8))
+        FieldText.isASCII(text)
+            ? Text.fold(Array(text.utf8)) : Text.fold(Array(FieldText.lowercased(text).utf8))
     }
 
     /// `text` with each no-break space (U+00A0) made a space; `text` itself, unsearched by
@@ -897,31 +899,43 @@ extension ExtractionContext {
     static func rowPath(_ location: String) -> Substring? {
         // Read as UTF-8 bytes: a DOM path's steps are ASCII names, and "/" ends each.
         let utf8 = location.utf8
-        var end: String.Index?
-        var index = utf8.startIndex
-        while index < utf8.endIndex {
-            guard utf8[index] == UInt8(ascii: "/") else {
-                index = utf8.index(after: index)
+        let end =
+            utf8.withContiguousStorageIfAvailable(rowPathEnd)
+            ?? Array(utf8).withUnsafeBufferPointer(rowPathEnd)
+        return end.map { location[..<utf8.index(utf8.startIndex, offsetBy: $0)] }
+    }
+
+    /// Where ``rowPath(_:)`` ends in a DOM path's UTF-8 bytes: the "/" after the last step
+    /// named `tr` (`/tr`, then `[`, `/` or the end), or the end when there is none after it;
+    /// nil without such a step.
+    static func rowPathEnd(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var end: Int?
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "/") else {
+                index += 1
                 continue
             }
-            let t = utf8.index(after: index)
-            guard t < utf8.endIndex, utf8[t] == UInt8(ascii: "t") else {
+            let t = index + 1
+            guard t < bytes.count, bytes[t] == UInt8(ascii: "t") else {
                 index = t
                 continue
             }
-            let r = utf8.index(after: t)
-            guard r < utf8.endIndex, utf8[r] == UInt8(ascii: "r") else {
+            let r = t + 1
+            guard r < bytes.count, bytes[r] == UInt8(ascii: "r") else {
                 index = t
                 continue
             }
-            let after = utf8.index(after: r)
-            if after == utf8.endIndex || utf8[after] == UInt8(ascii: "[") || utf8[after] == UInt8(ascii: "/")
+            let after = r + 1
+            if after == bytes.count || bytes[after] == UInt8(ascii: "[") || bytes[after] == UInt8(ascii: "/")
             {
-                end = utf8[after...].firstIndex(of: UInt8(ascii: "/")) ?? utf8.endIndex
+                var slash = after
+                while slash < bytes.count && bytes[slash] != UInt8(ascii: "/") { slash += 1 }
+                end = slash
             }
             index = after
         }
-        return end.map { location[..<$0] }
+        return end
     }
 
     /// The letters of `text` outside `range` (UTF-16, as ``Money/amounts(in:defaultCurrency:)``
@@ -1023,7 +1037,7 @@ extension ExtractionContext {
     /// Whether a cell is one of the labels, whole (a colon or full stop after it allowed):
     /// "Qty", "Quantity:", "Menge", "数量".
     static func isLabel(_ cell: String, of labels: [Phrase]) -> Bool {
-        var text = Text.trimmed(cell).lowercased()
+        var text = FieldText.lowercased(Text.trimmed(cell))
         while let last = text.last, last == ":" || last == "：" { text.removeLast() }
         let folded = Text.fold(Array(Text.trimmed(text).utf8))
         // A label written with its abbreviation's point or without it ("Cant." and "Cant").

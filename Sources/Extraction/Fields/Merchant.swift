@@ -191,15 +191,53 @@ extension ExtractionContext {
             present = ByteSet(folded)
         }
         // Separators and words left dangling once noise is gone.
-        var words = Self.spaceSeparatedWords(name)
-        while let first = words.first, Self.isDangling(first) || Self.nameSeparators.containsAll(first) {
-            words.removeFirst()
-        }
-        while let last = words.last, Self.isDangling(last) || Self.nameSeparators.containsAll(last) {
-            words.removeLast()
-        }
-        name = Self.nameSeparators.trimming(words.joined(separator: " "))
+        name = Self.nameSeparators.trimming(Self.withoutDanglingWords(name))
         return cleanBrand(name)
+    }
+
+    /// The words of a display name (parted by spaces) joined by one space, without the words
+    /// at either end that dangle (``isDangling(_:)``) or are only separators
+    /// (``nameSeparators``): "the Blue Kettle via" → "Blue Kettle".
+    ///
+    /// In ASCII or ``FieldText/isSimple(_:)`` text a space is always a character of its own:
+    /// the words are found among the bytes, a string is built only for a word at either end
+    /// that is asked about, and the words kept are joined in one buffer.
+    static func withoutDanglingWords(_ name: String) -> String {
+        func drops(_ word: String) -> Bool { isDangling(word) || nameSeparators.containsAll(word) }
+        guard FieldText.isASCII(name) || FieldText.isSimple(name) else {
+            var words = name.split(separator: " ").map(String.init)
+            while let first = words.first, drops(first) { words.removeFirst() }
+            while let last = words.last, drops(last) { words.removeLast() }
+            return words.joined(separator: " ")
+        }
+        var name = name
+        return name.withUTF8 { bytes in
+            var words: [Range<Int>] = []
+            var index = 0
+            while index < bytes.count {
+                if bytes[index] == 0x20 {
+                    index += 1
+                    continue
+                }
+                let start = index
+                while index < bytes.count && bytes[index] != 0x20 { index += 1 }
+                words.append(start..<index)
+            }
+            func word(_ range: Range<Int>) -> String {
+                String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+            }
+            var first = 0
+            var end = words.count
+            while first < end, drops(word(words[first])) { first += 1 }
+            while end > first, drops(word(words[end - 1])) { end -= 1 }
+            var joined: [UInt8] = []
+            joined.reserveCapacity(bytes.count)
+            for position in first..<end {
+                if position > first { joined.append(0x20) }
+                joined.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[words[position]]))
+            }
+            return String(decoding: joined, as: UTF8.self)
+        }
     }
 
     /// `text.firstIndex(of: ",")`, found among the UTF-8 bytes when the text is ASCII or
@@ -240,7 +278,7 @@ extension ExtractionContext {
     static func isDangling(_ word: String) -> Bool {
         // Lower-casing keeps an ASCII word's length, and no dangling word is longer than 4 bytes.
         if word.utf8.count > 4 && FieldText.isASCII(word) { return false }
-        return danglingWords.contains(word.lowercased())
+        return danglingWords.contains(FieldText.lowercased(word))
     }
 
     /// A brand name as printed, or nil when it cannot be one: empty, too long, an address,
@@ -252,14 +290,14 @@ extension ExtractionContext {
 
     /// ``cleanBrand(_:dropLegalForm:)`` for any text, character by character.
     static func cleanBrandCharacters(_ raw: String, dropLegalForm: Bool = false) -> String? {
-        var name = Text.collapsed(Text.trimmed(raw))
+        var name = FieldText.collapsed(Text.trimmed(raw))
         // A simple name stays simple as characters are cut from it: its affixes compare as bytes.
         let simple = FieldText.isSimple(name)
         // Honorifics after a name in Japanese and Korean address lines.
         for honorific in honorifics where FieldText.hasSuffix(name, honorific, simple: simple) {
             name = Text.trimmed(String(name.dropLast(honorific.count)))
         }
-        let folded = name.lowercased()
+        let folded = FieldText.lowercased(name)
         let foldedIsSimple = FieldText.isSimple(folded)
         var changed = false
         if FieldText.hasSuffix(folded, "reserved.", simple: foldedIsSimple) {
@@ -272,12 +310,12 @@ extension ExtractionContext {
         }
         // Legal forms other than the English ones are not part of how a shop is named;
         // the English ones ("Co.", "Ltd") are kept unless the name comes from a copyright line.
-        var lowered = changed ? name.lowercased() : folded
+        var lowered = changed ? FieldText.lowercased(name) : folded
         var loweredIsSimple = changed ? FieldText.isSimple(lowered) : foldedIsSimple
         func dropLegalForms(_ forms: [(count: Int, lowered: FieldText.Affix)]) {
             for form in forms where FieldText.hasSuffix(lowered, form.lowered, simple: loweredIsSimple) {
                 name = String(name.dropLast(form.count))
-                lowered = name.lowercased()
+                lowered = FieldText.lowercased(name)
                 loweredIsSimple = FieldText.isSimple(lowered)
             }
         }
@@ -509,7 +547,7 @@ extension ExtractionContext {
     /// byte by byte for an ASCII name (whose letters and digits are A–Z, a–z and 0–9).
     static func nameKey(_ name: String) -> String {
         guard FieldText.isASCII(name) else {
-            return String(name.lowercased().filter { $0.isLetter || $0.isNumber })
+            return String(FieldText.lowercased(name).filter { $0.isLetter || $0.isNumber })
         }
         let bytes = name.utf8.filter(KeywordScanner.isAlphanumeric).map(KeywordScanner.lower)
         return String(decoding: bytes, as: UTF8.self)
