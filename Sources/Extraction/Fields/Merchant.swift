@@ -128,9 +128,7 @@ extension ExtractionContext {
             // In a sentence ("Ihr Paket von Kaffeerösterei Bohnenglück wird heute zugestellt")
             // the name ends before the first word in lower case.
             if found.placement == .sameCell {
-                let words = Self.spaceSeparatedSubstrings(value)
-                let name = words.prefix { word in word.first.map { !$0.isLowercase } ?? false }
-                if !name.isEmpty && name.count < words.count { value = name.joined(separator: " ") }
+                value = Self.beforeFirstLowerCaseWord(value)
             }
             // A name printed in capitals on a carrier's label reads in title case.
             if Self.isWrittenInCapitals(value) {
@@ -141,6 +139,41 @@ extension ExtractionContext {
             if let name = cleanBrand(value) { return (name, found.context, found.placement.score) }
         }
         return nil
+    }
+
+    /// The words of `value` (parted by spaces) before the first that starts with a lower-case
+    /// letter, joined by one space; `value` itself when the first word does, or none does.
+    /// An ASCII value is read byte by byte (its lower-case letters are a–z).
+    static func beforeFirstLowerCaseWord(_ value: String) -> String {
+        guard FieldText.isASCII(value) else {
+            let words = spaceSeparatedSubstrings(value)
+            let name = words.prefix { word in word.first.map { !$0.isLowercase } ?? false }
+            return !name.isEmpty && name.count < words.count ? name.joined(separator: " ") : value
+        }
+        var value = value
+        return value.withUTF8 { bytes in
+            var kept: [UInt8] = []
+            var words = 0
+            var index = 0
+            while index < bytes.count {
+                if bytes[index] == 0x20 {
+                    index += 1
+                    continue
+                }
+                if bytes[index] >= UInt8(ascii: "a") && bytes[index] <= UInt8(ascii: "z") {
+                    // A word in lower case: the name ends before it, when a word stood before.
+                    return words > 0
+                        ? String(decoding: kept, as: UTF8.self) : String(decoding: bytes, as: UTF8.self)
+                }
+                if words > 0 { kept.append(0x20) }
+                while index < bytes.count && bytes[index] != 0x20 {
+                    kept.append(bytes[index])
+                    index += 1
+                }
+                words += 1
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
     }
 
     /// Whether a name is printed in capitals: at least four letters, all upper-case, one of
@@ -223,13 +256,22 @@ extension ExtractionContext {
                 while index < bytes.count && bytes[index] != 0x20 { index += 1 }
                 words.append(start..<index)
             }
-            func word(_ range: Range<Int>) -> String {
-                String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+            // An ASCII word is asked from its bytes; any other as a string.
+            func dropsWord(_ range: Range<Int>) -> Bool {
+                let word = UnsafeBufferPointer(rebasing: bytes[range])
+                guard word.allSatisfy({ $0 < 0x80 }) else {
+                    return drops(String(decoding: word, as: UTF8.self))
+                }
+                return word.allSatisfy { nameSeparators.containsASCII($0) }
+                    || danglingWordBytes.contains { dangling in
+                        dangling.count == word.count
+                            && zip(dangling, word).allSatisfy { $0 == KeywordScanner.lower($1) }
+                    }
             }
             var first = 0
             var end = words.count
-            while first < end, drops(word(words[first])) { first += 1 }
-            while end > first, drops(word(words[end - 1])) { end -= 1 }
+            while first < end, dropsWord(words[first]) { first += 1 }
+            while end > first, dropsWord(words[end - 1]) { end -= 1 }
             var joined: [UInt8] = []
             joined.reserveCapacity(bytes.count)
             for position in first..<end {
@@ -274,6 +316,9 @@ extension ExtractionContext {
         "the", "from", "via", "at", "by", "of", "your", "von", "de", "du", "di", "da", "van", "&", "and",
     ]
 
+    /// ``danglingWords`` as UTF-8 bytes (all of them ASCII and lower-case).
+    static let danglingWordBytes = danglingWords.sorted().map { Array($0.utf8) }
+
     /// Whether a word of a display name is one of ``danglingWords`` in any case.
     static func isDangling(_ word: String) -> Bool {
         // Lower-casing keeps an ASCII word's length, and no dangling word is longer than 4 bytes.
@@ -313,6 +358,9 @@ extension ExtractionContext {
         var lowered = changed ? FieldText.lowercased(name) : folded
         var loweredIsSimple = changed ? FieldText.isSimple(lowered) : foldedIsSimple
         func dropLegalForms(_ forms: [(count: Int, lowered: FieldText.Affix)]) {
+            // Every form ends with an ASCII letter or point, a character no other character is
+            // canonically equivalent to: a name whose last byte ends none of them ends with none.
+            guard let last = lowered.utf8.last, legalFormLastBytes.contains(last) else { return }
             for form in forms where FieldText.hasSuffix(lowered, form.lowered, simple: loweredIsSimple) {
                 name = String(name.dropLast(form.count))
                 lowered = FieldText.lowercased(name)
@@ -423,6 +471,10 @@ extension ExtractionContext {
         " All rights reserved", " All Rights Reserved", " all rights reserved",
     ]
     .map { Array($0.utf8) }
+    /// The last bytes of the lower-cased legal forms (``foreignLegalForms``,
+    /// ``englishLegalForms``).
+    static let legalFormLastBytes = ByteSet(
+        (foreignLegalForms + englishLegalForms).compactMap { $0.lowered.bytes.last })
     /// ``foreignLegalForms`` lower-cased, as bytes.
     static let foreignLegalFormBytes = foreignLegalForms.map { Array($0.lowered.text.utf8) }
     /// ``englishLegalForms`` lower-cased, as bytes.
@@ -549,7 +601,11 @@ extension ExtractionContext {
         guard FieldText.isASCII(name) else {
             return String(FieldText.lowercased(name).filter { $0.isLetter || $0.isNumber })
         }
-        let bytes = name.utf8.filter(KeywordScanner.isAlphanumeric).map(KeywordScanner.lower)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(name.utf8.count)
+        for byte in name.utf8 where KeywordScanner.isAlphanumeric(byte) {
+            bytes.append(KeywordScanner.lower(byte))
+        }
         return String(decoding: bytes, as: UTF8.self)
     }
 
@@ -595,20 +651,41 @@ extension ExtractionContext {
     static func mayHaveLabel(_ url: String, key: [UInt8]) -> Bool {
         var url = url
         return url.withUTF8 { bytes in
-            var letters: [UInt8] = []
-            letters.reserveCapacity(bytes.count)
+            // The URL's letters and digits lower-cased, read where they stand (no array of
+            // them is built): the last two, for "xn-".
+            var previous: (UInt8, UInt8) = (0, 0)
+            var letters = 0
             for byte in bytes {
                 if byte >= 0x80 || byte == UInt8(ascii: "%") { return true }
                 if KeywordScanner.isAlphanumeric(byte) {
-                    letters.append(KeywordScanner.lower(byte))
-                } else if byte == UInt8(ascii: "-"), letters.count >= 2, letters[letters.count - 1] == 0x6E,
-                    letters[letters.count - 2] == 0x78
-                {
+                    previous = (previous.1, KeywordScanner.lower(byte))
+                    letters += 1
+                } else if byte == UInt8(ascii: "-"), letters >= 2, previous == (0x78, 0x6E) {
                     // "xn-": perhaps punycode.
                     return true
                 }
             }
-            return Text.containsBytes(key, in: letters)
+            // Whether the key occurs in the letters and digits: tried from each of them.
+            guard let first = key.first else { return true }
+            var start = 0
+            while start < bytes.count {
+                defer { start += 1 }
+                guard KeywordScanner.isAlphanumeric(bytes[start]), KeywordScanner.lower(bytes[start]) == first
+                else {
+                    continue
+                }
+                var matched = 1
+                var position = start + 1
+                while matched < key.count && position < bytes.count {
+                    let byte = bytes[position]
+                    position += 1
+                    guard KeywordScanner.isAlphanumeric(byte) else { continue }
+                    guard KeywordScanner.lower(byte) == key[matched] else { break }
+                    matched += 1
+                }
+                if matched == key.count { return true }
+            }
+            return false
         }
     }
 
