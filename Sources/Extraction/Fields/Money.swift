@@ -56,9 +56,9 @@ enum Money {
                 // says more than a symbol before it; the currency and the number are read from
                 // their bytes (``MoneyBytes/currency(_:in:defaultCurrency:)``,
                 // ``normalize(_:in:currency:)``), building no string for either.
-                let trailingCode = match.groups[2].flatMap { MoneyBytes.isoCode(bytes, $0) != nil ? $0 : nil }
-                let symbol = trailingCode ?? match.groups[0] ?? match.groups[2] ?? match.groups[4]
-                guard let symbol, let number = match.groups[1] ?? match.groups[3] else { continue }
+                let trailingCode = match.groups.2.flatMap { MoneyBytes.isoCode(bytes, $0) != nil ? $0 : nil }
+                let symbol = trailingCode ?? match.groups.0 ?? match.groups.2 ?? match.groups.4
+                guard let symbol, let number = match.groups.1 ?? match.groups.3 else { continue }
                 let currency =
                     MoneyBytes.currency(symbol, in: bytes, defaultCurrency: defaultCurrency)
                     ?? code(

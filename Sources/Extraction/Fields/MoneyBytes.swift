@@ -16,10 +16,19 @@ import Foundation
 /// separators, control and format characters, unassigned scalars, a vertical tab, or more
 /// than the expression reads) is left to the expression.
 enum MoneyBytes {
-    /// One match: its UTF-8 range and the five groups (nil when a group took no part).
+    /// One match: its UTF-8 range and the five groups (nil when a group took no part), held in
+    /// the match itself (no array allocated per match).
     struct Match {
         var range: Range<Int>
-        var groups: [Range<Int>?]
+        var groups: (Range<Int>?, Range<Int>?, Range<Int>?, Range<Int>?, Range<Int>?)
+    }
+
+    /// The positions after `\s?` at `position`, in the order the expression tries them: after
+    /// the space when there is one (else nil), then `position` itself.
+    @inline(__always) static func afterOptionalSpace(
+        _ bytes: UnsafeBufferPointer<UInt8>, at position: Int
+    ) -> (Int?, Int) {
+        (spaceLength(bytes, at: position).map { position + $0 }, position)
     }
 
     static let symbolBytes: [[UInt8]] = Money.symbols.map { Array($0.0.utf8) }
@@ -236,23 +245,18 @@ enum MoneyBytes {
         // (C)\s?-?\s?(N)(?:\s?(C))?
         if let currency = currencyLength(bytes, at: start) {
             let afterCurrency = start + currency
-            var firstSpaces: [Int] = []
-            if let space = spaceLength(bytes, at: afterCurrency) { firstSpaces.append(afterCurrency + space) }
-            firstSpaces.append(afterCurrency)
-            for afterFirst in firstSpaces {
-                var dashes: [Int] = []
-                if afterFirst < bytes.count, bytes[afterFirst] == 0x2D { dashes.append(afterFirst + 1) }
-                dashes.append(afterFirst)
-                for afterDash in dashes {
-                    var secondSpaces: [Int] = []
-                    if let space = spaceLength(bytes, at: afterDash) {
-                        secondSpaces.append(afterDash + space)
-                    }
-                    secondSpaces.append(afterDash)
-                    for numberStart in secondSpaces {
-                        guard let numberEnd = number(bytes, at: numberStart, accept: { _ in true }) else {
-                            continue
-                        }
+            // Each optional part is tried taken first, then left out (`choice` 0 and 1).
+            let firstSpace = afterOptionalSpace(bytes, at: afterCurrency)
+            for firstChoice in 0..<2 {
+                guard let afterFirst = firstChoice == 0 ? firstSpace.0 : firstSpace.1 else { continue }
+                let dash: Int? = afterFirst < bytes.count && bytes[afterFirst] == 0x2D ? afterFirst + 1 : nil
+                for dashChoice in 0..<2 {
+                    guard let afterDash = dashChoice == 0 ? dash : afterFirst else { continue }
+                    let secondSpace = afterOptionalSpace(bytes, at: afterDash)
+                    for secondChoice in 0..<2 {
+                        guard let numberStart = secondChoice == 0 ? secondSpace.0 : secondSpace.1,
+                            let numberEnd = number(bytes, at: numberStart, accept: { _ in true })
+                        else { continue }
                         var end = numberEnd
                         var tail: Range<Int>?
                         if let space = spaceLength(bytes, at: numberEnd),
@@ -265,7 +269,7 @@ enum MoneyBytes {
                         if let tail { end = tail.upperBound }
                         return Match(
                             range: start..<end,
-                            groups: [start..<afterCurrency, numberStart..<numberEnd, tail, nil, nil])
+                            groups: (start..<afterCurrency, numberStart..<numberEnd, tail, nil, nil))
                     }
                 }
             }
@@ -273,11 +277,11 @@ enum MoneyBytes {
         // (N)\s?(C)(?!\s?\d)
         var found: (number: Int, currency: Range<Int>)?
         _ = number(bytes, at: start) { numberEnd in
-            var currencyStarts: [Int] = []
-            if let space = spaceLength(bytes, at: numberEnd) { currencyStarts.append(numberEnd + space) }
-            currencyStarts.append(numberEnd)
-            for currencyStart in currencyStarts {
-                guard let currency = currencyLength(bytes, at: currencyStart) else { continue }
+            let currencyStart = afterOptionalSpace(bytes, at: numberEnd)
+            for choice in 0..<2 {
+                guard let currencyStart = choice == 0 ? currencyStart.0 : currencyStart.1,
+                    let currency = currencyLength(bytes, at: currencyStart)
+                else { continue }
                 let end = currencyStart + currency
                 // (?!\s?\d)
                 if end < bytes.count, isDigit(bytes[end]) { continue }
@@ -294,6 +298,6 @@ enum MoneyBytes {
         guard let found else { return nil }
         return Match(
             range: start..<found.currency.upperBound,
-            groups: [nil, nil, nil, start..<found.number, found.currency])
+            groups: (nil, nil, nil, start..<found.number, found.currency))
     }
 }
