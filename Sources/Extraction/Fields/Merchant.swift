@@ -118,7 +118,7 @@ extension ExtractionContext {
         for found in LabelledValues.find(
             languages.phrases(\.shipper), in: text, origins: bodyOrigins, hits: phraseHits)
         {
-            var value = String(found.value.prefix(60))
+            var value = FieldText.prefix(found.value, characters: 60)
             // A shipper line on a carrier's notice goes on with the address: "NORTHWIND
             // OUTFITTERS, PORTLAND, OR, US" names the shop before the first comma.
             if let comma = Self.firstComma(in: value) {
@@ -174,6 +174,19 @@ extension ExtractionContext {
             }
             return String(decoding: bytes, as: UTF8.self)
         }
+    }
+
+    /// How many words spaces part in `bytes` (`split(separator: 0x20).count`, counted without
+    /// building them): for simple text (``FieldText/isSimple(_:)``) the count of
+    /// `unicodeScalars.split(separator: " ")`, a space scalar being its byte.
+    static func spaceSeparatedCount(_ bytes: some Sequence<UInt8>) -> Int {
+        var words = 0
+        var previous: UInt8 = 0x20
+        for byte in bytes {
+            if byte != 0x20 && previous == 0x20 { words += 1 }
+            previous = byte
+        }
+        return words
     }
 
     /// Whether a name is printed in capitals: at least four letters, all upper-case, one of
@@ -384,8 +397,7 @@ extension ExtractionContext {
         // A simple name stays simple: its characters are its scalars.
         let characters = simple ? name.unicodeScalars.count : name.count
         let words =
-            simple
-            ? name.unicodeScalars.split(separator: " ").count : name.split(separator: " ").count
+            simple ? spaceSeparatedCount(name.utf8) : name.split(separator: " ").count
         guard !name.isEmpty, characters <= 40, words <= 5,
             !(name.utf8.contains(UInt8(ascii: "@")) && name.contains("@")),
             name.contains(where: { $0.isLetter })
@@ -457,7 +469,7 @@ extension ExtractionContext {
         trim { brandPunctuation.containsASCII($0) }
         if dropLegalForm { trim { brandPoints.containsASCII($0) } }
         trim(FieldText.isASCIISpace)
-        let words = name.split(separator: 0x20, omittingEmptySubsequences: true).count
+        let words = spaceSeparatedCount(name)
         guard !name.isEmpty, name.count <= 40, words <= 5, !name.contains(UInt8(ascii: "@")),
             name.contains(where: { ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z") })
         else { return nil }
@@ -576,7 +588,8 @@ extension ExtractionContext {
     /// link's does ("Fernhill Ceramics" sending through a platform, linking fernhillceramics.example).
     func linkedDomain(named name: String, sender: String?) -> String? {
         let key = Self.nameKey(name)
-        guard key.count >= 4 else { return nil }
+        // (A key of ASCII letters and digits has as many characters as bytes.)
+        guard key.utf8.count >= 4, FieldText.isASCII(key) || key.count >= 4 else { return nil }
         let label = Self.domainLabel
         if let sender {
             let senderLabel = label(sender)
@@ -651,41 +664,20 @@ extension ExtractionContext {
     static func mayHaveLabel(_ url: String, key: [UInt8]) -> Bool {
         var url = url
         return url.withUTF8 { bytes in
-            // The URL's letters and digits lower-cased, read where they stand (no array of
-            // them is built): the last two, for "xn-".
-            var previous: (UInt8, UInt8) = (0, 0)
-            var letters = 0
+            var letters: [UInt8] = []
+            letters.reserveCapacity(bytes.count)
             for byte in bytes {
                 if byte >= 0x80 || byte == UInt8(ascii: "%") { return true }
                 if KeywordScanner.isAlphanumeric(byte) {
-                    previous = (previous.1, KeywordScanner.lower(byte))
-                    letters += 1
-                } else if byte == UInt8(ascii: "-"), letters >= 2, previous == (0x78, 0x6E) {
+                    letters.append(KeywordScanner.lower(byte))
+                } else if byte == UInt8(ascii: "-"), letters.count >= 2, letters[letters.count - 1] == 0x6E,
+                    letters[letters.count - 2] == 0x78
+                {
                     // "xn-": perhaps punycode.
                     return true
                 }
             }
-            // Whether the key occurs in the letters and digits: tried from each of them.
-            guard let first = key.first else { return true }
-            var start = 0
-            while start < bytes.count {
-                defer { start += 1 }
-                guard KeywordScanner.isAlphanumeric(bytes[start]), KeywordScanner.lower(bytes[start]) == first
-                else {
-                    continue
-                }
-                var matched = 1
-                var position = start + 1
-                while matched < key.count && position < bytes.count {
-                    let byte = bytes[position]
-                    position += 1
-                    guard KeywordScanner.isAlphanumeric(byte) else { continue }
-                    guard KeywordScanner.lower(byte) == key[matched] else { break }
-                    matched += 1
-                }
-                if matched == key.count { return true }
-            }
-            return false
+            return Text.containsBytes(key, in: letters)
         }
     }
 
