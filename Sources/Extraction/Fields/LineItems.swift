@@ -94,8 +94,9 @@ extension ExtractionContext {
         // Where the text/plain body had tabs or runs of spaces: its cell boundaries.
         let wideGaps = origin == .plain ? document.plainText?.wideGaps ?? [] : []
         // The line before, when it is one cell of text: the product's name above the variant
-        // or SKU line of the same table cell ("Ridgeline Jacket" over "Color: Spruce · SKU 4002").
-        var lineAbove: TextLine?
+        // or SKU line of the same table cell ("Ridgeline Jacket" over "Color: Spruce · SKU 4002"),
+        // by its index (no line held per line read).
+        var lineAbove: Int?
         // Whether a summary row stood above: rows below it are not items when they name one.
         var summaryRowSeen = false
         // Rows that name a summary phrase with a word or two more and carry no other mark of an
@@ -121,13 +122,11 @@ extension ExtractionContext {
             // Most lines are not rows of two to six cells ending in a number: told from their
             // bytes before any text is built.
             let bytes = line.bytes
-            if bytes.count >= 2, bytes.count <= 120, !bytes.contains(0x09),
-                bytes.contains(where: { $0 >= 0x41 })
-            {
-                lineAbove = line
+            let hasTab = bytes.contains(0x09)
+            if bytes.count >= 2, bytes.count <= 120, !hasTab, bytes.contains(where: { $0 >= 0x41 }) {
+                lineAbove = index
             }
             guard bytes.count >= 4 else { continue }
-            let hasTab = bytes.contains(0x09)
             // An HTML line without a tab is one cell: only a line that gives its item in words
             // ("2x Linen Shirt for $19.00 each", which starts with its count) can be a row.
             if origin != .plain && !hasTab && !(bytes[0] >= 0x31 && bytes[0] <= 0x39) { continue }
@@ -235,7 +234,8 @@ extension ExtractionContext {
                 guard
                     let name = Self.rowName(
                         of: index, in: originLines, lineIsBlank: lineIsBlank, isName: isName)
-                        ?? above.map({ Text.trimmed($0.text) }).flatMap({ isName($0) ? $0 : nil })
+                        ?? above.map({ Text.trimmed(originLines[$0].text) }).flatMap({ isName($0) ? $0 : nil }
+                        )
                 else { continue }
                 cells[0] = name
                 quantity = startsWithQuantity

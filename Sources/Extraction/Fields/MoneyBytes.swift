@@ -102,7 +102,7 @@ enum MoneyBytes {
         guard text.utf8.count <= 200_000 else { return false }
         guard nonASCII else { return true }
         for scalar in text.unicodeScalars where !scalar.isASCII {
-            if scalar.value == 0xA0 || scalar.value == 0x202F { continue }
+            if scalar.value == 0xA0 || scalar.value == 0x202F || isReadScalar(scalar) { continue }
             switch scalar.properties.generalCategory {
             case .decimalNumber, .spaceSeparator, .lineSeparator, .paragraphSeparator, .control, .format,
                 .unassigned, .surrogate, .privateUse:
@@ -111,6 +111,20 @@ enum MoneyBytes {
             }
         }
         return true
+    }
+
+    /// Whether a scalar beyond ASCII is one of the letters and signs emails are written in
+    /// whose general category ``reads(_:)`` accepts, known without asking for it: Latin-1 and
+    /// Latin Extended (U+00A1–U+024F but the soft hyphen U+00AD, a format character), kana
+    /// (U+3041–U+3096, U+30A1–U+30FA), CJK ideographs (U+4E00–U+9FA5) and Hangul syllables
+    /// (U+AC00–U+D7A3), all of them letters, marks-free signs or symbols assigned since
+    /// Unicode 1.1. Any other scalar is asked (false).
+    @inline(__always) static func isReadScalar(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0xA1...0xAC, 0xAE...0x24F: return true
+        case 0x3041...0x3096, 0x30A1...0x30FA, 0x4E00...0x9FA5, 0xAC00...0xD7A3: return true
+        default: return false
+        }
     }
 
     /// Every match, leftmost first and not overlapping, as the expression finds them.
