@@ -256,4 +256,31 @@ import Testing
         #expect(ExtractionContext.withoutListMarker("・湯呑み") == "湯呑み")
         #expect(ExtractionContext.withoutListMarker("Mug - Blue") == "Mug - Blue")
     }
+
+    @Test func scalarsReadWithoutTheirCategoryAreReadByTheExpression() {
+        let refused: [Unicode.GeneralCategory] = [
+            .decimalNumber, .spaceSeparator, .lineSeparator, .paragraphSeparator, .control, .format,
+            .unassigned,
+            .surrogate, .privateUse,
+        ]
+        for value in UInt32(0x80)...0xFFFF {
+            guard let scalar = Unicode.Scalar(value), MoneyBytes.isReadScalar(scalar) else { continue }
+            #expect(!refused.contains(scalar.properties.generalCategory), "U+\(String(value, radix: 16))")
+        }
+    }
+
+    @Test func shipperSentencesAndWordCountsAgree() {
+        let pieces = ["Kaffee", "von", "Ihr", " ", "  ", "Paket", "É", "é", "ÄPFEL", "x", "1", "-", "様"]
+        var generator = Generator(state: 111)
+        for _ in 0..<10_000 {
+            let value = generator.text(pieces, count: 6)
+            let words = value.split(separator: " ")
+            let name = words.prefix { word in word.first.map { !$0.isLowercase } ?? false }
+            let expected = !name.isEmpty && name.count < words.count ? name.joined(separator: " ") : value
+            #expect(
+                ExtractionContext.beforeFirstLowerCaseWord(value) == expected, "\(value.debugDescription)")
+            #expect(
+                ExtractionContext.spaceSeparatedCount(value.utf8) == words.count, "\(value.debugDescription)")
+        }
+    }
 }
