@@ -351,3 +351,76 @@ enum WebURLHost {
         }
     }
 }
+
+extension FieldText {
+    /// Whether a scalar beyond ASCII is one that `lowercased()` leaves as it is, from ranges
+    /// without upper-case letters: Latin-1 signs and small letters (U+00A0–U+00BF, U+00D7,
+    /// U+00DF–U+00FF), general punctuation (U+2010–U+2027, U+2030–U+205E), currency signs
+    /// (U+20A0–U+20C0), CJK symbols, kana, ideographs and Hangul syllables (U+3000–U+303F,
+    /// U+3041–U+30FF, U+3400–U+4DBF, U+4E00–U+9FFF, U+AC00–U+D7A3), and full-width forms other
+    /// than the capitals (U+FF01–U+FF20, U+FF3B–U+FF65, U+FFE0–U+FFE6). Any other scalar may
+    /// change (false).
+    @inline(__always) static func isCaseless(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0xA0...0xBF, 0xD7, 0xDF...0xFF: return true
+        case 0x2010...0x2027, 0x2030...0x205E, 0x20A0...0x20C0: return true
+        case 0x3000...0x303F, 0x3041...0x30FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xAC00...0xD7A3: return true
+        case 0xFF01...0xFF20, 0xFF3B...0xFF65, 0xFFE0...0xFFE6: return true
+        default: return false
+        }
+    }
+
+    /// `text.lowercased()`. `String.lowercased()` maps each scalar on its own; when every
+    /// scalar beyond ASCII is ``isCaseless(_:)``, only A–Z change, and they are lower-cased
+    /// byte by byte (the same length, no Unicode case mapping asked per scalar).
+    static func lowercased(_ text: String) -> String {
+        if !isASCII(text) {
+            guard text.unicodeScalars.allSatisfy({ $0.isASCII || isCaseless($0) }) else {
+                return text.lowercased()
+            }
+        }
+        guard text.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { return text }
+        return String(decoding: text.utf8.map(KeywordScanner.lower), as: UTF8.self)
+    }
+
+    /// `Text.collapsed(text)`: runs of white space made one space, none at either end. For
+    /// ``isSimple(_:)`` text (which ``Text/collapsed(_:)`` reads scalar by scalar) the white
+    /// space scalars are the tab, the space, U+00A0 (C2 A0) and U+3000 (E3 80 80), found among
+    /// the bytes (no continuation byte is C2, E3, a tab or a space); the rest is copied as
+    /// bytes into one buffer.
+    static func collapsed(_ text: String) -> String {
+        guard isSimple(text) else { return Text.collapsed(text) }
+        var text = text
+        return text.withUTF8 { bytes in
+            var result: [UInt8] = []
+            result.reserveCapacity(bytes.count)
+            var pendingSpace = false
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                var spaceLength = 0
+                if byte == 0x09 || byte == 0x20 {
+                    spaceLength = 1
+                } else if byte == 0xC2 && index + 1 < bytes.count && bytes[index + 1] == 0xA0 {
+                    spaceLength = 2
+                } else if byte == 0xE3 && index + 2 < bytes.count && bytes[index + 1] == 0x80
+                    && bytes[index + 2] == 0x80
+                {
+                    spaceLength = 3
+                }
+                if spaceLength > 0 {
+                    pendingSpace = !result.isEmpty
+                    index += spaceLength
+                    continue
+                }
+                if pendingSpace {
+                    result.append(0x20)
+                    pendingSpace = false
+                }
+                result.append(byte)
+                index += 1
+            }
+            return String(decoding: result, as: UTF8.self)
+        }
+    }
+}

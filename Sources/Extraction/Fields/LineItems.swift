@@ -94,16 +94,20 @@ extension ExtractionContext {
         // Where the text/plain body had tabs or runs of spaces: its cell boundaries.
         let wideGaps = origin == .plain ? document.plainText?.wideGaps ?? [] : []
         // The line before, when it is one cell of text: the product's name above the variant
-        // or SKU line of the same table cell ("Ridgeline Jacket" over "Color: Spruce · SKU 4002").
-        var lineAbove: TextLine?
+        // or SKU line of the same table cell ("Ridgeline Jacket" over "Color: Spruce · SKU 4002"),
+        // by its index (no line held per line read).
+        var lineAbove: Int?
         // Whether a summary row stood above: rows below it are not items when they name one.
         var summaryRowSeen = false
         // Rows that name a summary phrase with a word or two more and carry no other mark of an
         // item, shaped as the item row above (as many cells): items when an item row follows at
         // once.
-        var pending: [(item: (LineItem, String), line: TextLine)] = []
-        // The last item row: its cells, its table (HTML) and its line.
-        var lastItemRow: (cells: Int, table: Substring?, index: Int)?
+        // (An item's context is its stacked lines, or nil for its line as displayed: built
+        // only for the rows kept.)
+        var pending: [(item: (LineItem, String?), line: TextLine)] = []
+        // The last item row: its cells and its line (whose table is read when a row is compared
+        // with it).
+        var lastItemRow: (cells: Int, index: Int)?
         // Whether a header row put the quantity in the first column.
         var quantityColumnFirst = false
         let originLines = text.lines(of: origin)
@@ -118,16 +122,19 @@ extension ExtractionContext {
             // Most lines are not rows of two to six cells ending in a number: told from their
             // bytes before any text is built.
             let bytes = line.bytes
-            if bytes.count >= 2, bytes.count <= 120, !bytes.contains(0x09),
-                bytes.contains(where: { $0 >= 0x41 })
-            {
-                lineAbove = line
+            let hasTab = bytes.contains(0x09)
+            if bytes.count >= 2, bytes.count <= 120, !hasTab, bytes.contains(where: { $0 >= 0x41 }) {
+                lineAbove = index
             }
             guard bytes.count >= 4 else { continue }
+            // An HTML line without a tab is one cell: only a line that gives its item in words
+            // ("2x Linen Shirt for $19.00 each", which starts with its count) can be a row.
+            if origin != .plain && !hasTab && !(bytes[0] >= 0x31 && bytes[0] <= 0x39) { continue }
             var ranges =
-                (origin == .plain && !bytes.contains(0x09)
-                ? Self.plainTextCells(bytes, gaps: Self.gaps(wideGaps, in: line)) : line.cells)
-                .filter { !FieldText.isBlank(bytes, $0) }
+                origin == .plain && !hasTab
+                ? Self.plainTextCells(bytes, gaps: Self.gaps(wideGaps, in: line)).filter {
+                    !FieldText.isBlank(bytes, $0)
+                } : Self.filledCells(bytes)
             // A currency set apart from its amount ("EUR   24,00", "$  24.00", "24,00   EUR") is
             // one price cell.
             if ranges.count >= 3 {
@@ -157,7 +164,7 @@ extension ExtractionContext {
             // A header row whose first cell is a quantity label ("Qty | Item | Price", "Menge
             // Artikel  Preis"): the rows below it start with their quantity.
             if ranges.count >= 2, ranges.count <= 6, ranges[0].count <= 16,
-                Self.startsWithQuantityLabel(line.string(ranges[0]), of: quantityLabels.phrases)
+                Self.startsWithQuantityLabel(bytes, ranges[0], of: quantityLabels.phrases)
             {
                 quantityColumnFirst = true
                 continue
@@ -169,9 +176,10 @@ extension ExtractionContext {
             }
             var cells =
                 stacked.map { [$0.name, $0.price] } ?? spaced?.cells
-                ?? ranges.map { Text.trimmed(line.string($0)) }.filter { !$0.isEmpty }
+                ?? ranges.map { FieldText.trimmedString(bytes, $0) }.filter { !$0.isEmpty }
             guard cells.count >= 2, cells.count <= 6 else { continue }
-            guard let priceCell = cells.last, priceCell.count <= 24,
+            // (A text has no more characters than bytes: a short one is not counted.)
+            guard let priceCell = cells.last, priceCell.utf8.count <= 24 || priceCell.count <= 24,
                 let (price, priceRange) = Money.amounts(in: priceCell, defaultCurrency: defaultCurrency)
                     .first,
                 // The cell is the price ("$12.00", "12,00 EUR", "35,900원"), not a sentence
@@ -220,13 +228,14 @@ extension ExtractionContext {
                     !name.isEmpty && name.contains(where: { $0.isLetter })
                         && Money.firstAmount(in: name) == nil
                         && !Self.isAttributeLine(name)
-                        && !summary.containsMatch(in: Text.fold(Array(name.lowercased().utf8)))
+                        && !summary.containsMatch(in: Self.foldedLowercased(name))
                 }
                 // Without a name above it, a row of attributes ("옵션: 화이트 / 대형 0원") is no item.
                 guard
                     let name = Self.rowName(
                         of: index, in: originLines, lineIsBlank: lineIsBlank, isName: isName)
-                        ?? above.map({ Text.trimmed($0.text) }).flatMap({ isName($0) ? $0 : nil })
+                        ?? above.map({ Text.trimmed(originLines[$0].text) }).flatMap({ isName($0) ? $0 : nil }
+                        )
                 else { continue }
                 cells[0] = name
                 quantity = startsWithQuantity
@@ -246,10 +255,12 @@ extension ExtractionContext {
                 quantity = count
             }
             let title = cells[0]
-            guard title.count >= 2, title.count <= 120,
+            // (At least two characters: the first two stepped over, the rest not counted.)
+            guard title.utf8.count <= 120 || title.count <= 120,
+                title.index(title.startIndex, offsetBy: 2, limitedBy: title.endIndex) != nil,
                 title.contains(where: { $0.isLetter }), Money.firstAmount(in: title) == nil
             else { continue }
-            let foldedTitle = Text.fold(Array(title.lowercased().utf8))
+            let foldedTitle = Self.foldedLowercased(title)
             // A label ("Total:", "Paid with:") is not an item's title; one of a summary row
             // ("Items subtotal:") closes the block of items.
             if title.hasSuffix(":") || title.hasSuffix("：") {
@@ -282,18 +293,14 @@ extension ExtractionContext {
                 pending.removeAll()
                 continue
             }
-            let item = (
-                LineItem(title: title, quantity: quantity ?? 1, price: price),
-                stacked?.context ?? line.display
-            )
-            // The table the row is in (HTML): its DOM path without the row.
-            let table = line.span.flatMap { Self.rowPath($0.location) }.map { row in
-                row[..<(row.lastIndex(of: "/") ?? row.endIndex)]
-            }
+            let item = (LineItem(title: title, quantity: quantity ?? 1, price: price), stacked?.context)
+            // In the same table as the item row above (HTML), else at most four lines below it.
             let likeTheItemAbove =
                 quantityCell
-                && lastItemRow.map {
-                    $0.cells == cells.count && (table != nil ? $0.table == table : index - $0.index <= 4)
+                && lastItemRow.map { last in
+                    guard last.cells == cells.count else { return false }
+                    guard let table = Self.tablePath(of: line) else { return index - last.index <= 4 }
+                    return Self.tablePath(of: originLines[last.index]) == table
                 } == true
             if form == .short && !startsWithCode && (quantity ?? 1) < 2 && !likeTheItemAbove {
                 // A second such row in a row is a block of summary rows ("Item subtotal",
@@ -326,13 +333,41 @@ extension ExtractionContext {
                     break
                 }
                 items.append(entry.0)
-                contexts.append(entry.1)
+                contexts.append(entry.1 ?? row.display)
             }
             pending.removeAll()
-            lastItemRow = (cells.count, table, index)
+            lastItemRow = (cells.count, index)
             if full { break }
         }
         return (items, contexts)
+    }
+
+    /// The line's tab-separated cells (``TextLine/cells``) that are not blank
+    /// (``FieldText/isBlank(_:_:)``), in order: found in one pass, in one array.
+    static func filledCells(_ bytes: [UInt8]) -> [Range<Int>] {
+        var result: [Range<Int>] = []
+        var start = 0
+        for index in 0...bytes.count where index == bytes.count || bytes[index] == 0x09 {
+            if !FieldText.isBlank(bytes, start..<index) { result.append(start..<index) }
+            start = index + 1
+        }
+        return result
+    }
+
+    /// The table a line's row is in (HTML): the DOM path of its row (``rowPath(_:)``) without
+    /// the row's own step, or nil outside a table row.
+    static func tablePath(of line: TextLine) -> Substring? {
+        line.span.flatMap { rowPath($0.location) }.map { row in
+            row[..<(row.lastIndex(of: "/") ?? row.endIndex)]
+        }
+    }
+
+    /// `Text.fold(Array(text.lowercased().utf8))`: for ASCII text the bytes folded, which
+    /// lower-cases A–Z as `lowercased()` does, without the Unicode case mapping; otherwise
+    /// lower-cased by ``FieldText/lowercased(_:)``.
+    static func foldedLowercased(_ text: String) -> [UInt8] {
+        FieldText.isASCII(text)
+            ? Text.fold(Array(text.utf8)) : Text.fold(Array(FieldText.lowercased(text).utf8))
     }
 
     /// `text` with each no-break space (U+00A0) made a space; `text` itself, unsearched by
@@ -415,6 +450,9 @@ extension ExtractionContext {
     /// - Returns: the cells, name first and price last, and the quantity after the price; nil
     ///   when the line is not such a row.
     static func singleSpacedCJKRow(_ line: String) -> (cells: [String], quantity: Int?)? {
+        // The price is a part of the line: without a digit and a yen or yuan sign or code in
+        // its bytes, the line holds none.
+        guard mayHoldYenOrYuan(line) else { return nil }
         var scalars = Array(Text.trimmed(line).unicodeScalars)
         guard scalars.count >= 4, scalars.count <= 80 else { return nil }
         func isSpace(_ scalar: Unicode.Scalar) -> Bool {
@@ -465,6 +503,31 @@ extension ExtractionContext {
         else { return nil }
         cells[0] = name
         return (cells, quantity)
+    }
+
+    /// Whether a text may hold an amount in yen or yuan as ``Money/amounts(in:defaultCurrency:)``
+    /// reads it (with no default currency): it has an ASCII digit, and a currency that names
+    /// JPY or CNY — "¥" (C2 A5), "￥" (EF BF A5), "円" (E5 86 86), "元" (E5 85 83), or the codes
+    /// "JPY", "CNY", "RMB". False means no such amount; true means perhaps.
+    static func mayHoldYenOrYuan(_ text: String) -> Bool {
+        var digit = false
+        var currency = false
+        var previous: (UInt8, UInt8) = (0, 0)
+        for byte in text.utf8 {
+            if byte >= 0x30 && byte <= 0x39 { digit = true }
+            switch (previous.0, previous.1, byte) {
+            case (_, 0xC2, 0xA5), (0xEF, 0xBF, 0xA5), (0xE5, 0x86, 0x86), (0xE5, 0x85, 0x83):
+                currency = true
+            case (UInt8(ascii: "J"), UInt8(ascii: "P"), UInt8(ascii: "Y")),
+                (UInt8(ascii: "C"), UInt8(ascii: "N"), UInt8(ascii: "Y")),
+                (UInt8(ascii: "R"), UInt8(ascii: "M"), UInt8(ascii: "B")):
+                currency = true
+            default: break
+            }
+            if digit && currency { return true }
+            previous = (previous.1, byte)
+        }
+        return false
     }
 
     /// A line that gives an item in words, as Shopify's text/plain order confirmation long did:
@@ -640,12 +703,9 @@ extension ExtractionContext {
     /// 4242", "•••• 4242") or "ending in" and four digits.
     static func namesAPaymentCard(_ title: String) -> Bool {
         let bytes = Array(title.utf8)
-        let masks: [[UInt8]] = [
-            Array("****".utf8), Array("••••".utf8), Array("xxxx".utf8), Array("XXXX".utf8),
-        ]
-        for mask in masks where Text.containsBytes(mask, in: bytes) { return true }
+        for mask in paymentCardMasks where Text.containsBytes(mask, in: bytes) { return true }
         // "ending" in any case, then exactly four digits in what follows.
-        let ending = Array("ending".utf8)
+        let ending = endingBytes
         guard bytes.count > ending.count else { return false }
         for start in 0...(bytes.count - ending.count) {
             var index = 0
@@ -655,6 +715,11 @@ extension ExtractionContext {
         }
         return false
     }
+
+    /// The masks of a card number ("****", "••••", "xxxx", "XXXX"), as UTF-8 bytes.
+    static let paymentCardMasks: [[UInt8]] = ["****", "••••", "xxxx", "XXXX"].map { Array($0.utf8) }
+    /// "ending", as UTF-8 bytes.
+    static let endingBytes = Array("ending".utf8)
 
     /// Whether a cell is a currency alone: an ISO 4217 code (three capital letters) or a
     /// symbol of up to four bytes without a digit (`$`, `€`, `R$`, `円`, `원`, `zł`).
@@ -711,6 +776,11 @@ extension ExtractionContext {
     /// - Returns: the title without the quantity and the quantity, or nil when the cell holds
     ///   no such quantity.
     static func titleAndQuantity(_ cell: String) -> (String, Int)? {
+        // Every form starts with a digit or ends with a digit or ")": most titles are told from
+        // their first and last bytes.
+        guard let firstByte = cell.utf8.first, let lastByte = cell.utf8.last,
+            MoneyBytes.isDigit(firstByte) || MoneyBytes.isDigit(lastByte) || lastByte == UInt8(ascii: ")")
+        else { return nil }
         let scalars = Array(cell.unicodeScalars)
         func isTimes(_ scalar: Unicode.Scalar) -> Bool { scalar == "x" || scalar == "X" || scalar == "×" }
         func digitsValue(_ digits: ArraySlice<Unicode.Scalar>) -> Int? {
@@ -829,36 +899,50 @@ extension ExtractionContext {
     static func rowPath(_ location: String) -> Substring? {
         // Read as UTF-8 bytes: a DOM path's steps are ASCII names, and "/" ends each.
         let utf8 = location.utf8
-        var end: String.Index?
-        var index = utf8.startIndex
-        while index < utf8.endIndex {
-            guard utf8[index] == UInt8(ascii: "/") else {
-                index = utf8.index(after: index)
+        let end =
+            utf8.withContiguousStorageIfAvailable(rowPathEnd)
+            ?? Array(utf8).withUnsafeBufferPointer(rowPathEnd)
+        return end.map { location[..<utf8.index(utf8.startIndex, offsetBy: $0)] }
+    }
+
+    /// Where ``rowPath(_:)`` ends in a DOM path's UTF-8 bytes: the "/" after the last step
+    /// named `tr` (`/tr`, then `[`, `/` or the end), or the end when there is none after it;
+    /// nil without such a step.
+    static func rowPathEnd(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var end: Int?
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "/") else {
+                index += 1
                 continue
             }
-            let t = utf8.index(after: index)
-            guard t < utf8.endIndex, utf8[t] == UInt8(ascii: "t") else {
+            let t = index + 1
+            guard t < bytes.count, bytes[t] == UInt8(ascii: "t") else {
                 index = t
                 continue
             }
-            let r = utf8.index(after: t)
-            guard r < utf8.endIndex, utf8[r] == UInt8(ascii: "r") else {
+            let r = t + 1
+            guard r < bytes.count, bytes[r] == UInt8(ascii: "r") else {
                 index = t
                 continue
             }
-            let after = utf8.index(after: r)
-            if after == utf8.endIndex || utf8[after] == UInt8(ascii: "[") || utf8[after] == UInt8(ascii: "/")
+            let after = r + 1
+            if after == bytes.count || bytes[after] == UInt8(ascii: "[") || bytes[after] == UInt8(ascii: "/")
             {
-                end = utf8[after...].firstIndex(of: UInt8(ascii: "/")) ?? utf8.endIndex
+                var slash = after
+                while slash < bytes.count && bytes[slash] != UInt8(ascii: "/") { slash += 1 }
+                end = slash
             }
             index = after
         }
-        return end.map { location[..<$0] }
+        return end
     }
 
     /// The letters of `text` outside `range` (UTF-16, as ``Money/amounts(in:defaultCurrency:)``
     /// gives it).
     static func lettersOutside(_ range: NSRange, of text: String) -> Int {
+        // A price that is its whole cell leaves nothing outside it.
+        if range.location == 0 && range.length == text.utf16.count { return 0 }
         let utf16 = Array(text.utf16)
         var letters = 0
         for (offset, unit) in utf16.enumerated() where offset < range.location || offset >= NSMaxRange(range)
@@ -896,8 +980,14 @@ extension ExtractionContext {
             let tail = String(cell[cell.index(after: open)..<cell.index(before: cell.endIndex)])
             return title.isEmpty ? nil : (title, tail)
         }
+        // In simple text (``FieldText/isSimple(_:)``) characters are scalars and none is
+        // canonically equivalent to another: the dash is found among the bytes, not by
+        // Foundation.
+        let simple = FieldText.isASCII(cell) || FieldText.isSimple(cell)
         for dash in [" - ", " – "] {
-            if let range = cell.range(of: dash, options: .backwards) {
+            if let range = simple
+                ? Self.lastRange(of: dash, in: cell) : cell.range(of: dash, options: .backwards)
+            {
                 let title = Text.trimmed(String(cell[..<range.lowerBound]))
                 return title.isEmpty ? nil : (title, String(cell[range.upperBound...]))
             }
@@ -905,13 +995,40 @@ extension ExtractionContext {
         return nil
     }
 
+    /// `text.range(of: needle, options: .backwards)` found among the UTF-8 bytes: the range of
+    /// the last occurrence (the one that starts last), or nil. Agrees with Foundation when
+    /// `text` and `needle` are ``FieldText/isSimple(_:)``.
+    static func lastRange(of needle: String, in text: String) -> Range<String.Index>? {
+        let needle = Array(needle.utf8)
+        let utf8 = text.utf8
+        guard !needle.isEmpty, needle.count <= utf8.count else { return nil }
+        let found: Int? =
+            utf8.withContiguousStorageIfAvailable { bytes in
+                var start = bytes.count - needle.count
+                while start >= 0 {
+                    var offset = 0
+                    while offset < needle.count && bytes[start + offset] == needle[offset] { offset += 1 }
+                    if offset == needle.count { return start }
+                    start -= 1
+                }
+                return nil
+            }
+            ?? text.range(of: String(decoding: needle, as: UTF8.self), options: .backwards).map {
+                utf8.distance(from: utf8.startIndex, to: $0.lowerBound)
+            }
+        guard let found else { return nil }
+        let lower = utf8.index(utf8.startIndex, offsetBy: found)
+        return lower..<utf8.index(lower, offsetBy: needle.count)
+    }
+
     /// The quantity printed after a price in its cell: a times sign and 1 to 999 ("¥3,980 × 2",
     /// "$12.00 x2"), or nil.
     /// - Parameter range: the price's range in `cell` (UTF-16, as
     ///   ``Money/amounts(in:defaultCurrency:)`` gives it).
     static func quantityAfter(_ range: NSRange, in cell: String) -> Int? {
+        // Most prices end their cell.
+        guard NSMaxRange(range) < cell.utf16.count else { return nil }
         let utf16 = Array(cell.utf16)
-        guard NSMaxRange(range) < utf16.count else { return nil }
         let rest = Text.trimmed(String(decoding: utf16[NSMaxRange(range)...], as: UTF16.self))
         guard let sign = rest.unicodeScalars.first, "xX×".unicodeScalars.contains(sign) else { return nil }
         return smallCount(String(rest.unicodeScalars.dropFirst()))
@@ -920,23 +1037,88 @@ extension ExtractionContext {
     /// Whether a cell is one of the labels, whole (a colon or full stop after it allowed):
     /// "Qty", "Quantity:", "Menge", "数量".
     static func isLabel(_ cell: String, of labels: [Phrase]) -> Bool {
-        var text = Text.trimmed(cell).lowercased()
+        var text = FieldText.lowercased(Text.trimmed(cell))
         while let last = text.last, last == ":" || last == "：" { text.removeLast() }
         let folded = Text.fold(Array(Text.trimmed(text).utf8))
         // A label written with its abbreviation's point or without it ("Cant." and "Cant").
-        let bare = folded.last == UInt8(ascii: ".") ? Array(folded.dropLast()) : folded
+        let bare = folded.last == UInt8(ascii: ".") ? folded.dropLast() : folded[...]
+        // (`bare` and a point, compared without building it.)
         return !bare.isEmpty
-            && labels.contains { $0.folded == folded || $0.folded == bare || $0.folded == bare + [0x2E] }
+            && labels.contains {
+                $0.folded == folded || $0.folded[...] == bare
+                    || ($0.folded.count == bare.count + 1 && $0.folded.last == 0x2E
+                        && $0.folded.starts(with: bare))
+            }
     }
 
     /// Whether a header row's first cell starts with a quantity label and holds no digit: "Qty"
     /// or, when one space parts it from the next header, "Qty Item".
     static func startsWithQuantityLabel(_ cell: String, of labels: [Phrase]) -> Bool {
         if isLabel(cell, of: labels) { return true }
-        let words = cell.split(separator: " ")
-        guard words.count >= 2, words.count <= 3, !cell.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 })
-        else { return false }
+        guard !cell.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 }) else { return false }
+        let words = spaceSeparatedSubstrings(cell)
+        guard words.count >= 2, words.count <= 3 else { return false }
         return isLabel(String(words[0]), of: labels)
+    }
+
+    /// ``startsWithQuantityLabel(_:of:)`` for the cell at `range` of a line's `bytes`: read
+    /// byte by byte when the cell is ASCII (where every byte is a character, lower-casing
+    /// changes A–Z only and ``Text/fold(_:)`` nothing more), building no string; otherwise
+    /// the cell's text is asked.
+    static func startsWithQuantityLabel(_ bytes: [UInt8], _ range: Range<Int>, of labels: [Phrase]) -> Bool {
+        let lower = max(0, min(range.lowerBound, bytes.count))
+        let upper = max(lower, min(range.upperBound, bytes.count))
+        let cell = bytes[lower..<upper]
+        guard cell.allSatisfy({ $0 < 0x80 }) else {
+            return startsWithQuantityLabel(String(decoding: cell, as: UTF8.self), of: labels)
+        }
+        if isLabelASCII(cell, of: labels) { return true }
+        // The first of two or three words parted by spaces, when no digit is in the cell.
+        var words = 0
+        var first: Range<Int>?
+        var index = lower
+        while index < upper {
+            if cell[index] == 0x20 {
+                index += 1
+                continue
+            }
+            let start = index
+            while index < upper && cell[index] != 0x20 { index += 1 }
+            words += 1
+            if first == nil { first = start..<index }
+        }
+        guard words >= 2, words <= 3, let first, !cell.contains(where: { $0 >= 0x30 && $0 <= 0x39 }) else {
+            return false
+        }
+        return isLabelASCII(cell[first], of: labels)
+    }
+
+    /// ``isLabel(_:of:)`` for ASCII bytes: spaces trimmed, colons after the label dropped, and
+    /// the label compared with each phrase's folded bytes, A–Z lower-cased as they are read.
+    static func isLabelASCII(_ cell: ArraySlice<UInt8>, of labels: [Phrase]) -> Bool {
+        var lower = cell.startIndex
+        var upper = cell.endIndex
+        while lower < upper && FieldText.isASCIISpace(cell[lower]) { lower += 1 }
+        while upper > lower && FieldText.isASCIISpace(cell[upper - 1]) { upper -= 1 }
+        while upper > lower && cell[upper - 1] == UInt8(ascii: ":") { upper -= 1 }
+        while upper > lower && FieldText.isASCIISpace(cell[upper - 1]) { upper -= 1 }
+        // The label with its abbreviation's point (`folded`) and without it (`bare`).
+        let folded = lower..<upper
+        let bare = upper > lower && cell[upper - 1] == UInt8(ascii: ".") ? lower..<(upper - 1) : folded
+        guard !bare.isEmpty else { return false }
+        func equals(_ phrase: [UInt8], _ range: Range<Int>, point: Bool) -> Bool {
+            guard phrase.count == range.count + (point ? 1 : 0) else { return false }
+            var offset = 0
+            for index in range {
+                if phrase[offset] != KeywordScanner.lower(cell[index]) { return false }
+                offset += 1
+            }
+            return !point || phrase[offset] == UInt8(ascii: ".")
+        }
+        return labels.contains {
+            equals($0.folded, folded, point: false) || equals($0.folded, bare, point: false)
+                || equals($0.folded, bare, point: true)
+        }
     }
 
     /// A quantity column's cell: a count of 1 to 999, alone or with a times sign on either side
@@ -971,8 +1153,9 @@ extension ExtractionContext {
     ///     gives it).
     ///   - cell: the price cell.
     static func quantityBefore(_ range: NSRange, in cell: String) -> Int? {
+        // Most prices start their cell.
+        guard range.location > 0, range.location <= cell.utf16.count else { return nil }
         let utf16 = Array(cell.utf16)
-        guard range.location > 0, range.location <= utf16.count else { return nil }
         let head = Text.trimmed(String(decoding: utf16[..<range.location], as: UTF16.self))
         guard let sign = head.unicodeScalars.last, "xX×".unicodeScalars.contains(sign) else { return nil }
         return smallCount(String(String.UnicodeScalarView(head.unicodeScalars.dropLast())))
@@ -982,6 +1165,12 @@ extension ExtractionContext {
     /// `▪ `, `‣ ` (with any spaces after it), or `・`, `■`, `□`, `◆`, `◇`, `●`, `○` (with or
     /// without).
     static func withoutListMarker(_ title: String) -> String {
+        // Of the bullets, only "-" and "*" are ASCII: a title that starts with another ASCII
+        // byte has none.
+        if let first = title.utf8.first, first < 0x80, first != UInt8(ascii: "-"), first != UInt8(ascii: "*")
+        {
+            return title
+        }
         // Japanese and Chinese bullets stand against the name: "・今治タオル", "■湯呑み".
         if let first = title.unicodeScalars.first, "・■□◆◇●○".unicodeScalars.contains(first) {
             let rest = Text.trimmed(String(String.UnicodeScalarView(title.unicodeScalars.dropFirst())))
@@ -995,8 +1184,55 @@ extension ExtractionContext {
         return Text.trimmed(String(String.UnicodeScalarView(rest)))
     }
 
+    /// The words a quantity may be followed by in an ASCII cell (``parseQuantity(_:labels:)``),
+    /// as UTF-8 bytes.
+    static let asciiCountWords: [[UInt8]] = ["x", "pcs", "pc", "stk", "st", "unidades"].map { Array($0.utf8) }
+
+    /// ``parseQuantity(_:labels:)`` for an ASCII cell, byte by byte: every byte is a character,
+    /// lower-casing changes A–Z only, and of the quantity's signs and words only the ASCII
+    /// ones can occur.
+    static func parseQuantityASCII(_ bytes: UnsafeBufferPointer<UInt8>, labels: [Phrase]) -> Int? {
+        var lower = 0
+        var upper = bytes.count
+        while lower < upper && FieldText.isASCIISpace(bytes[lower]) { lower += 1 }
+        while upper > lower && FieldText.isASCIISpace(bytes[upper - 1]) { upper -= 1 }
+        // A label first ("Qty: 2"), in any case.
+        var index = lower
+        for label in labels where label.folded.count <= upper - lower {
+            var offset = 0
+            while offset < label.folded.count
+                && KeywordScanner.lower(bytes[lower + offset]) == label.folded[offset]
+            {
+                offset += 1
+            }
+            if offset == label.folded.count {
+                index += offset
+                break
+            }
+        }
+        // Spaces, colons, a times sign, an asterisk; then one to three digits.
+        while index < upper, [0x20, 0x3A, 0x78, 0x58, 0x2A].contains(bytes[index]) { index += 1 }
+        var value = 0
+        var digits = 0
+        while index < upper && MoneyBytes.isDigit(bytes[index]) {
+            if digits < 3 { value = value * 10 + Int(bytes[index] - 0x30) }
+            digits += 1
+            index += 1
+        }
+        guard digits >= 1, digits <= 3, value > 0 else { return nil }
+        // Nothing after it, or a word of counting.
+        while index < upper && FieldText.isASCIISpace(bytes[index]) { index += 1 }
+        guard index < upper else { return value }
+        let after = UnsafeBufferPointer(rebasing: bytes[index..<upper])
+        return asciiCountWords.contains { $0.elementsEqual(after) } ? value : nil
+    }
+
     /// A quantity cell: "2", "x2", "× 2", "Qty: 2", "수량: 2", "2개", "2点".
     func parseQuantity(_ cell: String, labels: [Phrase]) -> Int? {
+        if FieldText.isASCII(cell) {
+            var cell = cell
+            return cell.withUTF8 { Self.parseQuantityASCII($0, labels: labels) }
+        }
         var rest = Substring(Text.trimmed(cell))
         let folded = Text.fold(Array(rest.lowercased().utf8))
         for label in labels where folded.starts(with: label.folded) {

@@ -118,7 +118,7 @@ extension ExtractionContext {
         for found in LabelledValues.find(
             languages.phrases(\.shipper), in: text, origins: bodyOrigins, hits: phraseHits)
         {
-            var value = String(found.value.prefix(60))
+            var value = FieldText.prefix(found.value, characters: 60)
             // A shipper line on a carrier's notice goes on with the address: "NORTHWIND
             // OUTFITTERS, PORTLAND, OR, US" names the shop before the first comma.
             if let comma = Self.firstComma(in: value) {
@@ -128,13 +128,10 @@ extension ExtractionContext {
             // In a sentence ("Ihr Paket von Kaffeerösterei Bohnenglück wird heute zugestellt")
             // the name ends before the first word in lower case.
             if found.placement == .sameCell {
-                let words = Self.spaceSeparatedSubstrings(value)
-                let name = words.prefix { word in word.first.map { !$0.isLowercase } ?? false }
-                if !name.isEmpty && name.count < words.count { value = name.joined(separator: " ") }
+                value = Self.beforeFirstLowerCaseWord(value)
             }
             // A name printed in capitals on a carrier's label reads in title case.
-            let letters = value.filter(\.isLetter)
-            if letters.count >= 4, letters.allSatisfy(\.isUppercase), letters.contains(where: \.isASCII) {
+            if Self.isWrittenInCapitals(value) {
                 value = Self.spaceSeparatedSubstrings(value).map { word in
                     word.count <= 1 ? String(word) : word.prefix(1) + word.dropFirst().lowercased()
                 }.joined(separator: " ")
@@ -142,6 +139,71 @@ extension ExtractionContext {
             if let name = cleanBrand(value) { return (name, found.context, found.placement.score) }
         }
         return nil
+    }
+
+    /// The words of `value` (parted by spaces) before the first that starts with a lower-case
+    /// letter, joined by one space; `value` itself when the first word does, or none does.
+    /// An ASCII value is read byte by byte (its lower-case letters are a–z).
+    static func beforeFirstLowerCaseWord(_ value: String) -> String {
+        guard FieldText.isASCII(value) else {
+            let words = spaceSeparatedSubstrings(value)
+            let name = words.prefix { word in word.first.map { !$0.isLowercase } ?? false }
+            return !name.isEmpty && name.count < words.count ? name.joined(separator: " ") : value
+        }
+        var value = value
+        return value.withUTF8 { bytes in
+            var kept: [UInt8] = []
+            var words = 0
+            var index = 0
+            while index < bytes.count {
+                if bytes[index] == 0x20 {
+                    index += 1
+                    continue
+                }
+                if bytes[index] >= UInt8(ascii: "a") && bytes[index] <= UInt8(ascii: "z") {
+                    // A word in lower case: the name ends before it, when a word stood before.
+                    return words > 0
+                        ? String(decoding: kept, as: UTF8.self) : String(decoding: bytes, as: UTF8.self)
+                }
+                if words > 0 { kept.append(0x20) }
+                while index < bytes.count && bytes[index] != 0x20 {
+                    kept.append(bytes[index])
+                    index += 1
+                }
+                words += 1
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+    }
+
+    /// How many words spaces part in `bytes` (`split(separator: 0x20).count`, counted without
+    /// building them): for simple text (``FieldText/isSimple(_:)``) the count of
+    /// `unicodeScalars.split(separator: " ")`, a space scalar being its byte.
+    static func spaceSeparatedCount(_ bytes: some Sequence<UInt8>) -> Int {
+        var words = 0
+        var previous: UInt8 = 0x20
+        for byte in bytes {
+            if byte != 0x20 && previous == 0x20 { words += 1 }
+            previous = byte
+        }
+        return words
+    }
+
+    /// Whether a name is printed in capitals: at least four letters, all upper-case, one of
+    /// them ASCII ("NORTHWIND OUTFITTERS"). An ASCII name is read byte by byte: its letters are
+    /// A–Z and a–z, and every byte is a character.
+    static func isWrittenInCapitals(_ value: String) -> Bool {
+        guard FieldText.isASCII(value) else {
+            let letters = value.filter(\.isLetter)
+            return letters.count >= 4 && letters.allSatisfy(\.isUppercase)
+                && letters.contains(where: \.isASCII)
+        }
+        var capitals = 0
+        for byte in value.utf8 {
+            if byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") { return false }
+            if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { capitals += 1 }
+        }
+        return capitals >= 4
     }
 
     /// A sender display name without "no-reply", "orders", "customer service", "team" and the like.
@@ -175,15 +237,62 @@ extension ExtractionContext {
             present = ByteSet(folded)
         }
         // Separators and words left dangling once noise is gone.
-        var words = Self.spaceSeparatedWords(name)
-        while let first = words.first, Self.isDangling(first) || Self.nameSeparators.containsAll(first) {
-            words.removeFirst()
-        }
-        while let last = words.last, Self.isDangling(last) || Self.nameSeparators.containsAll(last) {
-            words.removeLast()
-        }
-        name = Self.nameSeparators.trimming(words.joined(separator: " "))
+        name = Self.nameSeparators.trimming(Self.withoutDanglingWords(name))
         return cleanBrand(name)
+    }
+
+    /// The words of a display name (parted by spaces) joined by one space, without the words
+    /// at either end that dangle (``isDangling(_:)``) or are only separators
+    /// (``nameSeparators``): "the Blue Kettle via" → "Blue Kettle".
+    ///
+    /// In ASCII or ``FieldText/isSimple(_:)`` text a space is always a character of its own:
+    /// the words are found among the bytes, a string is built only for a word at either end
+    /// that is asked about, and the words kept are joined in one buffer.
+    static func withoutDanglingWords(_ name: String) -> String {
+        func drops(_ word: String) -> Bool { isDangling(word) || nameSeparators.containsAll(word) }
+        guard FieldText.isASCII(name) || FieldText.isSimple(name) else {
+            var words = name.split(separator: " ").map(String.init)
+            while let first = words.first, drops(first) { words.removeFirst() }
+            while let last = words.last, drops(last) { words.removeLast() }
+            return words.joined(separator: " ")
+        }
+        var name = name
+        return name.withUTF8 { bytes in
+            var words: [Range<Int>] = []
+            var index = 0
+            while index < bytes.count {
+                if bytes[index] == 0x20 {
+                    index += 1
+                    continue
+                }
+                let start = index
+                while index < bytes.count && bytes[index] != 0x20 { index += 1 }
+                words.append(start..<index)
+            }
+            // An ASCII word is asked from its bytes; any other as a string.
+            func dropsWord(_ range: Range<Int>) -> Bool {
+                let word = UnsafeBufferPointer(rebasing: bytes[range])
+                guard word.allSatisfy({ $0 < 0x80 }) else {
+                    return drops(String(decoding: word, as: UTF8.self))
+                }
+                return word.allSatisfy { nameSeparators.containsASCII($0) }
+                    || danglingWordBytes.contains { dangling in
+                        dangling.count == word.count
+                            && zip(dangling, word).allSatisfy { $0 == KeywordScanner.lower($1) }
+                    }
+            }
+            var first = 0
+            var end = words.count
+            while first < end, dropsWord(words[first]) { first += 1 }
+            while end > first, dropsWord(words[end - 1]) { end -= 1 }
+            var joined: [UInt8] = []
+            joined.reserveCapacity(bytes.count)
+            for position in first..<end {
+                if position > first { joined.append(0x20) }
+                joined.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[words[position]]))
+            }
+            return String(decoding: joined, as: UTF8.self)
+        }
     }
 
     /// `text.firstIndex(of: ",")`, found among the UTF-8 bytes when the text is ASCII or
@@ -220,11 +329,14 @@ extension ExtractionContext {
         "the", "from", "via", "at", "by", "of", "your", "von", "de", "du", "di", "da", "van", "&", "and",
     ]
 
+    /// ``danglingWords`` as UTF-8 bytes (all of them ASCII and lower-case).
+    static let danglingWordBytes = danglingWords.sorted().map { Array($0.utf8) }
+
     /// Whether a word of a display name is one of ``danglingWords`` in any case.
     static func isDangling(_ word: String) -> Bool {
         // Lower-casing keeps an ASCII word's length, and no dangling word is longer than 4 bytes.
         if word.utf8.count > 4 && FieldText.isASCII(word) { return false }
-        return danglingWords.contains(word.lowercased())
+        return danglingWords.contains(FieldText.lowercased(word))
     }
 
     /// A brand name as printed, or nil when it cannot be one: empty, too long, an address,
@@ -236,14 +348,14 @@ extension ExtractionContext {
 
     /// ``cleanBrand(_:dropLegalForm:)`` for any text, character by character.
     static func cleanBrandCharacters(_ raw: String, dropLegalForm: Bool = false) -> String? {
-        var name = Text.collapsed(Text.trimmed(raw))
+        var name = FieldText.collapsed(Text.trimmed(raw))
         // A simple name stays simple as characters are cut from it: its affixes compare as bytes.
         let simple = FieldText.isSimple(name)
         // Honorifics after a name in Japanese and Korean address lines.
         for honorific in honorifics where FieldText.hasSuffix(name, honorific, simple: simple) {
             name = Text.trimmed(String(name.dropLast(honorific.count)))
         }
-        let folded = name.lowercased()
+        let folded = FieldText.lowercased(name)
         let foldedIsSimple = FieldText.isSimple(folded)
         var changed = false
         if FieldText.hasSuffix(folded, "reserved.", simple: foldedIsSimple) {
@@ -256,12 +368,15 @@ extension ExtractionContext {
         }
         // Legal forms other than the English ones are not part of how a shop is named;
         // the English ones ("Co.", "Ltd") are kept unless the name comes from a copyright line.
-        var lowered = changed ? name.lowercased() : folded
+        var lowered = changed ? FieldText.lowercased(name) : folded
         var loweredIsSimple = changed ? FieldText.isSimple(lowered) : foldedIsSimple
         func dropLegalForms(_ forms: [(count: Int, lowered: FieldText.Affix)]) {
+            // Every form ends with an ASCII letter or point, a character no other character is
+            // canonically equivalent to: a name whose last byte ends none of them ends with none.
+            guard let last = lowered.utf8.last, legalFormLastBytes.contains(last) else { return }
             for form in forms where FieldText.hasSuffix(lowered, form.lowered, simple: loweredIsSimple) {
                 name = String(name.dropLast(form.count))
-                lowered = name.lowercased()
+                lowered = FieldText.lowercased(name)
                 loweredIsSimple = FieldText.isSimple(lowered)
             }
         }
@@ -282,8 +397,7 @@ extension ExtractionContext {
         // A simple name stays simple: its characters are its scalars.
         let characters = simple ? name.unicodeScalars.count : name.count
         let words =
-            simple
-            ? name.unicodeScalars.split(separator: " ").count : name.split(separator: " ").count
+            simple ? spaceSeparatedCount(name.utf8) : name.split(separator: " ").count
         guard !name.isEmpty, characters <= 40, words <= 5,
             !(name.utf8.contains(UInt8(ascii: "@")) && name.contains("@")),
             name.contains(where: { $0.isLetter })
@@ -331,13 +445,17 @@ extension ExtractionContext {
             }
             return true
         }
-        if hasSuffix(Array("reserved.".utf8), folding: true) { name.removeLast() }
+        if hasSuffix(reservedBytes, folding: true) { name.removeLast() }
         for suffix in allRightsReservedBytes where hasSuffix(suffix, folding: false) {
             name.removeLast(suffix.count)
         }
-        for suffix in foreignLegalFormBytes + (dropLegalForm ? englishLegalFormBytes : [])
-        where hasSuffix(suffix, folding: true) {
+        for suffix in foreignLegalFormBytes where hasSuffix(suffix, folding: true) {
             name.removeLast(suffix.count)
+        }
+        if dropLegalForm {
+            for suffix in englishLegalFormBytes where hasSuffix(suffix, folding: true) {
+                name.removeLast(suffix.count)
+            }
         }
         func trim(_ isTrimmed: (UInt8) -> Bool) {
             var end = name.count
@@ -351,18 +469,24 @@ extension ExtractionContext {
         trim { brandPunctuation.containsASCII($0) }
         if dropLegalForm { trim { brandPoints.containsASCII($0) } }
         trim(FieldText.isASCIISpace)
-        let words = name.split(separator: 0x20, omittingEmptySubsequences: true).count
+        let words = spaceSeparatedCount(name)
         guard !name.isEmpty, name.count <= 40, words <= 5, !name.contains(UInt8(ascii: "@")),
             name.contains(where: { ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z") })
         else { return nil }
         return String(decoding: name, as: UTF8.self)
     }
 
+    /// "reserved.", whose point is dropped from a brand name, as bytes.
+    static let reservedBytes = Array("reserved.".utf8)
     /// The "All rights reserved" endings dropped from a brand name, as bytes.
     static let allRightsReservedBytes = [
         " All rights reserved", " All Rights Reserved", " all rights reserved",
     ]
     .map { Array($0.utf8) }
+    /// The last bytes of the lower-cased legal forms (``foreignLegalForms``,
+    /// ``englishLegalForms``).
+    static let legalFormLastBytes = ByteSet(
+        (foreignLegalForms + englishLegalForms).compactMap { $0.lowered.bytes.last })
     /// ``foreignLegalForms`` lower-cased, as bytes.
     static let foreignLegalFormBytes = foreignLegalForms.map { Array($0.lowered.text.utf8) }
     /// ``englishLegalForms`` lower-cased, as bytes.
@@ -464,7 +588,8 @@ extension ExtractionContext {
     /// link's does ("Fernhill Ceramics" sending through a platform, linking fernhillceramics.example).
     func linkedDomain(named name: String, sender: String?) -> String? {
         let key = Self.nameKey(name)
-        guard key.count >= 4 else { return nil }
+        // (A key of ASCII letters and digits has as many characters as bytes.)
+        guard key.utf8.count >= 4, FieldText.isASCII(key) || key.count >= 4 else { return nil }
         let label = Self.domainLabel
         if let sender {
             let senderLabel = label(sender)
@@ -487,9 +612,13 @@ extension ExtractionContext {
     /// byte by byte for an ASCII name (whose letters and digits are A–Z, a–z and 0–9).
     static func nameKey(_ name: String) -> String {
         guard FieldText.isASCII(name) else {
-            return String(name.lowercased().filter { $0.isLetter || $0.isNumber })
+            return String(FieldText.lowercased(name).filter { $0.isLetter || $0.isNumber })
         }
-        let bytes = name.utf8.filter(KeywordScanner.isAlphanumeric).map(KeywordScanner.lower)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(name.utf8.count)
+        for byte in name.utf8 where KeywordScanner.isAlphanumeric(byte) {
+            bytes.append(KeywordScanner.lower(byte))
+        }
         return String(decoding: bytes, as: UTF8.self)
     }
 

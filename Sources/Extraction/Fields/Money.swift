@@ -35,7 +35,11 @@ enum Money {
     /// Every amount with a currency in the text, in order.
     /// - Parameter defaultCurrency: what `¥` and `$` mean in the email's language (e.g. `CNY`).
     static func amounts(in text: String, defaultCurrency: String? = nil) -> [(MonetaryAmount, NSRange)] {
-        guard mayNameCurrency(text) else { return [] }
+        // Both readers find nothing in a text without an ASCII digit: most texts asked (titles,
+        // names, labels) are told so from their bytes at once.
+        guard text.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 }), mayNameCurrency(text) else {
+            return []
+        }
         if MoneyBytes.reads(text) { return byteAmounts(in: text, defaultCurrency: defaultCurrency) }
         return expressionAmounts(in: text, defaultCurrency: defaultCurrency)
     }
@@ -48,16 +52,19 @@ enum Money {
         return text.withUTF8 { bytes in
             var result: [(MonetaryAmount, NSRange)] = []
             for match in MoneyBytes.matches(in: bytes) {
-                func group(_ index: Int) -> String? {
-                    match.groups[index - 1].map {
-                        String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self)
-                    }
-                }
-                let trailingCode = group(3).flatMap { codes.contains($0.uppercased()) ? $0 : nil }
-                let symbol = trailingCode ?? group(1) ?? group(3) ?? group(5)
-                guard let symbol, let number = group(2) ?? group(4) else { continue }
-                let currency = code(for: symbol, defaultCurrency: defaultCurrency)
-                guard let amount = normalize(number, currency: currency) else { continue }
+                // The groups as `expressionAmounts` reads them: an ISO code after the number
+                // says more than a symbol before it; the currency and the number are read from
+                // their bytes (``MoneyBytes/currency(_:in:defaultCurrency:)``,
+                // ``normalize(_:in:currency:)``), building no string for either.
+                let trailingCode = match.groups.2.flatMap { MoneyBytes.isoCode(bytes, $0) != nil ? $0 : nil }
+                let symbol = trailingCode ?? match.groups.0 ?? match.groups.2 ?? match.groups.4
+                guard let symbol, let number = match.groups.1 ?? match.groups.3 else { continue }
+                let currency =
+                    MoneyBytes.currency(symbol, in: bytes, defaultCurrency: defaultCurrency)
+                    ?? code(
+                        for: String(decoding: UnsafeBufferPointer(rebasing: bytes[symbol]), as: UTF8.self),
+                        defaultCurrency: defaultCurrency)
+                guard let amount = normalize(number, in: bytes, currency: currency) else { continue }
                 let lower = utf16Offset(of: match.range.lowerBound, in: bytes)
                 let upper =
                     lower + utf16Offset(of: match.range.upperBound, in: bytes, from: match.range.lowerBound)
@@ -185,6 +192,99 @@ enum Money {
         // `padding(toLength: 2, withPad: "0", startingAt: 0)`: at most two digits follow.
         while fractionDigits.count < 2 { fractionDigits.append(UInt8(ascii: "0")) }
         return integer + "." + String(decoding: fractionDigits.prefix(2), as: UTF8.self)
+    }
+
+    /// ``normalize(_:currency:)`` for the number at `range` of UTF-8 `bytes`, read byte by
+    /// byte when the number is made of ASCII other than the carriage return, U+00A0 and
+    /// U+202F (as every number ``MoneyBytes`` matches is): there each scalar is a character,
+    /// so the scalar positions ``normalize(_:currency:)`` counts are counted from lead bytes.
+    /// Builds no array; the result (at most 12 integer digits, a point and two more: 15 bytes)
+    /// is a small string.
+    static func normalize(_ range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>, currency: String)
+        -> String?
+    {
+        // The last "." or ",", and how many scalars follow it.
+        var separator = -1
+        var index = range.lowerBound
+        while index < range.upperBound {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: ".") || byte == UInt8(ascii: ",") {
+                separator = index
+            } else if byte == 0x0D {
+                return normalize(
+                    String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self),
+                    currency: currency)
+            } else if byte >= 0x80 {
+                // U+00A0 (C2 A0) and U+202F (E2 80 AF) only.
+                let isNoBreak =
+                    (byte == 0xC2 && index + 1 < range.upperBound && bytes[index + 1] == 0xA0)
+                    || (byte == 0xE2 && index + 2 < range.upperBound && bytes[index + 1] == 0x80
+                        && bytes[index + 2] == 0xAF)
+                guard isNoBreak else {
+                    return normalize(
+                        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self),
+                        currency: currency)
+                }
+                index += byte == 0xC2 ? 2 : 3
+                continue
+            }
+            index += 1
+        }
+        var decimal = -1
+        if separator >= 0 {
+            var after = 0
+            for position in (separator + 1)..<range.upperBound where bytes[position] & 0xC0 != 0x80 {
+                after += 1
+            }
+            if after == 1 || after == 2 { decimal = separator }
+        }
+        // The integer digits without leading zeros (one kept), and the fraction's first two.
+        let integerEnd = decimal >= 0 ? decimal : range.upperBound
+        var firstDigit = -1
+        var lastDigit = -1
+        var integerCount = 0
+        for position in range.lowerBound..<integerEnd where MoneyBytes.isDigit(bytes[position]) {
+            if firstDigit < 0 && bytes[position] != UInt8(ascii: "0") { firstDigit = position }
+            if firstDigit >= 0 { integerCount += 1 }
+            lastDigit = position
+        }
+        if firstDigit < 0 {
+            // Zeros only (kept as one "0"), or no digit at all.
+            guard lastDigit >= 0 else { return nil }
+            firstDigit = lastDigit
+            integerCount = 1
+        }
+        guard integerCount <= 12 else { return nil }
+        var fraction: (UInt8, UInt8) = (UInt8(ascii: "0"), UInt8(ascii: "0"))
+        var fractionCount = 0
+        var fractionIsZero = true
+        if decimal >= 0 {
+            for position in (decimal + 1)..<range.upperBound where MoneyBytes.isDigit(bytes[position]) {
+                if bytes[position] != UInt8(ascii: "0") { fractionIsZero = false }
+                if fractionCount == 0 {
+                    fraction.0 = bytes[position]
+                } else if fractionCount == 1 {
+                    fraction.1 = bytes[position]
+                }
+                fractionCount += 1
+            }
+        }
+        let withFraction = !(zeroDecimal.contains(currency) && fractionIsZero)
+        return String(unsafeUninitializedCapacity: integerCount + 3) { buffer in
+            // `integerCount` digits, then ".", and two: at most `integerCount + 3` bytes.
+            var count = 0
+            for position in firstDigit..<integerEnd where MoneyBytes.isDigit(bytes[position]) {
+                buffer[count] = bytes[position]
+                count += 1
+            }
+            if withFraction {
+                buffer[count] = UInt8(ascii: ".")
+                buffer[count + 1] = fraction.0
+                buffer[count + 2] = fraction.1
+                count += 3
+            }
+            return count
+        }
     }
 
     /// ``normalize(_:currency:)`` character by character, for any text.

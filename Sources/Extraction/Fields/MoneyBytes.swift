@@ -16,14 +16,80 @@ import Foundation
 /// separators, control and format characters, unassigned scalars, a vertical tab, or more
 /// than the expression reads) is left to the expression.
 enum MoneyBytes {
-    /// One match: its UTF-8 range and the five groups (nil when a group took no part).
+    /// One match: its UTF-8 range and the five groups (nil when a group took no part), held in
+    /// the match itself (no array allocated per match).
     struct Match {
         var range: Range<Int>
-        var groups: [Range<Int>?]
+        var groups: (Range<Int>?, Range<Int>?, Range<Int>?, Range<Int>?, Range<Int>?)
+    }
+
+    /// The positions after `\s?` at `position`, in the order the expression tries them: after
+    /// the space when there is one (else nil), then `position` itself.
+    @inline(__always) static func afterOptionalSpace(
+        _ bytes: UnsafeBufferPointer<UInt8>, at position: Int
+    ) -> (Int?, Int) {
+        (spaceLength(bytes, at: position).map { position + $0 }, position)
     }
 
     static let symbolBytes: [[UInt8]] = Money.symbols.map { Array($0.0.utf8) }
-    static let codeBytes: Set<[UInt8]> = Set(Money.codes.map { Array($0.utf8) })
+
+    /// The first bytes a currency can start with: each symbol's first byte and the capitals
+    /// that start the ISO codes. At any other byte ``currencyLength(_:at:)`` answers at once.
+    static let currencyFirstBytes: ByteSet = ByteSet(
+        symbolBytes.compactMap(\.first) + Money.codes.compactMap { $0.utf8.first })
+
+    /// The ISO codes of ``Money/codes`` keyed by their three bytes (first byte highest), each
+    /// with the currency it names ("RMB" names "CNY"): a code is looked up without building an
+    /// array or a string.
+    static let codeKeys: [UInt32: String] = Dictionary(
+        uniqueKeysWithValues: Money.codes.map { code in
+            let bytes = Array(code.utf8)
+            return (codeKey(bytes[0], bytes[1], bytes[2]), code == "RMB" ? "CNY" : code)
+        })
+
+    /// Three bytes as one key of ``codeKeys``.
+    @inline(__always) static func codeKey(_ first: UInt8, _ second: UInt8, _ third: UInt8) -> UInt32 {
+        UInt32(first) << 16 | UInt32(second) << 8 | UInt32(third)
+    }
+
+    /// The currency an ISO code at `range` names (``Money/code(for:defaultCurrency:)``: the code
+    /// itself, "CNY" for "RMB"), or nil when the bytes are no code of ``Money/codes``.
+    static func isoCode(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String? {
+        guard range.count == 3 else { return nil }
+        let start = range.lowerBound
+        return codeKeys[codeKey(bytes[start], bytes[start + 1], bytes[start + 2])]
+    }
+
+    /// Positions in ``Money/symbols`` of the symbols ``Money/code(for:defaultCurrency:)`` reads
+    /// with the email's currency: "$" (CAD, AUD, MXN) and "¥", "￥" (CNY).
+    static let dollarSymbol = Money.symbols.firstIndex { $0.0 == "$" }
+    static let yenSymbols = Money.symbols.indices.filter {
+        Money.symbols[$0].0 == "¥" || Money.symbols[$0].0 == "￥"
+    }
+
+    /// ``Money/code(for:defaultCurrency:)`` for a currency a match found at `range` (an ISO code
+    /// or a symbol of ``Money/symbols``), read from its bytes; nil for anything else (then the
+    /// string is asked).
+    ///
+    /// An ISO code upper-cased is itself; no symbol upper-cased is a code (each holds "$", a
+    /// point or a scalar outside ASCII), so a symbol's code is the one ``Money/symbols`` gives.
+    static func currency(
+        _ range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>, defaultCurrency: String?
+    ) -> String? {
+        if let code = isoCode(bytes, range) { return code }
+        for (index, symbol) in symbolBytes.enumerated() where symbol.count == range.count {
+            var offset = 0
+            while offset < symbol.count && bytes[range.lowerBound + offset] == symbol[offset] { offset += 1 }
+            guard offset == symbol.count else { continue }
+            let code = Money.symbols[index].1
+            if yenSymbols.contains(index) && defaultCurrency == "CNY" { return "CNY" }
+            if index == dollarSymbol, let defaultCurrency, ["CAD", "AUD", "MXN"].contains(defaultCurrency) {
+                return defaultCurrency
+            }
+            return code
+        }
+        return nil
+    }
 
     /// Whether the matcher reads the text as the expression does.
     static func reads(_ text: String) -> Bool {
@@ -36,7 +102,7 @@ enum MoneyBytes {
         guard text.utf8.count <= 200_000 else { return false }
         guard nonASCII else { return true }
         for scalar in text.unicodeScalars where !scalar.isASCII {
-            if scalar.value == 0xA0 || scalar.value == 0x202F { continue }
+            if scalar.value == 0xA0 || scalar.value == 0x202F || isReadScalar(scalar) { continue }
             switch scalar.properties.generalCategory {
             case .decimalNumber, .spaceSeparator, .lineSeparator, .paragraphSeparator, .control, .format,
                 .unassigned, .surrogate, .privateUse:
@@ -45,6 +111,20 @@ enum MoneyBytes {
             }
         }
         return true
+    }
+
+    /// Whether a scalar beyond ASCII is one of the letters and signs emails are written in
+    /// whose general category ``reads(_:)`` accepts, known without asking for it: Latin-1 and
+    /// Latin Extended (U+00A1–U+024F but the soft hyphen U+00AD, a format character), kana
+    /// (U+3041–U+3096, U+30A1–U+30FA), CJK ideographs (U+4E00–U+9FA5) and Hangul syllables
+    /// (U+AC00–U+D7A3), all of them letters, marks-free signs or symbols assigned since
+    /// Unicode 1.1. Any other scalar is asked (false).
+    @inline(__always) static func isReadScalar(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0xA1...0xAC, 0xAE...0x24F: return true
+        case 0x3041...0x3096, 0x30A1...0x30FA, 0x4E00...0x9FA5, 0xAC00...0xD7A3: return true
+        default: return false
+        }
     }
 
     /// Every match, leftmost first and not overlapping, as the expression finds them.
@@ -100,6 +180,8 @@ enum MoneyBytes {
     /// The length of the currency at a position, or nil.
     static func currencyLength(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int? {
         let rest = bytes.count - index
+        // Most bytes start no currency.
+        guard rest > 0, currencyFirstBytes.contains(bytes[index]) else { return nil }
         for symbol in symbolBytes where symbol.count <= rest {
             var offset = 0
             while offset < symbol.count && bytes[index + offset] == symbol[offset] { offset += 1 }
@@ -108,8 +190,7 @@ enum MoneyBytes {
         // (?<![A-Za-z])(?:codes)(?![A-Za-z])
         guard rest >= 3, index == 0 || !isLetter(bytes[index - 1]) else { return nil }
         guard rest == 3 || !isLetter(bytes[index + 3]) else { return nil }
-        let code = [bytes[index], bytes[index + 1], bytes[index + 2]]
-        return codeBytes.contains(code) ? 3 : nil
+        return codeKeys[codeKey(bytes[index], bytes[index + 1], bytes[index + 2])] != nil ? 3 : nil
     }
 
     /// `(?![\d.,]*\d)` at a position: no digit in the run of digits, points and commas there.
@@ -178,23 +259,18 @@ enum MoneyBytes {
         // (C)\s?-?\s?(N)(?:\s?(C))?
         if let currency = currencyLength(bytes, at: start) {
             let afterCurrency = start + currency
-            var firstSpaces: [Int] = []
-            if let space = spaceLength(bytes, at: afterCurrency) { firstSpaces.append(afterCurrency + space) }
-            firstSpaces.append(afterCurrency)
-            for afterFirst in firstSpaces {
-                var dashes: [Int] = []
-                if afterFirst < bytes.count, bytes[afterFirst] == 0x2D { dashes.append(afterFirst + 1) }
-                dashes.append(afterFirst)
-                for afterDash in dashes {
-                    var secondSpaces: [Int] = []
-                    if let space = spaceLength(bytes, at: afterDash) {
-                        secondSpaces.append(afterDash + space)
-                    }
-                    secondSpaces.append(afterDash)
-                    for numberStart in secondSpaces {
-                        guard let numberEnd = number(bytes, at: numberStart, accept: { _ in true }) else {
-                            continue
-                        }
+            // Each optional part is tried taken first, then left out (`choice` 0 and 1).
+            let firstSpace = afterOptionalSpace(bytes, at: afterCurrency)
+            for firstChoice in 0..<2 {
+                guard let afterFirst = firstChoice == 0 ? firstSpace.0 : firstSpace.1 else { continue }
+                let dash: Int? = afterFirst < bytes.count && bytes[afterFirst] == 0x2D ? afterFirst + 1 : nil
+                for dashChoice in 0..<2 {
+                    guard let afterDash = dashChoice == 0 ? dash : afterFirst else { continue }
+                    let secondSpace = afterOptionalSpace(bytes, at: afterDash)
+                    for secondChoice in 0..<2 {
+                        guard let numberStart = secondChoice == 0 ? secondSpace.0 : secondSpace.1,
+                            let numberEnd = number(bytes, at: numberStart, accept: { _ in true })
+                        else { continue }
                         var end = numberEnd
                         var tail: Range<Int>?
                         if let space = spaceLength(bytes, at: numberEnd),
@@ -207,7 +283,7 @@ enum MoneyBytes {
                         if let tail { end = tail.upperBound }
                         return Match(
                             range: start..<end,
-                            groups: [start..<afterCurrency, numberStart..<numberEnd, tail, nil, nil])
+                            groups: (start..<afterCurrency, numberStart..<numberEnd, tail, nil, nil))
                     }
                 }
             }
@@ -215,11 +291,11 @@ enum MoneyBytes {
         // (N)\s?(C)(?!\s?\d)
         var found: (number: Int, currency: Range<Int>)?
         _ = number(bytes, at: start) { numberEnd in
-            var currencyStarts: [Int] = []
-            if let space = spaceLength(bytes, at: numberEnd) { currencyStarts.append(numberEnd + space) }
-            currencyStarts.append(numberEnd)
-            for currencyStart in currencyStarts {
-                guard let currency = currencyLength(bytes, at: currencyStart) else { continue }
+            let currencyStart = afterOptionalSpace(bytes, at: numberEnd)
+            for choice in 0..<2 {
+                guard let currencyStart = choice == 0 ? currencyStart.0 : currencyStart.1,
+                    let currency = currencyLength(bytes, at: currencyStart)
+                else { continue }
                 let end = currencyStart + currency
                 // (?!\s?\d)
                 if end < bytes.count, isDigit(bytes[end]) { continue }
@@ -236,6 +312,6 @@ enum MoneyBytes {
         guard let found else { return nil }
         return Match(
             range: start..<found.currency.upperBound,
-            groups: [nil, nil, nil, start..<found.number, found.currency])
+            groups: (nil, nil, nil, start..<found.number, found.currency))
     }
 }

@@ -45,13 +45,18 @@ public struct MerchantRules: Sendable, Decodable {
     /// entries listing one domain, the first.
     public func entry(forDomain domain: String) -> Entry? {
         var candidate = domain.lowercased()
+        // A dot in ASCII is one character (as nearly every domain is): found among the bytes,
+        // not character by character. A parent domain of an ASCII domain is ASCII.
+        let ascii = candidate.utf8.allSatisfy { $0 < 0x80 }
         while true {
             if let position = entryByDomain[candidate] { return merchants[position] }
-            guard let dot = candidate.firstIndex(of: ".") else { return nil }
+            guard
+                let dot = ascii
+                    ? candidate.utf8.firstIndex(of: UInt8(ascii: ".")) : candidate.firstIndex(of: ".")
+            else { return nil }
             candidate = String(candidate[candidate.index(after: dot)...])
-            // A dot in ASCII is one character: no need to ask Foundation.
             let hasDot =
-                candidate.utf8.allSatisfy { $0 < 0x80 }
+                ascii || candidate.utf8.allSatisfy { $0 < 0x80 }
                 ? candidate.utf8.contains(UInt8(ascii: ".")) : candidate.contains(".")
             if !hasDot { return nil }
         }
