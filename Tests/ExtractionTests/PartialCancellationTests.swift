@@ -1,7 +1,8 @@
-import Extraction
 import Foundation
 import MailDocument
 import Testing
+
+@testable import Extraction
 
 /// A cancellation email that cancels part of the order says so (`partialCancellation`), in
 /// the rules' languages; one that cancels the whole order does not.
@@ -32,6 +33,22 @@ import Testing
             #expect(result.kind == .cancellation, "\(subject)")
             #expect(result.partialCancellation == true, "\(subject)")
         }
+    }
+
+    @Test func byteSearchFindsANeedleAnywhere() {
+        func contains(_ needle: String, _ haystack: String) -> Bool {
+            Array(needle.utf8).withUnsafeBytes { needle in
+                Array(haystack.utf8).withUnsafeBytes { ExtractionContext.contains(needle, in: $0) }
+            }
+        }
+        #expect(contains("abc", "abc"))
+        #expect(contains("abc", "xxabc"))
+        #expect(contains("abc", "abxabc"))
+        #expect(contains("a", "xa"))
+        #expect(!contains("abc", "abxab"))
+        #expect(!contains("abcd", "abc"))
+        #expect(!contains("abc", ""))
+        #expect(!contains("", "abc"))
     }
 
     @Test func theWholeOrderIsNoPartialCancellation() {

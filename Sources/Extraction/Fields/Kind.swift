@@ -77,26 +77,34 @@ extension ExtractionContext {
         return result
     }
 
+    /// Whether `needle` (not empty) occurs in `haystack`: each byte equal to its first found by
+    /// `memchr(3)`, the rest compared by `memcmp(3)`.
+    static func contains(_ needle: UnsafeRawBufferPointer, in haystack: UnsafeRawBufferPointer) -> Bool {
+        guard let base = haystack.baseAddress, let first = needle.first, let needleBase = needle.baseAddress,
+            needle.count <= haystack.count
+        else { return false }
+        var start = 0
+        let last = haystack.count - needle.count
+        while start <= last, let hit = memchr(base + start, Int32(first), last - start + 1) {
+            let offset = base.distance(to: UnsafeRawPointer(hit))
+            if memcmp(base + offset, needleBase, needle.count) == 0 { return true }
+            start = offset + 1
+        }
+        return false
+    }
+
     /// Whether this cancellation email cancels only part of the order: a phrase of a
     /// language's `partialCancellation` ("one item of your order", "Teilstornierung",
     /// "一部キャンセル") in its text, compared folded as the text is. Asked only of
     /// cancellations, which are few.
     func cancelsPartOfTheOrder() -> Bool {
-        let folded = text.foldedText
-        for language in rules.languages {
-            for phrase in language.partialCancellation ?? [] {
-                let needle = Text.fold(Array(phrase.utf8))
-                guard !needle.isEmpty, needle.count <= folded.count else { continue }
-                var start = 0
-                while let first = folded[start...].firstIndex(of: needle[0]),
-                    first + needle.count <= folded.count
-                {
-                    if folded[first..<(first + needle.count)].elementsEqual(needle) { return true }
-                    start = first + 1
+        text.foldedText.withUnsafeBytes { haystack in
+            rules.languages.contains { language in
+                (language.foldedPartialCancellation ?? []).contains { needle in
+                    needle.withUnsafeBytes { needle in Self.contains(needle, in: haystack) }
                 }
             }
         }
-        return false
     }
 
     /// Decides the kind from kind phrases, markup, attached orders, tracking numbers and the sender.

@@ -39,6 +39,9 @@ public struct LanguageRules: Sendable, Decodable {
     /// Phrases that make a cancellation email cancel only part of the order ("one item of your
     /// order", "Teilstornierung", "一部キャンセル"); optional.
     public var partialCancellation: [String]?
+    /// ``partialCancellation`` folded as the document text is (``Text/fold(_:)``), once, when
+    /// the rules are loaded; never in a rules file.
+    var foldedPartialCancellation: [[UInt8]]?
 
     /// Label lists by field.
     public struct Labels: Sendable, Decodable {
@@ -112,6 +115,10 @@ extension LanguageRules {
         rules.brandPhrases = Self.withTypographicApostrophes(brandPhrases)
         rules.orderLinkPhrases = orderLinkPhrases.map(Self.withTypographicApostrophes)
         rules.partialCancellation = partialCancellation.map(Self.withTypographicApostrophes)
+        rules.foldedPartialCancellation = rules.partialCancellation?.map { Text.fold(Array($0.utf8)) }.filter
+        {
+            !$0.isEmpty
+        }
         for (word, offset) in relativeDays where word.utf8.contains(0x27) {
             let typographic = word.replacingOccurrences(of: "'", with: "\u{2019}")
             if rules.relativeDays[typographic] == nil { rules.relativeDays[typographic] = offset }
