@@ -284,7 +284,7 @@ final class LanguageSet: Sendable {
         // The sample's lines are back to back in the folded text, with line ends between them:
         // they are counted in one pass (a counted scalar is three bytes of valid UTF-8, which
         // folding leaves as they are, and never spans a line end).
-        if sampleLines > 0 {
+        if sampleLines > 0 && text.holdsScriptLeads {
             text.foldedText.withUnsafeBufferPointer { folded in
                 let sample = ranges[0].lowerBound..<ranges[sampleLines - 1].upperBound
                 countScripts(

@@ -40,18 +40,20 @@ extension ExtractionContext {
         }
         let fillers = languages.fillers
         let notOrder = languages.phrases(\.notOrderNumber)
-        let strong =
-            LabelledValues.find(
-                languages.phrases(\.orderNumber), in: text, origins: Self.allOrigins,
-                hits: phraseHits) + valuesBelowHeaderRows(languages.phrases(\.orderNumber))
-        for found in strong where !isNegated(found, by: notOrder) {
+        let strongLabelled = LabelledValues.find(
+            languages.phrases(\.orderNumber), in: text, origins: Self.allOrigins, hits: phraseHits)
+        var strongNumbers = [String??](repeating: nil, count: strongLabelled.count)
+        let strong = strongLabelled + valuesBelowHeaderRows(languages.phrases(\.orderNumber))
+        for (position, found) in strong.enumerated() where !isNegated(found, by: notOrder) {
             // A number shorter than three digits only when it is the label's whole value in the
             // label's cell or the next one (a line below an empty label may be a quantity),
             // and trusted less: a subject alone does not give it.
             var short = false
             let value = FieldText.narrowedFullWidth(found.value)
+            let extracted = OrderNumberToken.extract(from: value, fillers: fillers, minimumLength: 4)
+            if position < strongNumbers.count && value == found.value { strongNumbers[position] = extracted }
             guard
-                let number = OrderNumberToken.extract(from: value, fillers: fillers, minimumLength: 4)
+                let number = extracted
                     ?? {
                         guard found.placement != .nextLine else { return nil }
                         short = true
@@ -68,15 +70,20 @@ extension ExtractionContext {
         let weak = LabelledValues.find(
             languages.phrases(\.orderNumberWeak), in: text, origins: Self.allOrigins,
             following: false, hits: phraseHits)
-        for found in weak where !isNegated(found, by: notOrder) {
-            guard
-                let number = OrderNumberToken.extract(
-                    from: FieldText.narrowedFullWidth(found.value), fillers: fillers, minimumLength: 5)
+        var weakNumbers = [String??](repeating: nil, count: weak.count)
+        for (position, found) in weak.enumerated() where !isNegated(found, by: notOrder) {
+            let value = FieldText.narrowedFullWidth(found.value)
+            guard let number = OrderNumberToken.extract(from: value, fillers: fillers, minimumLength: 5)
             else { continue }
+            // A number of five characters or more is one of four or more
+            // (``OrderNumberToken/isPlausible(_:minimumLength:)`` only compares the length).
+            if value == found.value { weakNumbers[position] = .some(number) }
             let isSubject = found.line.origin == .subject || found.line.origin == .preheader
             add(
                 number, source: isSubject ? "subject" : "label", score: isSubject ? 0.62 : 0.7, found: found)
         }
+        orderNumberLabels.strong = (strongLabelled, strongNumbers)
+        orderNumberLabels.weak = (weak, weakNumbers)
         return candidates
     }
 
@@ -133,15 +140,18 @@ extension ExtractionContext {
     func isNegated(_ found: LabelledValue, by phrases: PhraseSet) -> Bool {
         let labelStart = found.offset - found.line.startOffset
         guard labelStart >= 0 else { return false }
-        let matches =
-            phraseHits.covers(phrases)
-            ? phraseHits.matches(phrases, line: found.labelLineIndex, limit: 16)
-            : phrases.matches(in: found.line.folded, limit: 16)
-        for (_, range) in matches
-        where range.lowerBound <= labelStart + 2 && range.upperBound >= labelStart - 2 {
-            return true
+        func negates(_ range: Range<Int>) -> Bool {
+            range.lowerBound <= labelStart + 2 && range.upperBound >= labelStart - 2
         }
-        return false
+        guard phraseHits.covers(phrases) else {
+            return phrases.matches(in: found.line.folded, limit: 16).contains { negates($0.1) }
+        }
+        var negated = false
+        phraseHits.forEachMatch(phrases, line: found.labelLineIndex, limit: 16) { _, range in
+            negated = negates(range)
+            return !negated
+        }
+        return negated
     }
 
     /// Tracking candidates from the carrier rules, for every rendition, merged by number.
@@ -218,14 +228,30 @@ extension ExtractionContext {
         // "Ihre Bestellung WK-2026-00433 vom 22.11.2026", "order #300127 placed on November 18".
         let connectors = languages.orderDateConnectors
         if !connectors.isEmpty && !candidates.contains(where: { $0.source == "label" }) {
-            let labels = [languages.orderNumber, languages.orderNumberWeak]
-            for set in labels {
-                for found in LabelledValues.find(
-                    set, in: text, origins: bodyOrigins, following: false, hits: phraseHits)
-                {
+            let labels = [
+                (languages.orderNumber, orderNumberLabels.strong),
+                (languages.orderNumberWeak, orderNumberLabels.weak),
+            ]
+            for (set, read) in labels {
+                // The values in the label's own cell in the body, and their numbers when known.
+                var values: [LabelledValue] = []
+                var numbers: [String??] = []
+                if let read {
+                    for (found, number) in zip(read.values, read.numbers)
+                    where found.placement == .sameCell && bodyOrigins.contains(found.line.origin) {
+                        values.append(found)
+                        numbers.append(number)
+                    }
+                } else {
+                    values = LabelledValues.find(
+                        set, in: text, origins: bodyOrigins, following: false, hits: phraseHits)
+                    numbers = Array(repeating: nil, count: values.count)
+                }
+                for (found, known) in zip(values, numbers) {
                     guard
-                        let number = OrderNumberToken.extract(
-                            from: found.value, fillers: languages.fillers, minimumLength: 4),
+                        let number = known
+                            ?? OrderNumberToken.extract(
+                                from: found.value, fillers: languages.fillers, minimumLength: 4),
                         let range = Self.range(of: number, inFirst160Of: found.value)
                     else { continue }
                     let rest = Text.trimmed(String(found.value[range.upperBound...]))
@@ -331,4 +357,21 @@ extension ExtractionContext {
         }
         return candidates
     }
+}
+
+/// The values of the order-number labels that ``ExtractionContext/orderNumberCandidates()``
+/// read, kept for ``ExtractionContext/findOrderDate(kind:)``, which looks for a date after
+/// the same numbers: those in the label's own cell are the values a search that does not
+/// follow a label to the next cell or line finds (in the same order), so they are not
+/// searched for again, nor their numbers read again.
+final class OrderNumberLabels {
+    /// Values found beside labels, and for each the number
+    /// `OrderNumberToken.extract(from: value, fillers: fillers, minimumLength: 4)` reads in
+    /// it, when known (nil when it was not read).
+    typealias Read = (values: [LabelledValue], numbers: [String??])
+
+    /// `LabelledValues.find(orderNumber, in: text, origins: allOrigins, hits: phraseHits)`.
+    var strong: Read?
+    /// The same for the weak labels, read with `following: false`.
+    var weak: Read?
 }

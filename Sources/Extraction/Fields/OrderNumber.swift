@@ -140,7 +140,9 @@ enum OrderNumberToken {
             let next = scalars[tokenEnd]
             if !isClosing(next) && !isCJK(next) { return .some(nil) }
         }
-        while tokenEnd > start, ".-_/".unicodeScalars.contains(scalars[tokenEnd - 1]) { tokenEnd -= 1 }
+        while tokenEnd > start, scalars[tokenEnd - 1].isASCII, isTrailingByte(UInt8(scalars[tokenEnd - 1].value)) {
+            tokenEnd -= 1
+        }
         let token = String(decoding: scalars[start..<tokenEnd].map { UInt8($0.value) }, as: UTF8.self)
         return .some(isPlausible(token, minimumLength: minimumLength) ? token : nil)
     }
@@ -256,17 +258,39 @@ enum OrderNumberToken {
             guard let chosen else { return nil }
             var start = chosen.range.lowerBound
             let wordEnd = chosen.range.upperBound
-            while start < wordEnd, "#:([".utf8.contains(bytes[start]) { start += 1 }
+            while start < wordEnd, isOpeningByte(bytes[start]) { start += 1 }
             var tokenEnd = start
             while tokenEnd < wordEnd, isTokenByte(bytes[tokenEnd]) { tokenEnd += 1 }
             if tokenEnd == wordEnd && !chosen.closed { return nil }
             // A token glued to something else (a price, an email address) is not a number we trust.
-            if tokenEnd < wordEnd, !")],;.!".utf8.contains(bytes[tokenEnd]) { return .some(nil) }
-            while tokenEnd > start, ".-_/".utf8.contains(bytes[tokenEnd - 1]) { tokenEnd -= 1 }
+            if tokenEnd < wordEnd, !isClosingByte(bytes[tokenEnd]) { return .some(nil) }
+            while tokenEnd > start, isTrailingByte(bytes[tokenEnd - 1]) { tokenEnd -= 1 }
             let trimmed = String(
                 decoding: UnsafeBufferPointer(rebasing: bytes[start..<tokenEnd]), as: UTF8.self)
             return .some(isPlausible(trimmed, minimumLength: minimumLength) ? trimmed : nil)
         }
+    }
+
+    /// Whether a byte is one of `#:([`, dropped before an order number read from ASCII.
+    @inline(__always) static func isOpeningByte(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "#") || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "(")
+            || byte == UInt8(ascii: "[")
+    }
+
+    /// Whether a byte is one of `)],;.!`, which may follow an order number read from ASCII.
+    @inline(__always) static func isClosingByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "."),
+            UInt8(ascii: "!"):
+            true
+        default: false
+        }
+    }
+
+    /// Whether a byte is one of `.-_/`, cut from the end of an order number.
+    @inline(__always) static func isTrailingByte(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+            || byte == UInt8(ascii: "/")
     }
 
     /// ASCII letters, digits, `-`, `_`, `/` and `.`: ``isTokenCharacter(_:)`` for one byte.
@@ -335,21 +359,98 @@ enum OrderNumberToken {
         // With another byte than digits and separators, the token is no date, phone number or
         // price, and no year (`Int` reads at most a sign before digits; "+999" is no year).
         if !allDigits { return true }
-        let bytes = Array(token.utf8)
-        let groups = bytes.split(whereSeparator: isSeparator).map { String(decoding: $0, as: UTF8.self) }
-        if allDigits
-            && looksLikeDate(groups, separators: String(decoding: bytes.filter(isSeparator), as: UTF8.self))
-        {
+        return token.utf8.withContiguousStorageIfAvailable { bytes in
+            !DigitGroups(bytes).looksLikeDateOrPhoneOrPriceOrYear
+        } ?? !DigitGroups(Array(token.utf8)).looksLikeDateOrPhoneOrPriceOrYear
+    }
+
+    /// The runs of digits of a token made of ASCII digits and the separators `-`, `.` and `/`
+    /// (the groups ``isPlausibleCharacters(_:minimumLength:)`` splits it into), read from its
+    /// bytes without building a string per group: how many there are, the length and value
+    /// of the first four, and what the separators are.
+    struct DigitGroups {
+        /// The number of groups.
+        private(set) var count = 0
+        /// The lengths of the first four groups (0 past ``count``).
+        private var lengths: (Int, Int, Int, Int) = (0, 0, 0, 0)
+        /// The values of the first four groups as `Int(_:)` reads their digits: nil when one
+        /// does not fit in an `Int`.
+        private var values: (Int?, Int?, Int?, Int?) = (0, 0, 0, 0)
+        /// The first separator byte, and whether every separator byte is the same.
+        private var separator: UInt8?
+        private var oneSeparator = true
+        /// Whether a point is among the separators.
+        private var hasPoint = false
+        /// The token's length in bytes.
+        private let byteCount: Int
+
+        /// - Parameter bytes: the token; only ASCII digits and `-`, `.`, `/`.
+        init(_ bytes: some Collection<UInt8>) {
+            byteCount = bytes.count
+            var length = 0
+            var value: Int? = 0
+            for byte in bytes {
+                if byte >= 0x30 && byte <= 0x39 {
+                    length += 1
+                    if let current = value {
+                        let (times, overflow) = current.multipliedReportingOverflow(by: 10)
+                        let (sum, carry) = times.addingReportingOverflow(Int(byte - 0x30))
+                        value = overflow || carry ? nil : sum
+                    }
+                    continue
+                }
+                if let separator, separator != byte { oneSeparator = false }
+                if separator == nil { separator = byte }
+                if byte == UInt8(ascii: ".") { hasPoint = true }
+                if length > 0 { close(length: length, value: value) }
+                length = 0
+                value = 0
+            }
+            if length > 0 { close(length: length, value: value) }
+        }
+
+        private mutating func close(length: Int, value: Int?) {
+            switch count {
+            case 0: (lengths.0, values.0) = (length, value)
+            case 1: (lengths.1, values.1) = (length, value)
+            case 2: (lengths.2, values.2) = (length, value)
+            case 3: (lengths.3, values.3) = (length, value)
+            default: break
+            }
+            count += 1
+        }
+
+        /// What ``isPlausibleCharacters(_:minimumLength:)`` refuses an all-digit token for: a
+        /// date (`20261124`, `2026-11-24`, `24.11.2026`), a phone number (groups of 3-3-4 digits
+        /// and the like), a price (digits, a point, two digits) or a year alone (1900–2100).
+        var looksLikeDateOrPhoneOrPriceOrYear: Bool {
+            if looksLikeDate { return true }
+            switch (count, lengths.0, lengths.1, lengths.2, lengths.3) {
+            case (3, 3, 3, 4, _), (3, 3, 4, 4, _), (4, 1, 3, 3, 4), (3, 2, 4, 4, _), (3, 2, 3, 4, _),
+                (3, 4, 3, 4, _):
+                return true
+            default: break
+            }
+            if count == 2 && hasPoint && lengths.1 == 2 { return true }
+            if count == 1 && byteCount == 4 && lengths.0 == 4, let year = values.0, (1900...2100).contains(year) { return true }
             return false
         }
-        if allDigits && looksLikePhone(groups) { return false }
-        if groups.count == 2 && allDigits && bytes.contains(UInt8(ascii: ".")) && groups[1].utf8.count == 2 {
+
+        private var looksLikeDate: Bool {
+            if count == 1 && lengths.0 == 8, let whole = values.0 {
+                let year = whole / 10_000
+                let month = whole / 100 % 100
+                let day = whole % 100
+                return (1990...2100).contains(year) && (1...12).contains(month) && (1...31).contains(day)
+            }
+            guard count == 3, oneSeparator, let first = values.0, let second = values.1, let third = values.2
+            else { return false }
+            if lengths.0 == 4 { return (1...12).contains(second) && (1...31).contains(third) }
+            if lengths.2 == 4 || lengths.2 == 2, lengths.0 <= 2, lengths.1 <= 2 {
+                return (1...31).contains(first) && (1...31).contains(second)
+            }
             return false
         }
-        if groups.count == 1 && bytes.count == 4, let year = Int(token), (1900...2100).contains(year) {
-            return false
-        }
-        return true
     }
 
     /// ``isPlausible(_:minimumLength:)`` character by character, for any token.

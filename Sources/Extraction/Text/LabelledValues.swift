@@ -66,6 +66,7 @@ enum LabelledValues {
         let hits = hits.flatMap { $0.covers(labels) ? $0 : nil }
         var result: [LabelledValue] = []
         let lines = text.lines
+        let phrases = labels.phrases
         // The renditions to read, one bit per position (read without hashing each origin).
         var read: UInt8 = 0
         for origin in origins { read |= 1 << UInt8(origin.position) }
@@ -75,23 +76,26 @@ enum LabelledValues {
             let line = lines[lineIndex]
             guard read & (1 << UInt8(line.origin.position)) != 0 else { continue }
             guard !line.bytes.isEmpty else { continue }
-            let matches =
-                hits?.matches(labels, line: lineIndex, limit: 16)
-                ?? labels.matches(in: line.folded, limit: 16)
-            for (index, range) in matches {
+            func valueFound(_ index: Int, _ range: Range<Int>) -> Bool {
                 if let value = valueAfter(
-                    label: labels.phrases[index], range: range, lineIndex: lineIndex, lines: lines,
+                    label: phrases[index].text, range: range, lineIndex: lineIndex, lines: lines,
                     following: following)
                 {
                     result.append(value)
                 }
+                return true
+            }
+            if let hits {
+                hits.forEachMatch(labels, line: lineIndex, limit: 16, valueFound)
+            } else {
+                for (index, range) in labels.matches(in: line.folded, limit: 16) { _ = valueFound(index, range) }
             }
         }
         return result
     }
 
     private static func valueAfter(
-        label: Phrase, range: Range<Int>, lineIndex: Int, lines: [TextLine], following: Bool
+        label: String, range: Range<Int>, lineIndex: Int, lines: [TextLine], following: Bool
     ) -> LabelledValue? {
         let line = lines[lineIndex]
         let bytes = line.bytes
@@ -102,7 +106,7 @@ enum LabelledValues {
         if valueStart < cell.upperBound {
             let value = FieldText.trimmedString(bytes, valueStart..<cell.upperBound)
             return LabelledValue(
-                label: label.text, value: value, placement: .sameCell, line: line, labelOpensCell: opensCell,
+                label: label, value: value, placement: .sameCell, line: line, labelOpensCell: opensCell,
                 offset: offset, labelLine: line, labelLineIndex: lineIndex)
         }
         // The label ends its cell: the value is in the next cell, or on the next line.
@@ -122,7 +126,7 @@ enum LabelledValues {
         }
         if let next = nextCell {
             return LabelledValue(
-                label: label.text, value: FieldText.trimmedString(bytes, next), placement: .nextCell,
+                label: label, value: FieldText.trimmedString(bytes, next), placement: .nextCell,
                 line: line,
                 labelOpensCell: opensCell, offset: offset, labelLine: line, labelLineIndex: lineIndex)
         }
@@ -135,7 +139,7 @@ enum LabelledValues {
             if !next.isBlank {
                 guard let first = next.firstFilledCell else { return nil }
                 return LabelledValue(
-                    label: label.text, value: FieldText.trimmedString(next.bytes, first),
+                    label: label, value: FieldText.trimmedString(next.bytes, first),
                     placement: .nextLine,
                     line: next,
                     labelOpensCell: opensCell, offset: offset,
@@ -153,15 +157,33 @@ enum LabelledValues {
         var upper = max(lower, min(range.upperBound, bytes.count))
         while lower < upper && FieldText.isASCIISpace(bytes[lower]) { lower += 1 }
         while upper > lower && FieldText.isASCIISpace(bytes[upper - 1]) { upper -= 1 }
-        var ascii = true
         var opens = true
-        for index in lower..<upper {
-            let byte = bytes[index]
-            if byte >= 0x80 {
-                ascii = false
-                break
+        let ascii = bytes.withUnsafeBufferPointer { buffer in
+            let set = punctuationOrSymbol
+            // Punctuation and symbols first, while they last; then only whether the rest is
+            // ASCII, eight bytes at a time (`lower..<upper` lies within the buffer).
+            var index = lower
+            while index < upper {
+                let byte = buffer[index]
+                if byte >= 0x80 { return false }
+                if !set.containsASCII(byte) {
+                    opens = false
+                    break
+                }
+                index += 1
             }
-            if opens && !punctuationOrSymbol.containsASCII(byte) { opens = false }
+            if let base = buffer.baseAddress {
+                while index + 8 <= upper {
+                    let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                    if word & Text.asciiHighBits != 0 { break }
+                    index += 8
+                }
+            }
+            while index < upper {
+                if buffer[index] >= 0x80 { return false }
+                index += 1
+            }
+            return true
         }
         if ascii { return (opens, upper - lower) }
         // Scalar by scalar, decoded as `String(decoding:as:)` decodes (U+FFFD for each broken
