@@ -192,6 +192,8 @@ final class LanguageSet: Sendable {
     /// Status phrases, tagged with the index of the status in ``ShipmentStatus/allCases``.
     let statuses: PhraseSet
     let fillers: Set<String>
+    /// ``fillers`` with the length of the longest.
+    let fillerWords: FillerWords
     /// The rank of each total label in its language's list (0 = most specific).
     let totalRank: [[UInt8]: Int]
     /// Every set above, for reading a document's lines once (``PhraseHits``).
@@ -243,6 +245,7 @@ final class LanguageSet: Sendable {
             estimatedDelivery, shipper, quantity, brandPhrases, senderNoise, kinds, statuses,
         ])
         fillers = all.reduce(into: Set<String>()) { $0.formUnion($1.fillers) }
+        fillerWords = FillerWords(fillers)
         var rank: [[UInt8]: Int] = [:]
         for language in all {
             for (index, phrase) in language.total.enumerated() where rank[phrase.folded] == nil {

@@ -38,11 +38,12 @@ extension ExtractionContext {
                     number, source: "markup", score: 0.93, text: "schema.org partOfOrder: \(number)")
             }
         }
-        let fillers = languages.fillers
+        let fillers = languages.fillerWords
         let notOrder = languages.phrases(\.notOrderNumber)
         let strongLabelled = LabelledValues.find(
             languages.phrases(\.orderNumber), in: text, origins: Self.allOrigins, hits: phraseHits)
-        var strongNumbers = [String??](repeating: nil, count: strongLabelled.count)
+        var strongNumbers: [String??] =
+            strongLabelled.isEmpty ? [] : Array(repeating: nil, count: strongLabelled.count)
         let strong = strongLabelled + valuesBelowHeaderRows(languages.phrases(\.orderNumber))
         for (position, found) in strong.enumerated() where !isNegated(found, by: notOrder) {
             // A number shorter than three digits only when it is the label's whole value in the
@@ -57,7 +58,7 @@ extension ExtractionContext {
                     ?? {
                         guard found.placement != .nextLine else { return nil }
                         short = true
-                        return OrderNumberToken.shortLabelled(value, fillers: fillers)
+                        return OrderNumberToken.shortLabelled(value, fillers: fillers.words)
                     }()
             else { continue }
             let isSubject = found.line.origin == .subject || found.line.origin == .preheader
@@ -70,7 +71,7 @@ extension ExtractionContext {
         let weak = LabelledValues.find(
             languages.phrases(\.orderNumberWeak), in: text, origins: Self.allOrigins,
             following: false, hits: phraseHits)
-        var weakNumbers = [String??](repeating: nil, count: weak.count)
+        var weakNumbers: [String??] = weak.isEmpty ? [] : Array(repeating: nil, count: weak.count)
         for (position, found) in weak.enumerated() where !isNegated(found, by: notOrder) {
             let value = FieldText.narrowedFullWidth(found.value)
             guard let number = OrderNumberToken.extract(from: value, fillers: fillers, minimumLength: 5)
@@ -251,7 +252,7 @@ extension ExtractionContext {
                     guard
                         let number = known
                             ?? OrderNumberToken.extract(
-                                from: found.value, fillers: languages.fillers, minimumLength: 4),
+                                from: found.value, fillers: languages.fillerWords, minimumLength: 4),
                         let range = Self.range(of: number, inFirst160Of: found.value)
                     else { continue }
                     let rest = Text.trimmed(String(found.value[range.upperBound...]))

@@ -17,13 +17,18 @@ enum OrderNumberToken {
     ///   - fillers: folded words skipped before the value ("is", "no.").
     ///   - minimumLength: the shortest number accepted.
     static func extract(from value: String, fillers: Set<String>, minimumLength: Int) -> String? {
+        extract(from: value, fillers: FillerWords(fillers), minimumLength: minimumLength)
+    }
+
+    /// ``extract(from:fillers:minimumLength:)`` with the fillers' longest length known.
+    static func extract(from value: String, fillers: FillerWords, minimumLength: Int) -> String? {
         if let fast = extractASCII(from: value, fillers: fillers, minimumLength: minimumLength) {
             return fast
         }
         if let scalars = extractScalars(from: value, fillers: fillers, minimumLength: minimumLength) {
             return scalars
         }
-        return extractCharacters(from: value, fillers: fillers, minimumLength: minimumLength)
+        return extractCharacters(from: value, fillers: fillers.words, minimumLength: minimumLength)
     }
 
     /// A short order number that is the whole value after a strong order-number label
@@ -84,6 +89,11 @@ enum OrderNumberToken {
     /// so fillers compare the same.
     /// - Returns: nil when another scalar comes first (the character path decides); else the outcome.
     static func extractScalars(from value: String, fillers: Set<String>, minimumLength: Int) -> String?? {
+        extractScalars(from: value, fillers: FillerWords(fillers), minimumLength: minimumLength)
+    }
+
+    /// ``extractScalars(from:fillers:minimumLength:)`` with the fillers' longest length known.
+    static func extractScalars(from value: String, fillers: FillerWords, minimumLength: Int) -> String?? {
         var scalars: [Unicode.Scalar] = []
         scalars.reserveCapacity(min(value.utf8.count, 121))
         for scalar in value.unicodeScalars {
@@ -103,16 +113,13 @@ enum OrderNumberToken {
             while index < scalars.count && !isSeparator(scalars[index]) { index += 1 }
             return start..<index
         }
-        // The longest filler in bytes: a word with more characters than that is none.
-        var longestFiller: Int?
+        // A word with more characters than the longest filler has bytes is none.
         func isFiller(_ word: ArraySlice<Unicode.Scalar>) -> Bool {
             // Each scalar here lower-cases to one character (other than `:`, `：`, `#`), and a
             // filler has no more characters than bytes.
             var kept = 0
             for scalar in word where scalar != ":" && scalar != "：" && scalar != "#" { kept += 1 }
-            let longest = longestFiller ?? fillers.reduce(0) { max($0, $1.utf8.count) }
-            longestFiller = longest
-            return kept <= longest && fillers.contains(foldedFiller(word))
+            return kept <= fillers.longest && fillers.words.contains(foldedFiller(word))
         }
         var next = 0
         var skipped = 0
@@ -202,6 +209,11 @@ enum OrderNumberToken {
     /// gives up.
     /// - Returns: nil when the leading ASCII bytes do not decide; else the outcome.
     static func extractASCII(from value: String, fillers: Set<String>, minimumLength: Int) -> String?? {
+        extractASCII(from: value, fillers: FillerWords(fillers), minimumLength: minimumLength)
+    }
+
+    /// ``extractASCII(from:fillers:minimumLength:)`` with the fillers' longest length known.
+    static func extractASCII(from value: String, fillers: FillerWords, minimumLength: Int) -> String?? {
         var value = value
         return value.withUTF8 { all -> String?? in
             var known = 0
@@ -238,7 +250,11 @@ enum OrderNumberToken {
                     // The word lower-cased without `:` and `#`, written straight into the
                     // string (a short one is kept inline, with nothing allocated).
                     let word = UnsafeBufferPointer(rebasing: bytes[found.range])
-                    let folded = String(unsafeUninitializedCapacity: word.count) { buffer in
+                    var length = 0
+                    for byte in word where byte != UInt8(ascii: ":") && byte != UInt8(ascii: "#") { length += 1 }
+                    // A filler equal to ASCII text has at least as many bytes: a longer word is
+                    // none, and is not hashed.
+                    let folded = length > fillers.longest ? "" : String(unsafeUninitializedCapacity: word.count) { buffer in
                         var length = 0
                         for byte in word where byte != UInt8(ascii: ":") && byte != UInt8(ascii: "#") {
                             buffer[length] = KeywordScanner.lower(byte)
@@ -246,7 +262,7 @@ enum OrderNumberToken {
                         }
                         return length
                     }
-                    if fillers.contains(folded) {
+                    if length <= fillers.longest && fillers.words.contains(folded) {
                         skipped += 1
                         next = found.range.upperBound
                         continue
@@ -497,5 +513,21 @@ enum OrderNumberToken {
         case [3, 3, 4], [3, 4, 4], [1, 3, 3, 4], [2, 4, 4], [2, 3, 4], [4, 3, 4]: return true
         default: return false
         }
+    }
+}
+
+/// Value fillers ("is", "no.", "nr"), lower-cased, with the length of the longest, so that a
+/// word too long to be one is told apart without hashing it.
+struct FillerWords: Sendable {
+    let words: Set<String>
+    /// The longest filler's length in UTF-8 bytes. A filler equal (as `String`s compare, by
+    /// canonical equivalence) to ASCII text has at least as many bytes as the text: each of
+    /// its scalars decomposes to at most one ASCII scalar (a base and combining marks are not
+    /// all ASCII), and one that is not ASCII takes two bytes or more.
+    let longest: Int
+
+    init(_ words: Set<String>) {
+        self.words = words
+        self.longest = words.reduce(0) { max($0, $1.utf8.count) }
     }
 }
