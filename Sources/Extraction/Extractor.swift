@@ -155,12 +155,12 @@ struct ExtractionContext {
     /// Whether each line of ``text`` is blank (``TextLine/isBlank``), read once.
     let lineIsBlank: [Bool]
     /// The dates read from label values so far.
-    let dateMemo = DateMemo()
+    let dateMemo: DateMemo
     /// The order-number labels' values, once ``orderNumberCandidates()`` has read them.
-    let orderNumberLabels = OrderNumberLabels()
-    var evidence: [Evidence] = []
+    let orderNumberLabels: OrderNumberLabels
+    var evidence: [Evidence]
     /// The limits this extraction reached (``Extractor/extractReportingLimits(_:)``).
-    var warnings: [DocumentWarning] = []
+    var warnings: [DocumentWarning]
 
     /// Always inlined into its callers: there the context is built where it is kept, not
     /// built aside and then copied (every reference it holds retained once more).
@@ -205,6 +205,9 @@ struct ExtractionContext {
         self.carrierSender = carrierSender
         self.lineIsBlank = lineIsBlank
         self.warnings = warnings
+        self.dateMemo = DateMemo()
+        self.orderNumberLabels = OrderNumberLabels()
+        self.evidence = []
     }
 
     var bodyOrigins: Set<TextOrigin> { Self.bodyOriginSet }

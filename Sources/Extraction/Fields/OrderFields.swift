@@ -39,6 +39,21 @@ extension ExtractionContext {
             }
         }
         let fillers = languages.fillerWords
+        // The same value is often labelled in several renditions (and the subject): each
+        // value's number is read once. (Values are compared byte for byte: the reading is not
+        // the same for canonically equivalent texts, which `==` does not tell apart.)
+        var read: [(value: String, minimumLength: Int, number: String?)] = []
+        func extract(_ value: String, minimumLength: Int) -> String? {
+            if let known = read.first(where: {
+                $0.minimumLength == minimumLength && $0.value.utf8.count == value.utf8.count
+                    && $0.value.utf8.elementsEqual(value.utf8)
+            }) {
+                return known.number
+            }
+            let number = OrderNumberToken.extract(from: value, fillers: fillers, minimumLength: minimumLength)
+            read.append((value, minimumLength, number))
+            return number
+        }
         let notOrder = languages.phrases(\.notOrderNumber)
         let strongLabelled = LabelledValues.find(
             languages.phrases(\.orderNumber), in: text, origins: Self.allOrigins, hits: phraseHits)
@@ -51,7 +66,7 @@ extension ExtractionContext {
             // and trusted less: a subject alone does not give it.
             var short = false
             let value = FieldText.narrowedFullWidth(found.value)
-            let extracted = OrderNumberToken.extract(from: value, fillers: fillers, minimumLength: 4)
+            let extracted = extract(value, minimumLength: 4)
             if position < strongNumbers.count && value == found.value { strongNumbers[position] = extracted }
             guard
                 let number = extracted
@@ -74,7 +89,7 @@ extension ExtractionContext {
         var weakNumbers: [String??] = weak.isEmpty ? [] : Array(repeating: nil, count: weak.count)
         for (position, found) in weak.enumerated() where !isNegated(found, by: notOrder) {
             let value = FieldText.narrowedFullWidth(found.value)
-            guard let number = OrderNumberToken.extract(from: value, fillers: fillers, minimumLength: 5)
+            guard let number = extract(value, minimumLength: 5)
             else { continue }
             // A number of five characters or more is one of four or more
             // (``OrderNumberToken/isPlausible(_:minimumLength:)`` only compares the length).

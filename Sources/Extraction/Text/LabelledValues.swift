@@ -77,12 +77,9 @@ enum LabelledValues {
             guard read & (1 << UInt8(line.origin.position)) != 0 else { continue }
             guard !line.bytes.isEmpty else { continue }
             func valueFound(_ index: Int, _ range: Range<Int>) -> Bool {
-                if let value = valueAfter(
+                valueAfter(
                     label: phrases[index].text, range: range, lineIndex: lineIndex, lines: lines,
-                    following: following)
-                {
-                    result.append(value)
-                }
+                    following: following, into: &result)
                 return true
             }
             if let hits {
@@ -94,9 +91,11 @@ enum LabelledValues {
         return result
     }
 
+    /// Appends the value after a label to `result`, when there is one.
     private static func valueAfter(
-        label: String, range: Range<Int>, lineIndex: Int, lines: [TextLine], following: Bool
-    ) -> LabelledValue? {
+        label: String, range: Range<Int>, lineIndex: Int, lines: [TextLine], following: Bool,
+        into result: inout [LabelledValue]
+    ) {
         let line = lines[lineIndex]
         let bytes = line.bytes
         let cell = line.cell(around: range.lowerBound)
@@ -105,12 +104,13 @@ enum LabelledValues {
         let offset = line.startOffset + range.lowerBound
         if valueStart < cell.upperBound {
             let value = FieldText.trimmedString(bytes, valueStart..<cell.upperBound)
-            return LabelledValue(
+            result.append(LabelledValue(
                 label: label, value: value, placement: .sameCell, line: line, labelOpensCell: opensCell,
-                offset: offset, labelLine: line, labelLineIndex: lineIndex)
+                offset: offset, labelLine: line, labelLineIndex: lineIndex))
+            return
         }
         // The label ends its cell: the value is in the next cell, or on the next line.
-        guard following, prefixLength <= 24 else { return nil }
+        guard following, prefixLength <= 24 else { return }
         // The first filled cell after the label's, and whether every cell before it is blank.
         var nextCell: Range<Int>?
         var othersBlank = true
@@ -125,29 +125,30 @@ enum LabelledValues {
             return true
         }
         if let next = nextCell {
-            return LabelledValue(
+            result.append(LabelledValue(
                 label: label, value: FieldText.trimmedString(bytes, next), placement: .nextCell,
                 line: line,
-                labelOpensCell: opensCell, offset: offset, labelLine: line, labelLineIndex: lineIndex)
+                labelOpensCell: opensCell, offset: offset, labelLine: line, labelLineIndex: lineIndex))
+            return
         }
         // Only a label that is its whole line (a heading) reaches down to the next line.
-        guard othersBlank else { return nil }
+        guard othersBlank else { return }
         var nextIndex = lineIndex + 1
         while nextIndex < lines.count && nextIndex <= lineIndex + 2 && lines[nextIndex].origin == line.origin
         {
             let next = lines[nextIndex]
             if !next.isBlank {
-                guard let first = next.firstFilledCell else { return nil }
-                return LabelledValue(
+                guard let first = next.firstFilledCell else { return }
+                result.append(LabelledValue(
                     label: label, value: FieldText.trimmedString(next.bytes, first),
                     placement: .nextLine,
                     line: next,
                     labelOpensCell: opensCell, offset: offset,
-                    labelLine: line, labelLineIndex: lineIndex)
+                    labelLine: line, labelLineIndex: lineIndex))
+            return
             }
             nextIndex += 1
         }
-        return nil
     }
 
     /// What stands before a label in its cell: whether it is only punctuation and symbols
