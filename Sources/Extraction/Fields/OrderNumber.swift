@@ -147,7 +147,9 @@ enum OrderNumberToken {
             let next = scalars[tokenEnd]
             if !isClosing(next) && !isCJK(next) { return .some(nil) }
         }
-        while tokenEnd > start, scalars[tokenEnd - 1].isASCII, isTrailingByte(UInt8(scalars[tokenEnd - 1].value)) {
+        while tokenEnd > start, scalars[tokenEnd - 1].isASCII,
+            isTrailingByte(UInt8(scalars[tokenEnd - 1].value))
+        {
             tokenEnd -= 1
         }
         let token = String(decoding: scalars[start..<tokenEnd].map { UInt8($0.value) }, as: UTF8.self)
@@ -251,17 +253,22 @@ enum OrderNumberToken {
                     // string (a short one is kept inline, with nothing allocated).
                     let word = UnsafeBufferPointer(rebasing: bytes[found.range])
                     var length = 0
-                    for byte in word where byte != UInt8(ascii: ":") && byte != UInt8(ascii: "#") { length += 1 }
+                    for byte in word where byte != UInt8(ascii: ":") && byte != UInt8(ascii: "#") {
+                        length += 1
+                    }
                     // A filler equal to ASCII text has at least as many bytes: a longer word is
                     // none, and is not hashed.
-                    let folded = length > fillers.longest ? "" : String(unsafeUninitializedCapacity: word.count) { buffer in
-                        var length = 0
-                        for byte in word where byte != UInt8(ascii: ":") && byte != UInt8(ascii: "#") {
-                            buffer[length] = KeywordScanner.lower(byte)
-                            length += 1
+                    let folded =
+                        length > fillers.longest
+                        ? ""
+                        : String(unsafeUninitializedCapacity: word.count) { buffer in
+                            var length = 0
+                            for byte in word where byte != UInt8(ascii: ":") && byte != UInt8(ascii: "#") {
+                                buffer[length] = KeywordScanner.lower(byte)
+                                length += 1
+                            }
+                            return length
                         }
-                        return length
-                    }
                     if length <= fillers.longest && fillers.words.contains(folded) {
                         skipped += 1
                         next = found.range.upperBound
@@ -448,7 +455,11 @@ enum OrderNumberToken {
             default: break
             }
             if count == 2 && hasPoint && lengths.1 == 2 { return true }
-            if count == 1 && byteCount == 4 && lengths.0 == 4, let year = values.0, (1900...2100).contains(year) { return true }
+            if count == 1 && byteCount == 4 && lengths.0 == 4, let year = values.0,
+                (1900...2100).contains(year)
+            {
+                return true
+            }
             return false
         }
 

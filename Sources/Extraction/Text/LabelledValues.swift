@@ -85,7 +85,9 @@ enum LabelledValues {
             if let hits {
                 hits.forEachMatch(labels, line: lineIndex, limit: 16, valueFound)
             } else {
-                for (index, range) in labels.matches(in: line.folded, limit: 16) { _ = valueFound(index, range) }
+                for (index, range) in labels.matches(in: line.folded, limit: 16) {
+                    _ = valueFound(index, range)
+                }
             }
         }
         return result
@@ -104,9 +106,10 @@ enum LabelledValues {
         let offset = line.startOffset + range.lowerBound
         if valueStart < cell.upperBound {
             let value = FieldText.trimmedString(bytes, valueStart..<cell.upperBound)
-            result.append(LabelledValue(
-                label: label, value: value, placement: .sameCell, line: line, labelOpensCell: opensCell,
-                offset: offset, labelLine: line, labelLineIndex: lineIndex))
+            result.append(
+                LabelledValue(
+                    label: label, value: value, placement: .sameCell, line: line, labelOpensCell: opensCell,
+                    offset: offset, labelLine: line, labelLineIndex: lineIndex))
             return
         }
         // The label ends its cell: the value is in the next cell, or on the next line.
@@ -125,10 +128,11 @@ enum LabelledValues {
             return true
         }
         if let next = nextCell {
-            result.append(LabelledValue(
-                label: label, value: FieldText.trimmedString(bytes, next), placement: .nextCell,
-                line: line,
-                labelOpensCell: opensCell, offset: offset, labelLine: line, labelLineIndex: lineIndex))
+            result.append(
+                LabelledValue(
+                    label: label, value: FieldText.trimmedString(bytes, next), placement: .nextCell,
+                    line: line,
+                    labelOpensCell: opensCell, offset: offset, labelLine: line, labelLineIndex: lineIndex))
             return
         }
         // Only a label that is its whole line (a heading) reaches down to the next line.
@@ -139,13 +143,14 @@ enum LabelledValues {
             let next = lines[nextIndex]
             if !next.isBlank {
                 guard let first = next.firstFilledCell else { return }
-                result.append(LabelledValue(
-                    label: label, value: FieldText.trimmedString(next.bytes, first),
-                    placement: .nextLine,
-                    line: next,
-                    labelOpensCell: opensCell, offset: offset,
-                    labelLine: line, labelLineIndex: lineIndex))
-            return
+                result.append(
+                    LabelledValue(
+                        label: label, value: FieldText.trimmedString(next.bytes, first),
+                        placement: .nextLine,
+                        line: next,
+                        labelOpensCell: opensCell, offset: offset,
+                        labelLine: line, labelLineIndex: lineIndex))
+                return
             }
             nextIndex += 1
         }

@@ -554,7 +554,9 @@ final class PhraseHits: Sendable {
             guard index.setMasks[phrase] & bit != 0 else { continue }
             let start = Int(starts[slot - 1])
             if found > 0 && start < reach {
-                for (index, range) in matches(set, line: line, limit: limit) where !body(index, range) { return }
+                for (index, range) in matches(set, line: line, limit: limit) where !body(index, range) {
+                    return
+                }
                 return
             }
             reach = max(reach, start + index.length(of: phrase))
@@ -567,7 +569,8 @@ final class PhraseHits: Sendable {
             slot += 1
             guard index.setMasks[phrase] & bit != 0 else { continue }
             let start = Int(starts[slot - 1])
-            guard body(index.index(of: phrase, inSet: set.id), start..<(start + index.length(of: phrase))) else {
+            guard body(index.index(of: phrase, inSet: set.id), start..<(start + index.length(of: phrase)))
+            else {
                 return
             }
         }
