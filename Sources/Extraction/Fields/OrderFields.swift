@@ -45,8 +45,7 @@ extension ExtractionContext {
         var read: [(value: String, minimumLength: Int, number: String?)] = []
         func extract(_ value: String, minimumLength: Int) -> String? {
             if let known = read.first(where: {
-                $0.minimumLength == minimumLength && $0.value.utf8.count == value.utf8.count
-                    && $0.value.utf8.elementsEqual(value.utf8)
+                $0.minimumLength == minimumLength && Self.sameBytes($0.value, value)
             }) {
                 return known.number
             }
@@ -101,6 +100,20 @@ extension ExtractionContext {
         orderNumberLabels.strong = (strongLabelled, strongNumbers)
         orderNumberLabels.weak = (weak, weakNumbers)
         return candidates
+    }
+
+    /// Whether two texts have the same UTF-8 bytes (compared at once when both are stored
+    /// contiguously, as native strings are).
+    static func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
+        guard lhs.utf8.count == rhs.utf8.count else { return false }
+        let compared = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right in
+                guard let leftBase = left.baseAddress, let rightBase = right.baseAddress else { return true }
+                return memcmp(leftBase, rightBase, left.count) == 0
+            }
+        }
+        if let compared, let compared { return compared }
+        return lhs.utf8.elementsEqual(rhs.utf8)
     }
 
     /// How much less a short order number (``OrderNumberToken/shortLabelled(_:fillers:)``) is
