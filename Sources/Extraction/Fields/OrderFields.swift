@@ -39,34 +39,17 @@ extension ExtractionContext {
             }
         }
         let fillers = languages.fillerWords
-        // The same value is often labelled in several renditions (and the subject): each
-        // value's number is read once. (Values are compared byte for byte: the reading is not
-        // the same for canonically equivalent texts, which `==` does not tell apart.)
-        var read: [(value: String, minimumLength: Int, number: String?)] = []
-        func extract(_ value: String, minimumLength: Int) -> String? {
-            if let known = read.first(where: {
-                $0.minimumLength == minimumLength && Self.sameBytes($0.value, value)
-            }) {
-                return known.number
-            }
-            let number = OrderNumberToken.extract(from: value, fillers: fillers, minimumLength: minimumLength)
-            read.append((value, minimumLength, number))
-            return number
-        }
         let notOrder = languages.phrases(\.notOrderNumber)
         let strongLabelled = LabelledValues.find(
             languages.phrases(\.orderNumber), in: text, origins: Self.allOrigins, hits: phraseHits)
-        var strongNumbers: [String??] =
-            strongLabelled.isEmpty ? [] : Array(repeating: nil, count: strongLabelled.count)
         let strong = strongLabelled + valuesBelowHeaderRows(languages.phrases(\.orderNumber))
-        for (position, found) in strong.enumerated() where !isNegated(found, by: notOrder) {
+        for found in strong where !isNegated(found, by: notOrder) {
             // A number shorter than three digits only when it is the label's whole value in the
             // label's cell or the next one (a line below an empty label may be a quantity),
             // and trusted less: a subject alone does not give it.
             var short = false
             let value = FieldText.narrowedFullWidth(found.value)
-            let extracted = extract(value, minimumLength: 4)
-            if position < strongNumbers.count && value == found.value { strongNumbers[position] = extracted }
+            let extracted = orderNumberLabels.number(in: value, fillers: fillers, minimumLength: 4)
             guard
                 let number = extracted
                     ?? {
@@ -85,35 +68,17 @@ extension ExtractionContext {
         let weak = LabelledValues.find(
             languages.phrases(\.orderNumberWeak), in: text, origins: Self.allOrigins,
             following: false, hits: phraseHits)
-        var weakNumbers: [String??] = weak.isEmpty ? [] : Array(repeating: nil, count: weak.count)
-        for (position, found) in weak.enumerated() where !isNegated(found, by: notOrder) {
+        for found in weak where !isNegated(found, by: notOrder) {
             let value = FieldText.narrowedFullWidth(found.value)
-            guard let number = extract(value, minimumLength: 5)
+            guard let number = orderNumberLabels.number(in: value, fillers: fillers, minimumLength: 5)
             else { continue }
-            // A number of five characters or more is one of four or more
-            // (``OrderNumberToken/isPlausible(_:minimumLength:)`` only compares the length).
-            if value == found.value { weakNumbers[position] = .some(number) }
             let isSubject = found.line.origin == .subject || found.line.origin == .preheader
             add(
                 number, source: isSubject ? "subject" : "label", score: isSubject ? 0.62 : 0.7, found: found)
         }
-        orderNumberLabels.strong = (strongLabelled, strongNumbers)
-        orderNumberLabels.weak = (weak, weakNumbers)
+        orderNumberLabels.strong = strongLabelled
+        orderNumberLabels.weak = weak
         return candidates
-    }
-
-    /// Whether two texts have the same UTF-8 bytes (compared at once when both are stored
-    /// contiguously, as native strings are).
-    static func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
-        guard lhs.utf8.count == rhs.utf8.count else { return false }
-        let compared = lhs.utf8.withContiguousStorageIfAvailable { left in
-            rhs.utf8.withContiguousStorageIfAvailable { right in
-                guard let leftBase = left.baseAddress, let rightBase = right.baseAddress else { return true }
-                return memcmp(leftBase, rightBase, left.count) == 0
-            }
-        }
-        if let compared, let compared { return compared }
-        return lhs.utf8.elementsEqual(rhs.utf8)
     }
 
     /// How much less a short order number (``OrderNumberToken/shortLabelled(_:fillers:)``) is
@@ -262,25 +227,15 @@ extension ExtractionContext {
                 (languages.orderNumberWeak, orderNumberLabels.weak),
             ]
             for (set, read) in labels {
-                // The values in the label's own cell in the body, and their numbers when known.
-                var values: [LabelledValue] = []
-                var numbers: [String??] = []
-                if let read {
-                    for (found, number) in zip(read.values, read.numbers)
-                    where found.placement == .sameCell && bodyOrigins.contains(found.line.origin) {
-                        values.append(found)
-                        numbers.append(number)
-                    }
-                } else {
-                    values = LabelledValues.find(
+                // The values in the label's own cell in the body.
+                let values =
+                    read?.filter { $0.placement == .sameCell && bodyOrigins.contains($0.line.origin) }
+                    ?? LabelledValues.find(
                         set, in: text, origins: bodyOrigins, following: false, hits: phraseHits)
-                    numbers = Array(repeating: nil, count: values.count)
-                }
-                for (found, known) in zip(values, numbers) {
+                for found in values {
                     guard
-                        let number = known
-                            ?? OrderNumberToken.extract(
-                                from: found.value, fillers: languages.fillerWords, minimumLength: 4),
+                        let number = orderNumberLabels.number(
+                            in: found.value, fillers: languages.fillerWords, minimumLength: 4),
                         let range = Self.range(of: number, inFirst160Of: found.value)
                     else { continue }
                     let rest = Text.trimmed(String(found.value[range.upperBound...]))
@@ -392,15 +347,42 @@ extension ExtractionContext {
 /// read, kept for ``ExtractionContext/findOrderDate(kind:)``, which looks for a date after
 /// the same numbers: those in the label's own cell are the values a search that does not
 /// follow a label to the next cell or line finds (in the same order), so they are not
-/// searched for again, nor their numbers read again.
+/// searched for again; and the token at the start of every value read
+/// (``OrderNumberToken/token(from:fillers:)``), so that no value is read twice.
 final class OrderNumberLabels {
-    /// Values found beside labels, and for each the number
-    /// `OrderNumberToken.extract(from: value, fillers: fillers, minimumLength: 4)` reads in
-    /// it, when known (nil when it was not read).
-    typealias Read = (values: [LabelledValue], numbers: [String??])
-
     /// `LabelledValues.find(orderNumber, in: text, origins: allOrigins, hits: phraseHits)`.
-    var strong: Read?
+    var strong: [LabelledValue]?
     /// The same for the weak labels, read with `following: false`.
-    var weak: Read?
+    var weak: [LabelledValue]?
+    /// The values read so far and their tokens, searched in order (an email labels a few at
+    /// most, often the same in several renditions).
+    private var tokens: [(value: String, token: String?)] = []
+
+    /// `OrderNumberToken.extract(from: value, fillers: fillers, minimumLength: minimumLength)`,
+    /// the value's token read once. (Values are compared byte for byte: the reading is not the
+    /// same for canonically equivalent texts, which `==` does not tell apart.)
+    func number(in value: String, fillers: FillerWords, minimumLength: Int) -> String? {
+        let token: String?
+        if let known = tokens.first(where: { Self.sameBytes($0.value, value) }) {
+            token = known.token
+        } else {
+            token = OrderNumberToken.token(from: value, fillers: fillers)
+            tokens.append((value, token))
+        }
+        return token.flatMap { OrderNumberToken.plausible($0, minimumLength: minimumLength) }
+    }
+
+    /// Whether two texts have the same UTF-8 bytes (compared at once when both are stored
+    /// contiguously, as native strings are).
+    static func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
+        guard lhs.utf8.count == rhs.utf8.count else { return false }
+        let compared = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right in
+                guard let leftBase = left.baseAddress, let rightBase = right.baseAddress else { return true }
+                return memcmp(leftBase, rightBase, left.count) == 0
+            }
+        }
+        if let compared, let compared { return compared }
+        return lhs.utf8.elementsEqual(rhs.utf8)
+    }
 }

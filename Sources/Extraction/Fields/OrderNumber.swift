@@ -21,7 +21,9 @@ enum OrderNumberToken {
     }
 
     /// ``extract(from:fillers:minimumLength:)`` with the fillers' longest length known.
-    static func extract(from value: String, fillers: FillerWords, minimumLength: Int) -> String? {
+    /// - Parameter minimumLength: the shortest number accepted; nil to take the token that
+    ///   would be tested, however implausible (``token(from:fillers:)``).
+    static func extract(from value: String, fillers: FillerWords, minimumLength: Int?) -> String? {
         if let fast = extractASCII(from: value, fillers: fillers, minimumLength: minimumLength) {
             return fast
         }
@@ -93,7 +95,7 @@ enum OrderNumberToken {
     }
 
     /// ``extractScalars(from:fillers:minimumLength:)`` with the fillers' longest length known.
-    static func extractScalars(from value: String, fillers: FillerWords, minimumLength: Int) -> String?? {
+    static func extractScalars(from value: String, fillers: FillerWords, minimumLength: Int?) -> String?? {
         var scalars: [Unicode.Scalar] = []
         scalars.reserveCapacity(min(value.utf8.count, 121))
         for scalar in value.unicodeScalars {
@@ -153,7 +155,7 @@ enum OrderNumberToken {
             tokenEnd -= 1
         }
         let token = String(decoding: scalars[start..<tokenEnd].map { UInt8($0.value) }, as: UTF8.self)
-        return .some(isPlausible(token, minimumLength: minimumLength) ? token : nil)
+        return .some(plausible(token, minimumLength: minimumLength))
     }
 
     /// A word as the character path compares it with the fillers: lower-cased, without `:`,
@@ -215,7 +217,7 @@ enum OrderNumberToken {
     }
 
     /// ``extractASCII(from:fillers:minimumLength:)`` with the fillers' longest length known.
-    static func extractASCII(from value: String, fillers: FillerWords, minimumLength: Int) -> String?? {
+    static func extractASCII(from value: String, fillers: FillerWords, minimumLength: Int?) -> String?? {
         var value = value
         return value.withUTF8 { all -> String?? in
             var known = 0
@@ -290,7 +292,7 @@ enum OrderNumberToken {
             while tokenEnd > start, isTrailingByte(bytes[tokenEnd - 1]) { tokenEnd -= 1 }
             let trimmed = String(
                 decoding: UnsafeBufferPointer(rebasing: bytes[start..<tokenEnd]), as: UTF8.self)
-            return .some(isPlausible(trimmed, minimumLength: minimumLength) ? trimmed : nil)
+            return .some(plausible(trimmed, minimumLength: minimumLength))
         }
     }
 
@@ -323,7 +325,7 @@ enum OrderNumberToken {
     }
 
     /// ``extract(from:fillers:minimumLength:)`` character by character, for any text.
-    static func extractCharacters(from value: String, fillers: Set<String>, minimumLength: Int) -> String? {
+    static func extractCharacters(from value: String, fillers: Set<String>, minimumLength: Int?) -> String? {
         var words = value.prefix(120).split(
             maxSplits: 5, omittingEmptySubsequences: true,
             whereSeparator: { $0 == " " || $0 == "\u{00A0}" || $0 == "\t" }
@@ -342,7 +344,7 @@ enum OrderNumberToken {
         let rest = word.dropFirst(token.count)
         if let next = rest.first, !")）]】,，;。.、!".contains(next) && !isCJK(next) { return nil }
         let trimmed = String(token.reversed().drop(while: { ".-_/".contains($0) }).reversed())
-        return isPlausible(trimmed, minimumLength: minimumLength) ? trimmed : nil
+        return plausible(trimmed, minimumLength: minimumLength)
     }
 
     static func isCJK(_ character: Character) -> Bool {
@@ -353,6 +355,21 @@ enum OrderNumberToken {
 
     /// Whether a token can be an order number: long enough, with digits, and not shaped like
     /// a date, a time, a phone number or a price.
+    /// The token when it ``isPlausible(_:minimumLength:)`` (any token when `minimumLength` is
+    /// nil), else nil.
+    static func plausible(_ token: String, minimumLength: Int?) -> String? {
+        guard let minimumLength else { return token }
+        return isPlausible(token, minimumLength: minimumLength) ? token : nil
+    }
+
+    /// The token ``extract(from:fillers:minimumLength:)`` tests at the start of a value, before
+    /// the test: `extract(from: value, fillers: fillers, minimumLength: m)` is this token when
+    /// `isPlausible(token, minimumLength: m)`, else nil (the minimum length plays no other
+    /// part), so a value read for several minimum lengths is read once.
+    static func token(from value: String, fillers: FillerWords) -> String? {
+        extract(from: value, fillers: fillers, minimumLength: nil)
+    }
+
     static func isPlausible(_ token: String, minimumLength: Int) -> Bool {
         if let plausible = isPlausibleASCII(token, minimumLength: minimumLength) { return plausible }
         return isPlausibleCharacters(token, minimumLength: minimumLength)
