@@ -119,6 +119,23 @@ extension ExtractionContext {
     /// one after them (if any) are ``SimpleScalars`` (so each is a character of its own);
     /// else `nil`.
     static func simplePrefixByteCount(_ text: String, characters: Int) -> Int? {
+        // Byte by byte while the text is ASCII (a scalar of one byte each); the first byte
+        // that is not leaves the count to the scalars.
+        var reachedOther = false
+        let ascii = text.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+            var count = 0
+            for byte in bytes {
+                if byte >= 0x80 {
+                    reachedOther = true
+                    return nil
+                }
+                guard SimpleScalars.isStandalone(Unicode.Scalar(byte)) else { return nil }
+                if count == characters { break }
+                count += 1
+            }
+            return count
+        }
+        if let ascii, !reachedOther { return ascii }
         var count = 0
         var bytes = 0
         for scalar in text.unicodeScalars {
