@@ -310,7 +310,7 @@ final class LanguageSet: Sendable {
                     in: text.foldedText, lines: text.foldedRanges.prefix(sampleLines), limit: 64,
                     into: &counts)
                 for (languageIndex, language) in languages.enumerated()
-                where !isScriptLanguage(language.rules.code) && counts[languageIndex] > best {
+                where counts[languageIndex] > best && !isScriptLanguage(language.rules.code) {
                     best = counts[languageIndex]
                     code = language.rules.code
                 }
@@ -328,7 +328,7 @@ final class LanguageSet: Sendable {
                     }
                 }
                 for (languageIndex, language) in languages.enumerated()
-                where !isScriptLanguage(language.rules.code) && counts[languageIndex] > best {
+                where counts[languageIndex] > best && !isScriptLanguage(language.rules.code) {
                     best = counts[languageIndex]
                     code = language.rules.code
                 }
