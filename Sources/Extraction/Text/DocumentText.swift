@@ -474,17 +474,6 @@ enum Text {
                     index += 8
                     continue
                 }
-                // The ASCII bytes before the first that is not, folded at once: a lane's sum
-                // carries only into the lanes after it, so theirs are exact (the others are
-                // masked off and written back as they were).
-                let ascii = (UInt64(littleEndian: word) & asciiHighBits).trailingZeroBitCount / 8
-                if ascii > 0 {
-                    let mask = UInt64(littleEndian: (1 << UInt64(8 * ascii)) - 1)
-                    let upper = capitals(word) & mask
-                    if upper != 0 { raw.storeBytes(of: word | (upper >> 2), as: UInt64.self) }
-                    index += ascii
-                    continue
-                }
             }
             let byte = result[index]
             if byte >= 0x41 && byte <= 0x5A {
