@@ -155,36 +155,59 @@ struct ExtractionContext {
     /// Whether each line of ``text`` is blank (``TextLine/isBlank``), read once.
     let lineIsBlank: [Bool]
     /// The dates read from label values so far.
-    let dateMemo = DateMemo()
-    var evidence: [Evidence] = []
+    let dateMemo: DateMemo
+    /// The order-number labels' values, once ``orderNumberCandidates()`` has read them.
+    let orderNumberLabels: OrderNumberLabels
+    var evidence: [Evidence]
     /// The limits this extraction reached (``Extractor/extractReportingLimits(_:)``).
-    var warnings: [DocumentWarning] = []
+    var warnings: [DocumentWarning]
 
+    /// Always inlined into its callers: there the context is built where it is kept, not
+    /// built aside and then copied (every reference it holds retained once more).
+    @inline(__always)
     init(document outer: MailDocument, extractor: Extractor) {
+        // Every field is computed into a local first, and the context made from them at once.
+        let document = Extractor.documentRead(from: outer)
+        let text = DocumentText(document: document)
+        let languages = extractor.languageSet(for: text)
+        // "Tomorrow" is the day after the sender's day, read in the Date field's own zone.
+        let reference = document.date.flatMap { CivilDate($0, in: document.dateTimeZone) }
+        let sender = document.sender
+        let domain = sender?.domain ?? sender?.registrableDomain
+        self.init(
+            outer: outer, document: document, extractor: extractor, text: text, languages: languages,
+            phraseHits: PhraseHits(index: languages.index, text: text), reference: reference,
+            carrierSender: domain.flatMap { extractor.rules.carriers.carrier(forSenderDomain: $0) },
+            lineIsBlank: text.lines.map(\.isBlank),
+            warnings: text.cuts.map { cut in
+                DocumentWarning(
+                    partPath: cut.partPath,
+                    message:
+                        "\(cut.origin.readerName) of \(cut.length) bytes is longer than the \(DocumentText.maximumBytes) extraction reads: the rest is not searched for order fields"
+                )
+            })
+    }
+
+    /// A context of the given fields, each stored as it is.
+    private init(
+        outer: MailDocument, document: MailDocument, extractor: Extractor, text: DocumentText,
+        languages: LanguageSet, phraseHits: PhraseHits, reference: CivilDate?, carrierSender: CarrierRule?,
+        lineIsBlank: [Bool], warnings: [DocumentWarning]
+    ) {
         self.outer = outer
+        self.document = document
         self.extractor = extractor
         self.rules = extractor.rules
-        self.document = Extractor.documentRead(from: outer)
-        self.text = DocumentText(document: self.document)
-        self.warnings = text.cuts.map { cut in
-            DocumentWarning(
-                partPath: cut.partPath,
-                message:
-                    "\(cut.origin.readerName) of \(cut.length) bytes is longer than the \(DocumentText.maximumBytes) extraction reads: the rest is not searched for order fields"
-            )
-        }
-        self.lineIsBlank = text.lines.map(\.isBlank)
-        self.languages = extractor.languageSet(for: text)
-        self.phraseHits = PhraseHits(index: languages.index, text: text)
-        // "Tomorrow" is the day after the sender's day, read in the Date field's own zone.
-        if let date = self.document.date {
-            self.reference = CivilDate(date, in: self.document.dateTimeZone)
-        } else {
-            self.reference = nil
-        }
-        let sender = self.document.sender
-        let domain = sender?.domain ?? sender?.registrableDomain
-        self.carrierSender = domain.flatMap { extractor.rules.carriers.carrier(forSenderDomain: $0) }
+        self.text = text
+        self.languages = languages
+        self.phraseHits = phraseHits
+        self.reference = reference
+        self.carrierSender = carrierSender
+        self.lineIsBlank = lineIsBlank
+        self.warnings = warnings
+        self.dateMemo = DateMemo()
+        self.orderNumberLabels = OrderNumberLabels()
+        self.evidence = []
     }
 
     var bodyOrigins: Set<TextOrigin> { Self.bodyOriginSet }

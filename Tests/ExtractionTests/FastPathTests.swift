@@ -212,6 +212,14 @@ import Testing
                     #expect(
                         hits.matchCount(set, line: lineIndex, limit: limit) == expected.count,
                         sourceLocation: sourceLocation)
+                    var each: [(Int, Range<Int>)] = []
+                    hits.forEachMatch(set, line: lineIndex, limit: limit) { index, range in
+                        each.append((index, range))
+                        return true
+                    }
+                    #expect(
+                        each.map(\.0) == expected.map(\.0) && each.map(\.1) == expected.map(\.1),
+                        "forEachMatch, set \(set.id)", sourceLocation: sourceLocation)
                 }
                 #expect(hits.containsMatch(set, line: lineIndex) == set.containsMatch(in: line))
             }

@@ -192,6 +192,8 @@ final class LanguageSet: Sendable {
     /// Status phrases, tagged with the index of the status in ``ShipmentStatus/allCases``.
     let statuses: PhraseSet
     let fillers: Set<String>
+    /// ``fillers`` with the length of the longest.
+    let fillerWords: FillerWords
     /// The rank of each total label in its language's list (0 = most specific).
     let totalRank: [[UInt8]: Int]
     /// Every set above, for reading a document's lines once (``PhraseHits``).
@@ -243,6 +245,7 @@ final class LanguageSet: Sendable {
             estimatedDelivery, shipper, quantity, brandPhrases, senderNoise, kinds, statuses,
         ])
         fillers = all.reduce(into: Set<String>()) { $0.formUnion($1.fillers) }
+        fillerWords = FillerWords(fillers)
         var rank: [[UInt8]: Int] = [:]
         for language in all {
             for (index, phrase) in language.total.enumerated() where rank[phrase.folded] == nil {
@@ -284,7 +287,7 @@ final class LanguageSet: Sendable {
         // The sample's lines are back to back in the folded text, with line ends between them:
         // they are counted in one pass (a counted scalar is three bytes of valid UTF-8, which
         // folding leaves as they are, and never spans a line end).
-        if sampleLines > 0 {
+        if sampleLines > 0 && text.holdsScriptLeads {
             text.foldedText.withUnsafeBufferPointer { folded in
                 let sample = ranges[0].lowerBound..<ranges[sampleLines - 1].upperBound
                 countScripts(
@@ -307,7 +310,7 @@ final class LanguageSet: Sendable {
                     in: text.foldedText, lines: text.foldedRanges.prefix(sampleLines), limit: 64,
                     into: &counts)
                 for (languageIndex, language) in languages.enumerated()
-                where !isScriptLanguage(language.rules.code) && counts[languageIndex] > best {
+                where counts[languageIndex] > best && !isScriptLanguage(language.rules.code) {
                     best = counts[languageIndex]
                     code = language.rules.code
                 }
@@ -325,7 +328,7 @@ final class LanguageSet: Sendable {
                     }
                 }
                 for (languageIndex, language) in languages.enumerated()
-                where !isScriptLanguage(language.rules.code) && counts[languageIndex] > best {
+                where counts[languageIndex] > best && !isScriptLanguage(language.rules.code) {
                     best = counts[languageIndex]
                     code = language.rules.code
                 }

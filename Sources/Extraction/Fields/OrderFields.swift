@@ -38,24 +38,24 @@ extension ExtractionContext {
                     number, source: "markup", score: 0.93, text: "schema.org partOfOrder: \(number)")
             }
         }
-        let fillers = languages.fillers
+        let fillers = languages.fillerWords
         let notOrder = languages.phrases(\.notOrderNumber)
-        let strong =
-            LabelledValues.find(
-                languages.phrases(\.orderNumber), in: text, origins: Self.allOrigins,
-                hits: phraseHits) + valuesBelowHeaderRows(languages.phrases(\.orderNumber))
+        let strongLabelled = LabelledValues.find(
+            languages.phrases(\.orderNumber), in: text, origins: Self.allOrigins, hits: phraseHits)
+        let strong = strongLabelled + valuesBelowHeaderRows(languages.phrases(\.orderNumber))
         for found in strong where !isNegated(found, by: notOrder) {
             // A number shorter than three digits only when it is the label's whole value in the
             // label's cell or the next one (a line below an empty label may be a quantity),
             // and trusted less: a subject alone does not give it.
             var short = false
             let value = FieldText.narrowedFullWidth(found.value)
+            let extracted = orderNumberLabels.number(in: value, fillers: fillers, minimumLength: 4)
             guard
-                let number = OrderNumberToken.extract(from: value, fillers: fillers, minimumLength: 4)
+                let number = extracted
                     ?? {
                         guard found.placement != .nextLine else { return nil }
                         short = true
-                        return OrderNumberToken.shortLabelled(value, fillers: fillers)
+                        return OrderNumberToken.shortLabelled(value, fillers: fillers.words)
                     }()
             else { continue }
             let isSubject = found.line.origin == .subject || found.line.origin == .preheader
@@ -69,14 +69,15 @@ extension ExtractionContext {
             languages.phrases(\.orderNumberWeak), in: text, origins: Self.allOrigins,
             following: false, hits: phraseHits)
         for found in weak where !isNegated(found, by: notOrder) {
-            guard
-                let number = OrderNumberToken.extract(
-                    from: FieldText.narrowedFullWidth(found.value), fillers: fillers, minimumLength: 5)
+            let value = FieldText.narrowedFullWidth(found.value)
+            guard let number = orderNumberLabels.number(in: value, fillers: fillers, minimumLength: 5)
             else { continue }
             let isSubject = found.line.origin == .subject || found.line.origin == .preheader
             add(
                 number, source: isSubject ? "subject" : "label", score: isSubject ? 0.62 : 0.7, found: found)
         }
+        orderNumberLabels.strong = strongLabelled
+        orderNumberLabels.weak = weak
         return candidates
     }
 
@@ -118,6 +119,23 @@ extension ExtractionContext {
     /// one after them (if any) are ``SimpleScalars`` (so each is a character of its own);
     /// else `nil`.
     static func simplePrefixByteCount(_ text: String, characters: Int) -> Int? {
+        // Byte by byte while the text is ASCII (a scalar of one byte each); the first byte
+        // that is not leaves the count to the scalars.
+        var reachedOther = false
+        let ascii = text.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+            var count = 0
+            for byte in bytes {
+                if byte >= 0x80 {
+                    reachedOther = true
+                    return nil
+                }
+                guard SimpleScalars.isStandalone(Unicode.Scalar(byte)) else { return nil }
+                if count == characters { break }
+                count += 1
+            }
+            return count
+        }
+        if let ascii, !reachedOther { return ascii }
         var count = 0
         var bytes = 0
         for scalar in text.unicodeScalars {
@@ -133,15 +151,18 @@ extension ExtractionContext {
     func isNegated(_ found: LabelledValue, by phrases: PhraseSet) -> Bool {
         let labelStart = found.offset - found.line.startOffset
         guard labelStart >= 0 else { return false }
-        let matches =
-            phraseHits.covers(phrases)
-            ? phraseHits.matches(phrases, line: found.labelLineIndex, limit: 16)
-            : phrases.matches(in: found.line.folded, limit: 16)
-        for (_, range) in matches
-        where range.lowerBound <= labelStart + 2 && range.upperBound >= labelStart - 2 {
-            return true
+        func negates(_ range: Range<Int>) -> Bool {
+            range.lowerBound <= labelStart + 2 && range.upperBound >= labelStart - 2
         }
-        return false
+        guard phraseHits.covers(phrases) else {
+            return phrases.matches(in: found.line.folded, limit: 16).contains { negates($0.1) }
+        }
+        var negated = false
+        phraseHits.forEachMatch(phrases, line: found.labelLineIndex, limit: 16) { _, range in
+            negated = negates(range)
+            return !negated
+        }
+        return negated
     }
 
     /// Tracking candidates from the carrier rules, for every rendition, merged by number.
@@ -221,14 +242,20 @@ extension ExtractionContext {
         // "Ihre Bestellung WK-2026-00433 vom 22.11.2026", "order #300127 placed on November 18".
         let connectors = languages.orderDateConnectors
         if !connectors.isEmpty && !candidates.contains(where: { $0.source == "label" }) {
-            let labels = [languages.orderNumber, languages.orderNumberWeak]
-            for set in labels {
-                for found in LabelledValues.find(
-                    set, in: text, origins: bodyOrigins, following: false, hits: phraseHits)
-                {
+            let labels = [
+                (languages.orderNumber, orderNumberLabels.strong),
+                (languages.orderNumberWeak, orderNumberLabels.weak),
+            ]
+            for (set, read) in labels {
+                // The values in the label's own cell in the body.
+                let values =
+                    read?.filter { $0.placement == .sameCell && bodyOrigins.contains($0.line.origin) }
+                    ?? LabelledValues.find(
+                        set, in: text, origins: bodyOrigins, following: false, hits: phraseHits)
+                for found in values {
                     guard
-                        let number = OrderNumberToken.extract(
-                            from: found.value, fillers: languages.fillers, minimumLength: 4),
+                        let number = orderNumberLabels.number(
+                            in: found.value, fillers: languages.fillerWords, minimumLength: 4),
                         let range = Self.range(of: number, inFirst160Of: found.value)
                     else { continue }
                     let rest = Text.trimmed(String(found.value[range.upperBound...]))
@@ -333,5 +360,49 @@ extension ExtractionContext {
                     location: value.line.location))
         }
         return candidates
+    }
+}
+
+/// The values of the order-number labels that ``ExtractionContext/orderNumberCandidates()``
+/// read, kept for ``ExtractionContext/findOrderDate(kind:)``, which looks for a date after
+/// the same numbers: those in the label's own cell are the values a search that does not
+/// follow a label to the next cell or line finds (in the same order), so they are not
+/// searched for again; and the token at the start of every value read
+/// (``OrderNumberToken/token(from:fillers:)``), so that no value is read twice.
+final class OrderNumberLabels {
+    /// `LabelledValues.find(orderNumber, in: text, origins: allOrigins, hits: phraseHits)`.
+    var strong: [LabelledValue]?
+    /// The same for the weak labels, read with `following: false`.
+    var weak: [LabelledValue]?
+    /// The values read so far and their tokens, searched in order (an email labels a few at
+    /// most, often the same in several renditions).
+    private var tokens: [(value: String, token: String?)] = []
+
+    /// `OrderNumberToken.extract(from: value, fillers: fillers, minimumLength: minimumLength)`,
+    /// the value's token read once. (Values are compared byte for byte: the reading is not the
+    /// same for canonically equivalent texts, which `==` does not tell apart.)
+    func number(in value: String, fillers: FillerWords, minimumLength: Int) -> String? {
+        let token: String?
+        if let known = tokens.first(where: { Self.sameBytes($0.value, value) }) {
+            token = known.token
+        } else {
+            token = OrderNumberToken.token(from: value, fillers: fillers)
+            tokens.append((value, token))
+        }
+        return token.flatMap { OrderNumberToken.plausible($0, minimumLength: minimumLength) }
+    }
+
+    /// Whether two texts have the same UTF-8 bytes (compared at once when both are stored
+    /// contiguously, as native strings are).
+    static func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
+        guard lhs.utf8.count == rhs.utf8.count else { return false }
+        let compared = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right in
+                guard let leftBase = left.baseAddress, let rightBase = right.baseAddress else { return true }
+                return memcmp(leftBase, rightBase, left.count) == 0
+            }
+        }
+        if let compared, let compared { return compared }
+        return lhs.utf8.elementsEqual(rhs.utf8)
     }
 }

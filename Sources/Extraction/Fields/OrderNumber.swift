@@ -17,13 +17,20 @@ enum OrderNumberToken {
     ///   - fillers: folded words skipped before the value ("is", "no.").
     ///   - minimumLength: the shortest number accepted.
     static func extract(from value: String, fillers: Set<String>, minimumLength: Int) -> String? {
+        extract(from: value, fillers: FillerWords(fillers), minimumLength: minimumLength)
+    }
+
+    /// ``extract(from:fillers:minimumLength:)`` with the fillers' longest length known.
+    /// - Parameter minimumLength: the shortest number accepted; nil to take the token that
+    ///   would be tested, however implausible (``token(from:fillers:)``).
+    static func extract(from value: String, fillers: FillerWords, minimumLength: Int?) -> String? {
         if let fast = extractASCII(from: value, fillers: fillers, minimumLength: minimumLength) {
             return fast
         }
         if let scalars = extractScalars(from: value, fillers: fillers, minimumLength: minimumLength) {
             return scalars
         }
-        return extractCharacters(from: value, fillers: fillers, minimumLength: minimumLength)
+        return extractCharacters(from: value, fillers: fillers.words, minimumLength: minimumLength)
     }
 
     /// A short order number that is the whole value after a strong order-number label
@@ -84,6 +91,11 @@ enum OrderNumberToken {
     /// so fillers compare the same.
     /// - Returns: nil when another scalar comes first (the character path decides); else the outcome.
     static func extractScalars(from value: String, fillers: Set<String>, minimumLength: Int) -> String?? {
+        extractScalars(from: value, fillers: FillerWords(fillers), minimumLength: minimumLength)
+    }
+
+    /// ``extractScalars(from:fillers:minimumLength:)`` with the fillers' longest length known.
+    static func extractScalars(from value: String, fillers: FillerWords, minimumLength: Int?) -> String?? {
         var scalars: [Unicode.Scalar] = []
         scalars.reserveCapacity(min(value.utf8.count, 121))
         for scalar in value.unicodeScalars {
@@ -103,16 +115,13 @@ enum OrderNumberToken {
             while index < scalars.count && !isSeparator(scalars[index]) { index += 1 }
             return start..<index
         }
-        // The longest filler in bytes: a word with more characters than that is none.
-        var longestFiller: Int?
+        // A word with more characters than the longest filler has bytes is none.
         func isFiller(_ word: ArraySlice<Unicode.Scalar>) -> Bool {
             // Each scalar here lower-cases to one character (other than `:`, `：`, `#`), and a
             // filler has no more characters than bytes.
             var kept = 0
             for scalar in word where scalar != ":" && scalar != "：" && scalar != "#" { kept += 1 }
-            let longest = longestFiller ?? fillers.reduce(0) { max($0, $1.utf8.count) }
-            longestFiller = longest
-            return kept <= longest && fillers.contains(foldedFiller(word))
+            return kept <= fillers.longest && fillers.words.contains(foldedFiller(word))
         }
         var next = 0
         var skipped = 0
@@ -140,9 +149,13 @@ enum OrderNumberToken {
             let next = scalars[tokenEnd]
             if !isClosing(next) && !isCJK(next) { return .some(nil) }
         }
-        while tokenEnd > start, ".-_/".unicodeScalars.contains(scalars[tokenEnd - 1]) { tokenEnd -= 1 }
+        while tokenEnd > start, scalars[tokenEnd - 1].isASCII,
+            isTrailingByte(UInt8(scalars[tokenEnd - 1].value))
+        {
+            tokenEnd -= 1
+        }
         let token = String(decoding: scalars[start..<tokenEnd].map { UInt8($0.value) }, as: UTF8.self)
-        return .some(isPlausible(token, minimumLength: minimumLength) ? token : nil)
+        return .some(plausible(token, minimumLength: minimumLength))
     }
 
     /// A word as the character path compares it with the fillers: lower-cased, without `:`,
@@ -200,6 +213,11 @@ enum OrderNumberToken {
     /// gives up.
     /// - Returns: nil when the leading ASCII bytes do not decide; else the outcome.
     static func extractASCII(from value: String, fillers: Set<String>, minimumLength: Int) -> String?? {
+        extractASCII(from: value, fillers: FillerWords(fillers), minimumLength: minimumLength)
+    }
+
+    /// ``extractASCII(from:fillers:minimumLength:)`` with the fillers' longest length known.
+    static func extractASCII(from value: String, fillers: FillerWords, minimumLength: Int?) -> String?? {
         var value = value
         return value.withUTF8 { all -> String?? in
             var known = 0
@@ -236,15 +254,24 @@ enum OrderNumberToken {
                     // The word lower-cased without `:` and `#`, written straight into the
                     // string (a short one is kept inline, with nothing allocated).
                     let word = UnsafeBufferPointer(rebasing: bytes[found.range])
-                    let folded = String(unsafeUninitializedCapacity: word.count) { buffer in
-                        var length = 0
-                        for byte in word where byte != UInt8(ascii: ":") && byte != UInt8(ascii: "#") {
-                            buffer[length] = KeywordScanner.lower(byte)
-                            length += 1
-                        }
-                        return length
+                    var length = 0
+                    for byte in word where byte != UInt8(ascii: ":") && byte != UInt8(ascii: "#") {
+                        length += 1
                     }
-                    if fillers.contains(folded) {
+                    // A filler equal to ASCII text has at least as many bytes: a longer word is
+                    // none, and is not hashed.
+                    let folded =
+                        length > fillers.longest
+                        ? ""
+                        : String(unsafeUninitializedCapacity: word.count) { buffer in
+                            var length = 0
+                            for byte in word where byte != UInt8(ascii: ":") && byte != UInt8(ascii: "#") {
+                                buffer[length] = KeywordScanner.lower(byte)
+                                length += 1
+                            }
+                            return length
+                        }
+                    if length <= fillers.longest && fillers.words.contains(folded) {
                         skipped += 1
                         next = found.range.upperBound
                         continue
@@ -256,17 +283,39 @@ enum OrderNumberToken {
             guard let chosen else { return nil }
             var start = chosen.range.lowerBound
             let wordEnd = chosen.range.upperBound
-            while start < wordEnd, "#:([".utf8.contains(bytes[start]) { start += 1 }
+            while start < wordEnd, isOpeningByte(bytes[start]) { start += 1 }
             var tokenEnd = start
             while tokenEnd < wordEnd, isTokenByte(bytes[tokenEnd]) { tokenEnd += 1 }
             if tokenEnd == wordEnd && !chosen.closed { return nil }
             // A token glued to something else (a price, an email address) is not a number we trust.
-            if tokenEnd < wordEnd, !")],;.!".utf8.contains(bytes[tokenEnd]) { return .some(nil) }
-            while tokenEnd > start, ".-_/".utf8.contains(bytes[tokenEnd - 1]) { tokenEnd -= 1 }
+            if tokenEnd < wordEnd, !isClosingByte(bytes[tokenEnd]) { return .some(nil) }
+            while tokenEnd > start, isTrailingByte(bytes[tokenEnd - 1]) { tokenEnd -= 1 }
             let trimmed = String(
                 decoding: UnsafeBufferPointer(rebasing: bytes[start..<tokenEnd]), as: UTF8.self)
-            return .some(isPlausible(trimmed, minimumLength: minimumLength) ? trimmed : nil)
+            return .some(plausible(trimmed, minimumLength: minimumLength))
         }
+    }
+
+    /// Whether a byte is one of `#:([`, dropped before an order number read from ASCII.
+    @inline(__always) static func isOpeningByte(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "#") || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "(")
+            || byte == UInt8(ascii: "[")
+    }
+
+    /// Whether a byte is one of `)],;.!`, which may follow an order number read from ASCII.
+    @inline(__always) static func isClosingByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "."),
+            UInt8(ascii: "!"):
+            true
+        default: false
+        }
+    }
+
+    /// Whether a byte is one of `.-_/`, cut from the end of an order number.
+    @inline(__always) static func isTrailingByte(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+            || byte == UInt8(ascii: "/")
     }
 
     /// ASCII letters, digits, `-`, `_`, `/` and `.`: ``isTokenCharacter(_:)`` for one byte.
@@ -276,7 +325,7 @@ enum OrderNumberToken {
     }
 
     /// ``extract(from:fillers:minimumLength:)`` character by character, for any text.
-    static func extractCharacters(from value: String, fillers: Set<String>, minimumLength: Int) -> String? {
+    static func extractCharacters(from value: String, fillers: Set<String>, minimumLength: Int?) -> String? {
         var words = value.prefix(120).split(
             maxSplits: 5, omittingEmptySubsequences: true,
             whereSeparator: { $0 == " " || $0 == "\u{00A0}" || $0 == "\t" }
@@ -295,7 +344,7 @@ enum OrderNumberToken {
         let rest = word.dropFirst(token.count)
         if let next = rest.first, !")）]】,，;。.、!".contains(next) && !isCJK(next) { return nil }
         let trimmed = String(token.reversed().drop(while: { ".-_/".contains($0) }).reversed())
-        return isPlausible(trimmed, minimumLength: minimumLength) ? trimmed : nil
+        return plausible(trimmed, minimumLength: minimumLength)
     }
 
     static func isCJK(_ character: Character) -> Bool {
@@ -306,6 +355,21 @@ enum OrderNumberToken {
 
     /// Whether a token can be an order number: long enough, with digits, and not shaped like
     /// a date, a time, a phone number or a price.
+    /// The token when it ``isPlausible(_:minimumLength:)`` (any token when `minimumLength` is
+    /// nil), else nil.
+    static func plausible(_ token: String, minimumLength: Int?) -> String? {
+        guard let minimumLength else { return token }
+        return isPlausible(token, minimumLength: minimumLength) ? token : nil
+    }
+
+    /// The token ``extract(from:fillers:minimumLength:)`` tests at the start of a value, before
+    /// the test: `extract(from: value, fillers: fillers, minimumLength: m)` is this token when
+    /// `isPlausible(token, minimumLength: m)`, else nil (the minimum length plays no other
+    /// part), so a value read for several minimum lengths is read once.
+    static func token(from value: String, fillers: FillerWords) -> String? {
+        extract(from: value, fillers: fillers, minimumLength: nil)
+    }
+
     static func isPlausible(_ token: String, minimumLength: Int) -> Bool {
         if let plausible = isPlausibleASCII(token, minimumLength: minimumLength) { return plausible }
         return isPlausibleCharacters(token, minimumLength: minimumLength)
@@ -335,21 +399,102 @@ enum OrderNumberToken {
         // With another byte than digits and separators, the token is no date, phone number or
         // price, and no year (`Int` reads at most a sign before digits; "+999" is no year).
         if !allDigits { return true }
-        let bytes = Array(token.utf8)
-        let groups = bytes.split(whereSeparator: isSeparator).map { String(decoding: $0, as: UTF8.self) }
-        if allDigits
-            && looksLikeDate(groups, separators: String(decoding: bytes.filter(isSeparator), as: UTF8.self))
-        {
+        return token.utf8.withContiguousStorageIfAvailable { bytes in
+            !DigitGroups(bytes).looksLikeDateOrPhoneOrPriceOrYear
+        } ?? !DigitGroups(Array(token.utf8)).looksLikeDateOrPhoneOrPriceOrYear
+    }
+
+    /// The runs of digits of a token made of ASCII digits and the separators `-`, `.` and `/`
+    /// (the groups ``isPlausibleCharacters(_:minimumLength:)`` splits it into), read from its
+    /// bytes without building a string per group: how many there are, the length and value
+    /// of the first four, and what the separators are.
+    struct DigitGroups {
+        /// The number of groups.
+        private(set) var count = 0
+        /// The lengths of the first four groups (0 past ``count``).
+        private var lengths: (Int, Int, Int, Int) = (0, 0, 0, 0)
+        /// The values of the first four groups as `Int(_:)` reads their digits: nil when one
+        /// does not fit in an `Int`.
+        private var values: (Int?, Int?, Int?, Int?) = (0, 0, 0, 0)
+        /// The first separator byte, and whether every separator byte is the same.
+        private var separator: UInt8?
+        private var oneSeparator = true
+        /// Whether a point is among the separators.
+        private var hasPoint = false
+        /// The token's length in bytes.
+        private let byteCount: Int
+
+        /// - Parameter bytes: the token; only ASCII digits and `-`, `.`, `/`.
+        init(_ bytes: some Collection<UInt8>) {
+            byteCount = bytes.count
+            var length = 0
+            var value: Int? = 0
+            for byte in bytes {
+                if byte >= 0x30 && byte <= 0x39 {
+                    length += 1
+                    if let current = value {
+                        let (times, overflow) = current.multipliedReportingOverflow(by: 10)
+                        let (sum, carry) = times.addingReportingOverflow(Int(byte - 0x30))
+                        value = overflow || carry ? nil : sum
+                    }
+                    continue
+                }
+                if let separator, separator != byte { oneSeparator = false }
+                if separator == nil { separator = byte }
+                if byte == UInt8(ascii: ".") { hasPoint = true }
+                if length > 0 { close(length: length, value: value) }
+                length = 0
+                value = 0
+            }
+            if length > 0 { close(length: length, value: value) }
+        }
+
+        private mutating func close(length: Int, value: Int?) {
+            switch count {
+            case 0: (lengths.0, values.0) = (length, value)
+            case 1: (lengths.1, values.1) = (length, value)
+            case 2: (lengths.2, values.2) = (length, value)
+            case 3: (lengths.3, values.3) = (length, value)
+            default: break
+            }
+            count += 1
+        }
+
+        /// What ``isPlausibleCharacters(_:minimumLength:)`` refuses an all-digit token for: a
+        /// date (`20261124`, `2026-11-24`, `24.11.2026`), a phone number (groups of 3-3-4 digits
+        /// and the like), a price (digits, a point, two digits) or a year alone (1900–2100).
+        var looksLikeDateOrPhoneOrPriceOrYear: Bool {
+            if looksLikeDate { return true }
+            switch (count, lengths.0, lengths.1, lengths.2, lengths.3) {
+            case (3, 3, 3, 4, _), (3, 3, 4, 4, _), (4, 1, 3, 3, 4), (3, 2, 4, 4, _), (3, 2, 3, 4, _),
+                (3, 4, 3, 4, _):
+                return true
+            default: break
+            }
+            if count == 2 && hasPoint && lengths.1 == 2 { return true }
+            if count == 1 && byteCount == 4 && lengths.0 == 4, let year = values.0,
+                (1900...2100).contains(year)
+            {
+                return true
+            }
             return false
         }
-        if allDigits && looksLikePhone(groups) { return false }
-        if groups.count == 2 && allDigits && bytes.contains(UInt8(ascii: ".")) && groups[1].utf8.count == 2 {
+
+        private var looksLikeDate: Bool {
+            if count == 1 && lengths.0 == 8, let whole = values.0 {
+                let year = whole / 10_000
+                let month = whole / 100 % 100
+                let day = whole % 100
+                return (1990...2100).contains(year) && (1...12).contains(month) && (1...31).contains(day)
+            }
+            guard count == 3, oneSeparator, let first = values.0, let second = values.1, let third = values.2
+            else { return false }
+            if lengths.0 == 4 { return (1...12).contains(second) && (1...31).contains(third) }
+            if lengths.2 == 4 || lengths.2 == 2, lengths.0 <= 2, lengths.1 <= 2 {
+                return (1...31).contains(first) && (1...31).contains(second)
+            }
             return false
         }
-        if groups.count == 1 && bytes.count == 4, let year = Int(token), (1900...2100).contains(year) {
-            return false
-        }
-        return true
     }
 
     /// ``isPlausible(_:minimumLength:)`` character by character, for any token.
@@ -396,5 +541,21 @@ enum OrderNumberToken {
         case [3, 3, 4], [3, 4, 4], [1, 3, 3, 4], [2, 4, 4], [2, 3, 4], [4, 3, 4]: return true
         default: return false
         }
+    }
+}
+
+/// Value fillers ("is", "no.", "nr"), lower-cased, with the length of the longest, so that a
+/// word too long to be one is told apart without hashing it.
+struct FillerWords: Sendable {
+    let words: Set<String>
+    /// The longest filler's length in UTF-8 bytes. A filler equal (as `String`s compare, by
+    /// canonical equivalence) to ASCII text has at least as many bytes as the text: each of
+    /// its scalars decomposes to at most one ASCII scalar (a base and combining marks are not
+    /// all ASCII), and one that is not ASCII takes two bytes or more.
+    let longest: Int
+
+    init(_ words: Set<String>) {
+        self.words = words
+        self.longest = words.reduce(0) { max($0, $1.utf8.count) }
     }
 }

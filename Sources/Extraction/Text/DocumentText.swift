@@ -168,6 +168,9 @@ struct DocumentText: Sendable {
     let foldedRanges: [Range<Int>]
     /// The renditions longer than ``maximumBytes``, of which only the first bytes are read.
     let cuts: [Cut]
+    /// Whether ``foldedText`` holds a byte E3–ED, which leads every Hangul syllable, kana and
+    /// Han ideograph: without one, language detection counts none and does not look for them.
+    let holdsScriptLeads: Bool
 
     /// A rendition read only in part.
     struct Cut: Sendable, Hashable {
@@ -225,11 +228,15 @@ struct DocumentText: Sendable {
         // Folding reads a byte and the one after it, never across a line end (a line feed or
         // carriage return is not the second byte of a folded pair), so each rendition folded as
         // a whole is every line folded on its own.
+        var scriptLeads = false
         buffer.withUnsafeMutableBufferPointer { buffer in
             for part in parts {
-                Text.foldBytes(UnsafeMutableBufferPointer(rebasing: buffer[part.range]), from: 0)
+                if Text.foldBytes(UnsafeMutableBufferPointer(rebasing: buffer[part.range]), from: 0) {
+                    scriptLeads = true
+                }
             }
         }
+        self.holdsScriptLeads = scriptLeads
         self.lines = lines
         self.foldedText = buffer
         self.foldedRanges = foldedRanges
@@ -433,7 +440,7 @@ enum Text {
         guard let start else { return bytes }
         var result = bytes
         result.withUnsafeMutableBufferPointer { result in
-            foldBytes(result, from: start)
+            _ = foldBytes(result, from: start)
         }
         return result
     }
@@ -450,7 +457,12 @@ enum Text {
 
     /// ``fold(_:)``'s loop, from a position the loop reaches: eight ASCII bytes are folded at
     /// once (each capital gains 0x20, the high bit of its byte moved down two places).
-    static func foldBytes(_ result: UnsafeMutableBufferPointer<UInt8>, from start: Int) {
+    /// - Returns: whether a byte from `start` on is E3–ED, the lead byte of every Hangul
+    ///   syllable, kana and Han ideograph (``LanguageSet/countScripts(_:hangul:kana:han:)``
+    ///   counts none in bytes without one); every byte that is not ASCII is looked at anyway.
+    @discardableResult
+    static func foldBytes(_ result: UnsafeMutableBufferPointer<UInt8>, from start: Int) -> Bool {
+        var scriptLead = false
         var index = start
         while index < result.count {
             if index + 8 <= result.count, let base = result.baseAddress {
@@ -475,9 +487,12 @@ enum Text {
                 result[index] = 0x20
                 result[index + 1] = 0x20
                 index += 1
+            } else if byte >= 0xE3 && byte <= 0xED {
+                scriptLead = true
             }
             index += 1
         }
+        return scriptLead
     }
 
     static func isWordByte(_ byte: UInt8) -> Bool {

@@ -66,6 +66,7 @@ enum LabelledValues {
         let hits = hits.flatMap { $0.covers(labels) ? $0 : nil }
         var result: [LabelledValue] = []
         let lines = text.lines
+        let phrases = labels.phrases
         // The renditions to read, one bit per position (read without hashing each origin).
         var read: UInt8 = 0
         for origin in origins { read |= 1 << UInt8(origin.position) }
@@ -75,24 +76,28 @@ enum LabelledValues {
             let line = lines[lineIndex]
             guard read & (1 << UInt8(line.origin.position)) != 0 else { continue }
             guard !line.bytes.isEmpty else { continue }
-            let matches =
-                hits?.matches(labels, line: lineIndex, limit: 16)
-                ?? labels.matches(in: line.folded, limit: 16)
-            for (index, range) in matches {
-                if let value = valueAfter(
-                    label: labels.phrases[index], range: range, lineIndex: lineIndex, lines: lines,
-                    following: following)
-                {
-                    result.append(value)
+            func valueFound(_ index: Int, _ range: Range<Int>) -> Bool {
+                valueAfter(
+                    label: phrases[index].text, range: range, lineIndex: lineIndex, lines: lines,
+                    following: following, into: &result)
+                return true
+            }
+            if let hits {
+                hits.forEachMatch(labels, line: lineIndex, limit: 16, valueFound)
+            } else {
+                for (index, range) in labels.matches(in: line.folded, limit: 16) {
+                    _ = valueFound(index, range)
                 }
             }
         }
         return result
     }
 
+    /// Appends the value after a label to `result`, when there is one.
     private static func valueAfter(
-        label: Phrase, range: Range<Int>, lineIndex: Int, lines: [TextLine], following: Bool
-    ) -> LabelledValue? {
+        label: String, range: Range<Int>, lineIndex: Int, lines: [TextLine], following: Bool,
+        into result: inout [LabelledValue]
+    ) {
         let line = lines[lineIndex]
         let bytes = line.bytes
         let cell = line.cell(around: range.lowerBound)
@@ -101,12 +106,14 @@ enum LabelledValues {
         let offset = line.startOffset + range.lowerBound
         if valueStart < cell.upperBound {
             let value = FieldText.trimmedString(bytes, valueStart..<cell.upperBound)
-            return LabelledValue(
-                label: label.text, value: value, placement: .sameCell, line: line, labelOpensCell: opensCell,
-                offset: offset, labelLine: line, labelLineIndex: lineIndex)
+            result.append(
+                LabelledValue(
+                    label: label, value: value, placement: .sameCell, line: line, labelOpensCell: opensCell,
+                    offset: offset, labelLine: line, labelLineIndex: lineIndex))
+            return
         }
         // The label ends its cell: the value is in the next cell, or on the next line.
-        guard following, prefixLength <= 24 else { return nil }
+        guard following, prefixLength <= 24 else { return }
         // The first filled cell after the label's, and whether every cell before it is blank.
         var nextCell: Range<Int>?
         var othersBlank = true
@@ -121,29 +128,32 @@ enum LabelledValues {
             return true
         }
         if let next = nextCell {
-            return LabelledValue(
-                label: label.text, value: FieldText.trimmedString(bytes, next), placement: .nextCell,
-                line: line,
-                labelOpensCell: opensCell, offset: offset, labelLine: line, labelLineIndex: lineIndex)
+            result.append(
+                LabelledValue(
+                    label: label, value: FieldText.trimmedString(bytes, next), placement: .nextCell,
+                    line: line,
+                    labelOpensCell: opensCell, offset: offset, labelLine: line, labelLineIndex: lineIndex))
+            return
         }
         // Only a label that is its whole line (a heading) reaches down to the next line.
-        guard othersBlank else { return nil }
+        guard othersBlank else { return }
         var nextIndex = lineIndex + 1
         while nextIndex < lines.count && nextIndex <= lineIndex + 2 && lines[nextIndex].origin == line.origin
         {
             let next = lines[nextIndex]
             if !next.isBlank {
-                guard let first = next.firstFilledCell else { return nil }
-                return LabelledValue(
-                    label: label.text, value: FieldText.trimmedString(next.bytes, first),
-                    placement: .nextLine,
-                    line: next,
-                    labelOpensCell: opensCell, offset: offset,
-                    labelLine: line, labelLineIndex: lineIndex)
+                guard let first = next.firstFilledCell else { return }
+                result.append(
+                    LabelledValue(
+                        label: label, value: FieldText.trimmedString(next.bytes, first),
+                        placement: .nextLine,
+                        line: next,
+                        labelOpensCell: opensCell, offset: offset,
+                        labelLine: line, labelLineIndex: lineIndex))
+                return
             }
             nextIndex += 1
         }
-        return nil
     }
 
     /// What stands before a label in its cell: whether it is only punctuation and symbols
@@ -153,15 +163,33 @@ enum LabelledValues {
         var upper = max(lower, min(range.upperBound, bytes.count))
         while lower < upper && FieldText.isASCIISpace(bytes[lower]) { lower += 1 }
         while upper > lower && FieldText.isASCIISpace(bytes[upper - 1]) { upper -= 1 }
-        var ascii = true
         var opens = true
-        for index in lower..<upper {
-            let byte = bytes[index]
-            if byte >= 0x80 {
-                ascii = false
-                break
+        let ascii = bytes.withUnsafeBufferPointer { buffer in
+            let set = punctuationOrSymbol
+            // Punctuation and symbols first, while they last; then only whether the rest is
+            // ASCII, eight bytes at a time (`lower..<upper` lies within the buffer).
+            var index = lower
+            while index < upper {
+                let byte = buffer[index]
+                if byte >= 0x80 { return false }
+                if !set.containsASCII(byte) {
+                    opens = false
+                    break
+                }
+                index += 1
             }
-            if opens && !punctuationOrSymbol.containsASCII(byte) { opens = false }
+            if let base = buffer.baseAddress {
+                while index + 8 <= upper {
+                    let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                    if word & Text.asciiHighBits != 0 { break }
+                    index += 8
+                }
+            }
+            while index < upper {
+                if buffer[index] >= 0x80 { return false }
+                index += 1
+            }
+            return true
         }
         if ascii { return (opens, upper - lower) }
         // Scalar by scalar, decoded as `String(decoding:as:)` decodes (U+FFFD for each broken

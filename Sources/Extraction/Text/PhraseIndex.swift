@@ -532,6 +532,50 @@ final class PhraseHits: Sendable {
         return overlapping ? PhraseSet.resolveOverlaps(found) : found
     }
 
+    /// Calls `body` with each match `matches(set, line: line, limit: limit)` returns, in
+    /// order, until it returns false. When the line's first `limit` occurrences of the set do
+    /// not overlap (almost always), they are those matches, read where they are stored:
+    /// no array is built.
+    func forEachMatch(
+        _ set: PhraseSet, line: Int, limit: Int, _ body: (_ index: Int, _ range: Range<Int>) -> Bool
+    ) {
+        let bit: UInt64 = 1 << UInt64(set.id)
+        let first = lineStarts[line]
+        let end = lineStarts[line + 1]
+        // First pass: whether any two of the first `limit` occurrences overlap, and where the
+        // last of them is.
+        var found = 0
+        var reach = 0
+        var last = first
+        var slot = first
+        while slot < end, found < limit {
+            let phrase = Int(phrases[slot])
+            slot += 1
+            guard index.setMasks[phrase] & bit != 0 else { continue }
+            let start = Int(starts[slot - 1])
+            if found > 0 && start < reach {
+                for (index, range) in matches(set, line: line, limit: limit) where !body(index, range) {
+                    return
+                }
+                return
+            }
+            reach = max(reach, start + index.length(of: phrase))
+            found += 1
+            last = slot
+        }
+        slot = first
+        while slot < last {
+            let phrase = Int(phrases[slot])
+            slot += 1
+            guard index.setMasks[phrase] & bit != 0 else { continue }
+            let start = Int(starts[slot - 1])
+            guard body(index.index(of: phrase, inSet: set.id), start..<(start + index.length(of: phrase)))
+            else {
+                return
+            }
+        }
+    }
+
     /// How many matches `matches(set, line: line, limit: limit)` returns, without building
     /// them when the line's first `limit` occurrences of the set do not overlap (then every
     /// one of them is a match).
