@@ -649,7 +649,7 @@ import Testing
             "RE: RV: Su pedido",
             "回复: 转发: 您的订单", "답장: 전달: 주문하신 상품", "회신: 전달: 주문", "返信: 転送: ご注文", "[EXT] Re: FW: x",
             "Απ: Η παραγγελία σας", "ΣΧΕΤ: x", "Ответ: Ваш заказ", "Отв: x", "*EXTERNAL* RE: Your order",
-            "Rép. : Votre commande", "Rép: x",
+            "Rép. : Votre commande", "Rép: x", "   Re: spaces first", "\tAW: x",
         ] {
             #expect(ReplyQuote.hasReplyPrefix(subject), "\(subject)")
             #expect(!ReplyQuote.hasForwardPrefix(subject), "\(subject)")
@@ -667,6 +667,7 @@ import Testing
         }
         for subject in [
             "Your order #1", "Order: 12345 shipped", "Regarding your order", "", "*Sale* ends: x",
+            "Your Northwind order NW-48213 has shipped: track it",
         ] {
             #expect(!ReplyQuote.hasReplyPrefix(subject), "\(subject)")
             #expect(!ReplyQuote.hasForwardPrefix(subject), "\(subject)")

@@ -404,6 +404,14 @@ public enum ReplyQuote {
         // No colon, no prefix: told from the bytes (most subjects), before any character is read.
         // (The full-width colon "：" is EF BC 9A in UTF-8.)
         guard subject.utf8.contains(where: { $0 == UInt8(ascii: ":") || $0 == 0x9A }) else { return nil }
+        // Without a tag first, the colon stands among the first 9 characters (36 bytes) after
+        // the spaces: told from the bytes too.
+        let bytes = subject.utf8.drop { $0 == 0x20 || $0 == 0x09 }
+        if let first = bytes.first, first != UInt8(ascii: "["), first != UInt8(ascii: "*"),
+            !bytes.prefix(36).contains(where: { $0 == UInt8(ascii: ":") || $0 == 0x9A })
+        {
+            return nil
+        }
         let rest = withoutTags(Substring(subject)).drop { $0 == " " || $0 == "\t" }
         // A prefix has at most 8 characters before its colon.
         guard let colon = rest.prefix(9).firstIndex(where: { $0 == ":" || $0 == "：" }) else { return nil }
