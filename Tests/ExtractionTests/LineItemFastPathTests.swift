@@ -103,23 +103,9 @@ import Testing
         #expect(labels > 100)
     }
 
-    /// `parseQuantity(_:labels:)` as first written.
+    /// `parseQuantity(_:labels:)` read by characters, as first written.
     static func referenceQuantity(_ cell: String, labels: [Phrase]) -> Int? {
-        var rest = Substring(Text.trimmed(cell))
-        let folded = Text.fold(Array(rest.lowercased().utf8))
-        for label in labels where folded.starts(with: label.folded) {
-            rest = Substring(String(decoding: Array(rest.utf8).dropFirst(label.folded.count), as: UTF8.self))
-            break
-        }
-        rest = rest.drop { " :：xX×*".contains($0) }
-        let digits = rest.prefix { $0.isASCII && $0.isNumber }
-        let after = Text.trimmed(String(rest.dropFirst(digits.count)))
-        guard !digits.isEmpty, digits.count <= 3, let value = Int(digits), value > 0,
-            after.isEmpty
-                || ["개", "点", "個", "件", "x", "×", "pcs", "pc", "stk", "st", "unidades", "pièces"].contains(
-                    after)
-        else { return nil }
-        return value
+        ExtractionContext.parseQuantityScalars(cell, labels: labels)
     }
 
     @Test func asciiQuantitiesAgree() {

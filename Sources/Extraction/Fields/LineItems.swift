@@ -1233,6 +1233,12 @@ extension ExtractionContext {
             var cell = cell
             return cell.withUTF8 { Self.parseQuantityASCII($0, labels: labels) }
         }
+        return Self.parseQuantityScalars(cell, labels: labels)
+    }
+
+    /// ``parseQuantity(_:labels:)`` for any text, read by characters: what the ASCII path
+    /// (`parseQuantityASCII`) stands in for.
+    static func parseQuantityScalars(_ cell: String, labels: [Phrase]) -> Int? {
         var rest = Substring(Text.trimmed(cell))
         let folded = Text.fold(Array(rest.lowercased().utf8))
         for label in labels where folded.starts(with: label.folded) {
