@@ -112,5 +112,22 @@ import Testing
         #expect(
             OrderNumberToken.shortLabelled(String(repeating: "is ", count: 30) + "4", fillers: fillers) == nil
         )
+        // Another label after it ends the value, also after a separator: a layout's line.
+        #expect(OrderNumberToken.shortLabelled("OL-1 Total: $10.00", fillers: fillers) == "OL-1")
+        #expect(OrderNumberToken.shortLabelled("OL-3 | Total: $10.00", fillers: fillers) == "OL-3")
+        #expect(OrderNumberToken.shortLabelled("is OL-12. Total: $10.00", fillers: fillers) == "OL-12")
+        // Words that are no label still refuse it.
+        #expect(OrderNumberToken.shortLabelled("2 items in total", fillers: fillers) == nil)
+        #expect(OrderNumberToken.shortLabelled("2 | items", fillers: fillers) == nil)
+    }
+
+    /// A short number inline before the next label, as new users' shops print it.
+    @Test func aShortNumberBeforeTheNextLabelIsRead() {
+        for line in ["Order number: OL-1 Total: $10.00", "Your order number is OL-12. Total: $10.00"] {
+            let result = Fixture.extract(
+                Fixture.document(
+                    subject: "Thank you for your order", plain: ["Thanks for your order! " + line]))
+            #expect(result.orderNumber == (line.contains("OL-12") ? "OL-12" : "OL-1"), "\(line)")
+        }
     }
 }

@@ -40,7 +40,8 @@ enum OrderNumberToken {
     /// merely near an order word (quantities, "2 of 3", prices) are not taken; a new shop's
     /// first orders have shorter numbers. Such a number is taken only when nothing but filler
     /// words ("is", "no.") stands before it in the value and nothing but closing punctuation
-    /// after it. Shapes accepted (ASCII): one to four digits, not all zeros (four digits that
+    /// after it, or another label ("Total:", also after a separator such as `|`). Shapes
+    /// accepted (ASCII): one to four digits, not all zeros (four digits that
     /// read as a year are refused by ``isPlausible(_:minimumLength:)`` but not here: after a
     /// strong label, "Order number: 2026" is an order number); or two to five capital letters
     /// and digits, with at least one of each, in at most two groups joined by one hyphen
@@ -55,6 +56,12 @@ enum OrderNumberToken {
         while words.count > 1, skipped < 3, fillers.contains(words[0].lowercased()) {
             words.removeFirst()
             skipped += 1
+        }
+        // Another label right after it ("Order number: OL-1 Total: $10.00", "OL-3 | Total:", one
+        // line of a layout read as one): the number's value ends there.
+        if words.count > 1 {
+            let next = words.dropFirst().first { !$0.allSatisfy { "|·•/-–—,;".contains($0) } }
+            if let next, next.hasSuffix(":") || next.hasSuffix("：") { words = [words[0]] }
         }
         guard words.count == 1 else { return nil }
         var token = Array(words[0].utf8)
