@@ -121,6 +121,17 @@ import Testing
         #expect(OrderNumberToken.shortLabelled("2 | items", fillers: fillers) == nil)
     }
 
+    /// An order number read from the hidden preview text says so in its evidence, not
+    /// "subject".
+    @Test func aNumberFromThePreheaderIsEvidencedAsSuch() {
+        var document = Fixture.document(
+            subject: "Your parcel is on its way", plain: ["Thanks for shopping with us!"])
+        document.preheader = "Order #FF-2210"
+        let result = Fixture.extract(document)
+        #expect(result.orderNumber == "FF-2210")
+        #expect(result.evidence?.first { $0.field == "orderNumber" }?.source == "preheader")
+    }
+
     /// A short number inline before the next label, as new users' shops print it.
     @Test func aShortNumberBeforeTheNextLabelIsRead() {
         for line in ["Order number: OL-1 Total: $10.00", "Your order number is OL-12. Total: $10.00"] {

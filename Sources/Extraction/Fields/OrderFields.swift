@@ -2,6 +2,16 @@ import Foundation
 import MailDocument
 
 extension ExtractionContext {
+    /// The evidence source of a labelled order number: `subject`, `preheader` (the hidden
+    /// preview text, which is read as a subject is), else `label`.
+    static func evidenceSource(of origin: TextOrigin) -> String {
+        switch origin {
+        case .subject: "subject"
+        case .preheader: "preheader"
+        default: "label"
+        }
+    }
+
     /// Order-number candidates from the attached order, markup, labelled values and the subject.
     func orderNumberCandidates() -> [Candidate<String>] {
         var candidates: [Candidate<String>] = []
@@ -62,8 +72,7 @@ extension ExtractionContext {
             var score = isSubject ? 0.65 : found.placement.score
             if !isSubject && found.placement == .sameCell && !found.labelOpensCell { score -= 0.05 }
             if short { score -= Self.shortNumberPenalty }
-            add(
-                number, source: isSubject ? "subject" : "label", score: score, found: found)
+            add(number, source: Self.evidenceSource(of: found.line.origin), score: score, found: found)
         }
         let weak = LabelledValues.find(
             languages.phrases(\.orderNumberWeak), in: text, origins: Self.allOrigins,
@@ -74,7 +83,8 @@ extension ExtractionContext {
             else { continue }
             let isSubject = found.line.origin == .subject || found.line.origin == .preheader
             add(
-                number, source: isSubject ? "subject" : "label", score: isSubject ? 0.62 : 0.7, found: found)
+                number, source: Self.evidenceSource(of: found.line.origin), score: isSubject ? 0.62 : 0.7,
+                found: found)
         }
         orderNumberLabels.strong = strongLabelled
         orderNumberLabels.weak = weak
