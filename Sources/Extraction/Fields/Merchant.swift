@@ -138,6 +138,59 @@ extension ExtractionContext {
             }
             if let name = cleanBrand(value) { return (name, found.context, found.placement.score) }
         }
+        return shipperAroundNumber()
+    }
+
+    /// The shipper of a sentence whose shipper label stands on either side of the parcel's
+    /// number: "Ihre Sendung 00340434161094042557 von Werkzeughaus Lindner kommt heute",
+    /// "Your package 1Z999AA10123456784 from Northwind Outfitters". The label is a shipper
+    /// label of two words or more whose last word is a preposition ("sendung von", "package
+    /// from", "pakket van"); the number, one word of six characters or more with a digit,
+    /// stands between its noun and its preposition. The name starts with a capital or a digit
+    /// and is read as after a label in a sentence: up to the first word in lower case, or a
+    /// comma.
+    func shipperAroundNumber() -> (String, String, Double)? {
+        var splits: [(noun: String, preposition: String)] = []
+        for language in languages.all {
+            for label in language.rules.labels.shipper {
+                let words = label.split(separator: " ")
+                guard words.count >= 2, let last = words.last, last.count <= 4 else { continue }
+                splits.append((words.dropLast().joined(separator: " ") + " ", " " + String(last) + " "))
+            }
+        }
+        guard !splits.isEmpty else { return nil }
+        for origin in bodyOrigins.sorted(by: { $0.rank < $1.rank }) {
+            for line in text.lines(of: origin) {
+                let original = line.text
+                guard original.utf8.count <= 400, original.contains(where: \.isNumber) else { continue }
+                let lower = original.lowercased()
+                // Lower-casing keeps the offsets of ASCII text only: other lines are left alone.
+                guard lower.utf8.count == original.utf8.count else { continue }
+                for split in splits {
+                    guard let nounRange = lower.range(of: split.noun) else { continue }
+                    let afterNoun = lower[nounRange.upperBound...]
+                    let number = afterNoun.prefix { $0 != " " }
+                    guard number.count >= 6, number.contains(where: \.isNumber),
+                        afterNoun.dropFirst(number.count).hasPrefix(split.preposition)
+                    else { continue }
+                    let offset =
+                        lower.utf8.distance(from: lower.startIndex, to: number.endIndex)
+                        + split.preposition.utf8.count
+                    let rest = String(decoding: Array(original.utf8).dropFirst(offset), as: UTF8.self)
+                    // A name starts with a capital or a digit ("von uns" names nobody).
+                    guard let first = rest.first, first.isUppercase || first.isNumber else { continue }
+                    var value = FieldText.prefix(rest, characters: 60)
+                    if let comma = Self.firstComma(in: value) {
+                        let name = Text.trimmed(String(value[..<comma]))
+                        if !name.isEmpty { value = name }
+                    }
+                    value = Self.beforeFirstLowerCaseWord(value)
+                    if let name = cleanBrand(value) {
+                        return (name, FieldText.prefix(original, characters: 120), 0.8)
+                    }
+                }
+            }
+        }
         return nil
     }
 
