@@ -52,7 +52,8 @@ enum WalletPreview {
 
     private static func status(_ extraction: ExtractionResult) -> OrderStatus {
         switch extraction.kind {
-        case .cancellation: return .cancelled
+        // A cancellation of part of the order leaves it open, as `scan` keeps it.
+        case .cancellation where extraction.partialCancellation != true: return .cancelled
         case .refund: return .completed
         default:
             let shipments = extraction.shipments ?? []

@@ -27,6 +27,23 @@ import Testing
             ),
             ("ご注文の一部キャンセルのお知らせ", ["ご注文の一部キャンセルを承りました。", "注文番号：A-55012"]),
             ("주문 부분 취소 안내", ["주문하신 상품의 부분 취소가 완료되었습니다.", "주문번호: A-55012"]),
+            // Said without a full cancellation's words.
+            (
+                "Your order A-55012 has been partially cancelled",
+                [
+                    "Part of your order A-55012 has been cancelled.",
+                    "The rest of your order ships as planned.",
+                ]
+            ),
+            (
+                "Teilstornierung Ihrer Bestellung 400123",
+                ["wir mussten leider einen Artikel Ihrer Bestellung stornieren (Teilstornierung)."]
+            ),
+            ("【サンプル商店】一部キャンセルのお知らせ", ["ご注文商品の一部キャンセルが完了しました。", "注文番号：400123"]),
+            (
+                "Your order A-55012",
+                ["We've cancelled the following item from your order A-55012:", "Merino Hiking Socks"]
+            ),
         ]
         for (subject, body) in cases {
             let result = Self.extract(subject: subject, body)

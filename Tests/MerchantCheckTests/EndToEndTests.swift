@@ -98,6 +98,27 @@ import Testing
         #expect(MerchantEmailChecker.placeholderTrackingNumber(in: "Order NW-48213 of 2026-11-19") == nil)
     }
 
+    /// The preview of a cancellation of part of the order shows it open, as `scan` keeps it;
+    /// a whole cancellation shows it cancelled.
+    @Test func aPartialCancellationsPreviewIsOpen() throws {
+        let checker = try #require(Self.checker, "rules/ could not be loaded")
+        func status(_ html: String, subject: String) throws -> String? {
+            let report = try checker.check(
+                messageBytes: Self.email(html: html, subject: subject), origin: "c.eml")
+            let preview = try #require(report.walletOrderJSON)
+            let object = try JSONSerialization.jsonObject(with: Data(preview.utf8)) as? [String: Any]
+            return object?["status"] as? String
+        }
+        #expect(
+            try status(
+                "<p>One item of your order NW-48213 has been cancelled.</p><p>Order number: NW-48213</p>",
+                subject: "An item of your order NW-48213 has been cancelled") == "open")
+        #expect(
+            try status(
+                "<p>Your order NW-48213 has been cancelled.</p><p>Order number: NW-48213</p>",
+                subject: "Your order NW-48213 has been cancelled") == "cancelled")
+    }
+
     @Test func trackingNumberInDisplayNoneIsMO302() throws {
         let checker = try #require(Self.checker, "rules/ could not be loaded")
         let broken = try checker.check(
