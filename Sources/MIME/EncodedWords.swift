@@ -79,8 +79,14 @@ enum EncodedWords {
                 String(decoding: bytes[start..<min(end, start + 60)], as: UTF8.self)
                 + (end - start > 60 ? "…" : "")
             let textLength = end - start - charset.utf8.count - 7
+            let textStart = start + charset.utf8.count + 5
+            let isBase64 = bytes[start + charset.utf8.count + 3] | 0x20 == UInt8(ascii: "b")
             if decoded.isEmpty && textLength > 0 {
                 problems.append("encoded-word \(word) holds no decodable text: dropped")
+            } else if isBase64,
+                bytes[textStart..<(textStart + textLength)].contains(where: { !Self.isBase64Byte($0) })
+            {
+                problems.append("encoded-word \(word) holds characters outside base64: decoded without them")
             } else if !decoded.isEmpty {
                 let result = Charsets.decode(decoded, label: charset)
                 if let warning = result.warning {
@@ -93,6 +99,16 @@ enum EncodedWords {
             start = end
         }
         return problems
+    }
+
+    /// Whether a byte belongs to base64's alphabet or is its padding (RFC 4648 §4).
+    static func isBase64Byte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "="):
+            true
+        default: false
+        }
     }
 
     private static func isEncoded(_ piece: Piece) -> Bool {

@@ -74,6 +74,12 @@ import Testing
         empty.warnings.map(\.message) == [
             "Subject: encoded-word =?utf-8?B?!!!?= holds no decodable text: dropped"
         ])
+    let stray = try parse("Subject: =?UTF-8?B?I0FDLTQ0MDAx!!?=\n\nx")
+    #expect(stray.subject == "#AC-44001")
+    #expect(
+        stray.warnings.map(\.message) == [
+            "Subject: encoded-word =?UTF-8?B?I0FDLTQ0MDAx!!?= holds characters outside base64: decoded without them"
+        ])
     let notUTF8 = try parse("From: =?utf-8?Q?=FF=FE?= <a@b.example>\n\nx")
     #expect(notUTF8.warnings.contains { $0.message.hasPrefix("From: encoded-word =?utf-8?Q?=FF=FE?=") })
     let clean = try parse(
