@@ -181,6 +181,7 @@ private func forwardedDocument(_ text: String) -> MailDocument {
         "dimanche 29 novembre 2026 18:12", "domingo, 29 de noviembre de 2026 18:12",
         "dom, 29 nov 2026, 18:12",
         "domenica 29 novembre 2026 18:12", "dom 29 nov 2026 alle ore 18:12",
+        "dom, 29 nov 2026 a las 18:12", "dom., 29 nov. 2026 18:12",
         "domingo, 29 de novembro de 2026 18:12", "zondag 29 november 2026 18:12", "zo 29 nov 2026 om 18:12",
         "2026年11月29日(日) 18:12", "2026년 11월 29일 (일) 오후 6:12", "2026年11月29日周日 18:12",
         "Sun, Nov 29, 2026 at 6:12 PM",

@@ -432,7 +432,10 @@ public enum ForwardDetector {
         ),
         (
             "es_ES",
-            ["EEEE, d 'de' MMMM 'de' yyyy H:mm", "EEE, d MMM yyyy, H:mm", "d 'de' MMMM 'de' yyyy, H:mm"]
+            [
+                "EEEE, d 'de' MMMM 'de' yyyy H:mm", "EEE, d MMM yyyy, H:mm", "d 'de' MMMM 'de' yyyy, H:mm",
+                "EEE, d MMM yyyy 'a las' H:mm", "EEE, d MMM yyyy H:mm", "EEE'.', d MMM'.' yyyy H:mm",
+            ]
         ),
         (
             "it_IT",
