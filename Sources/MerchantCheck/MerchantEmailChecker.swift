@@ -491,7 +491,10 @@ public struct MerchantEmailChecker: Sendable {
     static func isPlaceholder(_ number: String) -> Bool {
         var counts: [Character: Int] = [:]
         for character in number { counts[character, default: 0] += 1 }
+        // One character nearly everywhere, or digits that count up or down as the extractor
+        // reads placeholders (`1Z1234567890123456`): MO201 names such a number instead.
         return (counts.values.max() ?? 0) * 4 >= number.count * 3
+            || CarrierCatalog.looksLikePlaceholder(number)
     }
 
     /// Whether a host (lower-cased) is one of `hosts` or a subdomain of one.

@@ -177,7 +177,7 @@ import Testing
         #expect(!Fixtures.codes(quiet).contains("MO205"))
         let labelled = checker.check(
             document: Fixtures.confirmation(
-                body: "Example Outfitters\nOrder number: A-10023\nTracking: 123456789012"),
+                body: "Example Outfitters\nOrder number: A-10023\nTracking: 493027581926"),
             extraction: Fixtures.confirmationExtraction())
         #expect(Fixtures.codes(labelled).contains("MO205"))
         // The format is named once, with its carrier's name first when it lacks it.
@@ -191,10 +191,16 @@ import Testing
         ])
         let fedExReport = fedExChecker.check(
             document: Fixtures.confirmation(
-                body: "Example Outfitters\nOrder number: A-10023\nTracking: 123456789012"),
+                body: "Example Outfitters\nOrder number: A-10023\nTracking: 493027581926"),
             extraction: Fixtures.confirmationExtraction())
         let fedExMessage = fedExReport.findings.first { $0.code == "MO205" }?.message ?? ""
         #expect(fedExMessage.contains("has the format of FedEx Express (12) but"), "\(fedExMessage)")
+        // Digits that count up are a placeholder, not a number with a wrong check digit.
+        let placeholder = checker.check(
+            document: Fixtures.confirmation(
+                body: "Example Outfitters\nOrder number: A-10023\nTracking: 123456789012"),
+            extraction: Fixtures.confirmationExtraction())
+        #expect(!Fixtures.codes(placeholder).contains("MO205"))
     }
 
     @Test func orderNumberOnlyInHiddenTextIsMO301() {
