@@ -427,10 +427,15 @@ extension MailDocument {
         var plainCut = false
         if let plain = plainText, let start = start(in: plain.text, isPlainText: true, forward: found.plain) {
             // An answer written between the quote's lines keeps the writer's lines after it.
+            // So does one written between the lines of a quote under an attribution.
             let answers =
                 ReplyQuote.quote(in: plain.text, isPlainText: true, isAnswer: isAnswer).map {
-                    $0.isInterleaved && $0.start == start
-                        ? ReplyQuote.answerLines(afterQuoteAt: start, in: plain.text) : []
+                    found -> [Range<Int>] in
+                    guard found.start == start else { return [] }
+                    if found.isInterleaved {
+                        return ReplyQuote.answerLines(afterQuoteAt: start, in: plain.text)
+                    }
+                    return isAnswer ? ReplyQuote.answerLines(afterAttributionAt: start, in: plain.text) : []
                 } ?? []
             if answers.isEmpty {
                 var cut = plain.prefix(upTo: start)

@@ -277,6 +277,31 @@ import Testing
         #expect(deeper.plainText?.text == "Hi,\n\nIt ships today.")
     }
 
+    /// The same answer under the attribution a mail client writes above the quote: the
+    /// writer's lines between the quoted questions stay; a quote with no `>` under an
+    /// attribution, and a reply quoted whole below it, are still cut whole.
+    @Test func anAnswerBetweenTheLinesOfAnAttributedQuoteKeepsItsAnswers() throws {
+        let attribution = "On Sun, Nov 22, 2026 at 9:00 AM Jamie Rivera <jamie@mail.example> wrote:"
+        let answer = try Self.plainReply(
+            subject: "Re: Order AC-55120 questions",
+            [
+                "Hello Jamie,", "", attribution, "> Where is my parcel?", "",
+                "Your parcel was shipped with UPS, tracking number 1Z999AA10123456784.", "",
+                "> Can I change the address?", "", "Unfortunately it is already on its way.",
+            ])
+        #expect(
+            answer.plainText?.text
+                == "Hello Jamie,\n\nYour parcel was shipped with UPS, tracking number 1Z999AA10123456784."
+                + "\n\nUnfortunately it is already on its way.")
+        let unquoted = try Self.plainReply(
+            subject: "Re: Your order NW-448201", ["Thanks!", "", attribution, "Order number: NW-448201"])
+        #expect(unquoted.plainText?.text == "Thanks!")
+        let whole = try Self.plainReply(
+            subject: "Re: Your order NW-448201",
+            ["Thanks!", "", attribution, "> Order number: NW-448201", "> Total: $248.00"])
+        #expect(whole.plainText?.text == "Thanks!")
+    }
+
     /// A reply that starts with the quote, with no attribution, and answers below or between
     /// its lines: the text is cut from the first quoted line, the answer with it.
     @Test func aQuoteThatStartsTheTextIsCut() {

@@ -338,6 +338,40 @@ public enum ReplyQuote {
         }
     }
 
+    /// The writer's own lines in an answer whose quote, under an attribution line ("On … Jamie
+    /// Rivera <jamie@…> wrote:"), the writer answers between its lines: the attribution (up to
+    /// three lines, the last ending with a colon) is followed, after blank lines, by a quoted
+    /// (`>`) line, and ``answerLines(afterQuoteAt:in:)`` reads on from there. Empty when the
+    /// attribution is not followed by a quoted line (a quote without `>` stays cut whole).
+    /// - Parameter start: the UTF-8 offset where the attribution starts.
+    static func answerLines(afterAttributionAt start: Int, in text: String) -> [Range<Int>] {
+        let utf8 = Array(text.utf8)
+        var lineStart = min(max(start, 0), utf8.count)
+        var attributionLines = 0
+        var attributionEnded = false
+        while lineStart < utf8.count {
+            var lineEnd = lineStart
+            while lineEnd < utf8.count, utf8[lineEnd] != 0x0A { lineEnd += 1 }
+            var last = lineEnd
+            while last > lineStart, [0x20, 0x09, 0x0D].contains(utf8[last - 1]) { last -= 1 }
+            var first = lineStart
+            while first < last, utf8[first] == 0x20 || utf8[first] == 0x09 { first += 1 }
+            if !attributionEnded {
+                attributionLines += 1
+                guard attributionLines <= 3 else { return [] }
+                attributionEnded =
+                    last > first
+                    && (utf8[last - 1] == UInt8(ascii: ":")
+                        || utf8[lineStart..<last].suffix(3).elementsEqual("：".utf8))
+            } else if first < last {
+                guard utf8[first] == UInt8(ascii: ">") else { return [] }
+                return answerLines(afterQuoteAt: lineStart, in: text)
+            }
+            lineStart = lineEnd + 1
+        }
+        return []
+    }
+
     /// Whether a line ends a sentence: `.`, `!`, `?`, `:` or their ideographic forms, before
     /// closing quotes or brackets.
     private static func endsSentence(_ line: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
