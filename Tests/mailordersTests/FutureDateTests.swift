@@ -43,4 +43,40 @@ import Testing
             encoding: .utf8)
         #expect(!order.contains("2099-"), "\(order)")
     }
+    /// A forwarded order email dates its order by the original's Date, as written in the
+    /// forward (a time without a zone is the forwarder's, from the Date field's zone).
+    @Test func aForwardedOrderIsDatedByItsOriginal() throws {
+        let email = """
+            From: Sam <sam@mail.example>
+            To: pat@mail.example
+            Subject: Fwd: Your order BK-20992 is confirmed
+            Date: Sun, 29 Nov 2026 20:00:00 -0800
+            Message-ID: <fwd-1@mail.example>
+            MIME-Version: 1.0
+            Content-Type: text/plain; charset=utf-8
+
+            FYI
+
+            ---------- Forwarded message ---------
+            From: Blue Kettle <orders@bluekettle.example>
+            Date: Sun, Nov 29, 2026 at 6:12 PM
+            Subject: Your order BK-20992 is confirmed
+            To: Sam <sam@mail.example>
+
+            Thank you for your order!
+            Order number: BK-20992
+
+            """
+        let (folder, maildir) = try ResourceLimitTests.maildir(["forward": Array(email.utf8)])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out")
+        let result = try CommandRunner.run(["scan", maildir.path, "--out", out.path, "--quiet"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let bundle = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: out.path).first { $0.contains("BK-20992") })
+        let order = try String(
+            contentsOf: out.appendingPathComponent(bundle).appendingPathComponent("order.json"),
+            encoding: .utf8)
+        #expect(order.contains("\"createdAt\" : \"2026-11-30T02:12:00Z\""), "\(order)")
+    }
 }

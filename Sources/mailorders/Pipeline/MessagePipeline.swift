@@ -116,6 +116,8 @@ struct MessagePipeline: Sendable {
         // A date after the run is not the sender's day either: "tomorrow", "Monday" and dates
         // without a year are not read against it, in the email or the originals it forwards.
         document.discardDates(after: latestPlausibleDate)
+        // A forwarded order email happened when its original was sent, not when it was passed on.
+        if let originalDate = document.forwardedOriginal?.date { result.date = originalDate }
         result.documentWarnings = document.warnings
         var original = document.forwardedOriginal
         while let next = original {
