@@ -50,7 +50,10 @@ extension Message {
         }
         var input = bytes
         var lineEndingWarning: MIMEWarning?
-        if Message.hasBareCR(bytes) {
+        // Judged on the header section: a body of UTF-16 text holds 0x0D bytes that are no
+        // line ends ("\r\0", the low byte of U+010D); a message with bare CR line ends (old Mac
+        // OS mail) has them in its header section too.
+        if Message.hasBareCR(Array(bytes.prefix(Message.headerSectionLength(bytes)))) {
             input = Message.normalizeBareCR(bytes)
             lineEndingWarning = MIMEWarning(message: "bare CR line endings read as line breaks")
         }
@@ -110,6 +113,25 @@ extension Message {
         guard end > start else { return nil }
         while end < bytes.count && (bytes[end] == 0x20 || bytes[end] == 0x09) { end += 1 }
         return end < bytes.count && bytes[end] == 0x3A ? (lines, start) : nil
+    }
+
+    /// The length of the header section `bytes` start with, its ending blank line included
+    /// (`\n\n`, `\r\n\r\n` or `\r\r`), within the first 64 KiB; that much when none ends there.
+    static func headerSectionLength(_ bytes: [UInt8]) -> Int {
+        let limit = Swift.min(bytes.count, 65_536)
+        var index = 0
+        while index + 1 < limit {
+            let byte = bytes[index]
+            if byte == 0x0A && bytes[index + 1] == 0x0A { return index + 2 }
+            if byte == 0x0D && bytes[index + 1] == 0x0D { return index + 2 }
+            if byte == 0x0D && index + 3 < limit && bytes[index + 1] == 0x0A && bytes[index + 2] == 0x0D
+                && bytes[index + 3] == 0x0A
+            {
+                return index + 4
+            }
+            index += 1
+        }
+        return limit
     }
 
     private static func hasBareCR(_ bytes: [UInt8]) -> Bool {

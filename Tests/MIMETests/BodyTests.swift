@@ -198,6 +198,20 @@ import Testing
     #expect(try parse(japanese).root.text == "a\\b~ 日本 ¥1,200 ‾ \\ ~ ①")
 }
 
+/// A UTF-16 body's 0x0D bytes are no line ends: "\r\0" and the low byte of U+010D (č)
+/// reach the charset decoder unchanged, with no bare-CR repair; a message whose header
+/// section ends its lines with bare CRs is still read as lines.
+@Test func aUTF16BodyKeepsItsCarriageReturnBytes() throws {
+    var message = Array("Subject: x\r\nContent-Type: text/plain; charset=utf-16le\r\n\r\n".utf8)
+    message += Array("Dvořák č\r\nend".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
+    let parsed = try parse(message)
+    #expect(parsed.root.text == "Dvořák č\r\nend" || parsed.root.text == "Dvořák č\nend")
+    #expect(!parsed.warnings.contains { $0.message.contains("bare CR") }, "\(parsed.warnings)")
+    let mac = try parse(Array("Subject: old\rFrom: a@b.example\r\rHello\rthere\r".utf8))
+    #expect(mac.subject == "old")
+    #expect(mac.warnings.contains { $0.message.contains("bare CR") })
+}
+
 @Test func detectsUnknownOrLyingCharsetsWithWarning() throws {
     var unknown = Array("Content-Type: text/plain; charset=x-no-such-charset\n\n".utf8)
     unknown += Array("Grüße aus München".utf8)
