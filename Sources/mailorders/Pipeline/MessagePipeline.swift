@@ -93,8 +93,6 @@ struct MessagePipeline: Sendable {
         }
         result.warnings = message.warnings
         result.messageID = message.messageID
-        result.references = IngestedMessage.threadReferences(
-            inReplyTo: message.inReplyTo, references: message.references)
         // The Date field, parsed once.
         let date = message.date
         let dateIsAfterTheRun = date.map { $0 > latestPlausibleDate } ?? false
@@ -112,6 +110,10 @@ struct MessagePipeline: Sendable {
                 source: raw.origin.description, messageID: message.messageID, kind: .notAnOrder)
             return result
         }
+        // What the message answers or follows, for linking by thread: read only for messages
+        // that get the full work (the prefilter's are not about an order).
+        result.references = IngestedMessage.threadReferences(
+            inReplyTo: message.inReplyTo, references: message.references)
         var document = MailDocument(message: message)
         // A date after the run is not the sender's day either: "tomorrow", "Monday" and dates
         // without a year are not read against it, in the email or the originals it forwards.
