@@ -98,6 +98,22 @@ import Testing
         #expect(german.total == MonetaryAmount(amount: "29.70", currency: "EUR"))
     }
 
+    /// A table's values row with an empty cell keeps its columns: its cells, empty ones
+    /// counted, line up with the labels' cells.
+    @Test func aValuesRowWithAnEmptyCellKeepsItsColumns() {
+        let result = Fixture.extract(
+            Fixture.document(
+                subject: "Thanks for your order", from: "orders@harborgoods.example",
+                html: [
+                    "Thank you for your order!",
+                    "Order number\tOrder date\tTotal",
+                    "#HG-1047\t\t$43.00",
+                ]))
+        #expect(result.orderNumber == "HG-1047")
+        #expect(result.orderDate == nil)
+        #expect(result.total == MonetaryAmount(amount: "43.00", currency: "USD"))
+    }
+
     @Test func aRowOfLabelsOverARowOfOtherShapeGivesNothingByColumn() {
         // The row below has another number of cells, or no digit under the label: no value.
         let result = Fixture.extract(

@@ -10,8 +10,8 @@ extension ExtractionContext {
     ///
     /// A row is a row of labels when it has two to six filled cells, none longer than 40 bytes
     /// and none with a digit; the row below (the next non-blank line, at most two lines down, of
-    /// the same rendition) must have as many filled cells, and its cell in the label's column a
-    /// digit. "Carrier | UPS" over "Tracking number | 1Z…" is not one: the cell under
+    /// the same rendition) must have as many filled cells — or, in a table, as many cells, empty
+    /// ones counted — and its cell in the label's column a digit. "Carrier | UPS" over "Tracking number | 1Z…" is not one: the cell under
     /// "Carrier" has no digit.
     /// - Parameter labels: the field's labels (``Phrase/list(_:)``).
     /// - Returns: the values, placed ``Placement/cellBelow``, each with its label's line and
@@ -57,14 +57,26 @@ extension ExtractionContext {
                 }
                 next += 1
             }
-            guard let below, below.cells.count == header.count else { continue }
+            guard let below else { continue }
             let valueLine = lines[below.index]
+            // Columns: the filled cells, when both rows have as many; else, in rows of tab-
+            // separated cells (a table), every cell, empty ones too, when both rows have as
+            // many: a values row with an empty cell ("#1047 | | $43.00") keeps its columns.
+            var columns = (labels: header, values: below.cells)
+            if below.cells.count != header.count {
+                let labelCells = line.cells.map { Text.trimmedRange(line.bytes, $0) }
+                let valueCells = valueLine.cells.map { Text.trimmedRange(valueLine.bytes, $0) }
+                guard line.bytes.contains(0x09), valueLine.bytes.contains(0x09),
+                    labelCells.count == valueCells.count, labelCells.count <= 8
+                else { continue }
+                columns = (labelCells, valueCells)
+            }
             for (phrase, range) in matches {
                 // The label is its cell, but for punctuation around it ("Order #", "Total:").
-                guard let column = header.firstIndex(where: { $0.contains(range.lowerBound) }),
-                    Self.isWholeCell(range, of: header[column], in: line.bytes)
+                guard let column = columns.labels.firstIndex(where: { $0.contains(range.lowerBound) }),
+                    Self.isWholeCell(range, of: columns.labels[column], in: line.bytes)
                 else { continue }
-                let cell = below.cells[column]
+                let cell = columns.values[column]
                 guard valueLine.bytes[cell].contains(where: { $0 >= 0x30 && $0 <= 0x39 }) else { continue }
                 result.append(
                     LabelledValue(
