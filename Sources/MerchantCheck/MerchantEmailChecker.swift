@@ -571,6 +571,9 @@ public struct MerchantEmailChecker: Sendable {
         add("merchant", extraction.merchant?.name ?? extraction.merchant?.domain)
         add("merchant.domain", extraction.merchant?.domain)
         add("orderNumber", extraction.orderNumber)
+        if extraction.partialCancellation == true {
+            add("partialCancellation", "true", evidenceField: "kind")
+        }
         add("orderDate", extraction.orderDate)
         for (index, shipment) in (extraction.shipments ?? []).enumerated() {
             let prefix = "shipments[\(index)]"

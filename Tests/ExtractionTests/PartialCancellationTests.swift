@@ -68,6 +68,31 @@ import Testing
         #expect(!contains("", "abc"))
     }
 
+    /// A whole cancellation that mentions a partial one in passing is whole; a whole
+    /// cancellation said in other words is a cancellation.
+    @Test func wholeWordsOutweighPartialOnes() {
+        for body in [
+            "Part of your order NW-60003 was delayed, so we have now cancelled the whole order.",
+            "Your order NW-60003 has been cancelled in full. This is not a partial cancellation.",
+            "Earlier only one item of your order would have been cancelled, but none of the items are available.",
+        ] {
+            let result = Self.extract(subject: "Your order NW-60003 has been cancelled", [body])
+            #expect(result.kind == .cancellation, "\(body)")
+            #expect(result.partialCancellation == nil, "\(body)")
+        }
+        let german = Self.extract(
+            subject: "Stornierung Ihrer Bestellung 400123",
+            [
+                "Ihre Bestellung 400123 wurde vollständig storniert. Eine Teilstornierung war leider nicht möglich."
+            ])
+        #expect(german.kind == .cancellation)
+        #expect(german.partialCancellation == nil)
+        let entire = Self.extract(
+            subject: "Order NW-60004 cancelled", ["We have cancelled your entire order NW-60004."])
+        #expect(entire.kind == .cancellation)
+        #expect(entire.partialCancellation == nil)
+    }
+
     @Test func theWholeOrderIsNoPartialCancellation() {
         let result = Self.extract(
             subject: "Your order A-55012 has been cancelled",

@@ -28,6 +28,15 @@ import Testing
         #expect(english.merchant?.name == "Northwind Outfitters")
     }
 
+    @Test func theSubjectNamesTheShipperWhenTheBodyDoesNot() {
+        let result = Fixture.extract(
+            Fixture.document(
+                subject: "Ihre Sendung 00340434161094042557 von Werkzeughaus Lindner kommt heute",
+                from: "noreply@dhl.de", name: "DHL Paket",
+                plain: ["Ihre Sendung kommt heute zwischen 11 und 14 Uhr."]))
+        #expect(result.merchant?.name == "Werkzeughaus Lindner")
+    }
+
     @Test func noNumberBetweenOrNoNameGivesNoShipper() {
         // A short word between the noun and the preposition is no parcel number.
         let short = Self.carrierUpdate(

@@ -95,15 +95,18 @@ extension ExtractionContext {
 
     /// Whether this cancellation email cancels only part of the order: a phrase of a
     /// language's `partialCancellation` ("one item of your order", "Teilstornierung",
-    /// "一部キャンセル") in its text, compared folded as the text is. Asked only of
-    /// cancellations, which are few.
+    /// "一部キャンセル") in its text, and none of its `wholeCancellation` ("your entire order",
+    /// "in full"), compared folded as the text is. Asked only of cancellations, which are few.
     func cancelsPartOfTheOrder() -> Bool {
         text.foldedText.withUnsafeBytes { haystack in
-            rules.languages.contains { language in
-                (language.foldedPartialCancellation ?? []).contains { needle in
-                    needle.withUnsafeBytes { needle in Self.contains(needle, in: haystack) }
+            func holds(_ phrases: KeyPath<LanguageRules, [[UInt8]]?>) -> Bool {
+                rules.languages.contains { language in
+                    (language[keyPath: phrases] ?? []).contains { needle in
+                        needle.withUnsafeBytes { needle in Self.contains(needle, in: haystack) }
+                    }
                 }
             }
+            return holds(\.foldedPartialCancellation) && !holds(\.foldedWholeCancellation)
         }
     }
 

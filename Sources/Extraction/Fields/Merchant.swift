@@ -159,7 +159,8 @@ extension ExtractionContext {
             }
         }
         guard !splits.isEmpty else { return nil }
-        for origin in bodyOrigins.sorted(by: { $0.rank < $1.rank }) {
+        // The body first, then the subject ("Ihre Sendung … von Werkzeughaus Lindner kommt heute").
+        for origin in bodyOrigins.sorted(by: { $0.rank < $1.rank }) + [.subject] {
             for line in text.lines(of: origin) {
                 let original = line.text
                 guard original.utf8.count <= 400, original.contains(where: \.isNumber) else { continue }

@@ -42,6 +42,13 @@ public struct LanguageRules: Sendable, Decodable {
     /// ``partialCancellation`` folded as the document text is (``Text/fold(_:)``), once, when
     /// the rules are loaded; never in a rules file.
     var foldedPartialCancellation: [[UInt8]]?
+    /// Phrases that say a cancellation takes the whole order ("your entire order", "in full",
+    /// "vollständig storniert"): with one of them a cancellation is whole whatever partial
+    /// phrase it also holds ("part of your order was delayed, so we cancelled the whole
+    /// order"); optional.
+    public var wholeCancellation: [String]?
+    /// ``wholeCancellation`` folded as ``foldedPartialCancellation`` is.
+    var foldedWholeCancellation: [[UInt8]]?
 
     /// Label lists by field.
     public struct Labels: Sendable, Decodable {
@@ -117,6 +124,10 @@ extension LanguageRules {
         rules.partialCancellation = partialCancellation.map(Self.withTypographicApostrophes)
         rules.foldedPartialCancellation = rules.partialCancellation?.map { Text.fold(Array($0.utf8)) }.filter
         {
+            !$0.isEmpty
+        }
+        rules.wholeCancellation = wholeCancellation.map(Self.withTypographicApostrophes)
+        rules.foldedWholeCancellation = rules.wholeCancellation?.map { Text.fold(Array($0.utf8)) }.filter {
             !$0.isEmpty
         }
         for (word, offset) in relativeDays where word.utf8.contains(0x27) {
