@@ -85,6 +85,16 @@ enum Charsets {
                 warning:
                     "charset \(declared) does not fit the bytes (ASCII without NUL bytes): read as us-ascii")
         }
+        // The same for UTF-8 text with letters beyond ASCII ("Größe 2 × 24,00 €"): without a NUL
+        // byte, and valid UTF-8 with a multi-byte sequence, it is UTF-8 whatever the label says.
+        if (effective.hasPrefix("utf-16") || effective.hasPrefix("utf-32")) && !array.contains(0)
+            && !hasUTF16ByteOrderMark(array) && hasMultibyteUTF8(array), let text = validUTF8(array)
+        {
+            return Decoded(
+                text: text, charset: "utf-8",
+                warning: "charset \(declared) does not fit the bytes (UTF-8 without NUL bytes): read as utf-8"
+            )
+        }
         switch effective {
         case "utf-8", "us-ascii":
             if let text = validUTF8(array) {

@@ -212,6 +212,16 @@ import Testing
     #expect(mac.warnings.contains { $0.message.contains("bare CR") })
 }
 
+/// UTF-8 text labelled UTF-16 (no NUL byte, valid UTF-8 with letters beyond ASCII) is read
+/// as UTF-8, with a warning, not turned into ideographs.
+@Test func utf8LabelledUTF16IsReadAsUTF8() throws {
+    var lying = Array("Content-Type: text/plain; charset=utf-16le\n\n".utf8)
+    lying += Array("Größe M, 2 × 24,00 €, order AC-1".utf8)
+    let parsed = try parse(lying)
+    #expect(parsed.root.text == "Größe M, 2 × 24,00 €, order AC-1")
+    #expect(parsed.warnings.contains { $0.message.contains("UTF-8 without NUL bytes") }, "\(parsed.warnings)")
+}
+
 @Test func detectsUnknownOrLyingCharsetsWithWarning() throws {
     var unknown = Array("Content-Type: text/plain; charset=x-no-such-charset\n\n".utf8)
     unknown += Array("Grüße aus München".utf8)
