@@ -52,22 +52,6 @@ import Testing
         }
     }
 
-    @Test func byteSearchFindsANeedleAnywhere() {
-        func contains(_ needle: String, _ haystack: String) -> Bool {
-            Array(needle.utf8).withUnsafeBytes { needle in
-                Array(haystack.utf8).withUnsafeBytes { ExtractionContext.contains(needle, in: $0) }
-            }
-        }
-        #expect(contains("abc", "abc"))
-        #expect(contains("abc", "xxabc"))
-        #expect(contains("abc", "abxabc"))
-        #expect(contains("a", "xa"))
-        #expect(!contains("abc", "abxab"))
-        #expect(!contains("abcd", "abc"))
-        #expect(!contains("abc", ""))
-        #expect(!contains("", "abc"))
-    }
-
     /// A whole cancellation that mentions a partial one in passing is whole; a whole
     /// cancellation said in other words is a cancellation.
     @Test func wholeWordsOutweighPartialOnes() {

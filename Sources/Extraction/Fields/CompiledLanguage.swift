@@ -21,6 +21,14 @@ final class CompiledLanguage: Sendable {
     let statuses: [(ShipmentStatus, [Phrase])]
     let brandPhrases: [Phrase]
     let senderNoise: [Phrase]
+    /// ``LanguageRules/partialCancellation`` and ``LanguageRules/wholeCancellation``.
+    let partialCancellation: [Phrase]
+    let wholeCancellation: [Phrase]
+    /// The shipper labels of two words or more that end with a short word, a preposition
+    /// ("sendung von", "package from"), split before it: the noun with its trailing space and
+    /// the preposition with a space on each side, lower-case
+    /// (``ExtractionContext/shipperAroundNumber()``).
+    let shipperAroundNumber: [(noun: String, preposition: String)]
     let fillers: Set<String>
     let detection: [Phrase]
     let detectionSet: PhraseSet
@@ -49,6 +57,13 @@ final class CompiledLanguage: Sendable {
         }
         brandPhrases = Phrase.list(rules.brandPhrases)
         senderNoise = Phrase.list(rules.senderNoise)
+        partialCancellation = Phrase.list(rules.partialCancellation ?? [])
+        wholeCancellation = Phrase.list(rules.wholeCancellation ?? [])
+        shipperAroundNumber = labels.shipper.compactMap { label in
+            let words = label.lowercased().split(separator: " ")
+            guard words.count >= 2, let last = words.last, last.count <= 4 else { return nil }
+            return (words.dropLast().joined(separator: " ") + " ", " " + last + " ")
+        }
         fillers = Set(rules.valueFillers.map { $0.lowercased() })
         detection = Phrase.list(rules.detectionWords)
         detectionSet = PhraseSet(detection)
@@ -191,6 +206,10 @@ final class LanguageSet: Sendable {
     let kinds: PhraseSet
     /// Status phrases, tagged with the index of the status in ``ShipmentStatus/allCases``.
     let statuses: PhraseSet
+    /// Phrases of a cancellation of part of the order, and of the whole of it: asked of
+    /// cancellations only, so not read through ``index``.
+    let partialCancellation: PhraseSet
+    let wholeCancellation: PhraseSet
     let fillers: Set<String>
     /// ``fillers`` with the length of the longest.
     let fillerWords: FillerWords
@@ -239,6 +258,8 @@ final class LanguageSet: Sendable {
         }
         kinds = PhraseSet(kindPhrases, tags: kindTags, id: nextID)
         statuses = PhraseSet(statusPhrases, tags: statusTags, id: nextID + 1)
+        partialCancellation = PhraseSet(all.flatMap(\.partialCancellation))
+        wholeCancellation = PhraseSet(all.flatMap(\.wholeCancellation))
         index = PhraseIndex([
             orderNumber, orderNumberWeak, notOrderNumber, trackingNumber, carrier, total, summaryRows,
             orderDate,

@@ -77,37 +77,14 @@ extension ExtractionContext {
         return result
     }
 
-    /// Whether `needle` (not empty) occurs in `haystack`: each byte equal to its first found by
-    /// `memchr(3)`, the rest compared by `memcmp(3)`.
-    static func contains(_ needle: UnsafeRawBufferPointer, in haystack: UnsafeRawBufferPointer) -> Bool {
-        guard let base = haystack.baseAddress, let first = needle.first, let needleBase = needle.baseAddress,
-            needle.count <= haystack.count
-        else { return false }
-        var start = 0
-        let last = haystack.count - needle.count
-        while start <= last, let hit = memchr(base + start, Int32(first), last - start + 1) {
-            let offset = base.distance(to: UnsafeRawPointer(hit))
-            if memcmp(base + offset, needleBase, needle.count) == 0 { return true }
-            start = offset + 1
-        }
-        return false
-    }
-
     /// Whether this cancellation email cancels only part of the order: a phrase of a
     /// language's `partialCancellation` ("one item of your order", "Teilstornierung",
     /// "一部キャンセル") in its text, and none of its `wholeCancellation` ("your entire order",
-    /// "in full"), compared folded as the text is. Asked only of cancellations, which are few.
+    /// "in full"), matched as every phrase list is (``PhraseSet``: folded, on word
+    /// boundaries), in the languages the email is read in. Asked only of cancellations.
     func cancelsPartOfTheOrder() -> Bool {
-        text.foldedText.withUnsafeBytes { haystack in
-            func holds(_ phrases: KeyPath<LanguageRules, [[UInt8]]?>) -> Bool {
-                rules.languages.contains { language in
-                    (language[keyPath: phrases] ?? []).contains { needle in
-                        needle.withUnsafeBytes { needle in Self.contains(needle, in: haystack) }
-                    }
-                }
-            }
-            return holds(\.foldedPartialCancellation) && !holds(\.foldedWholeCancellation)
-        }
+        languages.partialCancellation.containsMatch(in: text.foldedText)
+            && !languages.wholeCancellation.containsMatch(in: text.foldedText)
     }
 
     /// Decides the kind from kind phrases, markup, attached orders, tracking numbers and the sender.

@@ -118,27 +118,31 @@ extension ExtractionContext {
         for found in LabelledValues.find(
             languages.phrases(\.shipper), in: text, origins: bodyOrigins, hits: phraseHits)
         {
-            var value = FieldText.prefix(found.value, characters: 60)
-            // A shipper line on a carrier's notice goes on with the address: "NORTHWIND
-            // OUTFITTERS, PORTLAND, OR, US" names the shop before the first comma.
-            if let comma = Self.firstComma(in: value) {
-                let name = Text.trimmed(String(value[..<comma]))
-                if !name.isEmpty { value = name }
+            if let name = shipperName(found.value, inSentence: found.placement == .sameCell) {
+                return (name, found.context, found.placement.score)
             }
-            // In a sentence ("Ihr Paket von Kaffeerösterei Bohnenglück wird heute zugestellt")
-            // the name ends before the first word in lower case.
-            if found.placement == .sameCell {
-                value = Self.beforeFirstLowerCaseWord(value)
-            }
-            // A name printed in capitals on a carrier's label reads in title case.
-            if Self.isWrittenInCapitals(value) {
-                value = Self.spaceSeparatedSubstrings(value).map { word in
-                    word.count <= 1 ? String(word) : word.prefix(1) + word.dropFirst().lowercased()
-                }.joined(separator: " ")
-            }
-            if let name = cleanBrand(value) { return (name, found.context, found.placement.score) }
         }
         return shipperAroundNumber()
+    }
+
+    /// The shipper's name in the text that follows a shipper label: its first 60 characters,
+    /// up to a comma (a carrier's shipper line goes on with the address: "NORTHWIND
+    /// OUTFITTERS, PORTLAND, OR, US"), in a sentence up to the first word in lower case ("Ihr
+    /// Paket von Kaffeerösterei Bohnenglück wird heute zugestellt"), title-cased when printed
+    /// in capitals, and cleaned as a brand (``cleanBrand(_:)``); `nil` when nothing is left.
+    func shipperName(_ text: String, inSentence: Bool) -> String? {
+        var value = FieldText.prefix(text, characters: 60)
+        if let comma = Self.firstComma(in: value) {
+            let name = Text.trimmed(String(value[..<comma]))
+            if !name.isEmpty { value = name }
+        }
+        if inSentence { value = Self.beforeFirstLowerCaseWord(value) }
+        if Self.isWrittenInCapitals(value) {
+            value = Self.spaceSeparatedSubstrings(value).map { word in
+                word.count <= 1 ? String(word) : word.prefix(1) + word.dropFirst().lowercased()
+            }.joined(separator: " ")
+        }
+        return cleanBrand(value)
     }
 
     /// The shipper of a sentence whose shipper label stands on either side of the parcel's
@@ -150,14 +154,7 @@ extension ExtractionContext {
     /// and is read as after a label in a sentence: up to the first word in lower case, or a
     /// comma.
     func shipperAroundNumber() -> (String, String, Double)? {
-        var splits: [(noun: String, preposition: String)] = []
-        for language in languages.all {
-            for label in language.rules.labels.shipper {
-                let words = label.split(separator: " ")
-                guard words.count >= 2, let last = words.last, last.count <= 4 else { continue }
-                splits.append((words.dropLast().joined(separator: " ") + " ", " " + String(last) + " "))
-            }
-        }
+        let splits = languages.all.flatMap(\.shipperAroundNumber)
         guard !splits.isEmpty else { return nil }
         // The body first, then the subject ("Ihre Sendung … von Werkzeughaus Lindner kommt heute").
         for origin in bodyOrigins.sorted(by: { $0.rank < $1.rank }) + [.subject] {
@@ -179,16 +176,10 @@ extension ExtractionContext {
                         + split.preposition.utf8.count
                     let rest = String(decoding: Array(original.utf8).dropFirst(offset), as: UTF8.self)
                     // A name starts with a capital or a digit ("von uns" names nobody).
-                    guard let first = rest.first, first.isUppercase || first.isNumber else { continue }
-                    var value = FieldText.prefix(rest, characters: 60)
-                    if let comma = Self.firstComma(in: value) {
-                        let name = Text.trimmed(String(value[..<comma]))
-                        if !name.isEmpty { value = name }
-                    }
-                    value = Self.beforeFirstLowerCaseWord(value)
-                    if let name = cleanBrand(value) {
-                        return (name, FieldText.prefix(original, characters: 120), 0.8)
-                    }
+                    guard let first = rest.first, first.isUppercase || first.isNumber,
+                        let name = shipperName(rest, inSentence: true)
+                    else { continue }
+                    return (name, FieldText.prefix(original, characters: 120), 0.8)
                 }
             }
         }

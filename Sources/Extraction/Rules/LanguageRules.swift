@@ -39,16 +39,11 @@ public struct LanguageRules: Sendable, Decodable {
     /// Phrases that make a cancellation email cancel only part of the order ("one item of your
     /// order", "Teilstornierung", "一部キャンセル"); optional.
     public var partialCancellation: [String]?
-    /// ``partialCancellation`` folded as the document text is (``Text/fold(_:)``), once, when
-    /// the rules are loaded; never in a rules file.
-    var foldedPartialCancellation: [[UInt8]]?
     /// Phrases that say a cancellation takes the whole order ("your entire order", "in full",
     /// "vollständig storniert"): with one of them a cancellation is whole whatever partial
     /// phrase it also holds ("part of your order was delayed, so we cancelled the whole
     /// order"); optional.
     public var wholeCancellation: [String]?
-    /// ``wholeCancellation`` folded as ``foldedPartialCancellation`` is.
-    var foldedWholeCancellation: [[UInt8]]?
 
     /// Label lists by field.
     public struct Labels: Sendable, Decodable {
@@ -122,14 +117,7 @@ extension LanguageRules {
         rules.brandPhrases = Self.withTypographicApostrophes(brandPhrases)
         rules.orderLinkPhrases = orderLinkPhrases.map(Self.withTypographicApostrophes)
         rules.partialCancellation = partialCancellation.map(Self.withTypographicApostrophes)
-        rules.foldedPartialCancellation = rules.partialCancellation?.map { Text.fold(Array($0.utf8)) }.filter
-        {
-            !$0.isEmpty
-        }
         rules.wholeCancellation = wholeCancellation.map(Self.withTypographicApostrophes)
-        rules.foldedWholeCancellation = rules.wholeCancellation?.map { Text.fold(Array($0.utf8)) }.filter {
-            !$0.isEmpty
-        }
         for (word, offset) in relativeDays where word.utf8.contains(0x27) {
             let typographic = word.replacingOccurrences(of: "'", with: "\u{2019}")
             if rules.relativeDays[typographic] == nil { rules.relativeDays[typographic] = offset }
