@@ -52,8 +52,11 @@ extension Message {
         var lineEndingWarning: MIMEWarning?
         // Judged on the header section: a body of UTF-16 text holds 0x0D bytes that are no
         // line ends ("\r\0", the low byte of U+010D); a message with bare CR line ends (old Mac
-        // OS mail) has them in its header section too.
-        if Message.hasBareCR(Array(bytes.prefix(Message.headerSectionLength(bytes)))) {
+        // OS mail) has them in its header section too. The whole message is asked first (one
+        // memchr pass): most messages have none, and their header section is not looked for.
+        if Message.hasBareCR(bytes),
+            Message.hasBareCR(Array(bytes.prefix(Message.headerSectionLength(bytes))))
+        {
             input = Message.normalizeBareCR(bytes)
             lineEndingWarning = MIMEWarning(message: "bare CR line endings read as line breaks")
         }

@@ -808,6 +808,9 @@ public final class MessageSource: Sequence, IteratorProtocol {
             let count = bytes.count == 1 ? "1 byte" : "\(bytes.count) bytes"
             return "only white space (\(count) of spaces, tabs and line breaks), not a message"
         }
+        // The header section is looked for only when the first kilobyte looks binary: most
+        // messages are told apart by that kilobyte alone.
+        guard looksBinary(bytes.prefix(1024)) else { return nil }
         let head = headerSectionEnd(bytes).map { bytes[..<$0] } ?? bytes[...]
         if looksBinary(head.prefix(1024)) { return "binary data, not a message" }
         return nil
