@@ -24,10 +24,7 @@ import Testing
         let (folder, maildir) = try ResourceLimitTests.maildir(["future": Array(email.utf8)])
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("out")
-        let result = try CommandRunner.run(["scan", maildir.path, "--out", out.path, "--json", "--quiet"])
-        #expect(result.status == 0, "\(result.standardError)")
-        let summary = try #require(
-            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let summary = try ResourceLimitTests.scanSummary(maildir, in: folder)
         let repaired = (summary["repaired"] as? [[String: Any]] ?? []).map { String(describing: $0) }
         #expect(
             repaired.contains {
