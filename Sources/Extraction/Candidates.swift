@@ -95,8 +95,30 @@ enum Scoring {
     /// Groups candidates by key and ranks the groups: merged score, then the most trusted
     /// rendition (HTML, then text/plain, then subject), then document order.
     static func rank<Value>(_ candidates: [Candidate<Value>]) -> [Chosen<Value>] {
-        let chosen = groups(candidates).map(merge)
-        return chosen.sorted(by: ranksBefore)
+        withGroups(candidates) { starts, members in
+            let groupCount = starts.count - 1
+            // Each group's best member and merged score, ranked as the merged groups would be:
+            // only the candidates that go into the result are copied.
+            var bests: [Int] = []
+            var scores: [Double] = []
+            bests.reserveCapacity(groupCount)
+            scores.reserveCapacity(groupCount)
+            for group in 0..<groupCount {
+                let group = UnsafeBufferPointer(rebasing: members[starts[group]..<starts[group + 1]])
+                let best = bestMember(group, of: candidates)
+                bests.append(best)
+                scores.append(mergedScore(group, best: best, of: candidates))
+            }
+            let order = (0..<groupCount).sorted { lhs, rhs in
+                if scores[lhs] != scores[rhs] { return scores[lhs] > scores[rhs] }
+                return better(candidates[bests[lhs]], candidates[bests[rhs]])
+            }
+            return order.map { group in
+                chosen(
+                    UnsafeBufferPointer(rebasing: members[starts[group]..<starts[group + 1]]),
+                    score: scores[group], of: candidates)
+            }
+        }
     }
 
     /// The best value when its merged score reaches the threshold: the first of
@@ -107,58 +129,119 @@ enum Scoring {
             guard let only = candidates.first, min(0.99, only.score) >= threshold else { return nil }
             return Chosen(best: only, supporting: [], score: min(0.99, only.score))
         }
-        var first: Chosen<Value>?
-        for members in groups(candidates) {
-            let merged = merge(members)
-            // The sort is stable: of equal groups, the earlier one comes first.
-            if let current = first, !ranksBefore(merged, current) { continue }
-            first = merged
-        }
-        guard let first, first.score >= threshold else { return nil }
-        return first
-    }
-
-    /// The candidates grouped by ``Candidate/key`` (compared as `String`s, as a dictionary
-    /// would), the groups in the order of their first candidate and each group's members in
-    /// input order. Shape: one array per distinct key.
-    static func groups<Value>(_ candidates: [Candidate<Value>]) -> [[Candidate<Value>]] {
-        var keys: [String] = []
-        var groups: [[Candidate<Value>]] = []
-        keys.reserveCapacity(candidates.count)
-        groups.reserveCapacity(candidates.count)
-        // A few candidates are grouped by comparing keys; many through a dictionary of indices.
-        var index: [String: Int]? = candidates.count > 32 ? [:] : nil
-        for candidate in candidates {
-            let found: Int?
-            if let dictionary = index {
-                found = dictionary[candidate.key]
-            } else {
-                found = keys.firstIndex(of: candidate.key)
+        return withGroups(candidates) { starts, members in
+            // The first group's members, its best member and its merged score.
+            var first: (members: UnsafeBufferPointer<Int>, best: Int, score: Double)?
+            for group in 0..<(starts.count - 1) {
+                let group = UnsafeBufferPointer(rebasing: members[starts[group]..<starts[group + 1]])
+                let best = bestMember(group, of: candidates)
+                let score = mergedScore(group, best: best, of: candidates)
+                // The sort is stable: of equal groups, the earlier one comes first.
+                if let current = first {
+                    let before =
+                        score != current.score
+                        ? score > current.score : better(candidates[best], candidates[current.best])
+                    if !before { continue }
+                }
+                first = (group, best, score)
             }
-            if let found {
-                groups[found].append(candidate)
-            } else {
-                index?[candidate.key] = keys.count
-                keys.append(candidate.key)
-                groups.append([candidate])
-            }
+            guard let first, first.score >= threshold else { return nil }
+            return chosen(first.members, score: first.score, of: candidates)
         }
-        return groups
     }
 
-    /// One group's members merged: the best of them, the others in rank order, and the score
-    /// raised by ``agreementBonus`` for each further rendition.
-    private static func merge<Value>(_ members: [Candidate<Value>]) -> Chosen<Value> {
-        let sorted = members.count == 1 ? members : members.sorted(by: better)
-        let renditions = members.count == 1 ? 1 : distinctRenditions(members)
-        let score = min(0.99, sorted[0].score + agreementBonus * Double(renditions - 1))
-        return Chosen(best: sorted[0], supporting: Array(sorted.dropFirst()), score: score)
+    /// Calls `body` with the candidates grouped by ``Candidate/key`` (compared as `String`s,
+    /// as a dictionary would), the groups in the order of their first candidate, as indices
+    /// into `candidates`: group `g`'s members are `members[starts[g]..<starts[g + 1]]`, in
+    /// input order (`starts` has one entry more than there are groups, the last being
+    /// `candidates.count`). The buffers live only during the call.
+    static func withGroups<Value, Result>(
+        _ candidates: [Candidate<Value>],
+        _ body: (_ starts: UnsafeBufferPointer<Int>, _ members: UnsafeBufferPointer<Int>) -> Result
+    ) -> Result {
+        let count = candidates.count
+        // Per candidate its group, the groups' starts, and the members (first, while grouping,
+        // each group's first candidate).
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 3 * count + 1) { buffer in
+            let base = buffer.baseAddress!
+            let groupOf = base
+            let starts = base + count
+            let members = base + 2 * count + 1
+            var groupCount = 0
+            starts[0] = 0
+            // A few candidates are grouped by comparing keys; many through a dictionary of indices.
+            var index: [String: Int]? = count > 32 ? [:] : nil
+            for position in 0..<count {
+                var found = -1
+                if let dictionary = index {
+                    found = dictionary[candidates[position].key] ?? -1
+                } else {
+                    for group in 0..<groupCount
+                    where candidates[members[group]].key == candidates[position].key {
+                        found = group
+                        break
+                    }
+                }
+                if found < 0 {
+                    found = groupCount
+                    index?[candidates[position].key] = groupCount
+                    members[groupCount] = position
+                    starts[groupCount + 1] = 0
+                    groupCount += 1
+                }
+                groupOf[position] = found
+                starts[found + 1] += 1
+            }
+            // Each group's start, kept one entry up while the members are placed: then
+            // `starts[g + 1]` is where the next member of group `g` goes, and ends as its end.
+            var total = 0
+            for group in 0..<groupCount {
+                let size = starts[group + 1]
+                starts[group + 1] = total
+                total += size
+            }
+            for position in 0..<count {
+                let slot = groupOf[position] + 1
+                members[starts[slot]] = position
+                starts[slot] += 1
+            }
+            return body(
+                UnsafeBufferPointer(start: starts, count: groupCount + 1),
+                UnsafeBufferPointer(start: members, count: count))
+        }
     }
 
-    /// The order of ranked groups: merged score, then ``better(_:_:)`` of their best candidates.
-    private static func ranksBefore<Value>(_ lhs: Chosen<Value>, _ rhs: Chosen<Value>) -> Bool {
-        if lhs.score != rhs.score { return lhs.score > rhs.score }
-        return better(lhs.best, rhs.best)
+    /// The first of a group's members that no other is ``better(_:_:)`` than: the first of
+    /// them sorted (the sort is stable).
+    private static func bestMember<Value>(
+        _ members: UnsafeBufferPointer<Int>, of candidates: [Candidate<Value>]
+    )
+        -> Int
+    {
+        var best = members[0]
+        for member in members.dropFirst() where better(candidates[member], candidates[best]) { best = member }
+        return best
+    }
+
+    /// A group's merged score: its best member's, raised by ``agreementBonus`` for each
+    /// further rendition.
+    private static func mergedScore<Value>(
+        _ members: UnsafeBufferPointer<Int>, best: Int, of candidates: [Candidate<Value>]
+    ) -> Double {
+        let renditions = members.count == 1 ? 1 : distinctRenditions(members, of: candidates)
+        return min(0.99, candidates[best].score + agreementBonus * Double(renditions - 1))
+    }
+
+    /// One group's members merged: the best of them, the others in rank order.
+    private static func chosen<Value>(
+        _ members: UnsafeBufferPointer<Int>, score: Double, of candidates: [Candidate<Value>]
+    ) -> Chosen<Value> {
+        if members.count == 1 {
+            return Chosen(best: candidates[members[0]], supporting: [], score: score)
+        }
+        let sorted = members.sorted { better(candidates[$0], candidates[$1]) }
+        return Chosen(
+            best: candidates[sorted[0]], supporting: sorted.dropFirst().map { candidates[$0] }, score: score)
     }
 
     /// How many distinct renditions (origin, or source without one) the candidates come from:
@@ -172,6 +255,24 @@ enum Scoring {
         var distinct = 0
         for index in candidates.indices
         where !(0..<index).contains(where: { rendition($0) == rendition(index) }) {
+            distinct += 1
+        }
+        return distinct
+    }
+
+    /// ``distinctRenditions(_:)`` of the candidates at some indices.
+    private static func distinctRenditions<Value>(
+        _ members: UnsafeBufferPointer<Int>, of candidates: [Candidate<Value>]
+    ) -> Int {
+        func rendition(_ member: Int) -> String {
+            candidates[member].origin?.rawValue ?? candidates[member].source
+        }
+        guard members.count <= 16 else { return Set(members.map(rendition)).count }
+        var distinct = 0
+        for position in members.indices
+        where !members[0..<position].contains(where: {
+            rendition($0) == rendition(members[position])
+        }) {
             distinct += 1
         }
         return distinct
