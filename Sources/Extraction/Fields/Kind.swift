@@ -6,13 +6,19 @@ extension ExtractionContext {
     /// strongest place it appears (subject 3, preheader and the body's first two lines 2,
     /// elsewhere in the body 1). Phrases are matched longest first across all groups, so
     /// "wird heute zugestellt" hides "zugestellt" and "order now" is not read as an order.
-    /// - Parameter bodyOnly: score only the body (for a separate subject/body weighting).
+    /// - Parameters:
+    ///   - bodyLines: how many non-blank lines of each origin are read, from its first.
+    ///   - origins: the origins read (the subject and preheader, or the body, for a separate
+    ///     subject/body weighting).
+    /// - Returns: per tag of the phrases found, in the order its first phrase was found, the
+    ///   sum of their weights.
     func phraseScores(
         _ set: PhraseSet, bodyLines: Int = 400, origins: Set<TextOrigin> = ExtractionContext.allOrigins
     ) -> [(tag: Int, score: Double)] {
         // The phrases found, each with the weight of its strongest place (few per email, so
         // searched in order rather than hashed).
         var best: [(phrase: Int, weight: Double)] = []
+        best.reserveCapacity(16)
         // Lines counted per origin (by ``TextOrigin/position``), and the origins read.
         var counted = (0, 0, 0, 0)
         var wanted = 0
@@ -43,11 +49,20 @@ extension ExtractionContext {
             case .preheader: weight = 2
             case .html, .plain: weight = seen < 2 ? 2 : 1
             }
-            if let hits, !hits.containsMatch(set, line: lineIndex) { continue }
-            let matches =
-                hits?.matches(set, line: lineIndex, limit: 32)
-                ?? set.matches(in: text.lines[lineIndex].folded, limit: 32)
-            for (index, _) in matches {
+            if let hits {
+                // The line's matches read where they are stored: no array is built.
+                guard hits.containsMatch(set, line: lineIndex) else { continue }
+                hits.forEachMatch(set, line: lineIndex, limit: 32) { index, _ in
+                    if let found = best.firstIndex(where: { $0.phrase == index }) {
+                        if best[found].weight < weight { best[found].weight = weight }
+                    } else {
+                        best.append((index, weight))
+                    }
+                    return true
+                }
+                continue
+            }
+            for (index, _) in set.matches(in: text.lines[lineIndex].folded, limit: 32) {
                 if let found = best.firstIndex(where: { $0.phrase == index }) {
                     if best[found].weight < weight { best[found].weight = weight }
                 } else {
@@ -57,6 +72,7 @@ extension ExtractionContext {
         }
         // Weights are whole numbers, so the sums do not depend on the order they are added in.
         var scores: [(tag: Int, score: Double)] = []
+        scores.reserveCapacity(min(best.count, 8))
         for entry in best {
             let tag = set.tags[entry.phrase]
             if let index = scores.firstIndex(where: { $0.tag == tag }) {
