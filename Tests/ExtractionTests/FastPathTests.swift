@@ -223,6 +223,13 @@ import Testing
                 }
                 #expect(hits.containsMatch(set, line: lineIndex) == set.containsMatch(in: line))
             }
+            for start in 0...lines.count {
+                let expected =
+                    lines.indices.first { $0 >= start && set.containsMatch(in: lines[$0]) } ?? lines.count
+                #expect(
+                    hits.nextLine(containing: set, from: start) == expected, "nextLine, set \(set.id)",
+                    sourceLocation: sourceLocation)
+            }
         }
     }
 

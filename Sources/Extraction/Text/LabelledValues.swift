@@ -70,24 +70,33 @@ enum LabelledValues {
         // The renditions to read, one bit per position (read without hashing each origin).
         var read: UInt8 = 0
         for origin in origins { read |= 1 << UInt8(origin.position) }
+        if let hits {
+            // Only the lines that hold one of the labels are read.
+            var lineIndex = hits.nextLine(containing: labels, from: 0)
+            while lineIndex < lines.count {
+                let line = lines[lineIndex]
+                if read & (1 << UInt8(line.origin.position)) != 0 && !line.bytes.isEmpty {
+                    // Room for a few values, so that the array seldom grows.
+                    if result.capacity == 0 { result.reserveCapacity(8) }
+                    hits.forEachMatch(labels, line: lineIndex, limit: 16) { index, range in
+                        valueAfter(
+                            label: phrases[index].text, range: range, lineIndex: lineIndex, lines: lines,
+                            following: following, into: &result)
+                        return true
+                    }
+                }
+                lineIndex = hits.nextLine(containing: labels, from: lineIndex + 1)
+            }
+            return result
+        }
         for lineIndex in lines.indices {
-            // Most lines hold none of the labels: asked first, without reading the line.
-            if let hits, !hits.containsMatch(labels, line: lineIndex) { continue }
             let line = lines[lineIndex]
             guard read & (1 << UInt8(line.origin.position)) != 0 else { continue }
             guard !line.bytes.isEmpty else { continue }
-            func valueFound(_ index: Int, _ range: Range<Int>) -> Bool {
+            for (index, range) in labels.matches(in: line.folded, limit: 16) {
                 valueAfter(
                     label: phrases[index].text, range: range, lineIndex: lineIndex, lines: lines,
                     following: following, into: &result)
-                return true
-            }
-            if let hits {
-                hits.forEachMatch(labels, line: lineIndex, limit: 16, valueFound)
-            } else {
-                for (index, range) in labels.matches(in: line.folded, limit: 16) {
-                    _ = valueFound(index, range)
-                }
             }
         }
         return result

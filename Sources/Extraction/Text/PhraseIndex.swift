@@ -603,6 +603,17 @@ final class PhraseHits: Sendable {
     /// ``PhraseSet/id`` is `i`).
     func setsPresent(line: Int) -> UInt64 { lineMasks[line] }
 
+    /// The first line from `line` on that holds an occurrence of the set's phrases, or the
+    /// number of lines scanned when none does.
+    func nextLine(containing set: PhraseSet, from line: Int) -> Int {
+        let bit: UInt64 = 1 << UInt64(set.id)
+        return lineMasks.withUnsafeBufferPointer { masks in
+            var line = line
+            while line < masks.count && masks[line] & bit == 0 { line += 1 }
+            return line
+        }
+    }
+
     /// Whether the line holds any occurrence of the set's phrases.
     func containsMatch(_ set: PhraseSet, line: Int) -> Bool {
         lineMasks[line] & (1 << UInt64(set.id)) != 0
