@@ -309,6 +309,24 @@ import Testing
         }
     }
 
+    /// Overlaps are resolved as sorting the matches resolves them, for matches in order of
+    /// position (as scans find them) and in any order.
+    @Test func resolveOverlapsAgreesWithSorting() {
+        var generator = Generator(state: 71)
+        for round in 0..<5_000 {
+            let count = round % 100 == 0 ? 60 + Int(generator.next() % 10) : Int(generator.next() % 9)
+            var found = (0..<count).map { index -> (Int, Range<Int>) in
+                let start = Int(generator.next() % 30)
+                let length = Int(generator.next() % 6) + (round % 7 == 0 ? 0 : 1)
+                return (index, start..<(start + length))
+            }
+            if round % 3 != 0 { found.sort { $0.1.lowerBound < $1.1.lowerBound } }
+            let expected = PhraseSet.resolveOverlapsBySorting(found)
+            let actual = PhraseSet.resolveOverlaps(found)
+            #expect(actual.map(\.0) == expected.map(\.0) && actual.map(\.1) == expected.map(\.1), "\(found)")
+        }
+    }
+
     @Test func foldAgreesWithByteByByteFolding() {
         var generator = Generator(state: 17)
         let special: [UInt8] = [

@@ -98,7 +98,68 @@ struct PhraseSet: Sendable {
     }
 
     /// Where matches overlap, the longest wins (then the leftmost); the rest in order of position.
+    ///
+    /// For up to 64 non-empty matches already in order of position (as a scan finds them), the
+    /// longest undecided match is taken one after the other, kept when it overlaps none kept
+    /// before, and the kept ones are returned in their input order: what
+    /// ``resolveOverlapsBySorting(_:)`` returns, without sorting copies of the matches.
     static func resolveOverlaps(_ found: [(Int, Range<Int>)]) -> [(Int, Range<Int>)] {
+        guard found.count > 1 else { return found }
+        guard found.count <= 64 else { return resolveOverlapsBySorting(found) }
+        for index in found.indices {
+            guard !found[index].1.isEmpty,
+                index == 0 || found[index - 1].1.lowerBound <= found[index].1.lowerBound
+            else { return resolveOverlapsBySorting(found) }
+        }
+        // One bit per match: decided, and kept.
+        let all: UInt64 = found.count == 64 ? .max : (1 << UInt64(found.count)) - 1
+        var decided: UInt64 = 0
+        var kept: UInt64 = 0
+        while decided != all {
+            // The undecided match that sorts first: the longest, then the leftmost (then the
+            // first, as the stable sort keeps it).
+            var undecided = all & ~decided
+            var best = undecided.trailingZeroBitCount
+            undecided &= undecided - 1
+            while undecided != 0 {
+                let other = undecided.trailingZeroBitCount
+                undecided &= undecided - 1
+                let length = found[other].1.count
+                let bestLength = found[best].1.count
+                if length > bestLength
+                    || (length == bestLength && found[other].1.lowerBound < found[best].1.lowerBound)
+                {
+                    best = other
+                }
+            }
+            decided |= 1 << UInt64(best)
+            var others = kept
+            var overlaps = false
+            while others != 0 {
+                let other = others.trailingZeroBitCount
+                others &= others - 1
+                if found[other].1.overlaps(found[best].1) {
+                    overlaps = true
+                    break
+                }
+            }
+            if !overlaps { kept |= 1 << UInt64(best) }
+        }
+        if kept == all { return found }
+        // Kept matches do not overlap and are not empty: their input order is their order of
+        // position.
+        var result: [(Int, Range<Int>)] = []
+        result.reserveCapacity(kept.nonzeroBitCount)
+        while kept != 0 {
+            result.append(found[kept.trailingZeroBitCount])
+            kept &= kept - 1
+        }
+        return result
+    }
+
+    /// ``resolveOverlaps(_:)`` for any matches: sorted longest first, then leftmost, each kept
+    /// unless it overlaps one kept before, the kept ones sorted by position.
+    static func resolveOverlapsBySorting(_ found: [(Int, Range<Int>)]) -> [(Int, Range<Int>)] {
         guard found.count > 1 else { return found }
         // Longest first, then leftmost; drop what overlaps a match already kept.
         let ordered = found.sorted { lhs, rhs in
