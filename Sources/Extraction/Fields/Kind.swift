@@ -109,9 +109,10 @@ extension ExtractionContext {
         // Without a tracking number, shipping words in the body are often about the future
         // ("you will receive a shipping confirmation"): they count half.
         let hasParcel = !tracking.isEmpty || !Markup.objects(ofType: ["ParcelDelivery"], in: document).isEmpty
-        for (kind, score) in kindScores(origins: Self.bodyOriginSet).given {
+        let bodyScores = kindScores(origins: Self.bodyOriginSet)
+        for kind in EmailKind.allCases where bodyScores.isGiven(kind) {
             let factor = !hasParcel && (kind == .shippingConfirmation || kind == .deliveryUpdate) ? 0.5 : 1
-            scores.add(score * factor, to: kind)
+            scores.add(bodyScores[kind] * factor, to: kind)
         }
         var reasons: [String] = []
         let hasMarkup = !Markup.objects(ofType: ["Order", "ParcelDelivery"], in: document).isEmpty
@@ -168,8 +169,19 @@ extension ExtractionContext {
             kind = .notAnOrder
         }
         if kind == .notAnOrder && bestScore == 0 && notOrder == 0 { reasons.append("no order words") }
-        let scoreText = scores.given.sorted { $0.kind.rawValue < $1.kind.rawValue }.map {
-            "\($0.kind.rawValue) \($0.score)"
+        // The reasons, then each kind given a score with its score, in order of the kinds' names,
+        // joined by "; ".
+        var text = ""
+        var first = true
+        for reason in reasons {
+            if !first { text += "; " }
+            first = false
+            text += reason
+        }
+        for kind in KindScores.kindsByName where scores.isGiven(kind) {
+            if !first { text += "; " }
+            first = false
+            text += "\(kind.rawValue) \(scores[kind])"
         }
         let total = scores.total
         var confidence = total > 0 ? min(0.95, 0.5 + 0.5 * (scores[kind] / total)) : 0.5
@@ -177,7 +189,7 @@ extension ExtractionContext {
         evidence.append(
             Evidence(
                 field: "kind", source: "body",
-                text: (reasons + scoreText).joined(separator: "; "),
+                text: text,
                 confidence: (confidence * 100).rounded() / 100))
         return kind
     }
@@ -247,6 +259,12 @@ struct KindScores {
     /// The kind's score, 0 when it was given none.
     subscript(kind: EmailKind) -> Double { values[kind.caseIndex] }
 
+    /// Whether the kind was given a score.
+    func isGiven(_ kind: EmailKind) -> Bool { givenKinds & (1 << UInt8(kind.caseIndex)) != 0 }
+
+    /// Every kind, in order of its name (its raw value).
+    static let kindsByName = EmailKind.allCases.sorted { $0.rawValue < $1.rawValue }
+
     /// Adds to a kind's score (and marks it given, even when adding 0).
     mutating func add(_ score: Double, to kind: EmailKind) {
         values[kind.caseIndex] += score
@@ -260,8 +278,15 @@ struct KindScores {
         }
     }
 
-    /// The sum of the scores given (whole numbers and halves: exact in any order).
-    var total: Double { given.reduce(0) { $0 + $1.score } }
+    /// The sum of the scores given (whole numbers and halves: exact in any order), added in
+    /// `EmailKind.allCases` order.
+    var total: Double {
+        var total = 0.0
+        for index in 0..<EmailKind.allCases.count where givenKinds & (1 << UInt8(index)) != 0 {
+            total += values[index]
+        }
+        return total
+    }
 }
 
 extension EmailKind {
