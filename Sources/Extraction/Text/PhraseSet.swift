@@ -2,7 +2,9 @@ import Foundation
 
 /// Many phrases matched over a line in one pass: candidates are found by their first byte
 /// and rejected early by their second, so the cost grows with the line, not with the list.
-struct PhraseSet: Sendable {
+/// (A class: its tables are built once per language set and shared; a copy is one reference,
+/// not one per table.)
+final class PhraseSet: Sendable {
     /// The set's position in the ``PhraseIndex`` it is read through, or -1.
     let id: Int
     /// The phrases, longest first.
@@ -20,11 +22,12 @@ struct PhraseSet: Sendable {
         var seen: Set<[UInt8]> = []
         pairs = pairs.filter { !$0.0.folded.isEmpty && seen.insert($0.0.folded).inserted }
         pairs.sort { $0.0.folded.count > $1.0.folded.count }
-        self.phrases = pairs.map(\.0)
+        let phrases = pairs.map(\.0)
+        self.phrases = phrases
         self.tags = pairs.map(\.1)
         var byFirstByte = Array(repeating: [Int32](), count: 256)
         var secondBytes = Array(repeating: (UInt64(0), UInt64(0), UInt64(0), UInt64(0)), count: 256)
-        for (index, phrase) in self.phrases.enumerated() {
+        for (index, phrase) in phrases.enumerated() {
             let first = Int(phrase.folded[0])
             byFirstByte[first].append(Int32(index))
             if phrase.folded.count > 1 {
