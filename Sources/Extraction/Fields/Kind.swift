@@ -246,7 +246,8 @@ extension ExtractionContext {
         guard score >= 0, score < 1_000_000, score.rounded(.towardZero) == score else {
             return "status words: \(status.rawValue) \(score)"
         }
-        return "status words: " + status.rawValue + " " + String(Int(score)) + ".0"
+        // One interpolation: the string is allocated once, at its size.
+        return "status words: \(status.rawValue) \(Int(score)).0"
     }
 }
 
