@@ -233,20 +233,14 @@ extension ExtractionContext {
                         origin: nil))
             }
         }
-        for found in LabelledValues.find(
-            languages.phrases(\.orderDate), in: text, origins: bodyOrigins, hits: phraseHits)
-            + valuesBelowHeaderRows(languages.phrases(\.orderDate))
-        {
-            let value = FieldText.prefix(found.value, characters: 60)
-            for language in languages.all {
-                if let day = dateMemo.firstDate(in: value, language: language, reference: reference) {
-                    candidates.append(
-                        Candidate(
-                            value: day, key: day.iso, source: "label", score: found.placement.score,
-                            lines: EvidenceLines(found),
-                            origin: found.line.origin, offset: found.offset, location: found.line.location))
-                    break
-                }
+        // The values are read where they are stored, not copied.
+        let orderDateLabels = languages.phrases(\.orderDate)
+        for values in [
+            LabelledValues.find(orderDateLabels, in: text, origins: bodyOrigins, hits: phraseHits),
+            valuesBelowHeaderRows(orderDateLabels),
+        ] {
+            for index in values.indices {
+                if let candidate = labelledOrderDate(values[index]) { candidates.append(candidate) }
             }
         }
         // "Ihre Bestellung WK-2026-00433 vom 22.11.2026", "order #300127 placed on November 18".
@@ -257,43 +251,21 @@ extension ExtractionContext {
                 (languages.orderNumberWeak, orderNumberLabels.weak),
             ]
             for (set, read) in labels {
-                // The values in the label's own cell in the body.
+                // The values in the label's own cell in the body (of those read already, the
+                // ones in the same cell in the body).
                 let values =
-                    read?.filter { $0.placement == .sameCell && bodyOrigins.contains($0.line.origin) }
+                    read
                     ?? LabelledValues.find(
                         set, in: text, origins: bodyOrigins, following: false, hits: phraseHits)
-                for found in values {
-                    guard
-                        let number = orderNumberLabels.number(
-                            in: found.value, fillers: languages.fillerWords, minimumLength: 4),
-                        let range = Self.range(of: number, inFirst160Of: found.value)
-                    else { continue }
-                    let rest = Text.trimmed(String(found.value[range.upperBound...]))
-                    let restIsASCII = FieldText.isASCII(rest)
-                    var lowered: LoweredStart?
-                    let dateText: String
-                    if let connector = connectors.first(where: {
-                        $0.starts(rest, textIsASCII: restIsASCII, lowered: &lowered)
-                    }) {
-                        dateText = String(rest.dropFirst(connector.word.count).prefix(40))
-                    } else if let inParentheses = Self.parenthesizedAfterNumber(rest) {
-                        // "[Order #5012] (November 20, 2026)": the date in parentheses after it.
-                        dateText = inParentheses
-                    } else {
+                for index in values.indices {
+                    if read != nil
+                        && !(values[index].placement == .sameCell
+                            && bodyOrigins.contains(values[index].line.origin))
+                    {
                         continue
                     }
-                    for language in languages.all {
-                        if let day = dateMemo.firstDate(
-                            in: dateText, language: language, reference: reference)
-                        {
-                            candidates.append(
-                                Candidate(
-                                    value: day, key: day.iso, source: "label", score: 0.75,
-                                    lines: EvidenceLines(found),
-                                    origin: found.line.origin, offset: found.offset,
-                                    location: found.line.location))
-                            break
-                        }
+                    if let candidate = connectedOrderDate(values[index], connectors: connectors) {
+                        candidates.append(candidate)
                     }
                 }
             }
@@ -303,6 +275,57 @@ extension ExtractionContext {
         guard let chosen = Scoring.choose(candidates, threshold: 0.6) else { return nil }
         evidence.append(chosen.evidence(field: "orderDate"))
         return chosen.value.iso
+    }
+
+    /// An order-date candidate from the first date in the first 60 characters of a value
+    /// labelled as the order date, read in the first of the email's languages that finds one.
+    private func labelledOrderDate(_ found: LabelledValue) -> Candidate<CivilDate>? {
+        let value = FieldText.prefix(found.value, characters: 60)
+        for language in languages.all {
+            if let day = dateMemo.firstDate(in: value, language: language, reference: reference) {
+                return Candidate(
+                    value: day, key: day.iso, source: "label", score: found.placement.score,
+                    lines: EvidenceLines(found),
+                    origin: found.line.origin, offset: found.offset, location: found.line.location)
+            }
+        }
+        return nil
+    }
+
+    /// An order-date candidate from a value labelled as the order number, when a connector
+    /// ("vom", "placed on") or a parenthesis follows the number and a date follows it.
+    private func connectedOrderDate(_ found: LabelledValue, connectors: [OrderDateConnector])
+        -> Candidate<CivilDate>?
+    {
+        guard
+            let number = orderNumberLabels.number(
+                in: found.value, fillers: languages.fillerWords, minimumLength: 4),
+            let range = Self.range(of: number, inFirst160Of: found.value)
+        else { return nil }
+        let rest = Text.trimmed(String(found.value[range.upperBound...]))
+        let restIsASCII = FieldText.isASCII(rest)
+        var lowered: LoweredStart?
+        let dateText: String
+        if let connector = connectors.first(where: {
+            $0.starts(rest, textIsASCII: restIsASCII, lowered: &lowered)
+        }) {
+            dateText = String(rest.dropFirst(connector.word.count).prefix(40))
+        } else if let inParentheses = Self.parenthesizedAfterNumber(rest) {
+            // "[Order #5012] (November 20, 2026)": the date in parentheses after it.
+            dateText = inParentheses
+        } else {
+            return nil
+        }
+        for language in languages.all {
+            if let day = dateMemo.firstDate(in: dateText, language: language, reference: reference) {
+                return Candidate(
+                    value: day, key: day.iso, source: "label", score: 0.75,
+                    lines: EvidenceLines(found),
+                    origin: found.line.origin, offset: found.offset,
+                    location: found.line.location)
+            }
+        }
+        return nil
     }
 
     /// What stands in parentheses right after an order number, past the bracket that closes
