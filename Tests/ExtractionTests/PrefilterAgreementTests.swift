@@ -286,4 +286,31 @@ import Testing
         #expect(scores.given.map(\.kind) == [.orderConfirmation, .refund, .notAnOrder])
         #expect(scores.total == 3.5)
     }
+
+    /// Phrase weights keep each phrase once, at its highest weight, in the order first noted,
+    /// on the stack and past it.
+    @Test func phraseWeightsKeepTheStrongestPlace() {
+        var generator = FastPathTests.Generator(state: 83)
+        for round in 0..<300 {
+            let count = round % 10 == 0 ? 200 : Int(generator.next() % 40)
+            var expected: [(phrase: Int, weight: Int)] = []
+            var actual: [(phrase: Int, weight: Int)] = []
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: PhraseWeights.stackCount) { buffer in
+                var weights = PhraseWeights(buffer.baseAddress!)
+                for _ in 0..<count {
+                    let phrase = Int(generator.next() % (round % 10 == 0 ? 150 : 20))
+                    let weight = 1 + Int(generator.next() % 3)
+                    weights.note(phrase, weight: weight)
+                    if let found = expected.firstIndex(where: { $0.phrase == phrase }) {
+                        expected[found].weight = max(expected[found].weight, weight)
+                    } else {
+                        expected.append((phrase, weight))
+                    }
+                }
+                weights.forEachPhrase { actual.append(($0, $1)) }
+            }
+            #expect(actual.map(\.phrase) == expected.map(\.phrase))
+            #expect(actual.map(\.weight) == expected.map(\.weight))
+        }
+    }
 }

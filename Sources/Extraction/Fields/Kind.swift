@@ -10,85 +10,76 @@ extension ExtractionContext {
     ///   - bodyLines: how many non-blank lines of each origin are read, from its first.
     ///   - origins: the origins read (the subject and preheader, or the body, for a separate
     ///     subject/body weighting).
-    /// - Returns: per tag of the phrases found, in the order its first phrase was found, the
-    ///   sum of their weights.
+    /// - Returns: in lane `t`, the sum of the weights of the phrases found whose tag is `t`
+    ///   (tags from 8 on are left out), and bit `t` of `found` set when one was found.
     func phraseScores(
         _ set: PhraseSet, bodyLines: Int = 400, origins: Set<TextOrigin> = ExtractionContext.allOrigins
-    ) -> [(tag: Int, score: Double)] {
+    ) -> (scores: SIMD8<Double>, found: UInt8) {
         // The phrases found, each with the weight of its strongest place (few per email, so
-        // searched in order rather than hashed).
-        var best: [(phrase: Int, weight: Double)] = []
-        best.reserveCapacity(16)
-        // Lines counted per origin (by ``TextOrigin/position``), and the origins read.
-        var counted = (0, 0, 0, 0)
-        var wanted = 0
-        for origin in origins { wanted |= 1 << origin.position }
-        let hits = phraseHits.covers(set) ? phraseHits : nil
-        // Lines are read by position (not copied), their blankness as the context found it.
-        for lineIndex in text.lines.indices {
-            let origin = text.lines[lineIndex].origin
-            guard wanted & (1 << origin.position) != 0 else { continue }
-            if lineIsBlank[lineIndex] { continue }
-            let seen: Int
-            switch origin {
-            case .html: seen = counted.0
-            case .plain: seen = counted.1
-            case .subject: seen = counted.2
-            case .preheader: seen = counted.3
-            }
-            if seen >= bodyLines { continue }
-            switch origin {
-            case .html: counted.0 += 1
-            case .plain: counted.1 += 1
-            case .subject: counted.2 += 1
-            case .preheader: counted.3 += 1
-            }
-            let weight: Double
-            switch origin {
-            case .subject: weight = 3
-            case .preheader: weight = 2
-            case .html, .plain: weight = seen < 2 ? 2 : 1
-            }
-            if let hits {
-                // The line's matches read where they are stored: no array is built.
-                guard hits.containsMatch(set, line: lineIndex) else { continue }
-                hits.forEachMatch(set, line: lineIndex, limit: 32) { index, _ in
-                    if let found = best.firstIndex(where: { $0.phrase == index }) {
-                        if best[found].weight < weight { best[found].weight = weight }
-                    } else {
-                        best.append((index, weight))
+        // searched in order rather than hashed), the first of them on the stack.
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: PhraseWeights.stackCount) { buffer in
+            var best = PhraseWeights(buffer.baseAddress!)
+            // Lines counted per origin (by ``TextOrigin/position``), and the origins read.
+            var counted = (0, 0, 0, 0)
+            var wanted = 0
+            for origin in origins { wanted |= 1 << origin.position }
+            let hits = phraseHits.covers(set) ? phraseHits : nil
+            // Lines are read by position (not copied), their blankness as the context found it.
+            for lineIndex in text.lines.indices {
+                let origin = text.lines[lineIndex].origin
+                guard wanted & (1 << origin.position) != 0 else { continue }
+                if lineIsBlank[lineIndex] { continue }
+                let seen: Int
+                switch origin {
+                case .html: seen = counted.0
+                case .plain: seen = counted.1
+                case .subject: seen = counted.2
+                case .preheader: seen = counted.3
+                }
+                if seen >= bodyLines { continue }
+                switch origin {
+                case .html: counted.0 += 1
+                case .plain: counted.1 += 1
+                case .subject: counted.2 += 1
+                case .preheader: counted.3 += 1
+                }
+                let weight: Int
+                switch origin {
+                case .subject: weight = 3
+                case .preheader: weight = 2
+                case .html, .plain: weight = seen < 2 ? 2 : 1
+                }
+                if let hits {
+                    // The line's matches read where they are stored: no array is built.
+                    guard hits.containsMatch(set, line: lineIndex) else { continue }
+                    hits.forEachMatch(set, line: lineIndex, limit: 32) { index, _ in
+                        best.note(index, weight: weight)
+                        return true
                     }
-                    return true
+                    continue
                 }
-                continue
-            }
-            for (index, _) in set.matches(in: text.lines[lineIndex].folded, limit: 32) {
-                if let found = best.firstIndex(where: { $0.phrase == index }) {
-                    if best[found].weight < weight { best[found].weight = weight }
-                } else {
-                    best.append((index, weight))
+                for (index, _) in set.matches(in: text.lines[lineIndex].folded, limit: 32) {
+                    best.note(index, weight: weight)
                 }
             }
-        }
-        // Weights are whole numbers, so the sums do not depend on the order they are added in.
-        var scores: [(tag: Int, score: Double)] = []
-        scores.reserveCapacity(min(best.count, 8))
-        for entry in best {
-            let tag = set.tags[entry.phrase]
-            if let index = scores.firstIndex(where: { $0.tag == tag }) {
-                scores[index].score += entry.weight
-            } else {
-                scores.append((tag, entry.weight))
+            // Weights are whole numbers, so the sums do not depend on the order they are added in.
+            var scores = SIMD8<Double>()
+            var found: UInt8 = 0
+            best.forEachPhrase { phrase, weight in
+                let tag = set.tags[phrase]
+                guard tag >= 0 && tag < scores.scalarCount else { return }
+                scores[tag] += Double(weight)
+                found |= 1 << UInt8(tag)
             }
+            return (scores, found)
         }
-        return scores
     }
 
     func kindScores(origins: Set<TextOrigin>) -> KindScores {
         var result = KindScores()
-        for (tag, score) in phraseScores(languages.kinds, bodyLines: 150, origins: origins)
-        where tag < EmailKind.allCases.count {
-            result.add(score, to: EmailKind.allCases[tag])
+        let (scores, found) = phraseScores(languages.kinds, bodyLines: 150, origins: origins)
+        for (tag, kind) in EmailKind.allCases.enumerated() where found & (1 << UInt8(tag)) != 0 {
+            result.add(scores[tag], to: kind)
         }
         return result
     }
@@ -211,9 +202,9 @@ extension ExtractionContext {
         // of one vector (seven statuses, eight lanes): no array is made.
         let statuses = ShipmentStatus.allCases
         var scores = SIMD8<Double>()
-        for (tag, score) in phraseScores(languages.statuses, bodyLines: 80)
-        where tag < min(statuses.count, scores.scalarCount) {
-            scores[tag] += score
+        let found = phraseScores(languages.statuses, bodyLines: 80)
+        for tag in 0..<min(statuses.count, scores.scalarCount) where found.found & (1 << UInt8(tag)) != 0 {
+            scores[tag] += found.scores[tag]
         }
         var best: ShipmentStatus?
         var bestScore = 0.0
@@ -248,6 +239,43 @@ extension ExtractionContext {
         }
         // One interpolation: the string is allocated once, at its size.
         return "status words: \(status.rawValue) \(Int(score)).0"
+    }
+}
+
+/// Phrases found and the weight of the strongest place each was found in (1 to 3), in the
+/// order they were first found: the first ``stackCount`` in a buffer the caller gives (on its
+/// stack), packed as `phrase << 2 | weight`, the others in an array.
+struct PhraseWeights {
+    static let stackCount = 64
+    private let buffer: UnsafeMutablePointer<Int>
+    private var count = 0
+    private var more: [Int] = []
+
+    /// - Parameter buffer: room for ``stackCount`` entries, for as long as this is used.
+    init(_ buffer: UnsafeMutablePointer<Int>) { self.buffer = buffer }
+
+    /// Notes a phrase found at a place of the given weight (1 to 3).
+    mutating func note(_ phrase: Int, weight: Int) {
+        for slot in 0..<count where buffer[slot] >> 2 == phrase {
+            if buffer[slot] & 3 < weight { buffer[slot] = phrase << 2 | weight }
+            return
+        }
+        for slot in more.indices where more[slot] >> 2 == phrase {
+            if more[slot] & 3 < weight { more[slot] = phrase << 2 | weight }
+            return
+        }
+        if count < Self.stackCount {
+            buffer[count] = phrase << 2 | weight
+            count += 1
+        } else {
+            more.append(phrase << 2 | weight)
+        }
+    }
+
+    /// Calls `body` with each phrase noted and its weight, in the order they were first noted.
+    func forEachPhrase(_ body: (_ phrase: Int, _ weight: Int) -> Void) {
+        for slot in 0..<count { body(buffer[slot] >> 2, buffer[slot] & 3) }
+        for entry in more { body(entry >> 2, entry & 3) }
     }
 }
 
