@@ -607,7 +607,7 @@ struct ASCIIMatcher: Sendable {
                     return found
                 }
                 if let found = match(step: step + 1, at: end, in: bytes, groups: &groups) { return found }
-                groups.removeLast(groups.count - count)
+                while groups.count > count { groups.removeLast() }
             }
             return nil
         case .spaces:
@@ -641,7 +641,7 @@ struct ASCIIMatcher: Sendable {
         let count = groups.count
         groups.append(range)
         if let end = match(step: step + 1, at: range.upperBound, in: bytes, groups: &groups) { return end }
-        groups.removeLast(groups.count - count)
+        while groups.count > count { groups.removeLast() }
         return nil
     }
 }
