@@ -353,6 +353,26 @@ enum WebURLHost {
 }
 
 extension FieldText {
+    /// Whether `needle` occurs among `haystack`'s bytes (``Text/containsBytes(_:in:)`` over
+    /// bytes read in place); an empty needle always does.
+    static func containsBytes(_ needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = needle.first else { return true }
+        guard needle.count <= haystack.count else { return false }
+        var index = 0
+        let last = haystack.count - needle.count
+        while index <= last {
+            if haystack[index] == first {
+                var offset = 1
+                while offset < needle.count, haystack[index + offset] == needle[offset] { offset += 1 }
+                if offset == needle.count { return true }
+            }
+            index += 1
+        }
+        return false
+    }
+}
+
+extension FieldText {
     /// Whether a scalar beyond ASCII is one that `lowercased()` leaves as it is, from ranges
     /// without upper-case letters: Latin-1 signs and small letters (U+00A0–U+00BF, U+00D7,
     /// U+00DF–U+00FF), general punctuation (U+2010–U+2027, U+2030–U+205E), currency signs
