@@ -377,6 +377,18 @@ enum OrderNumberToken {
         extract(from: value, fillers: fillers, minimumLength: nil)
     }
 
+    /// The token's length as ``isPlausible(_:minimumLength:)`` counts it (bytes for an ASCII
+    /// token without a carriage return, else characters) when the token is plausible with no
+    /// minimum length, else nil: `isPlausible(token, minimumLength: m)` is
+    /// `plausibleLength(token).map { $0 >= m } ?? false`, the minimum length playing no other
+    /// part, so a token is tested once for several minimum lengths.
+    static func plausibleLength(_ token: String) -> Int? {
+        if let plausible = isPlausibleASCII(token, minimumLength: 0) {
+            return plausible ? token.utf8.count : nil
+        }
+        return isPlausibleCharacters(token, minimumLength: 0) ? token.count : nil
+    }
+
     static func isPlausible(_ token: String, minimumLength: Int) -> Bool {
         if let plausible = isPlausibleASCII(token, minimumLength: minimumLength) { return plausible }
         return isPlausibleCharacters(token, minimumLength: minimumLength)
