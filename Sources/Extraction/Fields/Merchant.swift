@@ -109,7 +109,12 @@ extension ExtractionContext {
     static func hostDomain(_ domain: String) -> String? {
         // Printable ASCII without a space, as nearly every domain is, is domain text (the
         // first test ``MailAddress/isDomainText(_:)`` makes, here without its generic call).
-        if domain.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) { return domain }
+        let printable =
+            domain.utf8.withContiguousStorageIfAvailable { bytes in
+                bytes.allSatisfy { $0 > 0x20 && $0 < 0x7F }
+            }
+            ?? domain.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
+        if printable { return domain }
         return MailAddress.isDomainText(domain) ? domain : nil
     }
 
@@ -659,12 +664,14 @@ extension ExtractionContext {
         guard FieldText.isASCII(name) else {
             return String(FieldText.lowercased(name).filter { $0.isLetter || $0.isNumber })
         }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(name.utf8.count)
-        for byte in name.utf8 where KeywordScanner.isAlphanumeric(byte) {
-            bytes.append(KeywordScanner.lower(byte))
+        return String(unsafeUninitializedCapacity: name.utf8.count) { buffer in
+            var count = 0
+            for byte in name.utf8 where KeywordScanner.isAlphanumeric(byte) {
+                buffer[count] = KeywordScanner.lower(byte)
+                count += 1
+            }
+            return count
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The letters and digits of a domain's first label ("fern-hill.example" → "fernhill").
@@ -673,9 +680,18 @@ extension ExtractionContext {
         let ascii: String? = domain.withUTF8 { bytes in
             guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
             // The first label that is not empty, as `split(separator:)` gives it.
-            let label = bytes.drop { $0 == UInt8(ascii: ".") }.prefix { $0 != UInt8(ascii: ".") }
-                .filter(KeywordScanner.isAlphanumeric)
-            return String(decoding: label, as: UTF8.self)
+            var start = 0
+            while start < bytes.count && bytes[start] == UInt8(ascii: ".") { start += 1 }
+            var end = start
+            while end < bytes.count && bytes[end] != UInt8(ascii: ".") { end += 1 }
+            return String(unsafeUninitializedCapacity: end - start) { buffer in
+                var count = 0
+                for byte in bytes[start..<end] where KeywordScanner.isAlphanumeric(byte) {
+                    buffer[count] = byte
+                    count += 1
+                }
+                return count
+            }
         }
         if let ascii { return ascii }
         return String((domain.split(separator: ".").first ?? "").filter { $0.isLetter || $0.isNumber })
@@ -709,20 +725,23 @@ extension ExtractionContext {
     static func mayHaveLabel(_ url: String, key: [UInt8]) -> Bool {
         var url = url
         return url.withUTF8 { bytes in
-            var letters: [UInt8] = []
-            letters.reserveCapacity(bytes.count)
-            for byte in bytes {
-                if byte >= 0x80 || byte == UInt8(ascii: "%") { return true }
-                if KeywordScanner.isAlphanumeric(byte) {
-                    letters.append(KeywordScanner.lower(byte))
-                } else if byte == UInt8(ascii: "-"), letters.count >= 2, letters[letters.count - 1] == 0x6E,
-                    letters[letters.count - 2] == 0x78
-                {
-                    // "xn-": perhaps punycode.
-                    return true
+            // The letters and digits, lower-cased, in a buffer of their own for this test.
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { letters in
+                var count = 0
+                for byte in bytes {
+                    if byte >= 0x80 || byte == UInt8(ascii: "%") { return true }
+                    if KeywordScanner.isAlphanumeric(byte) {
+                        letters[count] = KeywordScanner.lower(byte)
+                        count += 1
+                    } else if byte == UInt8(ascii: "-"), count >= 2, letters[count - 1] == 0x6E,
+                        letters[count - 2] == 0x78
+                    {
+                        // "xn-": perhaps punycode.
+                        return true
+                    }
                 }
+                return FieldText.containsBytes(key, in: UnsafeBufferPointer(rebasing: letters[..<count]))
             }
-            return Text.containsBytes(key, in: letters)
         }
     }
 
