@@ -355,7 +355,7 @@ extension ExtractionContext {
         for value in found {
             guard
                 let amount = Money.firstAmount(
-                    in: String(value.value.prefix(60)), defaultCurrency: defaultCurrency)
+                    in: FieldText.prefix(value.value, characters: 60), defaultCurrency: defaultCurrency)
             else { continue }
             let rank = labelRank[Phrase(value.label).folded] ?? 10
             // A later total in the same rendition is the final one (after discounts and shipping).
