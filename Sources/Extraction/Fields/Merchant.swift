@@ -72,26 +72,39 @@ extension ExtractionContext {
     /// trimmed. `nil` when nothing is left.
     static func displaySafeName(_ name: String) -> String? {
         // Printable ASCII (each byte a character) without a space at either end or two in a row.
-        if name.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }), name.utf8.first != 0x20, name.utf8.last != 0x20,
-            !hasDoubleSpace(name)
-        {
+        let isPrintable = { (byte: UInt8) in byte >= 0x20 && byte < 0x7F }
+        let printable =
+            name.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(isPrintable) }
+            ?? name.utf8.allSatisfy(isPrintable)
+        if printable, name.utf8.first != 0x20, name.utf8.last != 0x20, !hasDoubleSpace(name) {
             return name.isEmpty ? nil : name
         }
-        var scalars = String.UnicodeScalarView()
-        var pendingSpace = false
-        for scalar in name.unicodeScalars {
-            switch scalar.value {
-            case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
-                continue
-            case 0x00...0x20, 0x7F...0x9F:
-                pendingSpace = !scalars.isEmpty
-            default:
-                if pendingSpace { scalars.append(" ") }
-                pendingSpace = false
-                scalars.append(scalar)
+        // The scalars kept, written as UTF-8 into the string: never more bytes than the name's
+        // (a run of controls, a byte or more each, becomes one space).
+        let safe = String(unsafeUninitializedCapacity: name.utf8.count) { buffer in
+            var count = 0
+            var pendingSpace = false
+            for scalar in name.unicodeScalars {
+                switch scalar.value {
+                case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
+                    continue
+                case 0x00...0x20, 0x7F...0x9F:
+                    pendingSpace = count > 0
+                default:
+                    if pendingSpace {
+                        buffer[count] = 0x20
+                        count += 1
+                    }
+                    pendingSpace = false
+                    UTF8.encode(scalar) { byte in
+                        buffer[count] = byte
+                        count += 1
+                    }
+                }
             }
+            return count
         }
-        return scalars.isEmpty ? nil : String(scalars)
+        return safe.isEmpty ? nil : safe
     }
 
     /// Whether two spaces follow each other in the text's bytes.
