@@ -356,6 +356,13 @@ extension FieldText {
     /// Whether `needle` occurs among `haystack`'s bytes (``Text/containsBytes(_:in:)`` over
     /// bytes read in place); an empty needle always does.
     static func containsBytes(_ needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>) -> Bool {
+        needle.withUnsafeBufferPointer { containsBytes($0, in: haystack) }
+    }
+
+    /// ``containsBytes(_:in:)`` for a needle read in place too.
+    static func containsBytes(_ needle: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>)
+        -> Bool
+    {
         guard let first = needle.first else { return true }
         guard needle.count <= haystack.count else { return false }
         var index = 0

@@ -715,16 +715,25 @@ extension ExtractionContext {
     /// character of its own (ASCII controls other than CR always are), and no two of these
     /// scalars are canonically equivalent, so the characters match where the bytes do.
     static func contains(_ text: String, _ other: String) -> Bool {
-        func isPlain(_ string: String) -> Bool {
-            if string.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) { return true }
+        func isPlain(_ string: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            if bytes.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) { return true }
             return string.unicodeScalars.allSatisfy {
                 $0.isASCII ? $0 != "\r" : SimpleScalars.isStandalone($0)
             }
         }
-        if !other.isEmpty && isPlain(text) && isPlain(other) {
-            return Text.containsBytes(Array(other.utf8), in: Array(text.utf8))
+        // Both texts' bytes read in place (native strings store them contiguously).
+        let found = text.utf8.withContiguousStorageIfAvailable { textBytes in
+            other.utf8.withContiguousStorageIfAvailable { otherBytes -> Bool in
+                guard !otherBytes.isEmpty, isPlain(text, textBytes), isPlain(other, otherBytes) else {
+                    return text.contains(other)
+                }
+                return FieldText.containsBytes(otherBytes, in: textBytes)
+            }
         }
-        return text.contains(other)
+        if let found, let found { return found }
+        return contains(
+            String(decoding: Array(text.utf8), as: UTF8.self),
+            String(decoding: Array(other.utf8), as: UTF8.self))
     }
 
     /// A quick test before parsing a link in ``linkedDomain(named:sender:)``: whether the
