@@ -43,14 +43,20 @@ extension ExtractionContext {
                 let host = WebURLHost.componentsHost(target)?.lowercased(),
                 host == merchantDomain || host.hasSuffix(subdomainSuffix)
             else { continue }
-            let anchor = Self.whitespaceAndNewlines.trimming(link.text.lowercased())
+            let hasNumber = checkOrderNumber && orderNumber.map { Self.contains(target, $0) } == true
+            let bestScore = best?.score ?? 0
             var score = 0.0
-            if !anchor.isEmpty && Self.count(of: anchor, atMost: 60) && Self.containsAny(phrases, in: anchor)
-            {
-                score += 0.6
+            // The anchor is read only when its phrase could make the link the best so far.
+            if (hasNumber ? 0.6 + 0.35 : 0.6) > bestScore {
+                let anchor = Self.whitespaceAndNewlines.trimming(link.text.lowercased())
+                if !anchor.isEmpty && Self.count(of: anchor, atMost: 60)
+                    && Self.containsAny(phrases, in: anchor)
+                {
+                    score += 0.6
+                }
             }
-            if checkOrderNumber, let orderNumber, Self.contains(target, orderNumber) { score += 0.35 }
-            guard score > 0, score > (best?.score ?? 0) else { continue }
+            if hasNumber { score += 0.35 }
+            guard score > 0, score > bestScore else { continue }
             best = (target, score, link.text)
         }
         guard let best else { return nil }
@@ -161,9 +167,14 @@ extension ExtractionContext {
     }
 
     /// `text.count <= limit`, without counting characters when the UTF-8 length (never less
-    /// than the number of characters) is within the limit.
+    /// than the number of characters) is within the limit, or when the text is ASCII without a
+    /// carriage return (one character per byte: only CR LF joins two ASCII scalars).
     static func count(of text: String, atMost limit: Int) -> Bool {
-        text.utf8.count <= limit || text.count <= limit
+        let utf8 = text.utf8
+        if utf8.count <= limit { return true }
+        let plain = utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 && $0 != 0x0D } }
+        if plain == true { return false }
+        return text.count <= limit
     }
 
     /// White space and line ends trimmed from a link's text.
