@@ -322,6 +322,7 @@ extension ExtractionContext {
         var name = name
         return name.withUTF8 { bytes in
             var words: [Range<Int>] = []
+            words.reserveCapacity(8)
             var index = 0
             while index < bytes.count {
                 if bytes[index] == 0x20 {
@@ -348,13 +349,21 @@ extension ExtractionContext {
             var end = words.count
             while first < end, dropsWord(words[first]) { first += 1 }
             while end > first, dropsWord(words[end - 1]) { end -= 1 }
-            var joined: [UInt8] = []
-            joined.reserveCapacity(bytes.count)
-            for position in first..<end {
-                if position > first { joined.append(0x20) }
-                joined.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[words[position]]))
+            // The words kept, one space between them: never more bytes than the name's.
+            return String(unsafeUninitializedCapacity: bytes.count) { buffer in
+                var count = 0
+                for position in first..<end {
+                    if position > first {
+                        buffer[count] = 0x20
+                        count += 1
+                    }
+                    for byte in bytes[words[position]] {
+                        buffer[count] = byte
+                        count += 1
+                    }
+                }
+                return count
             }
-            return String(decoding: joined, as: UTF8.self)
         }
     }
 
