@@ -257,6 +257,12 @@ extension ExtractionContext {
     /// A–Z and a–z, and every byte is a character.
     static func isWrittenInCapitals(_ value: String) -> Bool {
         guard FieldText.isASCII(value) else {
+            // An ASCII letter, a character of its own, is one of its bytes.
+            guard
+                value.utf8.contains(where: {
+                    ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z")
+                })
+            else { return false }
             let letters = value.filter(\.isLetter)
             return letters.count >= 4 && letters.allSatisfy(\.isUppercase)
                 && letters.contains(where: \.isASCII)
