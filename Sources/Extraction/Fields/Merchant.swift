@@ -687,10 +687,33 @@ extension ExtractionContext {
     }
 
     /// A name's letters and digits, lower-cased ("Fernhill Ceramics" → "fernhillceramics"):
-    /// byte by byte for an ASCII name (whose letters and digits are A–Z, a–z and 0–9).
+    /// byte by byte for an ASCII name (whose letters and digits are A–Z, a–z and 0–9); scalar
+    /// by scalar when the lower-cased name is ``FieldText/isSimple(_:)`` (each scalar a
+    /// character, which `Character.isLetter` and `isNumber` tell by its first scalar's
+    /// properties: alphabetic, or with a numeric type).
     static func nameKey(_ name: String) -> String {
         guard FieldText.isASCII(name) else {
-            return String(FieldText.lowercased(name).filter { $0.isLetter || $0.isNumber })
+            let lowered = FieldText.lowercased(name)
+            guard FieldText.isSimple(lowered) else {
+                return String(lowered.filter { $0.isLetter || $0.isNumber })
+            }
+            return String(unsafeUninitializedCapacity: lowered.utf8.count) { buffer in
+                var count = 0
+                for scalar in lowered.unicodeScalars {
+                    if scalar.isASCII {
+                        guard KeywordScanner.isAlphanumeric(UInt8(scalar.value)) else { continue }
+                    } else {
+                        guard scalar.properties.isAlphabetic || scalar.properties.numericType != nil else {
+                            continue
+                        }
+                    }
+                    UTF8.encode(scalar) { byte in
+                        buffer[count] = byte
+                        count += 1
+                    }
+                }
+                return count
+            }
         }
         return String(unsafeUninitializedCapacity: name.utf8.count) { buffer in
             var count = 0
