@@ -299,7 +299,29 @@ extension FieldFastPathTests {
                 "\(text) \(affix)")
             #expect(
                 FieldText.hasPrefix(text, affix, simple: simple) == text.hasPrefix(affix), "\(text) \(affix)")
+            #expect(
+                FieldText.hasPrefix(text, FieldText.Affix(affix), simple: simple) == text.hasPrefix(affix),
+                "\(text) \(affix)")
         }
+    }
+
+    /// No standalone scalar decomposes canonically to one scalar other than itself, so no
+    /// simple text starts or ends with an affix that is one scalar outside them ("㈜").
+    @Test func standaloneScalarsDecomposeToNoOtherSingleScalar() {
+        var checked = 0
+        for value in UInt32(0)...0xFFFF {
+            guard let scalar = Unicode.Scalar(value), SimpleScalars.isStandalone(scalar) else { continue }
+            let decomposed = Array(String(scalar).decomposedStringWithCanonicalMapping.unicodeScalars)
+            #expect(decomposed.count != 1 || decomposed[0] == scalar, "\(value)")
+            checked += 1
+        }
+        #expect(checked > 39_000)
+        #expect(FieldText.Affix("㈜").outsideSimpleText)
+        #expect(!FieldText.Affix("株式会社").outsideSimpleText)
+        #expect(!FieldText.Affix("e\u{301}").outsideSimpleText)
+        #expect(
+            !FieldText.Affix("\u{301}").outsideSimpleText
+                || !FieldText.hasSuffix("é", FieldText.Affix("\u{301}"), simple: true))
     }
 
     @Test func collapsedAgreesWithSplittingCharacters() {

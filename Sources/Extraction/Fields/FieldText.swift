@@ -188,18 +188,29 @@ extension FieldText {
         let count: Int
         /// The UTF-8 bytes.
         let bytes: [UInt8]
+        /// Whether no ``FieldText/isSimple(_:)`` text starts or ends with the affix: it is one
+        /// scalar, not ``SimpleScalars/isStandalone(_:)``, that is its own canonical
+        /// decomposition ("㈜"). A simple text's first or last character is one standalone
+        /// scalar, and no standalone scalar decomposes to a single scalar other than itself,
+        /// so none is canonically equivalent to such an affix.
+        let outsideSimpleText: Bool
 
         init(_ text: String) {
             self.text = text
             isSimple = FieldText.isSimple(text)
             count = text.count
             bytes = Array(text.utf8)
+            let scalars = Array(text.unicodeScalars)
+            outsideSimpleText =
+                scalars.count == 1 && !SimpleScalars.isStandalone(scalars[0])
+                && text.decomposedStringWithCanonicalMapping.unicodeScalars.elementsEqual(scalars)
         }
     }
 
     /// ``hasSuffix(_:_:simple:)`` for a suffix whose simplicity is known; byte by byte, last
     /// byte first, when both are simple.
     static func hasSuffix(_ text: String, _ suffix: Affix, simple: Bool) -> Bool {
+        if simple && suffix.outsideSimpleText { return false }
         guard simple && suffix.isSimple else { return text.hasSuffix(suffix.text) }
         let needle = suffix.bytes
         var text = text
@@ -217,6 +228,7 @@ extension FieldText {
 
     /// ``hasPrefix(_:_:simple:)`` for a prefix whose simplicity is known.
     static func hasPrefix(_ text: String, _ prefix: Affix, simple: Bool) -> Bool {
+        if simple && prefix.outsideSimpleText { return false }
         guard simple && prefix.isSimple else { return text.hasPrefix(prefix.text) }
         return text.utf8.starts(with: prefix.text.utf8)
     }
