@@ -305,6 +305,19 @@ extension FieldFastPathTests {
         }
     }
 
+    /// Every standalone scalar beyond ASCII lower-cases to text whose canonical decomposition
+    /// holds a scalar beyond ASCII: a simple word with one is never an ASCII dangling word.
+    @Test func standaloneScalarsBeyondASCIIStayBeyondASCIIWhenLowerCased() {
+        for value in UInt32(0x80)...0xFFFF {
+            guard let scalar = Unicode.Scalar(value), SimpleScalars.isStandalone(scalar) else { continue }
+            let lowered = String(scalar).lowercased().decomposedStringWithCanonicalMapping
+            #expect(lowered.utf8.contains { $0 >= 0x80 }, "\(value)")
+        }
+        #expect(ExtractionContext.danglingWords.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } })
+        #expect(ExtractionContext.withoutDanglingWords("the Café Ölberg via") == "Café Ölberg")
+        #expect(ExtractionContext.withoutDanglingWords("– Café –") == "Café")
+    }
+
     /// No standalone scalar decomposes canonically to one scalar other than itself, so no
     /// simple text starts or ends with an affix that is one scalar outside them ("㈜").
     @Test func standaloneScalarsDecomposeToNoOtherSingleScalar() {

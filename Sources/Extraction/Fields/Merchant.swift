@@ -339,11 +339,14 @@ extension ExtractionContext {
                 while index < bytes.count && bytes[index] != 0x20 { index += 1 }
                 words.append(start..<index)
             }
-            // An ASCII word is asked from its bytes; any other as a string.
+            // An ASCII word is asked from its bytes; any other as a string, and only about
+            // separators: a word of this text with a scalar beyond ASCII is no dangling word
+            // (each such standalone scalar lower-cases to text whose canonical decomposition
+            // holds a scalar beyond ASCII, and every dangling word is ASCII).
             func dropsWord(_ range: Range<Int>) -> Bool {
                 let word = UnsafeBufferPointer(rebasing: bytes[range])
                 guard word.allSatisfy({ $0 < 0x80 }) else {
-                    return drops(String(decoding: word, as: UTF8.self))
+                    return nameSeparators.containsAll(String(decoding: word, as: UTF8.self))
                 }
                 return word.allSatisfy { nameSeparators.containsASCII($0) }
                     || danglingWordBytes.contains { dangling in
