@@ -96,9 +96,13 @@ enum FieldText {
         text.utf8.count <= count ? text : String(text.prefix(count))
     }
 
-    /// Whether the text is all ASCII.
+    /// Whether the text is all ASCII: its bytes read in place when it stores them
+    /// contiguously (as native strings and their substrings do).
     @inline(__always) static func isASCII(_ text: some StringProtocol) -> Bool {
-        text.utf8.allSatisfy { $0 < 0x80 }
+        if let ascii = text.utf8.withContiguousStorageIfAvailable({ $0.allSatisfy { $0 < 0x80 } }) {
+            return ascii
+        }
+        return text.utf8.allSatisfy { $0 < 0x80 }
     }
 }
 
