@@ -305,6 +305,15 @@ extension FieldFastPathTests {
         }
     }
 
+    /// A text's bytes are read whole, for native strings and substrings made strings alike.
+    @Test func withBytesReadsTheWholeText() {
+        for text in ["", "a", "Total: $12.00", "合計 ¥3,980", String(repeating: "x", count: 40)] {
+            #expect(FieldText.withBytes(of: text) { Array($0) } == Array(text.utf8))
+            let copy = String(Substring(text))
+            #expect(FieldText.withBytes(of: copy) { $0.count } == text.utf8.count)
+        }
+    }
+
     /// Every standalone scalar beyond ASCII lower-cases to text whose canonical decomposition
     /// holds a scalar beyond ASCII: a simple word with one is never an ASCII dangling word.
     @Test func standaloneScalarsBeyondASCIIStayBeyondASCIIWhenLowerCased() {

@@ -96,6 +96,15 @@ enum FieldText {
         text.utf8.count <= count ? text : String(text.prefix(count))
     }
 
+    /// `body` over the text's UTF-8 bytes: read in place when the text stores them
+    /// contiguously (as native strings do), else copied.
+    @inline(__always) static func withBytes<Result>(
+        of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        return Array(text.utf8).withUnsafeBufferPointer(body)
+    }
+
     /// Whether the text is all ASCII: its bytes read in place when it stores them
     /// contiguously (as native strings and their substrings do).
     @inline(__always) static func isASCII(_ text: some StringProtocol) -> Bool {
