@@ -112,9 +112,13 @@ public struct Extractor: Sendable {
             // is read as a reply: its subject is its thread's.
             if ReplyQuote.hasReplyPrefix(original.subject ?? "") { original.subject = nil }
             return original
-        } else if outer.isReply, let subject = outer.subject,
-            ReplyQuote.hasReplyPrefix(subject) || outer.answersQuotedWriter
+        } else if let subject = outer.subject,
+            ReplyQuote.hasReplyPrefix(subject)
+                || ((!outer.inReplyTo.isEmpty || !outer.references.isEmpty) && outer.answersQuotedWriter)
         {
+            // (`outer.isReply` is the threading fields or the reply prefix: the prefix is read
+            // once, and ``MailDocument/answersQuotedWriter`` asks for it again only when the
+            // threading fields do not answer first.)
             // A reply's subject is the one it answers ("Re: Your order … is confirmed"), written
             // by whoever started the thread: it says nothing about the reply itself. A reply under
             // an unchanged subject keeps it unless it goes back to the quoted writer at another

@@ -299,7 +299,51 @@ extension FieldFastPathTests {
                 "\(text) \(affix)")
             #expect(
                 FieldText.hasPrefix(text, affix, simple: simple) == text.hasPrefix(affix), "\(text) \(affix)")
+            #expect(
+                FieldText.hasPrefix(text, FieldText.Affix(affix), simple: simple) == text.hasPrefix(affix),
+                "\(text) \(affix)")
         }
+    }
+
+    /// A text's bytes are read whole, for native strings and substrings made strings alike.
+    @Test func withBytesReadsTheWholeText() {
+        for text in ["", "a", "Total: $12.00", "合計 ¥3,980", String(repeating: "x", count: 40)] {
+            #expect(FieldText.withBytes(of: text) { Array($0) } == Array(text.utf8))
+            let copy = String(Substring(text))
+            #expect(FieldText.withBytes(of: copy) { $0.count } == text.utf8.count)
+        }
+    }
+
+    /// Every standalone scalar beyond ASCII lower-cases to text whose canonical decomposition
+    /// holds a scalar beyond ASCII: a simple word with one is never an ASCII dangling word.
+    @Test func standaloneScalarsBeyondASCIIStayBeyondASCIIWhenLowerCased() {
+        for value in UInt32(0x80)...0xFFFF {
+            guard let scalar = Unicode.Scalar(value), SimpleScalars.isStandalone(scalar) else { continue }
+            let lowered = String(scalar).lowercased().decomposedStringWithCanonicalMapping
+            #expect(lowered.utf8.contains { $0 >= 0x80 }, "\(value)")
+        }
+        #expect(ExtractionContext.danglingWords.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } })
+        #expect(ExtractionContext.withoutDanglingWords("the Café Ölberg via") == "Café Ölberg")
+        #expect(ExtractionContext.withoutDanglingWords("– Café –") == "Café")
+    }
+
+    /// No standalone scalar decomposes canonically to one scalar other than itself, so no
+    /// simple text starts or ends with an affix that is one scalar outside them ("㈜").
+    @Test func standaloneScalarsDecomposeToNoOtherSingleScalar() {
+        var checked = 0
+        for value in UInt32(0)...0xFFFF {
+            guard let scalar = Unicode.Scalar(value), SimpleScalars.isStandalone(scalar) else { continue }
+            let decomposed = Array(String(scalar).decomposedStringWithCanonicalMapping.unicodeScalars)
+            #expect(decomposed.count != 1 || decomposed[0] == scalar, "\(value)")
+            checked += 1
+        }
+        #expect(checked > 39_000)
+        #expect(FieldText.Affix("㈜").outsideSimpleText)
+        #expect(!FieldText.Affix("株式会社").outsideSimpleText)
+        #expect(!FieldText.Affix("e\u{301}").outsideSimpleText)
+        #expect(
+            !FieldText.Affix("\u{301}").outsideSimpleText
+                || !FieldText.hasSuffix("é", FieldText.Affix("\u{301}"), simple: true))
     }
 
     @Test func collapsedAgreesWithSplittingCharacters() {
@@ -496,7 +540,8 @@ extension FieldFastPathTests {
         let pieces = [
             "Fern", "hill", " ", "-", "&", "Co.", "7", "\r\n", "\t", "é", "Ö", "İ", "주문", "注文", "１２", "Ａ",
             "🙂",
-            "\u{301}", "_",
+            "\u{301}", "_", "ー", "・", "ß", "Ⅻ", "²", "½", "ª", "º", "µ", "×", "©", "々", "〇", "ゝ", "ヽ", "！",
+            "ｱ",
         ]
         for _ in 0..<10_000 {
             let name = generator.text(pieces, count: 5)

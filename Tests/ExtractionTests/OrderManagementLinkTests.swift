@@ -8,6 +8,34 @@ import Testing
 @Suite struct OrderManagementLinkTests {
     static let lines = ["Thank you for your order!", "Order number:\tA-10023", "Order total:\t$24.00"]
 
+    /// Bytes read in place are searched as ``Text/containsBytes(_:in:)`` searches arrays.
+    @Test func containsBytesInPlaceAgreesWithArrays() {
+        let haystacks = [
+            "", "a", "view order", "view your order", "orders", "ab" + String(repeating: "a", count: 40),
+        ]
+        let needles = ["", "a", "order", "view your order", "view your orders", "aab", "z"]
+        for haystack in haystacks {
+            for needle in needles {
+                let bytes = Array(haystack.utf8)
+                let inPlace = bytes.withUnsafeBufferPointer {
+                    FieldText.containsBytes(Array(needle.utf8), in: $0)
+                }
+                #expect(inPlace == Text.containsBytes(Array(needle.utf8), in: bytes), "\(haystack) \(needle)")
+            }
+        }
+    }
+
+    /// The web prefix is read from the first bytes as `isWebURL` reads it, in any case.
+    @Test func webPrefixInAnyCase() {
+        for (text, expected) in [
+            ("https://shop.example/a", true), ("HTTP://shop.example/a", true), ("hTtPs://x.example", true),
+            ("https:/shop.example/a", false), ("ftp://shop.example/a", false), ("http://", true),
+            ("https://é.example/a", true), ("httpé://shop.example", false), ("mailto:a@b.example", false),
+        ] {
+            #expect(ExtractionContext.hasWebPrefix(text) == expected, "\(text)")
+        }
+    }
+
     @Test func takesTheViewOrderLinkOnTheMerchantsDomain() {
         let links = [
             Link(

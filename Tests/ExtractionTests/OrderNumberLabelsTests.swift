@@ -31,6 +31,26 @@ import Testing
         }
     }
 
+    /// A token's plausible length answers ``OrderNumberToken/isPlausible(_:minimumLength:)``
+    /// for every minimum length, for ASCII tokens and others.
+    @Test func plausibleLengthAgreesWithIsPlausible() {
+        var generator = FastPathTests.Generator(state: 47)
+        let pieces = [
+            "1", "12", "2026", "0", "-", ".", "/", "_", "A", "555", "1999", "2100", "x", "١٢", "Ａ",
+            "e\u{301}", "\r",
+        ]
+        for round in 0..<10_000 {
+            let token = generator.text(pieces, count: round % 2 == 0 ? 4 : 9)
+            let length = OrderNumberToken.plausibleLength(token)
+            for minimumLength in 0...8 {
+                #expect(
+                    (length.map { $0 >= minimumLength } ?? false)
+                        == OrderNumberToken.isPlausible(token, minimumLength: minimumLength),
+                    "\(token.debugDescription)")
+            }
+        }
+    }
+
     /// Values are told apart by their bytes: canonically equivalent texts are not the same.
     @Test func sameBytesComparesBytes() {
         #expect(OrderNumberLabels.sameBytes("A-12345", "A-12345"))

@@ -663,6 +663,26 @@ import Testing
         #expect(document.plainText?.quotedText.hasPrefix("From: Northwind Outfitters") == true)
     }
 
+    /// The byte path of the subject prefix test says what the character path says, or leaves
+    /// it to it.
+    @Test func bytesSubjectPrefixAgreesWithCharacters() {
+        var decided = 0
+        for subject in [
+            "Re: x", "RE : x", "re:x", "Re[2]: x", "Re(3): x", "RE^2: x", "Re[a]: x", "[2]: x", "Fwd: Re: x",
+            "FW:x", "  WG: x", "\tAW: x", "I: x", "Doorst: x", "Antwort: x", "Antworten: x", "Order: 1",
+            "Re\u{301}: x", "Re:\u{301} x", "Order #12: x", "12345678: x", "123456789: x", "Re\r\n: x",
+            "ＲＥ: x", "Re： x", "Rép.: x", "[EXT] Re: x", "*EXT* Re: x", "Re :", "Re", ":", " : x", "Res  : x",
+            "RV:", "Re()", "Aw(: x", "Sv[]: x", "Vs^: x", "Ihre Bestellung: x", "Bestätigung: x",
+            "ご注文の確認：x", "ご注文：x", "주문 확인: x", "Заказ: x", "Ваш заказ подтверждён: x", "Réf. : x",
+            "Numéro de commande: x", "回复：您的订单", "e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}: x",
+        ] {
+            guard let fast = ReplyQuote.bytesFirstPrefix(of: subject) else { continue }
+            decided += 1
+            #expect(fast == ReplyQuote.characterFirstPrefix(of: subject), "\(subject.debugDescription)")
+        }
+        #expect(decided >= 25)
+    }
+
     @Test func subjectPrefixes() {
         for subject in [
             "Re: Your order", "RE: Your order", "AW: Ihre Bestellung", "Antw: x", "SV: x", "答复：您的订单",

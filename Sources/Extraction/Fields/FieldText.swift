@@ -96,9 +96,22 @@ enum FieldText {
         text.utf8.count <= count ? text : String(text.prefix(count))
     }
 
-    /// Whether the text is all ASCII.
+    /// `body` over the text's UTF-8 bytes: read in place when the text stores them
+    /// contiguously (as native strings do), else copied.
+    @inline(__always) static func withBytes<Result>(
+        of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        return Array(text.utf8).withUnsafeBufferPointer(body)
+    }
+
+    /// Whether the text is all ASCII: its bytes read in place when it stores them
+    /// contiguously (as native strings and their substrings do).
     @inline(__always) static func isASCII(_ text: some StringProtocol) -> Bool {
-        text.utf8.allSatisfy { $0 < 0x80 }
+        if let ascii = text.utf8.withContiguousStorageIfAvailable({ $0.allSatisfy { $0 < 0x80 } }) {
+            return ascii
+        }
+        return text.utf8.allSatisfy { $0 < 0x80 }
     }
 }
 
@@ -188,18 +201,29 @@ extension FieldText {
         let count: Int
         /// The UTF-8 bytes.
         let bytes: [UInt8]
+        /// Whether no ``FieldText/isSimple(_:)`` text starts or ends with the affix: it is one
+        /// scalar, not ``SimpleScalars/isStandalone(_:)``, that is its own canonical
+        /// decomposition ("㈜"). A simple text's first or last character is one standalone
+        /// scalar, and no standalone scalar decomposes to a single scalar other than itself,
+        /// so none is canonically equivalent to such an affix.
+        let outsideSimpleText: Bool
 
         init(_ text: String) {
             self.text = text
             isSimple = FieldText.isSimple(text)
             count = text.count
             bytes = Array(text.utf8)
+            let scalars = Array(text.unicodeScalars)
+            outsideSimpleText =
+                scalars.count == 1 && !SimpleScalars.isStandalone(scalars[0])
+                && text.decomposedStringWithCanonicalMapping.unicodeScalars.elementsEqual(scalars)
         }
     }
 
     /// ``hasSuffix(_:_:simple:)`` for a suffix whose simplicity is known; byte by byte, last
     /// byte first, when both are simple.
     static func hasSuffix(_ text: String, _ suffix: Affix, simple: Bool) -> Bool {
+        if simple && suffix.outsideSimpleText { return false }
         guard simple && suffix.isSimple else { return text.hasSuffix(suffix.text) }
         let needle = suffix.bytes
         var text = text
@@ -217,6 +241,7 @@ extension FieldText {
 
     /// ``hasPrefix(_:_:simple:)`` for a prefix whose simplicity is known.
     static func hasPrefix(_ text: String, _ prefix: Affix, simple: Bool) -> Bool {
+        if simple && prefix.outsideSimpleText { return false }
         guard simple && prefix.isSimple else { return text.hasPrefix(prefix.text) }
         return text.utf8.starts(with: prefix.text.utf8)
     }
@@ -349,6 +374,33 @@ enum WebURLHost {
         default:
             return false
         }
+    }
+}
+
+extension FieldText {
+    /// Whether `needle` occurs among `haystack`'s bytes (``Text/containsBytes(_:in:)`` over
+    /// bytes read in place); an empty needle always does.
+    static func containsBytes(_ needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>) -> Bool {
+        needle.withUnsafeBufferPointer { containsBytes($0, in: haystack) }
+    }
+
+    /// ``containsBytes(_:in:)`` for a needle read in place too.
+    static func containsBytes(_ needle: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>)
+        -> Bool
+    {
+        guard let first = needle.first else { return true }
+        guard needle.count <= haystack.count else { return false }
+        var index = 0
+        let last = haystack.count - needle.count
+        while index <= last {
+            if haystack[index] == first {
+                var offset = 1
+                while offset < needle.count, haystack[index + offset] == needle[offset] { offset += 1 }
+                if offset == needle.count { return true }
+            }
+            index += 1
+        }
+        return false
     }
 }
 

@@ -188,7 +188,9 @@ extension ExtractionContext {
                 // A negative amount is a discount, a credit or a refund, not an item: "-$3.00",
                 // "−3,00 €", or written as accountants do, "($5.00)".
                 !priceCell.unicodeScalars.contains(where: { $0 == "-" || $0 == "\u{2212}" }),
-                !(priceCell.hasPrefix("(") && priceCell.hasSuffix(")"))
+                // (A character that is "(" or ")" is that byte: the text's first or last.)
+                !(priceCell.utf8.first == UInt8(ascii: "(") && priceCell.utf8.last == UInt8(ascii: ")")
+                    && priceCell.hasPrefix("(") && priceCell.hasSuffix(")"))
             else { continue }
             // A quantity after the price, "¥3,980 × 2", or before it, "2 x $24.00" (the price
             // is then the unit price).
@@ -263,7 +265,11 @@ extension ExtractionContext {
             let foldedTitle = Self.foldedLowercased(title)
             // A label ("Total:", "Paid with:") is not an item's title; one of a summary row
             // ("Items subtotal:") closes the block of items.
-            if title.hasSuffix(":") || title.hasSuffix("：") {
+            // (A last character that is ":" ends with its byte, one that is "：" with 9A.)
+            let lastByte = title.utf8.last
+            if (lastByte == UInt8(ascii: ":") && title.hasSuffix(":"))
+                || (lastByte == 0x9A && title.hasSuffix("："))
+            {
                 if summary.containsMatch(in: foldedTitle) || totals.containsMatch(in: foldedTitle) {
                     summaryRowSeen = true
                     pending.removeAll()

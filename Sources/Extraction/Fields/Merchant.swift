@@ -72,26 +72,39 @@ extension ExtractionContext {
     /// trimmed. `nil` when nothing is left.
     static func displaySafeName(_ name: String) -> String? {
         // Printable ASCII (each byte a character) without a space at either end or two in a row.
-        if name.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }), name.utf8.first != 0x20, name.utf8.last != 0x20,
-            !hasDoubleSpace(name)
-        {
+        let isPrintable = { (byte: UInt8) in byte >= 0x20 && byte < 0x7F }
+        let printable =
+            name.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(isPrintable) }
+            ?? name.utf8.allSatisfy(isPrintable)
+        if printable, name.utf8.first != 0x20, name.utf8.last != 0x20, !hasDoubleSpace(name) {
             return name.isEmpty ? nil : name
         }
-        var scalars = String.UnicodeScalarView()
-        var pendingSpace = false
-        for scalar in name.unicodeScalars {
-            switch scalar.value {
-            case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
-                continue
-            case 0x00...0x20, 0x7F...0x9F:
-                pendingSpace = !scalars.isEmpty
-            default:
-                if pendingSpace { scalars.append(" ") }
-                pendingSpace = false
-                scalars.append(scalar)
+        // The scalars kept, written as UTF-8 into the string: never more bytes than the name's
+        // (a run of controls, a byte or more each, becomes one space).
+        let safe = String(unsafeUninitializedCapacity: name.utf8.count) { buffer in
+            var count = 0
+            var pendingSpace = false
+            for scalar in name.unicodeScalars {
+                switch scalar.value {
+                case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
+                    continue
+                case 0x00...0x20, 0x7F...0x9F:
+                    pendingSpace = count > 0
+                default:
+                    if pendingSpace {
+                        buffer[count] = 0x20
+                        count += 1
+                    }
+                    pendingSpace = false
+                    UTF8.encode(scalar) { byte in
+                        buffer[count] = byte
+                        count += 1
+                    }
+                }
             }
+            return count
         }
-        return scalars.isEmpty ? nil : String(scalars)
+        return safe.isEmpty ? nil : safe
     }
 
     /// Whether two spaces follow each other in the text's bytes.
@@ -109,7 +122,12 @@ extension ExtractionContext {
     static func hostDomain(_ domain: String) -> String? {
         // Printable ASCII without a space, as nearly every domain is, is domain text (the
         // first test ``MailAddress/isDomainText(_:)`` makes, here without its generic call).
-        if domain.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) { return domain }
+        let printable =
+            domain.utf8.withContiguousStorageIfAvailable { bytes in
+                bytes.allSatisfy { $0 > 0x20 && $0 < 0x7F }
+            }
+            ?? domain.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
+        if printable { return domain }
         return MailAddress.isDomainText(domain) ? domain : nil
     }
 
@@ -239,6 +257,12 @@ extension ExtractionContext {
     /// A–Z and a–z, and every byte is a character.
     static func isWrittenInCapitals(_ value: String) -> Bool {
         guard FieldText.isASCII(value) else {
+            // An ASCII letter, a character of its own, is one of its bytes.
+            guard
+                value.utf8.contains(where: {
+                    ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z")
+                })
+            else { return false }
             let letters = value.filter(\.isLetter)
             return letters.count >= 4 && letters.allSatisfy(\.isUppercase)
                 && letters.contains(where: \.isASCII)
@@ -304,6 +328,7 @@ extension ExtractionContext {
         var name = name
         return name.withUTF8 { bytes in
             var words: [Range<Int>] = []
+            words.reserveCapacity(8)
             var index = 0
             while index < bytes.count {
                 if bytes[index] == 0x20 {
@@ -314,11 +339,14 @@ extension ExtractionContext {
                 while index < bytes.count && bytes[index] != 0x20 { index += 1 }
                 words.append(start..<index)
             }
-            // An ASCII word is asked from its bytes; any other as a string.
+            // An ASCII word is asked from its bytes; any other as a string, and only about
+            // separators: a word of this text with a scalar beyond ASCII is no dangling word
+            // (each such standalone scalar lower-cases to text whose canonical decomposition
+            // holds a scalar beyond ASCII, and every dangling word is ASCII).
             func dropsWord(_ range: Range<Int>) -> Bool {
                 let word = UnsafeBufferPointer(rebasing: bytes[range])
                 guard word.allSatisfy({ $0 < 0x80 }) else {
-                    return drops(String(decoding: word, as: UTF8.self))
+                    return nameSeparators.containsAll(String(decoding: word, as: UTF8.self))
                 }
                 return word.allSatisfy { nameSeparators.containsASCII($0) }
                     || danglingWordBytes.contains { dangling in
@@ -330,13 +358,21 @@ extension ExtractionContext {
             var end = words.count
             while first < end, dropsWord(words[first]) { first += 1 }
             while end > first, dropsWord(words[end - 1]) { end -= 1 }
-            var joined: [UInt8] = []
-            joined.reserveCapacity(bytes.count)
-            for position in first..<end {
-                if position > first { joined.append(0x20) }
-                joined.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[words[position]]))
+            // The words kept, one space between them: never more bytes than the name's.
+            return String(unsafeUninitializedCapacity: bytes.count) { buffer in
+                var count = 0
+                for position in first..<end {
+                    if position > first {
+                        buffer[count] = 0x20
+                        count += 1
+                    }
+                    for byte in bytes[words[position]] {
+                        buffer[count] = byte
+                        count += 1
+                    }
+                }
+                return count
             }
-            return String(decoding: joined, as: UTF8.self)
         }
     }
 
@@ -654,17 +690,42 @@ extension ExtractionContext {
     }
 
     /// A name's letters and digits, lower-cased ("Fernhill Ceramics" → "fernhillceramics"):
-    /// byte by byte for an ASCII name (whose letters and digits are A–Z, a–z and 0–9).
+    /// byte by byte for an ASCII name (whose letters and digits are A–Z, a–z and 0–9); scalar
+    /// by scalar when the lower-cased name is ``FieldText/isSimple(_:)`` (each scalar a
+    /// character, which `Character.isLetter` and `isNumber` tell by its first scalar's
+    /// properties: alphabetic, or with a numeric type).
     static func nameKey(_ name: String) -> String {
         guard FieldText.isASCII(name) else {
-            return String(FieldText.lowercased(name).filter { $0.isLetter || $0.isNumber })
+            let lowered = FieldText.lowercased(name)
+            guard FieldText.isSimple(lowered) else {
+                return String(lowered.filter { $0.isLetter || $0.isNumber })
+            }
+            return String(unsafeUninitializedCapacity: lowered.utf8.count) { buffer in
+                var count = 0
+                for scalar in lowered.unicodeScalars {
+                    if scalar.isASCII {
+                        guard KeywordScanner.isAlphanumeric(UInt8(scalar.value)) else { continue }
+                    } else {
+                        guard scalar.properties.isAlphabetic || scalar.properties.numericType != nil else {
+                            continue
+                        }
+                    }
+                    UTF8.encode(scalar) { byte in
+                        buffer[count] = byte
+                        count += 1
+                    }
+                }
+                return count
+            }
         }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(name.utf8.count)
-        for byte in name.utf8 where KeywordScanner.isAlphanumeric(byte) {
-            bytes.append(KeywordScanner.lower(byte))
+        return String(unsafeUninitializedCapacity: name.utf8.count) { buffer in
+            var count = 0
+            for byte in name.utf8 where KeywordScanner.isAlphanumeric(byte) {
+                buffer[count] = KeywordScanner.lower(byte)
+                count += 1
+            }
+            return count
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The letters and digits of a domain's first label ("fern-hill.example" → "fernhill").
@@ -673,9 +734,18 @@ extension ExtractionContext {
         let ascii: String? = domain.withUTF8 { bytes in
             guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
             // The first label that is not empty, as `split(separator:)` gives it.
-            let label = bytes.drop { $0 == UInt8(ascii: ".") }.prefix { $0 != UInt8(ascii: ".") }
-                .filter(KeywordScanner.isAlphanumeric)
-            return String(decoding: label, as: UTF8.self)
+            var start = 0
+            while start < bytes.count && bytes[start] == UInt8(ascii: ".") { start += 1 }
+            var end = start
+            while end < bytes.count && bytes[end] != UInt8(ascii: ".") { end += 1 }
+            return String(unsafeUninitializedCapacity: end - start) { buffer in
+                var count = 0
+                for byte in bytes[start..<end] where KeywordScanner.isAlphanumeric(byte) {
+                    buffer[count] = byte
+                    count += 1
+                }
+                return count
+            }
         }
         if let ascii { return ascii }
         return String((domain.split(separator: ".").first ?? "").filter { $0.isLetter || $0.isNumber })
@@ -686,16 +756,25 @@ extension ExtractionContext {
     /// character of its own (ASCII controls other than CR always are), and no two of these
     /// scalars are canonically equivalent, so the characters match where the bytes do.
     static func contains(_ text: String, _ other: String) -> Bool {
-        func isPlain(_ string: String) -> Bool {
-            if string.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) { return true }
+        func isPlain(_ string: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            if bytes.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) { return true }
             return string.unicodeScalars.allSatisfy {
                 $0.isASCII ? $0 != "\r" : SimpleScalars.isStandalone($0)
             }
         }
-        if !other.isEmpty && isPlain(text) && isPlain(other) {
-            return Text.containsBytes(Array(other.utf8), in: Array(text.utf8))
+        // Both texts' bytes read in place (native strings store them contiguously).
+        let found = text.utf8.withContiguousStorageIfAvailable { textBytes in
+            other.utf8.withContiguousStorageIfAvailable { otherBytes -> Bool in
+                guard !otherBytes.isEmpty, isPlain(text, textBytes), isPlain(other, otherBytes) else {
+                    return text.contains(other)
+                }
+                return FieldText.containsBytes(otherBytes, in: textBytes)
+            }
         }
-        return text.contains(other)
+        if let found, let found { return found }
+        return contains(
+            String(decoding: Array(text.utf8), as: UTF8.self),
+            String(decoding: Array(other.utf8), as: UTF8.self))
     }
 
     /// A quick test before parsing a link in ``linkedDomain(named:sender:)``: whether the
@@ -709,20 +788,23 @@ extension ExtractionContext {
     static func mayHaveLabel(_ url: String, key: [UInt8]) -> Bool {
         var url = url
         return url.withUTF8 { bytes in
-            var letters: [UInt8] = []
-            letters.reserveCapacity(bytes.count)
-            for byte in bytes {
-                if byte >= 0x80 || byte == UInt8(ascii: "%") { return true }
-                if KeywordScanner.isAlphanumeric(byte) {
-                    letters.append(KeywordScanner.lower(byte))
-                } else if byte == UInt8(ascii: "-"), letters.count >= 2, letters[letters.count - 1] == 0x6E,
-                    letters[letters.count - 2] == 0x78
-                {
-                    // "xn-": perhaps punycode.
-                    return true
+            // The letters and digits, lower-cased, in a buffer of their own for this test.
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { letters in
+                var count = 0
+                for byte in bytes {
+                    if byte >= 0x80 || byte == UInt8(ascii: "%") { return true }
+                    if KeywordScanner.isAlphanumeric(byte) {
+                        letters[count] = KeywordScanner.lower(byte)
+                        count += 1
+                    } else if byte == UInt8(ascii: "-"), count >= 2, letters[count - 1] == 0x6E,
+                        letters[count - 2] == 0x78
+                    {
+                        // "xn-": perhaps punycode.
+                        return true
+                    }
                 }
+                return FieldText.containsBytes(key, in: UnsafeBufferPointer(rebasing: letters[..<count]))
             }
-            return Text.containsBytes(key, in: letters)
         }
     }
 

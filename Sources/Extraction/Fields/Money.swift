@@ -37,7 +37,9 @@ enum Money {
     static func amounts(in text: String, defaultCurrency: String? = nil) -> [(MonetaryAmount, NSRange)] {
         // Both readers find nothing in a text without an ASCII digit: most texts asked (titles,
         // names, labels) are told so from their bytes at once.
-        guard text.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 }), mayNameCurrency(text) else {
+        guard FieldText.withBytes(of: text, { $0.contains(where: { $0 >= 0x30 && $0 <= 0x39 }) }),
+            mayNameCurrency(text)
+        else {
             return []
         }
         if MoneyBytes.reads(text) { return byteAmounts(in: text, defaultCurrency: defaultCurrency) }
@@ -118,20 +120,24 @@ enum Money {
     /// without `$`, without `Fr.` and without three capital letters in a row (every code is
     /// three capitals; every other symbol has `$` or a scalar outside ASCII).
     static func mayNameCurrency(_ text: String) -> Bool {
-        var capitals = 0
-        var previous: (UInt8, UInt8) = (0, 0)
-        for byte in text.utf8 {
-            if byte >= 0x80 || byte == UInt8(ascii: "$") { return true }
-            if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") {
-                capitals += 1
-                if capitals == 3 { return true }
-            } else {
-                capitals = 0
+        FieldText.withBytes(of: text) { bytes in
+            var capitals = 0
+            var previous: (UInt8, UInt8) = (0, 0)
+            for byte in bytes {
+                if byte >= 0x80 || byte == UInt8(ascii: "$") { return true }
+                if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") {
+                    capitals += 1
+                    if capitals == 3 { return true }
+                } else {
+                    capitals = 0
+                }
+                if byte == UInt8(ascii: "."), previous == (UInt8(ascii: "F"), UInt8(ascii: "r")) {
+                    return true
+                }
+                previous = (previous.1, byte)
             }
-            if byte == UInt8(ascii: "."), previous == (UInt8(ascii: "F"), UInt8(ascii: "r")) { return true }
-            previous = (previous.1, byte)
+            return false
         }
-        return false
     }
 
     /// The first amount in the text.

@@ -94,10 +94,14 @@ enum MoneyBytes {
     /// Whether the matcher reads the text as the expression does.
     static func reads(_ text: String) -> Bool {
         var nonASCII = false
-        for byte in text.utf8 {
-            if byte == 0x0B { return false }
-            if byte >= 0x80 { nonASCII = true }
+        let noVerticalTab = FieldText.withBytes(of: text) { bytes in
+            for byte in bytes {
+                if byte == 0x0B { return false }
+                if byte >= 0x80 { nonASCII = true }
+            }
+            return true
         }
+        guard noVerticalTab else { return false }
         // The expression searches the first 200,000 UTF-16 units only.
         guard text.utf8.count <= 200_000 else { return false }
         guard nonASCII else { return true }

@@ -378,7 +378,7 @@ extension ExtractionContext {
         for value in found {
             guard
                 let amount = Money.firstAmount(
-                    in: String(value.value.prefix(60)), defaultCurrency: defaultCurrency)
+                    in: FieldText.prefix(value.value, characters: 60), defaultCurrency: defaultCurrency)
             else { continue }
             let rank = labelRank[Phrase(value.label).folded] ?? 10
             // A later total in the same rendition is the final one (after discounts and shipping).
@@ -407,22 +407,26 @@ final class OrderNumberLabels {
     var strong: [LabelledValue]?
     /// The same for the weak labels, read with `following: false`.
     var weak: [LabelledValue]?
-    /// The values read so far and their tokens, searched in order (an email labels a few at
-    /// most, often the same in several renditions).
-    private var tokens: [(value: String, token: String?)] = []
+    /// The values read so far, their tokens, and each token's length when it is plausible
+    /// whatever the minimum length (``OrderNumberToken/plausibleLength(_:)``), searched in
+    /// order (an email labels a few at most, often the same in several renditions).
+    private var tokens: [(value: String, token: String?, length: Int?)] = []
 
     /// `OrderNumberToken.extract(from: value, fillers: fillers, minimumLength: minimumLength)`,
-    /// the value's token read once. (Values are compared byte for byte: the reading is not the
-    /// same for canonically equivalent texts, which `==` does not tell apart.)
+    /// the value's token read and tested once. (Values are compared byte for byte: the reading
+    /// is not the same for canonically equivalent texts, which `==` does not tell apart.)
     func number(in value: String, fillers: FillerWords, minimumLength: Int) -> String? {
         let token: String?
+        let length: Int?
         if let known = tokens.first(where: { Self.sameBytes($0.value, value) }) {
-            token = known.token
+            (token, length) = (known.token, known.length)
         } else {
             token = OrderNumberToken.token(from: value, fillers: fillers)
-            tokens.append((value, token))
+            length = token.flatMap(OrderNumberToken.plausibleLength)
+            tokens.append((value, token, length))
         }
-        return token.flatMap { OrderNumberToken.plausible($0, minimumLength: minimumLength) }
+        guard let token, let length, length >= minimumLength else { return nil }
+        return token
     }
 
     /// Whether two texts have the same UTF-8 bytes (compared at once when both are stored

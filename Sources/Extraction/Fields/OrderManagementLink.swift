@@ -34,22 +34,29 @@ extension ExtractionContext {
         guard let merchantDomain = merchantDomain?.lowercased() else { return nil }
         let phrases = extractor.orderLinkPhrases
         let domainBytes = Array(merchantDomain.utf8)
+        let subdomainSuffix = "." + merchantDomain
         var best: (url: String, score: Double, text: String)?
         let checkOrderNumber = orderNumber.map { $0.count >= 4 } ?? false
         for link in document.links where !link.isHidden {
             let target = link.target
             guard Self.mayBeOnDomain(target, domain: domainBytes), Self.hasWebPrefix(target),
                 let host = WebURLHost.componentsHost(target)?.lowercased(),
-                host == merchantDomain || host.hasSuffix("." + merchantDomain)
+                host == merchantDomain || host.hasSuffix(subdomainSuffix)
             else { continue }
-            let anchor = Self.whitespaceAndNewlines.trimming(link.text.lowercased())
+            let hasNumber = checkOrderNumber && orderNumber.map { Self.contains(target, $0) } == true
+            let bestScore = best?.score ?? 0
             var score = 0.0
-            if !anchor.isEmpty && Self.count(of: anchor, atMost: 60) && Self.containsAny(phrases, in: anchor)
-            {
-                score += 0.6
+            // The anchor is read only when its phrase could make the link the best so far.
+            if (hasNumber ? 0.6 + 0.35 : 0.6) > bestScore {
+                let anchor = Self.whitespaceAndNewlines.trimming(link.text.lowercased())
+                if !anchor.isEmpty && Self.count(of: anchor, atMost: 60)
+                    && Self.containsAny(phrases, in: anchor)
+                {
+                    score += 0.6
+                }
             }
-            if checkOrderNumber, let orderNumber, Self.contains(target, orderNumber) { score += 0.35 }
-            guard score > 0, score > (best?.score ?? 0) else { continue }
+            if hasNumber { score += 0.35 }
+            guard score > 0, score > bestScore else { continue }
             best = (target, score, link.text)
         }
         guard let best else { return nil }
@@ -66,40 +73,46 @@ extension ExtractionContext {
     /// ``SimpleScalars`` (each scalar a character, no two of them canonically equivalent), a
     /// phrase made of them is found byte by byte too.
     static func containsAny(_ phrases: [LinkPhrase], in text: String) -> Bool {
-        let isASCII = text.utf8.allSatisfy { $0 < 0x80 }
-        let bytes: [UInt8]? =
-            isASCII || text.unicodeScalars.allSatisfy(SimpleScalars.isStandalone) ? Array(text.utf8) : nil
-        for phrase in phrases {
-            if let bytes {
-                if isASCII {
-                    if let needle = phrase.bytes {
-                        if Text.containsBytes(needle, in: bytes) { return true }
+        // The text's own bytes are searched (a native string stores them contiguously).
+        let found = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            let isASCII = bytes.allSatisfy { $0 < 0x80 }
+            let simple = isASCII || text.unicodeScalars.allSatisfy(SimpleScalars.isStandalone)
+            for phrase in phrases {
+                if simple {
+                    if isASCII {
+                        if let needle = phrase.bytes {
+                            if FieldText.containsBytes(needle, in: bytes) { return true }
+                            continue
+                        }
+                        if !phrase.mayOccurInASCII { continue }
+                    } else if let needle = phrase.simpleBytes {
+                        if FieldText.containsBytes(needle, in: bytes) { return true }
                         continue
                     }
-                    if !phrase.mayOccurInASCII { continue }
-                } else if let needle = phrase.simpleBytes {
-                    if Text.containsBytes(needle, in: bytes) { return true }
-                    continue
                 }
+                if text.contains(phrase.text) { return true }
             }
-            if text.contains(phrase.text) { return true }
+            return false
         }
-        return false
+        if let found { return found }
+        return containsAny(phrases, in: String(decoding: Array(text.utf8), as: UTF8.self))
     }
 
     /// A quick test before parsing a link: the host of an ASCII URL without percent escapes is
     /// part of its text, so a URL whose text does not contain the domain (ignoring ASCII case)
     /// cannot be on it. Any other URL may be.
     static func mayBeOnDomain(_ url: String, domain: [UInt8]) -> Bool {
+        guard let first = domain.first else { return true }
         var url = url
         return url.withUTF8 { bytes in
-            for byte in bytes where byte >= 0x80 || byte == UInt8(ascii: "%") { return true }
-            guard let first = domain.first else { return true }
-            guard bytes.count >= domain.count else { return false }
-            var index = 0
+            // One pass: a byte beyond ASCII or a percent sign anywhere, or the domain at any
+            // position, answers yes.
             let last = bytes.count - domain.count
-            while index <= last {
-                if KeywordScanner.lower(bytes[index]) == first {
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte >= 0x80 || byte == UInt8(ascii: "%") { return true }
+                if index <= last && KeywordScanner.lower(byte) == first {
                     var offset = 1
                     while offset < domain.count, KeywordScanner.lower(bytes[index + offset]) == domain[offset]
                     {
@@ -128,18 +141,24 @@ extension ExtractionContext {
     static func hasWebPrefix(_ text: String) -> Bool {
         let utf8 = text.utf8
         guard utf8.count > 8 else { return isWebPrefixSlow(text) }
-        var index = utf8.startIndex
-        var head: [UInt8] = []
-        for _ in 0..<9 {
-            head.append(utf8[index])
-            index = utf8.index(after: index)
+        // The first nine bytes, read in place: nil when one of them is not ASCII.
+        let prefixed = utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
+            for index in 0..<9 where bytes[index] >= 0x80 { return nil }
+            func starts(with prefix: [UInt8]) -> Bool {
+                for index in prefix.indices where KeywordScanner.lower(bytes[index]) != prefix[index] {
+                    return false
+                }
+                return true
+            }
+            return starts(with: httpsBytes) || starts(with: httpBytes)
         }
-        guard head.allSatisfy({ $0 < 0x80 }) else { return isWebPrefixSlow(text) }
-        let lowered = head.map(KeywordScanner.lower)
-        let prefixed =
-            lowered.starts(with: Array("https://".utf8)) || lowered.starts(with: Array("http://".utf8))
+        guard let prefixed, let prefixed else { return isWebPrefixSlow(text) }
         return prefixed && count(of: text, atMost: 2_048)
     }
+
+    /// `https://` and `http://` as bytes.
+    static let httpsBytes = Array("https://".utf8)
+    static let httpBytes = Array("http://".utf8)
 
     /// ``hasWebPrefix(_:)`` as ``isWebURL(_:)`` says it.
     private static func isWebPrefixSlow(_ text: String) -> Bool {
@@ -148,9 +167,14 @@ extension ExtractionContext {
     }
 
     /// `text.count <= limit`, without counting characters when the UTF-8 length (never less
-    /// than the number of characters) is within the limit.
+    /// than the number of characters) is within the limit, or when the text is ASCII without a
+    /// carriage return (one character per byte: only CR LF joins two ASCII scalars).
     static func count(of text: String, atMost limit: Int) -> Bool {
-        text.utf8.count <= limit || text.count <= limit
+        let utf8 = text.utf8
+        if utf8.count <= limit { return true }
+        let plain = utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 && $0 != 0x0D } }
+        if plain == true { return false }
+        return text.count <= limit
     }
 
     /// White space and line ends trimmed from a link's text.

@@ -172,19 +172,26 @@ enum OrderNumberToken {
     /// character on its own (the standard library maps scalar by scalar), and only these
     /// three are those characters.
     static func foldedFiller(_ word: ArraySlice<Unicode.Scalar>) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(word.count * 3)
         var ascii = true
-        for scalar in word where scalar != ":" && scalar != "：" && scalar != "#" {
-            if scalar.isASCII {
-                bytes.append(KeywordScanner.lower(UInt8(scalar.value)))
-            } else {
-                ascii = false
-                UTF8.encode(scalar) { bytes.append($0) }
+        let text = String(unsafeUninitializedCapacity: word.count * 4) { buffer in
+            var count = 0
+            for scalar in word where scalar != ":" && scalar != "：" && scalar != "#" {
+                if scalar.isASCII {
+                    buffer[count] = KeywordScanner.lower(UInt8(scalar.value))
+                    count += 1
+                } else {
+                    ascii = false
+                    UTF8.encode(scalar) { byte in
+                        buffer[count] = byte
+                        count += 1
+                    }
+                }
             }
+            return count
         }
-        let text = String(decoding: bytes, as: UTF8.self)
-        return ascii ? text : text.lowercased()
+        // (``FieldText/lowercased(_:)`` is `lowercased()`, without the case mapping for
+        // scalars that have no case.)
+        return ascii ? text : FieldText.lowercased(text)
     }
 
     /// Whether a scalar is one of `#＃:：(（[【`, dropped before an order number.
@@ -375,6 +382,18 @@ enum OrderNumberToken {
     /// part), so a value read for several minimum lengths is read once.
     static func token(from value: String, fillers: FillerWords) -> String? {
         extract(from: value, fillers: fillers, minimumLength: nil)
+    }
+
+    /// The token's length as ``isPlausible(_:minimumLength:)`` counts it (bytes for an ASCII
+    /// token without a carriage return, else characters) when the token is plausible with no
+    /// minimum length, else nil: `isPlausible(token, minimumLength: m)` is
+    /// `plausibleLength(token).map { $0 >= m } ?? false`, the minimum length playing no other
+    /// part, so a token is tested once for several minimum lengths.
+    static func plausibleLength(_ token: String) -> Int? {
+        if let plausible = isPlausibleASCII(token, minimumLength: 0) {
+            return plausible ? token.utf8.count : nil
+        }
+        return isPlausibleCharacters(token, minimumLength: 0) ? token.count : nil
     }
 
     static func isPlausible(_ token: String, minimumLength: Int) -> Bool {

@@ -47,7 +47,7 @@ public struct MerchantRules: Sendable, Decodable {
         var candidate = domain.lowercased()
         // A dot in ASCII is one character (as nearly every domain is): found among the bytes,
         // not character by character. A parent domain of an ASCII domain is ASCII.
-        let ascii = candidate.utf8.allSatisfy { $0 < 0x80 }
+        let ascii = FieldText.isASCII(candidate)
         while true {
             if let position = entryByDomain[candidate] { return merchants[position] }
             guard
@@ -56,7 +56,7 @@ public struct MerchantRules: Sendable, Decodable {
             else { return nil }
             candidate = String(candidate[candidate.index(after: dot)...])
             let hasDot =
-                ascii || candidate.utf8.allSatisfy { $0 < 0x80 }
+                ascii || FieldText.isASCII(candidate)
                 ? candidate.utf8.contains(UInt8(ascii: ".")) : candidate.contains(".")
             if !hasDot { return nil }
         }

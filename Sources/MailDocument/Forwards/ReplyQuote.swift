@@ -435,17 +435,69 @@ public enum ReplyQuote {
     /// reply to a forward (a reply); `WG: AW: Ihre Bestellung` is a forward of a reply (a
     /// forward).
     public static func firstPrefix(of subject: String) -> SubjectPrefix? {
-        // No colon, no prefix: told from the bytes (most subjects), before any character is read.
-        // (The full-width colon "：" is EF BC 9A in UTF-8.)
-        guard subject.utf8.contains(where: { $0 == UInt8(ascii: ":") || $0 == 0x9A }) else { return nil }
-        // Without a tag first, the colon stands among the first 9 characters (36 bytes) after
-        // the spaces: told from the bytes too.
-        let bytes = subject.utf8.drop { $0 == 0x20 || $0 == 0x09 }
-        if let first = bytes.first, first != UInt8(ascii: "["), first != UInt8(ascii: "*"),
-            !bytes.prefix(36).contains(where: { $0 == UInt8(ascii: ":") || $0 == 0x9A })
-        {
-            return nil
+        if let decided = bytesFirstPrefix(of: subject) { return decided }
+        return characterFirstPrefix(of: subject)
+    }
+
+    /// ``firstPrefix(of:)`` told from the subject's bytes, as most subjects are: nil when the
+    /// bytes do not decide (or the subject is not stored contiguously); else the outcome.
+    ///
+    /// - No colon (`:`, or the full-width `：`, EF BC 9A in UTF-8), no prefix.
+    /// - Without a tag first, the colon stands among the first 9 characters (36 bytes) after
+    ///   the spaces.
+    /// - ASCII after the spaces: ``asciiFirstPrefix(_:from:)``.
+    /// - Otherwise, when the first nine scalars after the spaces are standalone
+    ///   (``isStandalone(_:)``), each is a character of its own: when none of them is a colon,
+    ///   the subject has no prefix.
+    static func bytesFirstPrefix(of subject: String) -> SubjectPrefix?? {
+        let decided = subject.utf8.withContiguousStorageIfAvailable { bytes -> SubjectPrefix?? in
+            func isColonByte(_ byte: UInt8) -> Bool { byte == UInt8(ascii: ":") || byte == 0x9A }
+            guard bytes.contains(where: isColonByte) else { return .some(nil) }
+            var start = 0
+            while start < bytes.count && (bytes[start] == 0x20 || bytes[start] == 0x09) { start += 1 }
+            guard start < bytes.count else { return nil }
+            let first = bytes[start]
+            guard first != UInt8(ascii: "["), first != UInt8(ascii: "*") else { return nil }
+            guard bytes[start..<min(bytes.count, start + 36)].contains(where: isColonByte) else {
+                return .some(nil)
+            }
+            if let decided = asciiFirstPrefix(bytes, from: start) { return decided }
+            // The first nine scalars after the spaces (the space before them is a character of
+            // its own when the first is standalone).
+            var scalars = subject.unicodeScalars[subject.utf8.index(subject.startIndex, offsetBy: start)...]
+                .makeIterator()
+            for _ in 0..<9 {
+                guard let scalar = scalars.next() else { return nil }
+                guard isStandalone(scalar), scalar != ":", scalar != "：" else { return nil }
+            }
+            return .some(nil)
         }
+        if let decided { return decided }
+        return bytesFirstPrefix(of: String(decoding: Array(subject.utf8), as: UTF8.self))
+    }
+
+    /// Whether a scalar is one that never joins a neighbour of the same kind into one
+    /// character (Unicode's grapheme cluster rules GB3–GB13): printable ASCII and tab; Latin-1
+    /// letters and signs (U+00A0–U+024F without the soft hyphen); general punctuation
+    /// (U+2010–U+2027, U+2030–U+205E); currency signs (U+20A0–U+20C0); CJK symbols
+    /// (U+3000–U+3029, U+3030–U+303F); hiragana and katakana without the combining sound
+    /// marks; CJK ideographs (U+3400–U+4DBF, U+4E00–U+9FFF); Hangul syllables (U+AC00–U+D7A3);
+    /// full-width forms (U+FF01–U+FF65, U+FFE0–U+FFE6).
+    static func isStandalone(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        if value < 0x80 { return (value >= 0x20 && value < 0x7F) || value == 0x09 }
+        switch value {
+        case 0xA0...0xAC, 0xAE...0x24F: return true
+        case 0x2010...0x2027, 0x2030...0x205E, 0x20A0...0x20C0: return true
+        case 0x3000...0x3029, 0x3030...0x303F, 0x3041...0x3096, 0x309B...0x30FF: return true
+        case 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xAC00...0xD7A3: return true
+        case 0xFF01...0xFF65, 0xFFE0...0xFFE6: return true
+        default: return false
+        }
+    }
+
+    /// ``firstPrefix(of:)`` character by character, for any subject.
+    static func characterFirstPrefix(of subject: String) -> SubjectPrefix? {
         let rest = withoutTags(Substring(subject)).drop { $0 == " " || $0 == "\t" }
         // A prefix has at most 8 characters before its colon.
         guard let colon = rest.prefix(9).firstIndex(where: { $0 == ":" || $0 == "：" }) else { return nil }
@@ -453,6 +505,47 @@ public enum ReplyQuote {
         if forwardPrefixes.contains(prefix) { return .forward }
         if replyPrefixes.contains(prefix) { return .reply }
         return nil
+    }
+
+    /// ``firstPrefix(of:)`` read from the bytes, for a subject whose first byte after its
+    /// spaces and tabs (at `start`) is not `[` or `*` (no tag), when that byte and the nine
+    /// after it, or all of them when fewer, are ASCII other than a carriage return: each of
+    /// those bytes is then a character of its own (no combining mark follows the last that
+    /// could join it), so the first nine characters are the first nine bytes, full-width
+    /// letters are none of them, and lower-casing changes A–Z only.
+    /// - Returns: nil when the bytes do not decide; else the outcome.
+    static func asciiFirstPrefix(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> SubjectPrefix?? {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+        for index in start..<min(bytes.count, start + 10) where bytes[index] >= 0x80 || bytes[index] == 0x0D {
+            return nil
+        }
+        // A prefix has at most 8 characters before its colon.
+        var colon = start
+        let limit = min(bytes.count, start + 9)
+        while colon < limit && bytes[colon] != UInt8(ascii: ":") { colon += 1 }
+        guard colon < limit else { return .some(nil) }
+        var end = colon
+        while end > start && isSpace(bytes[end - 1]) { end -= 1 }
+        var prefix: [UInt8] = []
+        prefix.reserveCapacity(end - start)
+        for byte in bytes[start..<end] {
+            prefix.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte)
+        }
+        // A count after it ("Re[2]", "Re(3)", "RE^2") is not part of it.
+        if let open = prefix.firstIndex(where: {
+            $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "(") || $0 == UInt8(ascii: "^")
+        }), open != 0,
+            prefix[(open + 1)...].allSatisfy({
+                ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: "]")
+                    || $0 == UInt8(ascii: ")")
+            })
+        {
+            prefix.removeSubrange(open...)
+        }
+        let text = String(decoding: prefix, as: UTF8.self)
+        if forwardPrefixes.contains(text) { return .forward }
+        if replyPrefixes.contains(text) { return .reply }
+        return .some(nil)
     }
 
     /// Whether a subject's first prefix is a forward prefix (`Fwd:`, `FW:`, `WG:`, `TR:`, `RV:`,
