@@ -532,25 +532,28 @@ struct ASCIIMatcher: Sendable {
     /// matches (``DateReader/letterUnit`` being a letter for the look-behind).
     func readMatches(in bytes: UnsafeBufferPointer<UInt8>) -> [Match] {
         var found: [Match] = []
-        var start = 0
-        var groups: [Range<Int>] = []
-        groups.reserveCapacity(steps.count)
-        while start < bytes.count {
-            // (?<![\p{L}\d])
-            if !startBytes[Int(bytes[start])]
-                || (start > 0
-                    && (KeywordScanner.isAlphanumeric(bytes[start - 1])
-                        || bytes[start - 1] == DateReader.letterUnit))
-            {
-                start += 1
-                continue
-            }
-            groups.removeAll(keepingCapacity: true)
-            if let end = match(step: 0, at: start, in: bytes, groups: &groups), end > start {
-                found.append(Match(range: start..<end, groups: groups))
-                start = end
-            } else {
-                start += 1
+        // The captured ranges of the match being tried, held on the stack (a step captures at
+        // most one range): trying a position allocates nothing.
+        withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: max(1, steps.count)) { groups in
+            var start = 0
+            while start < bytes.count {
+                // (?<![\p{L}\d])
+                if !startBytes[Int(bytes[start])]
+                    || (start > 0
+                        && (KeywordScanner.isAlphanumeric(bytes[start - 1])
+                            || bytes[start - 1] == DateReader.letterUnit))
+                {
+                    start += 1
+                    continue
+                }
+                var count = 0
+                if let end = match(step: 0, at: start, in: bytes, groups: groups, count: &count), end > start
+                {
+                    found.append(Match(range: start..<end, groups: Array(groups[0..<count])))
+                    start = end
+                } else {
+                    start += 1
+                }
             }
         }
         return found
@@ -559,9 +562,11 @@ struct ASCIIMatcher: Sendable {
     static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
     /// The end of a match of the steps from `step` on at `position`, trying alternatives in
-    /// the expression's order; `groups` holds the captured ranges of the match found.
+    /// the expression's order; `groups[0..<count]` holds the captured ranges of the match
+    /// found (`groups` has room for one range per step).
     private func match(
-        step: Int, at position: Int, in bytes: UnsafeBufferPointer<UInt8>, groups: inout [Range<Int>]
+        step: Int, at position: Int, in bytes: UnsafeBufferPointer<UInt8>,
+        groups: UnsafeMutableBufferPointer<Range<Int>>, count: inout Int
     )
         -> Int?
     {
@@ -581,15 +586,16 @@ struct ASCIIMatcher: Sendable {
             guard century, Self.isDigit(bytes[position + 2]), Self.isDigit(bytes[position + 3]) else {
                 return nil
             }
-            return capture(position..<(position + 4), then: step, in: bytes, groups: &groups)
+            return capture(position..<(position + 4), then: step, in: bytes, groups: groups, count: &count)
         case .digits:
             guard position < bytes.count, Self.isDigit(bytes[position]) else { return nil }
             if position + 1 < bytes.count, Self.isDigit(bytes[position + 1]),
-                let end = capture(position..<(position + 2), then: step, in: bytes, groups: &groups)
+                let end = capture(
+                    position..<(position + 2), then: step, in: bytes, groups: groups, count: &count)
             {
                 return end
             }
-            return capture(position..<(position + 1), then: step, in: bytes, groups: &groups)
+            return capture(position..<(position + 1), then: step, in: bytes, groups: groups, count: &count)
         case .names(let names, let captured):
             for name in names where position + name.count <= bytes.count {
                 var offset = 0
@@ -598,50 +604,61 @@ struct ASCIIMatcher: Sendable {
                 }
                 guard offset == name.count else { continue }
                 let end = position + name.count
-                let count = groups.count
-                if captured { groups.append(position..<end) }
+                let held = count
+                if captured {
+                    groups[count] = position..<end
+                    count += 1
+                }
                 // \.? greedy: with the point first.
                 if end < bytes.count, bytes[end] == UInt8(ascii: "."),
-                    let found = match(step: step + 1, at: end + 1, in: bytes, groups: &groups)
+                    let found = match(step: step + 1, at: end + 1, in: bytes, groups: groups, count: &count)
                 {
                     return found
                 }
-                if let found = match(step: step + 1, at: end, in: bytes, groups: &groups) { return found }
-                groups.removeLast(groups.count - count)
+                if let found = match(step: step + 1, at: end, in: bytes, groups: groups, count: &count) {
+                    return found
+                }
+                count = held
             }
             return nil
         case .spaces:
             var end = position
             while end < bytes.count, bytes[end] == 0x20 || bytes[end] == 0x09 { end += 1 }
             while true {
-                if let found = match(step: step + 1, at: end, in: bytes, groups: &groups) { return found }
+                if let found = match(step: step + 1, at: end, in: bytes, groups: groups, count: &count) {
+                    return found
+                }
                 if end == position { return nil }
                 end -= 1
             }
         case .optionalComma:
             if position < bytes.count, bytes[position] == UInt8(ascii: ","),
-                let found = match(step: step + 1, at: position + 1, in: bytes, groups: &groups)
+                let found = match(step: step + 1, at: position + 1, in: bytes, groups: groups, count: &count)
             {
                 return found
             }
-            return match(step: step + 1, at: position, in: bytes, groups: &groups)
+            return match(step: step + 1, at: position, in: bytes, groups: groups, count: &count)
         case .literal(let byte):
             guard position < bytes.count, KeywordScanner.lower(bytes[position]) == byte else { return nil }
-            return match(step: step + 1, at: position + 1, in: bytes, groups: &groups)
+            return match(step: step + 1, at: position + 1, in: bytes, groups: groups, count: &count)
         case .never:
             return nil
         }
     }
 
     private func capture(
-        _ range: Range<Int>, then step: Int, in bytes: UnsafeBufferPointer<UInt8>, groups: inout [Range<Int>]
+        _ range: Range<Int>, then step: Int, in bytes: UnsafeBufferPointer<UInt8>,
+        groups: UnsafeMutableBufferPointer<Range<Int>>, count: inout Int
     )
         -> Int?
     {
-        let count = groups.count
-        groups.append(range)
-        if let end = match(step: step + 1, at: range.upperBound, in: bytes, groups: &groups) { return end }
-        groups.removeLast(groups.count - count)
+        let held = count
+        groups[count] = range
+        count += 1
+        if let end = match(step: step + 1, at: range.upperBound, in: bytes, groups: groups, count: &count) {
+            return end
+        }
+        count = held
         return nil
     }
 }
@@ -667,7 +684,14 @@ struct DateReader: Sendable {
         for scalar in text.unicodeScalars where !scalar.isASCII && scalar.properties.changesWhenLowercased {
             return Array(text.lowercased().utf8)
         }
-        return text.utf8.map(KeywordScanner.lower)
+        // The bytes lower-cased where the string keeps them, in one pass.
+        var text = text
+        return text.withUTF8 { bytes in
+            [UInt8](unsafeUninitializedCapacity: bytes.count) { buffer, count in
+                for index in bytes.indices { buffer[index] = KeywordScanner.lower(bytes[index]) }
+                count = bytes.count
+            }
+        }
     }
 
     /// `text.lowercased()` (``lowercasedUTF8(_:)`` as a string).
@@ -904,7 +928,9 @@ struct DateReader: Sendable {
                 }
             }
         }
-        return found.sorted { $0.1.location < $1.1.location }
+        // Sorted in place (the same order `sorted` gives); one date or none is in order.
+        if found.count > 1 { found.sort { $0.1.location < $1.1.location } }
+        return found
     }
 
     /// The value of a run of ASCII digits (as `Int` reads their text), nil when empty.
