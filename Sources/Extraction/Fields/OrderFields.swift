@@ -210,7 +210,9 @@ extension ExtractionContext {
                 kept.append(candidate)
             }
         }
-        return kept.filter { $0.score >= Extractor.trackingThreshold && $0.checkDigitValid != false }
+        // Filtered in place: the kept candidates are not copied into a new array.
+        kept.removeAll { !($0.score >= Extractor.trackingThreshold && $0.checkDigitValid != false) }
+        return kept
     }
 
     /// The order date: attached order, markup, a date beside an order-date label or after the
