@@ -716,7 +716,13 @@ extension BytePattern {
 
     /// The text of a named group of a match, `nil` when the group took no part.
     static func group(_ group: Int?, of slots: [Int], in bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let range = groupRange(group, of: slots) else { return nil }
+        return String(decoding: bytes[range], as: UTF8.self)
+    }
+
+    /// The byte range of a named group of a match, `nil` when the group took no part.
+    static func groupRange(_ group: Int?, of slots: [Int]) -> Range<Int>? {
         guard let group, slots[group * 2] >= 0, slots[group * 2 + 1] >= slots[group * 2] else { return nil }
-        return String(decoding: bytes[slots[group * 2]..<slots[group * 2 + 1]], as: UTF8.self)
+        return slots[group * 2]..<slots[group * 2 + 1]
     }
 }
