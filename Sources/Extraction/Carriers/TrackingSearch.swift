@@ -304,7 +304,7 @@ final class TrackingSearch {
         var carrier = carrierIndex
         let formats = compiled.formats
         var matches = compiled.match(
-            number, where: { formats[$0].carrierIndex == carrierIndex }, state: &patternState)
+            number, bytes: bytes, where: { formats[$0].carrierIndex == carrierIndex }, state: &patternState)
         var checkValid: Bool?
         var formatID: String?
         var score = 0.85
@@ -315,7 +315,8 @@ final class TrackingSearch {
             // A number another carrier's format claims, on a sister company's page (a Colissimo
             // number on laPoste.fr): that carrier, when exactly one fits.
             let others = compiled.match(
-                number, where: { !formats[$0].format.fallback && formats[$0].format.context != .carrier },
+                number, bytes: bytes,
+                where: { !formats[$0].format.fallback && formats[$0].format.context != .carrier },
                 state: &patternState
             ).filter { $0.checkDigitValid != false }
             if CarrierSet(others.map { compiled.formats[$0.formatIndex].carrierIndex }).count == 1 {
