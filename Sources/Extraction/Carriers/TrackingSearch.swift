@@ -665,13 +665,18 @@ final class TrackingSearch {
             let length = stop - start
             guard length > 0, length <= 253 else { return nil }
             if known.count <= SmallMap<String, Int>.linearLimit {
-                for host in known {
+                // A known host of another length (most of them) is passed over without reading
+                // its bytes.
+                for host in known where host.utf8.count == length {
                     var host = host
                     let same = host.withUTF8 { hostBytes in
-                        hostBytes.count == length
-                            && (0..<length).allSatisfy {
-                                hostBytes[$0] == KeywordScanner.lower(bytes[start + $0])
-                            }
+                        var offset = 0
+                        while offset < length,
+                            hostBytes[offset] == KeywordScanner.lower(bytes[start + offset])
+                        {
+                            offset += 1
+                        }
+                        return offset == length
                     }
                     if same { return host }
                 }
