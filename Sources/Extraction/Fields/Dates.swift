@@ -139,7 +139,10 @@ final class DateFormatPattern: Sendable {
         return nil
     }
 
-    init?(format: String, months: [[String]], weekdays: [[String]]) {
+    /// - Parameter literalUnits: the stand-in units (``DateReader/units(of:)``) of non-ASCII
+    ///   literal characters, each a scalar with its unit: the matcher reads such a character as
+    ///   that unit, and the expression's matches in text whose units those are come out of it.
+    init?(format: String, months: [[String]], weekdays: [[String]], literalUnits: [(UInt32, UInt8)] = []) {
         func sortedNames(_ names: [String]) -> [String] { names.sorted { $0.count > $1.count } }
         func alternatives(_ names: [String]) -> String {
             names.map { NSRegularExpression.escapedPattern(for: $0) }.joined(separator: "|")
@@ -213,6 +216,10 @@ final class DateFormatPattern: Sendable {
                 }
                 if character.utf8.count == 1, let byte = character.utf8.first {
                     steps.append(.literal(KeywordScanner.lower(byte)))
+                } else if character.unicodeScalars.count == 1, let scalar = character.unicodeScalars.first,
+                    let unit = literalUnits.first(where: { $0.0 == scalar.value })?.1
+                {
+                    steps.append(.literal(unit))
                 } else if ASCIIMatcher.mayFoldToASCII(String(character)) {
                     asciiPossible = false
                 } else {
@@ -529,7 +536,8 @@ struct ASCIIMatcher: Sendable {
 
     /// ``matches(in:)`` for a text already known to be one the matcher ``reads(_:)``, or for
     /// the units of ``DateReader/units(of:)``, where a non-ASCII scalar stands as bytes no step
-    /// matches (``DateReader/letterUnit`` being a letter for the look-behind).
+    /// matches but a literal step of its own (``DateReader/literalUnits``); every unit from
+    /// ``DateReader/letterUnit`` on is a letter for the look-behind.
     func readMatches(in bytes: UnsafeBufferPointer<UInt8>) -> [Match] {
         var found: [Match] = []
         // The captured ranges of the match being tried, held on the stack (a step captures at
@@ -541,7 +549,7 @@ struct ASCIIMatcher: Sendable {
                 if !startBytes[Int(bytes[start])]
                     || (start > 0
                         && (KeywordScanner.isAlphanumeric(bytes[start - 1])
-                            || bytes[start - 1] == DateReader.letterUnit))
+                            || bytes[start - 1] >= DateReader.letterUnit))
                 {
                     start += 1
                     continue
@@ -669,11 +677,17 @@ struct DateReader: Sendable {
     let monthLookup: [String: Int]
     let weekdays: [(Phrase, Int)]
     let relativeDays: [(Phrase, Int)]
-    /// The non-ASCII scalars of the language's month and weekday names and of its formats'
+    /// The non-ASCII scalars of the names the formats hold (the month names with a
+    /// `{monthName}` format, the weekday names with a `{weekday}` one) and of the formats'
     /// literal characters, with every scalar their case mappings (and those of the mappings)
     /// hold: a text scalar whose mappings meet none of them takes no part in a match of a name
     /// or literal without case.
     let patternScalars: Set<UInt32>
+    /// The formats' literal characters read as units of their own (``units(of:)``): CJK
+    /// ideographs and Hangul syllables (letters without case, which only match themselves)
+    /// that are no scalar of a name a format holds, each with its unit (``letterUnit`` + 1 on).
+    /// Shape: a few pairs, searched in order.
+    let literalUnits: [(UInt32, UInt8)]
     var rangeTail: NSRegularExpression? { Self.rangeTailExpression }
     var leadingDay: NSRegularExpression? { Self.leadingDayExpression }
 
@@ -755,9 +769,33 @@ struct DateReader: Sendable {
     init(language: LanguageRules) {
         var formats = language.dateFormats
         for format in DateReader.universalFormats where !formats.contains(format) { formats.append(format) }
+        // The names the formats hold: a language's month names take part only through a
+        // `{monthName}` slot, its weekday names only through a `{weekday}` slot.
+        let names =
+            (formats.contains { $0.contains("{monthName}") } ? language.months.flatMap { $0 } : [])
+            + (formats.contains { $0.contains("{weekday}") } ? language.weekdays.flatMap { $0 } : [])
+        var scalars: Set<UInt32> = []
+        for text in names + formats {
+            for scalar in text.unicodeScalars where !scalar.isASCII {
+                scalars.formUnion(Self.caseClosure(of: scalar).map(\.value))
+            }
+        }
+        patternScalars = scalars
+        let nameScalars = Set(names.flatMap { $0.unicodeScalars.map(\.value) })
+        var literalUnits: [(UInt32, UInt8)] = []
+        for format in formats {
+            for scalar in Self.literalScalars(of: format)
+            where Self.mayStandAsUnit(scalar) && !nameScalars.contains(scalar.value)
+                && !literalUnits.contains(where: { $0.0 == scalar.value }) && literalUnits.count < 0x7F
+            {
+                literalUnits.append((scalar.value, Self.letterUnit + 1 + UInt8(literalUnits.count)))
+            }
+        }
+        self.literalUnits = literalUnits
         // Longer formats first, so "Nov 24, 2026" wins over "Nov 24".
         patterns = formats.sorted { $0.count > $1.count }.compactMap {
-            DateFormatPattern(format: $0, months: language.months, weekdays: language.weekdays)
+            DateFormatPattern(
+                format: $0, months: language.months, weekdays: language.weekdays, literalUnits: literalUnits)
         }
         var lookup: [String: Int] = [:]
         for (index, names) in language.months.enumerated() {
@@ -770,13 +808,34 @@ struct DateReader: Sendable {
         relativeDays = language.relativeDays.map { (Phrase($0.key), $0.value) }.sorted {
             $0.0.folded.count > $1.0.folded.count
         }
-        var scalars: Set<UInt32> = []
-        for text in language.months.flatMap({ $0 }) + language.weekdays.flatMap({ $0 }) + formats {
-            for scalar in text.unicodeScalars where !scalar.isASCII {
-                scalars.formUnion(Self.caseClosure(of: scalar).map(\.value))
+    }
+
+    /// The single-scalar literal characters of a format (outside its `{slot}`s; not the space
+    /// or comma, which stand for white space and an optional comma), in order.
+    static func literalScalars(of format: String) -> [Unicode.Scalar] {
+        var result: [Unicode.Scalar] = []
+        var index = format.startIndex
+        while index < format.endIndex {
+            let character = format[index]
+            if character == "{", let close = format[index...].firstIndex(of: "}") {
+                index = format.index(after: close)
+                continue
             }
+            if character != " ", character != ",", character.unicodeScalars.count == 1,
+                let scalar = character.unicodeScalars.first
+            {
+                result.append(scalar)
+            }
+            index = format.index(after: index)
         }
-        patternScalars = scalars
+        return result
+    }
+
+    /// Whether a literal scalar may be read as a unit of its own: a CJK unified ideograph
+    /// (U+4E00–U+9FFF) or a Hangul syllable (U+AC00–U+D7A3), letters (`\p{L}`) in one UTF-16
+    /// unit that no other scalar matches without regard to case.
+    static func mayStandAsUnit(_ scalar: Unicode.Scalar) -> Bool {
+        (0x4E00...0x9FFF).contains(scalar.value) || (0xAC00...0xD7A3).contains(scalar.value)
     }
 
     /// A scalar and the scalars of its lower-, upper- and title-case mappings, and of theirs.
@@ -826,14 +885,16 @@ struct DateReader: Sendable {
     }
 
     /// A stand-in unit for a letter that takes no part in a match: it only keeps a match from
-    /// starting after it (`(?<![\p{L}\d])`).
+    /// starting after it (`(?<![\p{L}\d])`). The units above it are the formats' literal
+    /// letters (``literalUnits``).
     static let letterUnit: UInt8 = 0x80
     /// A stand-in unit for any other scalar that takes no part in a match.
     static let otherUnit: UInt8 = 0x7F
 
     /// The text as one byte per UTF-16 unit, so that a unit's position is its offset in the
     /// expressions' ranges: printable ASCII and tabs as they are, a non-ASCII scalar as
-    /// ``letterUnit`` or ``otherUnit`` (twice when it takes two units); nil when the text holds
+    /// ``letterUnit`` or ``otherUnit`` (twice when it takes two units), a format's literal
+    /// ideograph or syllable as its own unit (``literalUnits``); nil when the text holds
     /// a scalar that may take part in a match of the expressions, which then read it:
     /// - another ASCII control character (`\s` matches line ends);
     /// - a scalar `\s` or `\d` may match (white space, separators, decimal digits), or one
@@ -848,6 +909,10 @@ struct DateReader: Sendable {
             if value < 0x80 {
                 guard (value >= 0x20 && value < 0x7F) || value == 0x09 else { return nil }
                 units.append(UInt8(value))
+                continue
+            }
+            if let unit = literalUnits.first(where: { $0.0 == value })?.1 {
+                units.append(unit)
                 continue
             }
             guard let isLetter = Self.isInertLetter(scalar, patternScalars: patternScalars) else {
