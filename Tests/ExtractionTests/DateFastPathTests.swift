@@ -195,6 +195,45 @@ import Testing
         #expect(read > 300)
     }
 
+    /// The accented letters of weekday names are read as units of their own (both cases as
+    /// one), and the dates read from them are the expressions'; a month name's letters are not.
+    @Test func weekdayNameLettersReadAsTheExpressions() {
+        #expect(DateReader.mayStandAsNameUnit("ì") && DateReader.mayStandAsNameUnit("É"))
+        #expect(!DateReader.mayStandAsNameUnit("ß") && !DateReader.mayStandAsNameUnit("÷"))
+        #expect(!DateReader.mayStandAsNameUnit("ſ") && !DateReader.mayStandAsNameUnit("a"))
+        #expect(
+            ASCIIMatcher.unitNames(["Sábado", "lunes", "março"], units: [(0xE1, 0x81), (0xC1, 0x81)])
+                == [Array("s".utf8) + [0x81] + Array("bado".utf8), Array("lunes".utf8)])
+        var generator = Generator(state: 32)
+        let reference = CivilDate(year: 2026, month: 11, day: 20)
+        var read = 0
+        for language in Fixture.extractor.languages
+        where ["it", "es", "fr", "de", "pt"].contains(language.rules.code) {
+            let pieces = FastPathTests.dateNamePieces(
+                language, asciiOnly: false,
+                [
+                    " ", ", ", "25", "1", "2026", "de ", "/", "11", "ì", "Ì", "á", "é", "i\u{300}",
+                    "\u{212B}", "ſ",
+                    "x", "mercoledi", "está confirmado",
+                ])
+            for _ in 0..<2_000 {
+                let text = generator.text(pieces, count: 8)
+                let expected = Self.describe(language.dates.expressionDates(in: text, reference: reference))
+                #expect(
+                    Self.describe(language.dates.dates(in: text, reference: reference)) == expected,
+                    "\(language.rules.code) \(text.debugDescription)")
+                if let fast = language.dates.unitDates(in: text, reference: reference) {
+                    read += fast.count
+                    #expect(
+                        Self.describe(fast) == expected, "\(language.rules.code) \(text.debugDescription)")
+                }
+            }
+        }
+        #expect(read > 300)
+        let italian = Fixture.extractor.languages.first { $0.rules.code == "it" }
+        #expect(italian?.dates.unitDates(in: "mercoledì 25 novembre 2026", reference: reference)?.count == 1)
+    }
+
     /// A format with a year is not searched in a text that cannot hold one: the expression
     /// finds nothing there either, whatever digits (ASCII, full-width, other scripts) it holds.
     @Test func formatsWithAYearSkipTextsWithoutOne() {

@@ -186,7 +186,7 @@ final class DateFormatPattern: Sendable {
                 case "weekday":
                     guard !weekdayNames.isEmpty else { return nil }
                     pattern += "(?:\(weekdayNames))\\.?"
-                    guard let names = ASCIIMatcher.asciiNames(weekdayList) else {
+                    guard let names = ASCIIMatcher.unitNames(weekdayList, units: literalUnits) else {
                         asciiPossible = false
                         break
                     }
@@ -486,6 +486,34 @@ struct ASCIIMatcher: Sendable {
         var groups: [Range<Int>]
     }
 
+    /// ``asciiNames(_:)``, keeping too the names whose every non-ASCII scalar has a unit of its
+    /// own (`units`, ``DateReader/literalUnits``), written with those units: they match the
+    /// units of ``DateReader/units(of:)``.
+    static func unitNames(_ names: [String], units: [(UInt32, UInt8)]) -> [[UInt8]]? {
+        var result: [[UInt8]] = []
+        for name in names {
+            if name.utf8.allSatisfy({ $0 < 0x80 }) {
+                result.append(name.utf8.map(KeywordScanner.lower))
+                continue
+            }
+            if mayFoldToASCII(name) { return nil }
+            var bytes: [UInt8] = []
+            var complete = true
+            for scalar in name.unicodeScalars {
+                if scalar.isASCII {
+                    bytes.append(KeywordScanner.lower(UInt8(scalar.value)))
+                } else if let unit = units.first(where: { $0.0 == scalar.value })?.1 {
+                    bytes.append(unit)
+                } else {
+                    complete = false
+                    break
+                }
+            }
+            if complete { result.append(bytes) }
+        }
+        return result
+    }
+
     /// The names as lower-cased bytes, dropping names that cannot match ASCII text; nil when
     /// one might match it through case folding (`ß`, `ſ`, the Kelvin sign).
     static func asciiNames(_ names: [String]) -> [[UInt8]]? {
@@ -683,9 +711,11 @@ struct DateReader: Sendable {
     /// hold: a text scalar whose mappings meet none of them takes no part in a match of a name
     /// or literal without case.
     let patternScalars: Set<UInt32>
-    /// The formats' literal characters read as units of their own (``units(of:)``): CJK
-    /// ideographs and Hangul syllables (letters without case, which only match themselves)
-    /// that are no scalar of a name a format holds, each with its unit (``letterUnit`` + 1 on).
+    /// The scalars read as units of their own (``units(of:)``), each with its unit
+    /// (``letterUnit`` + 1 on): the formats' literal CJK ideographs and Hangul syllables
+    /// (letters without case, which only match themselves) that are no scalar of a name a
+    /// format holds, and the accented Latin-1 letters of the weekday names a format holds
+    /// that no month name holds (a letter and its other case share a unit).
     /// Shape: a few pairs, searched in order.
     let literalUnits: [(UInt32, UInt8)]
     var rangeTail: NSRegularExpression? { Self.rangeTailExpression }
@@ -771,9 +801,10 @@ struct DateReader: Sendable {
         for format in DateReader.universalFormats where !formats.contains(format) { formats.append(format) }
         // The names the formats hold: a language's month names take part only through a
         // `{monthName}` slot, its weekday names only through a `{weekday}` slot.
-        let names =
-            (formats.contains { $0.contains("{monthName}") } ? language.months.flatMap { $0 } : [])
-            + (formats.contains { $0.contains("{weekday}") } ? language.weekdays.flatMap { $0 } : [])
+        let monthNames = formats.contains { $0.contains("{monthName}") } ? language.months.flatMap { $0 } : []
+        let weekdayNames =
+            formats.contains { $0.contains("{weekday}") } ? language.weekdays.flatMap { $0 } : []
+        let names = monthNames + weekdayNames
         var scalars: Set<UInt32> = []
         for text in names + formats {
             for scalar in text.unicodeScalars where !scalar.isASCII {
@@ -783,12 +814,29 @@ struct DateReader: Sendable {
         patternScalars = scalars
         let nameScalars = Set(names.flatMap { $0.unicodeScalars.map(\.value) })
         var literalUnits: [(UInt32, UInt8)] = []
+        var nextUnit = Self.letterUnit + 1
         for format in formats {
             for scalar in Self.literalScalars(of: format)
             where Self.mayStandAsUnit(scalar) && !nameScalars.contains(scalar.value)
-                && !literalUnits.contains(where: { $0.0 == scalar.value }) && literalUnits.count < 0x7F
+                && !literalUnits.contains(where: { $0.0 == scalar.value }) && nextUnit < 0xFF
             {
-                literalUnits.append((scalar.value, Self.letterUnit + 1 + UInt8(literalUnits.count)))
+                literalUnits.append((scalar.value, nextUnit))
+                nextUnit += 1
+            }
+        }
+        // The accented letters of weekday names (not captured, unlike month names): each
+        // letter and its other case as one unit, when no month name holds either.
+        let monthScalars = Set(
+            monthNames.flatMap { $0.unicodeScalars.flatMap { Self.caseClosure(of: $0).map(\.value) } })
+        for name in weekdayNames {
+            for scalar in name.unicodeScalars where !scalar.isASCII {
+                let closure = Self.caseClosure(of: scalar)
+                guard
+                    closure.allSatisfy({ Self.mayStandAsNameUnit($0) && !monthScalars.contains($0.value) }),
+                    !literalUnits.contains(where: { $0.0 == scalar.value }), nextUnit < 0xFF
+                else { continue }
+                for member in closure { literalUnits.append((member.value, nextUnit)) }
+                nextUnit += 1
             }
         }
         self.literalUnits = literalUnits
@@ -836,6 +884,14 @@ struct DateReader: Sendable {
     /// unit that no other scalar matches without regard to case.
     static func mayStandAsUnit(_ scalar: Unicode.Scalar) -> Bool {
         (0x4E00...0x9FFF).contains(scalar.value) || (0xAC00...0xD7A3).contains(scalar.value)
+    }
+
+    /// Whether a letter of a weekday name may be read as a unit with its other case: a Latin-1
+    /// letter (U+00C0–U+00FE but `×`, `÷` and `ß`), whose upper and lower case are one scalar
+    /// each, both in that range.
+    static func mayStandAsNameUnit(_ scalar: Unicode.Scalar) -> Bool {
+        (0xC0...0xFE).contains(scalar.value) && scalar.value != 0xD7 && scalar.value != 0xF7
+            && scalar.value != 0xDF
     }
 
     /// A scalar and the scalars of its lower-, upper- and title-case mappings, and of theirs.
