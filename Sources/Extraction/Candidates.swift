@@ -107,15 +107,99 @@ enum Scoring {
             guard let only = candidates.first, min(0.99, only.score) >= threshold else { return nil }
             return Chosen(best: only, supporting: [], score: min(0.99, only.score))
         }
-        var first: Chosen<Value>?
-        for members in groups(candidates) {
-            let merged = merge(members)
-            // The sort is stable: of equal groups, the earlier one comes first.
-            if let current = first, !ranksBefore(merged, current) { continue }
-            first = merged
+        // The groups of ``groups(_:)`` as chains of candidate indices (`heads[g]` the first
+        // member of group `g`, `next[i]` the member after `i` or -1), ranked by their merged
+        // score and best member without copying a candidate: only the winner is merged.
+        let count = candidates.count
+        var heads: [Int] = []
+        var tails: [Int] = []
+        var next = [Int](repeating: -1, count: count)
+        var index: [String: Int]? = count > 32 ? [:] : nil
+        for member in 0..<count {
+            let key = candidates[member].key
+            let found: Int?
+            if let dictionary = index {
+                found = dictionary[key]
+            } else {
+                found = heads.firstIndex { candidates[$0].key == key }
+            }
+            if let found {
+                next[tails[found]] = member
+                tails[found] = member
+            } else {
+                index?[key] = heads.count
+                heads.append(member)
+                tails.append(member)
+            }
         }
-        guard let first, first.score >= threshold else { return nil }
-        return first
+        var winner: (group: Int, best: Int, score: Double, size: Int)?
+        for (group, head) in heads.enumerated() {
+            // The first of the best members: what a stable sort by ``better(_:_:)`` puts first.
+            var best = head
+            var member = next[head]
+            var size = 1
+            while member >= 0 {
+                if better(candidates[member], candidates[best]) { best = member }
+                size += 1
+                member = next[member]
+            }
+            let renditions =
+                size == 1 ? 1 : distinctRenditions(candidates, from: head, next: next, size: size)
+            let score = min(0.99, candidates[best].score + agreementBonus * Double(renditions - 1))
+            // Of equal groups, the earlier one comes first (``ranksBefore(_:_:)``).
+            if let current = winner {
+                if score != current.score {
+                    guard score > current.score else { continue }
+                } else if !better(candidates[best], candidates[current.best]) {
+                    continue
+                }
+            }
+            winner = (group, best, score, size)
+        }
+        guard let winner, winner.score >= threshold else { return nil }
+        var members: [Candidate<Value>] = []
+        members.reserveCapacity(winner.size)
+        var member = heads[winner.group]
+        while member >= 0 {
+            members.append(candidates[member])
+            member = next[member]
+        }
+        return merge(members)
+    }
+
+    /// ``distinctRenditions(_:)`` of the `size` members of one chain of ``choose(_:threshold:)``
+    /// (from `head`, through `next`), read in place.
+    private static func distinctRenditions<Value>(
+        _ candidates: [Candidate<Value>], from head: Int, next: [Int], size: Int
+    ) -> Int {
+        func rendition(_ index: Int) -> String {
+            candidates[index].origin?.rawValue ?? candidates[index].source
+        }
+        if size > 16 {
+            var seen = Set<String>()
+            var member = head
+            while member >= 0 {
+                seen.insert(rendition(member))
+                member = next[member]
+            }
+            return seen.count
+        }
+        var distinct = 0
+        var member = head
+        while member >= 0 {
+            var earlier = head
+            var repeated = false
+            while earlier != member {
+                if rendition(earlier) == rendition(member) {
+                    repeated = true
+                    break
+                }
+                earlier = next[earlier]
+            }
+            if !repeated { distinct += 1 }
+            member = next[member]
+        }
+        return distinct
     }
 
     /// The candidates grouped by ``Candidate/key`` (compared as `String`s, as a dictionary
