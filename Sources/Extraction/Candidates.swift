@@ -109,68 +109,80 @@ enum Scoring {
         }
         // The groups of ``groups(_:)`` as chains of candidate indices (`heads[g]` the first
         // member of group `g`, `next[i]` the member after `i` or -1), ranked by their merged
-        // score and best member without copying a candidate: only the winner is merged.
+        // score and best member without copying a candidate: only the winner is merged. The
+        // chains are held in one temporary buffer (on the stack for a few candidates).
         let count = candidates.count
-        var heads: [Int] = []
-        var tails: [Int] = []
-        var next = [Int](repeating: -1, count: count)
-        var index: [String: Int]? = count > 32 ? [:] : nil
-        for member in 0..<count {
-            let key = candidates[member].key
-            let found: Int?
-            if let dictionary = index {
-                found = dictionary[key]
-            } else {
-                found = heads.firstIndex { candidates[$0].key == key }
-            }
-            if let found {
-                next[tails[found]] = member
-                tails[found] = member
-            } else {
-                index?[key] = heads.count
-                heads.append(member)
-                tails.append(member)
-            }
-        }
-        var winner: (group: Int, best: Int, score: Double, size: Int)?
-        for (group, head) in heads.enumerated() {
-            // The first of the best members: what a stable sort by ``better(_:_:)`` puts first.
-            var best = head
-            var member = next[head]
-            var size = 1
-            while member >= 0 {
-                if better(candidates[member], candidates[best]) { best = member }
-                size += 1
-                member = next[member]
-            }
-            let renditions =
-                size == 1 ? 1 : distinctRenditions(candidates, from: head, next: next, size: size)
-            let score = min(0.99, candidates[best].score + agreementBonus * Double(renditions - 1))
-            // Of equal groups, the earlier one comes first (``ranksBefore(_:_:)``).
-            if let current = winner {
-                if score != current.score {
-                    guard score > current.score else { continue }
-                } else if !better(candidates[best], candidates[current.best]) {
-                    continue
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 3 * count) { buffer -> Chosen<Value>? in
+            let next = UnsafeMutableBufferPointer(rebasing: buffer[0..<count])
+            let heads = UnsafeMutableBufferPointer(rebasing: buffer[count..<(2 * count)])
+            let tails = UnsafeMutableBufferPointer(rebasing: buffer[(2 * count)...])
+            next.initialize(repeating: -1)
+            var groupCount = 0
+            var index: [String: Int]? = count > 32 ? [:] : nil
+            for member in 0..<count {
+                let key = candidates[member].key
+                var found: Int?
+                if let dictionary = index {
+                    found = dictionary[key]
+                } else {
+                    for group in 0..<groupCount where candidates[heads[group]].key == key {
+                        found = group
+                        break
+                    }
+                }
+                if let found {
+                    next[tails[found]] = member
+                    tails[found] = member
+                } else {
+                    index?[key] = groupCount
+                    heads[groupCount] = member
+                    tails[groupCount] = member
+                    groupCount += 1
                 }
             }
-            winner = (group, best, score, size)
+            var winner: (group: Int, best: Int, score: Double, size: Int)?
+            for group in 0..<groupCount {
+                let head = heads[group]
+                // The first of the best members: what a stable sort by ``better(_:_:)`` puts first.
+                var best = head
+                var member = next[head]
+                var size = 1
+                while member >= 0 {
+                    if better(candidates[member], candidates[best]) { best = member }
+                    size += 1
+                    member = next[member]
+                }
+                let renditions =
+                    size == 1
+                    ? 1
+                    : distinctRenditions(candidates, from: head, next: UnsafeBufferPointer(next), size: size)
+                let score = min(0.99, candidates[best].score + agreementBonus * Double(renditions - 1))
+                // Of equal groups, the earlier one comes first (``ranksBefore(_:_:)``).
+                if let current = winner {
+                    if score != current.score {
+                        guard score > current.score else { continue }
+                    } else if !better(candidates[best], candidates[current.best]) {
+                        continue
+                    }
+                }
+                winner = (group, best, score, size)
+            }
+            guard let winner, winner.score >= threshold else { return nil }
+            var members: [Candidate<Value>] = []
+            members.reserveCapacity(winner.size)
+            var member = heads[winner.group]
+            while member >= 0 {
+                members.append(candidates[member])
+                member = next[member]
+            }
+            return merge(members)
         }
-        guard let winner, winner.score >= threshold else { return nil }
-        var members: [Candidate<Value>] = []
-        members.reserveCapacity(winner.size)
-        var member = heads[winner.group]
-        while member >= 0 {
-            members.append(candidates[member])
-            member = next[member]
-        }
-        return merge(members)
     }
 
     /// ``distinctRenditions(_:)`` of the `size` members of one chain of ``choose(_:threshold:)``
     /// (from `head`, through `next`), read in place.
     private static func distinctRenditions<Value>(
-        _ candidates: [Candidate<Value>], from head: Int, next: [Int], size: Int
+        _ candidates: [Candidate<Value>], from head: Int, next: UnsafeBufferPointer<Int>, size: Int
     ) -> Int {
         func rendition(_ index: Int) -> String {
             candidates[index].origin?.rawValue ?? candidates[index].source
