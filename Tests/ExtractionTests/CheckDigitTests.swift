@@ -125,4 +125,39 @@ import Testing
         #expect(CheckDigit.mod11Mod10("１２３") == nil)
         #expect(!CheckDigit.isValid("", check: "0", algorithm: CheckDigitAlgorithm(name: .gs1)))
     }
+    @Test func byteCheckAgreesWithTheStringCheck() {
+        let algorithms = [
+            CheckDigitAlgorithm(name: .mod10, weights: [1, 2]),
+            CheckDigitAlgorithm(name: .mod10, weights: [3, 1], prepend: "91"),
+            CheckDigitAlgorithm(name: .mod10, weights: [1, 3], fromRight: true),
+            CheckDigitAlgorithm(name: .mod10),
+            CheckDigitAlgorithm(name: .gs1),
+            CheckDigitAlgorithm(name: .luhn),
+            CheckDigitAlgorithm(name: .mod7),
+            CheckDigitAlgorithm(name: .mod11Mod10),
+            CheckDigitAlgorithm(name: .mod11Mod10, weights: [3, 1]),
+            CheckDigitAlgorithm(name: .s10),
+            CheckDigitAlgorithm(name: .mod3736),
+        ]
+        let alphabet = Array("0123456789ABCZaz-".utf8)
+        var state: UInt64 = 0x1234_5678
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        for round in 0..<4_000 {
+            let algorithm = algorithms[round % algorithms.count]
+            let payload = (0..<next(14)).map { _ in alphabet[next(next(2) == 0 ? 10 : alphabet.count)] }
+            let check = (0..<(next(8) == 0 ? 2 : 1)).map { _ in alphabet[next(alphabet.count)] }
+            let expected = CheckDigit.isValid(
+                String(decoding: payload, as: UTF8.self), check: String(decoding: check, as: UTF8.self),
+                algorithm: algorithm)
+            let actual = payload.withUnsafeBufferPointer { payload in
+                check.withUnsafeBufferPointer {
+                    CheckDigit.isValid(payload: payload, check: $0, algorithm: algorithm)
+                }
+            }
+            #expect(actual == expected, "\(payload) \(check) \(algorithm)")
+        }
+    }
 }

@@ -141,8 +141,12 @@ import Testing
             #expect(try count("[\\p{L}\\d]", others) == 0)
             #expect(try count("[\\s\\d]", all) == 0)
             #expect(try count("[\\x{20}-\\x{7E}\\t\\n\\r]", all, [.caseInsensitive]) == 0)
+            // The names the formats hold, and the formats themselves.
+            let formats = language.rules.dateFormats + DateReader.universalFormats
             let nameScalars =
-                language.rules.months.flatMap { $0 } + language.rules.weekdays.flatMap { $0 }
+                (formats.contains { $0.contains("{monthName}") } ? language.rules.months.flatMap { $0 } : [])
+                + (formats.contains { $0.contains("{weekday}") }
+                    ? language.rules.weekdays.flatMap { $0 } : [])
                 + language.rules.dateFormats
             let nonASCII = Set(nameScalars.flatMap { $0.unicodeScalars.filter { !$0.isASCII } })
             if !nonASCII.isEmpty {
@@ -154,6 +158,82 @@ import Testing
                 !folded.unicodeScalars.contains { $0.isASCII || reader.patternScalars.contains($0.value) })
             #expect(letterCount > 100_000)
         }
+    }
+
+    /// The formats' literal ideographs and syllables are read as units of their own, and the
+    /// dates read from those units are the expressions' in the languages that write them.
+    @Test func literalUnitsReadCJKDatesAsTheExpressions() {
+        #expect(
+            DateReader.literalScalars(of: "{year}年{month}月{day}日").map(\.value) == [0x5E74, 0x6708, 0x65E5])
+        #expect(DateReader.literalScalars(of: "{year}. {month}, {day}").map(\.value) == [0x2E])
+        #expect(DateReader.mayStandAsUnit("年") && DateReader.mayStandAsUnit("일"))
+        #expect(
+            !DateReader.mayStandAsUnit("é") && !DateReader.mayStandAsUnit("（")
+                && !DateReader.mayStandAsUnit("ア"))
+        var generator = Generator(state: 31)
+        let reference = CivilDate(year: 2026, month: 11, day: 20)
+        let pieces = [
+            "2026年", "11月", "24日", "2026년 ", "11월 ", "25일", "2026", "11", "24", "1", "31", "年", "月", "日",
+            "년 ",
+            "월 ", "일", " ", "（火）", "(수)", "曜", "時", "～",
+            " ~ ", "14時", "送达。", "x", "/", ".", "-", "：", "火曜日", "1월", "周一", "星期二",
+        ]
+        var read = 0
+        for language in Fixture.extractor.languages where ["ja", "zh", "ko"].contains(language.rules.code) {
+            #expect(!language.dates.literalUnits.isEmpty, "\(language.rules.code)")
+            for _ in 0..<2_000 {
+                let text = generator.text(pieces, count: 10)
+                let expected = Self.describe(language.dates.expressionDates(in: text, reference: reference))
+                #expect(
+                    Self.describe(language.dates.dates(in: text, reference: reference)) == expected,
+                    "\(language.rules.code) \(text.debugDescription)")
+                if let fast = language.dates.unitDates(in: text, reference: reference) {
+                    read += fast.count
+                    #expect(
+                        Self.describe(fast) == expected, "\(language.rules.code) \(text.debugDescription)")
+                }
+            }
+        }
+        #expect(read > 10)
+    }
+
+    /// The accented letters of weekday names are read as units of their own (both cases as
+    /// one), and the dates read from them are the expressions'; a month name's letters are not.
+    @Test func weekdayNameLettersReadAsTheExpressions() {
+        #expect(DateReader.mayStandAsNameUnit("ì") && DateReader.mayStandAsNameUnit("É"))
+        #expect(!DateReader.mayStandAsNameUnit("ß") && !DateReader.mayStandAsNameUnit("÷"))
+        #expect(!DateReader.mayStandAsNameUnit("ſ") && !DateReader.mayStandAsNameUnit("a"))
+        #expect(
+            ASCIIMatcher.unitNames(["Sábado", "lunes", "março"], units: [(0xE1, 0x81), (0xC1, 0x81)])
+                == [Array("s".utf8) + [0x81] + Array("bado".utf8), Array("lunes".utf8)])
+        var generator = Generator(state: 32)
+        let reference = CivilDate(year: 2026, month: 11, day: 20)
+        var read = 0
+        for language in Fixture.extractor.languages
+        where ["it", "es", "fr", "de", "pt"].contains(language.rules.code) {
+            let pieces = FastPathTests.dateNamePieces(
+                language, asciiOnly: false,
+                [
+                    " ", ", ", "25", "1", "2026", "de ", "/", "11", "ì", "Ì", "á", "é", "i\u{300}",
+                    "\u{212B}", "ſ",
+                    "x", "mercoledi", "está confirmado",
+                ])
+            for _ in 0..<2_000 {
+                let text = generator.text(pieces, count: 8)
+                let expected = Self.describe(language.dates.expressionDates(in: text, reference: reference))
+                #expect(
+                    Self.describe(language.dates.dates(in: text, reference: reference)) == expected,
+                    "\(language.rules.code) \(text.debugDescription)")
+                if let fast = language.dates.unitDates(in: text, reference: reference) {
+                    read += fast.count
+                    #expect(
+                        Self.describe(fast) == expected, "\(language.rules.code) \(text.debugDescription)")
+                }
+            }
+        }
+        #expect(read > 20)
+        let italian = Fixture.extractor.languages.first { $0.rules.code == "it" }
+        #expect(italian?.dates.unitDates(in: "mercoledì 25 novembre 2026", reference: reference)?.count == 1)
     }
 
     /// A format with a year is not searched in a text that cannot hold one: the expression

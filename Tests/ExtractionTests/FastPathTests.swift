@@ -487,6 +487,45 @@ import Testing
         #expect(compared > 500)
     }
 
+    @Test func linkContextWordBytesAgree() {
+        var generator = Generator(state: 17)
+        let pieces = [
+            "Sendung", " ", "  ", "\t", "\n", "\r", "\u{B}", "\u{1C}", "é", "ü", "追跡", "배송", "\u{A0}",
+            "\u{85}", "\u{2009}", "\u{202F}", "\u{3000}", "\u{1680}", "\u{301}", "\u{600}", "👍🏽", "x",
+            String(repeating: "ß", count: 40),
+        ]
+        var compared = 0
+        for _ in 0..<3_000 {
+            let text = generator.text(pieces, count: 10)
+            let target = "https://track.example/?n=" + generator.text(["1", "2", "ä", "%20"], count: 30)
+            let link = Link(href: target, target: target, text: text, position: 0)
+            if let fast = TrackingSearch.wordBytesLinkContext(link) {
+                compared += 1
+                #expect(fast == TrackingSearch.characterLinkContext(link), "\(text.debugDescription)")
+            }
+        }
+        #expect(compared > 300)
+    }
+
+    @Test func nonASCIIWhiteSpaceIsEveryWhiteSpaceScalar() {
+        for value in UInt32(0x80)...UInt32(0x3100) {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let bytes = Array(String(scalar).utf8) + [0x41]
+            let found = bytes.withUnsafeBufferPointer { TrackingSearch.isNonASCIIWhiteSpace($0, at: 0) }
+            #expect(found == scalar.properties.isWhitespace, "\(value)")
+        }
+    }
+
+    @Test func firstOffsetFindsTheFirstByte() {
+        let bytes: [UInt8] = [1, 2, 0xE3, 4, 0xEF, 0xE3]
+        bytes.withUnsafeBufferPointer { buffer in
+            #expect(TextScan.firstOffset(of: 0xE3, in: buffer) == 2)
+            #expect(TextScan.firstOffset(of: 0xEF, in: buffer) == 4)
+            #expect(TextScan.firstOffset(of: 0x7F, in: buffer) == 6)
+            #expect(TextScan.firstOffset(of: 1, in: UnsafeBufferPointer(rebasing: buffer[3...])) == 3)
+        }
+    }
+
     @Test func plausibleOrderNumberFastPathAgrees() {
         var generator = Generator(state: 8)
         let pieces = [

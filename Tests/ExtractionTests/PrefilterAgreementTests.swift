@@ -255,6 +255,32 @@ import Testing
         #expect(chosenCount > 1_000)
     }
 
+    /// A large group (more than 16 members, its renditions counted with a set) is chosen as
+    /// sorting it does: its best member first, the score raised once per further rendition.
+    @Test func choosingALargeGroupAgreesWithSortingIt() {
+        var generator = Generator(state: 50)
+        let origins: [TextOrigin?] = [nil, .html, .plain, .subject, .preheader]
+        for _ in 0..<300 {
+            let count = 2 + Int(generator.next() % 40)
+            let candidates = (0..<count).map { index in
+                Candidate(
+                    value: "v", key: "K", source: generator.pick(["label", "subject", "markup"]),
+                    score: generator.pick([0.5, 0.6, 0.65, 0.8]), text: "#\(index)",
+                    origin: generator.pick(origins), offset: Int(generator.next() % 4))
+            }
+            let ranked = Scoring.rank(candidates)
+            let chosen = Scoring.choose(candidates, threshold: 0)
+            #expect(chosen?.best.text == ranked.first?.best.text)
+            #expect(chosen?.supporting.map(\.text) == ranked.first?.supporting.map(\.text))
+            #expect(
+                chosen?.score
+                    == min(
+                        0.99,
+                        (ranked.first?.best.score ?? 0) + Scoring.agreementBonus
+                            * Double(Set(candidates.map { $0.origin?.rawValue ?? $0.source }).count - 1)))
+        }
+    }
+
     /// Renditions are counted as a set of them counts them.
     @Test func distinctRenditionsCountAsASet() {
         var generator = Generator(state: 48)

@@ -614,47 +614,83 @@ struct BytePattern: Sendable {
         state: inout State,
         lookahead: Bool = false
     ) -> Outcome {
-        if !lookahead {
-            for slot in state.slots.indices { state.slots[slot] = -1 }
+        // The stack is moved out of the state for the run (it stays the one buffer), and the
+        // slots, program and sets are read and written through buffers: no uniqueness check
+        // per step.
+        var stack: [Frame] = []
+        swap(&stack, &state.stack)
+        var steps = state.steps
+        let result = state.slots.withUnsafeMutableBufferPointer { slots in
+            program.withUnsafeBufferPointer { program in
+                sets.withUnsafeBufferPointer { sets in
+                    Self.steps(
+                        input, start: start, pc: startPC, wholeInput: wholeInput,
+                        program: program, sets: sets, slots: slots, stack: &stack, steps: &steps,
+                        lookahead: lookahead)
+                }
+            }
         }
+        swap(&stack, &state.stack)
+        state.steps = steps
+        switch result {
+        case .matched: return .matched(state.slots)
+        case .noMatch: return .noMatch
+        case .undecided: return .undecided
+        }
+    }
+
+    /// What a run ended with; the slots of a match are in the run's slot buffer.
+    private enum RunResult {
+        case matched, noMatch, undecided
+    }
+
+    /// The body of ``run(_:start:pc:wholeInput:state:lookahead:)`` over buffers: the program,
+    /// its sets, the capture slots, and the stack and step count of the search.
+    private static func steps(
+        _ input: UnsafeBufferPointer<UInt8>, start: Int, pc startPC: Int, wholeInput: Bool,
+        program: UnsafeBufferPointer<Instruction>, sets: UnsafeBufferPointer<ByteSet>,
+        slots: UnsafeMutableBufferPointer<Int>, stack: inout [Frame], steps: inout Int, lookahead: Bool
+    ) -> RunResult {
+        if !lookahead { slots.update(repeating: -1) }
         // Room for the frames of a typical search, reserved once per state.
-        if state.stack.capacity < 32 { state.stack.reserveCapacity(32) }
-        let base = state.stack.count
-        defer { state.stack.removeSubrange(base...) }
-        state.stack.append(.branch(pc: startPC, position: start))
-        while state.stack.count > base, let frame = state.stack.popLast() {
+        if stack.capacity < 32 { stack.reserveCapacity(32) }
+        let base = stack.count
+        defer { stack.removeSubrange(base...) }
+        stack.append(.branch(pc: startPC, position: start))
+        while stack.count > base, let frame = stack.popLast() {
             var pc: Int
             var position: Int
             switch frame {
             case .restore(let slot, let value):
-                state.slots[slot] = value
+                slots[slot] = value
                 continue
             case .branch(let framePC, let framePosition):
                 pc = framePC
                 position = framePosition
             }
             thread: while true {
-                state.steps += 1
-                if state.steps > Self.stepBudget { return .undecided }
+                steps += 1
+                if steps > stepBudget { return .undecided }
                 switch program[pc] {
                 case .byteIn(let set):
                     guard position < input.count, sets[set].contains(input[position]) else { break thread }
                     position += 1
                     pc += 1
                 case .split(let first, let second):
-                    state.stack.append(.branch(pc: second, position: position))
+                    stack.append(.branch(pc: second, position: position))
                     pc = first
                 case .jump(let target):
                     pc = target
                 case .save(let slot):
-                    state.stack.append(.restore(slot: slot, value: state.slots[slot]))
-                    state.slots[slot] = position
+                    stack.append(.restore(slot: slot, value: slots[slot]))
+                    slots[slot] = position
                     pc += 1
                 case .lookahead(let bodyStart, let next, let negative):
                     // The body has no groups: the slots stay as they are.
-                    let outcome = run(
-                        input, start: position, pc: bodyStart, wholeInput: false, state: &state,
-                        lookahead: true)
+                    let outcome = Self.steps(
+                        input, start: position, pc: bodyStart, wholeInput: false, program: program,
+                        sets: sets,
+                        slots: slots, stack: &stack, steps: &steps, lookahead: true)
                     switch outcome {
                     case .undecided: return .undecided
                     case .matched: if negative { break thread }
@@ -663,7 +699,7 @@ struct BytePattern: Sendable {
                     pc = next
                 case .succeed:
                     if wholeInput, position != input.count { break thread }
-                    return .matched(state.slots)
+                    return .matched
                 }
             }
         }
@@ -716,7 +752,13 @@ extension BytePattern {
 
     /// The text of a named group of a match, `nil` when the group took no part.
     static func group(_ group: Int?, of slots: [Int], in bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let range = groupRange(group, of: slots) else { return nil }
+        return String(decoding: bytes[range], as: UTF8.self)
+    }
+
+    /// The byte range of a named group of a match, `nil` when the group took no part.
+    static func groupRange(_ group: Int?, of slots: [Int]) -> Range<Int>? {
         guard let group, slots[group * 2] >= 0, slots[group * 2 + 1] >= slots[group * 2] else { return nil }
-        return String(decoding: bytes[slots[group * 2]..<slots[group * 2 + 1]], as: UTF8.self)
+        return slots[group * 2]..<slots[group * 2 + 1]
     }
 }

@@ -368,10 +368,13 @@ final class CompiledCarriers: @unchecked Sendable {
         }
         var valid: Bool?
         if let algorithm = compiled.format.checkDigit {
-            guard let payload = BytePattern.group(compiled.payloadGroup, of: slots, in: bytes),
-                let check = BytePattern.group(compiled.checkGroup, of: slots, in: bytes)
+            // The groups' bytes are weighed where they are: no string is made for them.
+            guard let payload = BytePattern.groupRange(compiled.payloadGroup, of: slots),
+                let check = BytePattern.groupRange(compiled.checkGroup, of: slots)
             else { return nil }
-            valid = CheckDigit.isValid(payload, check: check, algorithm: algorithm)
+            valid = CheckDigit.isValid(
+                payload: UnsafeBufferPointer(rebasing: bytes[payload]),
+                check: UnsafeBufferPointer(rebasing: bytes[check]), algorithm: algorithm)
         }
         var reported: String?
         if compiled.hasTrackingGroup {

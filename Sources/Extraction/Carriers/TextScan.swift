@@ -577,7 +577,9 @@ final class TextScan {
         bytes.withUnsafeBufferPointer { bytes in
             guard let base = bytes.baseAddress else { return false }
             let count = bytes.count
-            var index = 0
+            // No position before the first `EF` or `E3` byte starts one (found by `memchr`,
+            // many bytes at a time): the reading starts there.
+            var index = min(firstOffset(of: 0xEF, in: bytes), firstOffset(of: 0xE3, in: bytes))
             while index + 2 < count {
                 index = nextWideCandidate(base, from: index, count: count)
                 guard index + 2 < count else { return false }
@@ -595,6 +597,14 @@ final class TextScan {
             }
             return false
         }
+    }
+
+    /// The offset of the first `byte` in `bytes`, `bytes.count` when there is none.
+    static func firstOffset(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let base = bytes.baseAddress, let found = memchr(base, Int32(byte), bytes.count) else {
+            return bytes.count
+        }
+        return UnsafeRawPointer(found) - UnsafeRawPointer(base)
     }
 
     /// The first position from `start` that may start a character ``narrowed(_:)`` makes

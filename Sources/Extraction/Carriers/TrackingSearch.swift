@@ -304,7 +304,7 @@ final class TrackingSearch {
         var carrier = carrierIndex
         let formats = compiled.formats
         var matches = compiled.match(
-            number, where: { formats[$0].carrierIndex == carrierIndex }, state: &patternState)
+            number, bytes: bytes, where: { formats[$0].carrierIndex == carrierIndex }, state: &patternState)
         var checkValid: Bool?
         var formatID: String?
         var score = 0.85
@@ -315,7 +315,8 @@ final class TrackingSearch {
             // A number another carrier's format claims, on a sister company's page (a Colissimo
             // number on laPoste.fr): that carrier, when exactly one fits.
             let others = compiled.match(
-                number, where: { !formats[$0].format.fallback && formats[$0].format.context != .carrier },
+                number, bytes: bytes,
+                where: { !formats[$0].format.fallback && formats[$0].format.context != .carrier },
                 state: &patternState
             ).filter { $0.checkDigitValid != false }
             if CarrierSet(others.map { compiled.formats[$0.formatIndex].carrierIndex }).count == 1 {
@@ -664,13 +665,18 @@ final class TrackingSearch {
             let length = stop - start
             guard length > 0, length <= 253 else { return nil }
             if known.count <= SmallMap<String, Int>.linearLimit {
-                for host in known {
+                // A known host of another length (most of them) is passed over without reading
+                // its bytes.
+                for host in known where host.utf8.count == length {
                     var host = host
                     let same = host.withUTF8 { hostBytes in
-                        hostBytes.count == length
-                            && (0..<length).allSatisfy {
-                                hostBytes[$0] == KeywordScanner.lower(bytes[start + $0])
-                            }
+                        var offset = 0
+                        while offset < length,
+                            hostBytes[offset] == KeywordScanner.lower(bytes[start + offset])
+                        {
+                            offset += 1
+                        }
+                        return offset == length
                     }
                     if same { return host }
                 }
@@ -708,7 +714,70 @@ final class TrackingSearch {
     }()
 
     static func linkContext(_ link: Link) -> String {
-        asciiLinkContext(link) ?? characterLinkContext(link)
+        asciiLinkContext(link) ?? wordBytesLinkContext(link) ?? characterLinkContext(link)
+    }
+
+    /// ``characterLinkContext(_:)`` with the words of the link text found by bytes, or nil: for
+    /// a text whose only white space is ASCII (tab to carriage return, space) with an ASCII
+    /// byte or nothing on either side of each such byte. There every white space character is
+    /// one of those bytes (or a CR LF pair) and no character holds both white space and
+    /// anything else, so the words are the bytes between them; the length is still counted
+    /// in characters.
+    static func wordBytesLinkContext(_ link: Link) -> String? {
+        var text = link.text
+        let words = text.withUTF8 { bytes -> String? in
+            let count = bytes.count
+            for index in 0..<count {
+                let byte = bytes[index]
+                if byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) {
+                    if index > 0, bytes[index - 1] >= 0x80 { return nil }
+                    if index + 1 < count, bytes[index + 1] >= 0x80 { return nil }
+                } else if byte >= 0xC2, byte <= 0xE3, isNonASCIIWhiteSpace(bytes, at: index) {
+                    return nil
+                }
+            }
+            // Each separator written stands for one white space byte or more: the words are no
+            // longer than the text.
+            return String(unsafeUninitializedCapacity: count) { buffer in
+                var written = 0
+                var spaceBefore = false
+                for byte in bytes {
+                    if byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) {
+                        spaceBefore = written > 0
+                        continue
+                    }
+                    if spaceBefore {
+                        buffer[written] = 0x20
+                        written += 1
+                        spaceBefore = false
+                    }
+                    buffer[written] = byte
+                    written += 1
+                }
+                return written
+            }
+        }
+        guard let words else { return nil }
+        let base = words.isEmpty ? link.target : "\(words) <\(link.target)>"
+        return base.count > 120 ? String(base.prefix(117)) + "…" : base
+    }
+
+    /// Whether a non-ASCII white space scalar (U+0085, U+00A0, U+1680, U+2000–U+200A, U+2028,
+    /// U+2029, U+202F, U+205F, U+3000) starts at `index` of valid UTF-8.
+    static func isNonASCIIWhiteSpace(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+        let first = bytes[index]
+        guard index + 1 < bytes.count else { return false }
+        let second = bytes[index + 1]
+        if first == 0xC2 { return second == 0x85 || second == 0xA0 }
+        guard index + 2 < bytes.count else { return false }
+        let third = bytes[index + 2]
+        switch (first, second) {
+        case (0xE1, 0x9A): return third == 0x80
+        case (0xE2, 0x80): return third <= 0x8A || third == 0xA8 || third == 0xA9 || third == 0xAF
+        case (0xE2, 0x81): return third == 0x9F
+        case (0xE3, 0x80): return third == 0x80
+        default: return false
+        }
     }
 
     /// ``linkContext(_:)`` character by character, for any link.

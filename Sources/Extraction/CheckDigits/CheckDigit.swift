@@ -33,7 +33,12 @@ public enum CheckDigit {
     /// - Returns: the check digit 0–9, or `nil` for an empty payload or a character that is
     ///   neither a digit nor an ASCII letter.
     public static func weightedMod10(_ payload: String, weights: [Int], fromRight: Bool = false) -> Int? {
-        let bytes = Array(payload.utf8)
+        var payload = payload
+        return payload.withUTF8 { weightedMod10(bytes: $0, weights: weights, fromRight: fromRight) }
+    }
+
+    /// ``weightedMod10(_:weights:fromRight:)`` over UTF-8 bytes.
+    static func weightedMod10(bytes: UnsafeBufferPointer<UInt8>, weights: [Int], fromRight: Bool) -> Int? {
         guard !bytes.isEmpty, !weights.isEmpty else { return nil }
         var sum = 0
         for index in 0..<bytes.count {
@@ -52,8 +57,14 @@ public enum CheckDigit {
     /// - Parameter payload: the digits before the check digit.
     /// - Returns: the check digit, or `nil` if the payload is empty or holds a non-digit.
     public static func gs1(_ payload: String) -> Int? {
-        guard payload.utf8.allSatisfy(isDigit) else { return nil }
-        return weightedMod10(payload, weights: [3, 1], fromRight: true)
+        var payload = payload
+        return payload.withUTF8 { gs1(bytes: $0) }
+    }
+
+    /// ``gs1(_:)`` over UTF-8 bytes.
+    static func gs1(bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard bytes.allSatisfy(isDigit) else { return nil }
+        return weightedMod10(bytes: bytes, weights: [3, 1], fromRight: true)
     }
 
     /// Luhn (ISO/IEC 7812-1 Annex B): double every second digit from the rightmost payload
@@ -63,7 +74,12 @@ public enum CheckDigit {
     /// - Parameter payload: the digits before the check digit.
     /// - Returns: the check digit, or `nil` if the payload is empty or holds a non-digit.
     public static func luhn(_ payload: String) -> Int? {
-        let bytes = Array(payload.utf8)
+        var payload = payload
+        return payload.withUTF8 { luhn(bytes: $0) }
+    }
+
+    /// ``luhn(_:)`` over UTF-8 bytes.
+    static func luhn(bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         guard !bytes.isEmpty, bytes.allSatisfy(isDigit) else { return nil }
         var sum = 0
         for (index, byte) in bytes.reversed().enumerated() {
@@ -84,9 +100,15 @@ public enum CheckDigit {
     /// - Parameter payload: the digits before the check digit.
     /// - Returns: the check digit 0–6, or `nil` if the payload is empty or holds a non-digit.
     public static func mod7(_ payload: String) -> Int? {
-        guard !payload.isEmpty else { return nil }
+        var payload = payload
+        return payload.withUTF8 { mod7(bytes: $0) }
+    }
+
+    /// ``mod7(_:)`` over UTF-8 bytes.
+    static func mod7(bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard !bytes.isEmpty else { return nil }
         var remainder = 0
-        for byte in payload.utf8 {
+        for byte in bytes {
             guard isDigit(byte) else { return nil }
             remainder = (remainder * 10 + Int(byte - UInt8(ascii: "0"))) % 7
         }
@@ -103,7 +125,12 @@ public enum CheckDigit {
     ///   - weightsFromRight: repeating multipliers, the first one for the last payload digit.
     /// - Returns: the check digit, or `nil` if the payload is empty or holds a non-digit.
     public static func mod11Mod10(_ payload: String, weightsFromRight: [Int] = [1, 3, 7]) -> Int? {
-        let bytes = Array(payload.utf8)
+        var payload = payload
+        return payload.withUTF8 { mod11Mod10(bytes: $0, weightsFromRight: weightsFromRight) }
+    }
+
+    /// ``mod11Mod10(_:weightsFromRight:)`` over UTF-8 bytes.
+    static func mod11Mod10(bytes: UnsafeBufferPointer<UInt8>, weightsFromRight: [Int]) -> Int? {
         guard !bytes.isEmpty, !weightsFromRight.isEmpty, bytes.allSatisfy(isDigit) else { return nil }
         var sum = 0
         for (index, byte) in bytes.reversed().enumerated() {
@@ -121,11 +148,17 @@ public enum CheckDigit {
     /// - Parameter serial: exactly eight digits.
     /// - Returns: the check digit, or `nil` unless the serial is eight digits.
     public static func s10(_ serial: String) -> Int? {
-        let weights = [8, 6, 4, 2, 3, 5, 9, 7]
-        let bytes = Array(serial.utf8)
+        var serial = serial
+        return serial.withUTF8 { s10(bytes: $0) }
+    }
+
+    /// ``s10(_:)`` over UTF-8 bytes.
+    static func s10(bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         guard bytes.count == 8, bytes.allSatisfy(isDigit) else { return nil }
         var sum = 0
-        for index in 0..<8 { sum += Int(bytes[index] - UInt8(ascii: "0")) * weights[index] }
+        for (index, weight) in [8, 6, 4, 2, 3, 5, 9, 7].enumerated() {
+            sum += Int(bytes[index] - UInt8(ascii: "0")) * weight
+        }
         let check = 11 - sum % 11
         switch check {
         case 10: return 0
@@ -142,17 +175,22 @@ public enum CheckDigit {
     /// - Returns: the check character, or `nil` if the payload is empty or holds another
     ///   character.
     public static func iso7064Mod3736(_ payload: String) -> Character? {
+        var payload = payload
+        return payload.withUTF8 { iso7064Mod3736(bytes: $0) }.map { alphabet36[$0] }
+    }
+
+    /// ``iso7064Mod3736(_:)`` over UTF-8 bytes: the check character's position in `0–9A–Z`.
+    static func iso7064Mod3736(bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         let modulus = 36
-        guard !payload.isEmpty else { return nil }
+        guard !bytes.isEmpty else { return nil }
         var product = modulus
-        for byte in payload.utf8 {
+        for byte in bytes {
             guard let value = alphanumericValue(byte) else { return nil }
             var sum = (product + value) % modulus
             if sum == 0 { sum = modulus }
             product = (sum * 2) % (modulus + 1)
         }
-        let check = (modulus + 1 - product) % modulus
-        return alphabet36[check]
+        return (modulus + 1 - product) % modulus
     }
 
     /// Whether a printed check character matches the one the algorithm computes.
@@ -189,7 +227,53 @@ public enum CheckDigit {
         }
     }
 
+    /// ``isValid(_:check:algorithm:)`` for ASCII bytes the caller holds (the groups of a
+    /// number matched by bytes): the same answer, without making a string. The computed check
+    /// character is one ASCII digit or capital, so the printed one matches when it is that one
+    /// byte, in either case.
+    static func isValid(
+        payload: UnsafeBufferPointer<UInt8>, check: UnsafeBufferPointer<UInt8>, algorithm: CheckDigitAlgorithm
+    ) -> Bool {
+        guard check.count == 1, let expected = checkCharacter(payload, algorithm: algorithm) else {
+            return false
+        }
+        let printed = check[0]
+        return expected
+            == (printed >= UInt8(ascii: "a") && printed <= UInt8(ascii: "z") ? printed - 32 : printed)
+    }
+
+    /// ``compute(_:algorithm:)`` over UTF-8 bytes, as its one ASCII character.
+    static func checkCharacter(_ payload: UnsafeBufferPointer<UInt8>, algorithm: CheckDigitAlgorithm)
+        -> UInt8?
+    {
+        var prepend = algorithm.prepend
+        return prepend.withUTF8 { prefix in
+            // The prepended characters and the payload, side by side on the stack.
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, prefix.count + payload.count)) {
+                buffer -> UInt8? in
+                for index in prefix.indices { buffer[index] = prefix[index] }
+                for index in payload.indices { buffer[prefix.count + index] = payload[index] }
+                let bytes = UnsafeBufferPointer(rebasing: buffer[0..<(prefix.count + payload.count)])
+                let digit: Int?
+                switch algorithm.name {
+                case .mod10:
+                    digit = weightedMod10(
+                        bytes: bytes, weights: algorithm.weights ?? [3, 1], fromRight: algorithm.fromRight)
+                case .gs1: digit = gs1(bytes: bytes)
+                case .luhn: digit = luhn(bytes: bytes)
+                case .mod7: digit = mod7(bytes: bytes)
+                case .mod11Mod10:
+                    digit = mod11Mod10(bytes: bytes, weightsFromRight: algorithm.weights ?? [1, 3, 7])
+                case .s10: digit = s10(bytes: bytes)
+                case .mod3736: return iso7064Mod3736(bytes: bytes).map { alphabet36Bytes[$0] }
+                }
+                return digit.map { UInt8(ascii: "0") + UInt8($0) }
+            }
+        }
+    }
+
     private static let alphabet36: [Character] = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    private static let alphabet36Bytes: [UInt8] = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
 
     private static func alphanumericValue(_ byte: UInt8) -> Int? {
         switch byte {

@@ -139,7 +139,10 @@ final class DateFormatPattern: Sendable {
         return nil
     }
 
-    init?(format: String, months: [[String]], weekdays: [[String]]) {
+    /// - Parameter literalUnits: the stand-in units (``DateReader/units(of:)``) of non-ASCII
+    ///   literal characters, each a scalar with its unit: the matcher reads such a character as
+    ///   that unit, and the expression's matches in text whose units those are come out of it.
+    init?(format: String, months: [[String]], weekdays: [[String]], literalUnits: [(UInt32, UInt8)] = []) {
         func sortedNames(_ names: [String]) -> [String] { names.sorted { $0.count > $1.count } }
         func alternatives(_ names: [String]) -> String {
             names.map { NSRegularExpression.escapedPattern(for: $0) }.joined(separator: "|")
@@ -183,7 +186,7 @@ final class DateFormatPattern: Sendable {
                 case "weekday":
                     guard !weekdayNames.isEmpty else { return nil }
                     pattern += "(?:\(weekdayNames))\\.?"
-                    guard let names = ASCIIMatcher.asciiNames(weekdayList) else {
+                    guard let names = ASCIIMatcher.unitNames(weekdayList, units: literalUnits) else {
                         asciiPossible = false
                         break
                     }
@@ -213,6 +216,10 @@ final class DateFormatPattern: Sendable {
                 }
                 if character.utf8.count == 1, let byte = character.utf8.first {
                     steps.append(.literal(KeywordScanner.lower(byte)))
+                } else if character.unicodeScalars.count == 1, let scalar = character.unicodeScalars.first,
+                    let unit = literalUnits.first(where: { $0.0 == scalar.value })?.1
+                {
+                    steps.append(.literal(unit))
                 } else if ASCIIMatcher.mayFoldToASCII(String(character)) {
                     asciiPossible = false
                 } else {
@@ -479,6 +486,34 @@ struct ASCIIMatcher: Sendable {
         var groups: [Range<Int>]
     }
 
+    /// ``asciiNames(_:)``, keeping too the names whose every non-ASCII scalar has a unit of its
+    /// own (`units`, ``DateReader/literalUnits``), written with those units: they match the
+    /// units of ``DateReader/units(of:)``.
+    static func unitNames(_ names: [String], units: [(UInt32, UInt8)]) -> [[UInt8]]? {
+        var result: [[UInt8]] = []
+        for name in names {
+            if name.utf8.allSatisfy({ $0 < 0x80 }) {
+                result.append(name.utf8.map(KeywordScanner.lower))
+                continue
+            }
+            if mayFoldToASCII(name) { return nil }
+            var bytes: [UInt8] = []
+            var complete = true
+            for scalar in name.unicodeScalars {
+                if scalar.isASCII {
+                    bytes.append(KeywordScanner.lower(UInt8(scalar.value)))
+                } else if let unit = units.first(where: { $0.0 == scalar.value })?.1 {
+                    bytes.append(unit)
+                } else {
+                    complete = false
+                    break
+                }
+            }
+            if complete { result.append(bytes) }
+        }
+        return result
+    }
+
     /// The names as lower-cased bytes, dropping names that cannot match ASCII text; nil when
     /// one might match it through case folding (`ß`, `ſ`, the Kelvin sign).
     static func asciiNames(_ names: [String]) -> [[UInt8]]? {
@@ -529,28 +564,32 @@ struct ASCIIMatcher: Sendable {
 
     /// ``matches(in:)`` for a text already known to be one the matcher ``reads(_:)``, or for
     /// the units of ``DateReader/units(of:)``, where a non-ASCII scalar stands as bytes no step
-    /// matches (``DateReader/letterUnit`` being a letter for the look-behind).
+    /// matches but a literal step of its own (``DateReader/literalUnits``); every unit from
+    /// ``DateReader/letterUnit`` on is a letter for the look-behind.
     func readMatches(in bytes: UnsafeBufferPointer<UInt8>) -> [Match] {
         var found: [Match] = []
-        var start = 0
-        var groups: [Range<Int>] = []
-        groups.reserveCapacity(steps.count)
-        while start < bytes.count {
-            // (?<![\p{L}\d])
-            if !startBytes[Int(bytes[start])]
-                || (start > 0
-                    && (KeywordScanner.isAlphanumeric(bytes[start - 1])
-                        || bytes[start - 1] == DateReader.letterUnit))
-            {
-                start += 1
-                continue
-            }
-            groups.removeAll(keepingCapacity: true)
-            if let end = match(step: 0, at: start, in: bytes, groups: &groups), end > start {
-                found.append(Match(range: start..<end, groups: groups))
-                start = end
-            } else {
-                start += 1
+        // The captured ranges of the match being tried, held on the stack (a step captures at
+        // most one range): trying a position allocates nothing.
+        withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: max(1, steps.count)) { groups in
+            var start = 0
+            while start < bytes.count {
+                // (?<![\p{L}\d])
+                if !startBytes[Int(bytes[start])]
+                    || (start > 0
+                        && (KeywordScanner.isAlphanumeric(bytes[start - 1])
+                            || bytes[start - 1] >= DateReader.letterUnit))
+                {
+                    start += 1
+                    continue
+                }
+                var count = 0
+                if let end = match(step: 0, at: start, in: bytes, groups: groups, count: &count), end > start
+                {
+                    found.append(Match(range: start..<end, groups: Array(groups[0..<count])))
+                    start = end
+                } else {
+                    start += 1
+                }
             }
         }
         return found
@@ -559,9 +598,11 @@ struct ASCIIMatcher: Sendable {
     static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
     /// The end of a match of the steps from `step` on at `position`, trying alternatives in
-    /// the expression's order; `groups` holds the captured ranges of the match found.
+    /// the expression's order; `groups[0..<count]` holds the captured ranges of the match
+    /// found (`groups` has room for one range per step).
     private func match(
-        step: Int, at position: Int, in bytes: UnsafeBufferPointer<UInt8>, groups: inout [Range<Int>]
+        step: Int, at position: Int, in bytes: UnsafeBufferPointer<UInt8>,
+        groups: UnsafeMutableBufferPointer<Range<Int>>, count: inout Int
     )
         -> Int?
     {
@@ -581,15 +622,16 @@ struct ASCIIMatcher: Sendable {
             guard century, Self.isDigit(bytes[position + 2]), Self.isDigit(bytes[position + 3]) else {
                 return nil
             }
-            return capture(position..<(position + 4), then: step, in: bytes, groups: &groups)
+            return capture(position..<(position + 4), then: step, in: bytes, groups: groups, count: &count)
         case .digits:
             guard position < bytes.count, Self.isDigit(bytes[position]) else { return nil }
             if position + 1 < bytes.count, Self.isDigit(bytes[position + 1]),
-                let end = capture(position..<(position + 2), then: step, in: bytes, groups: &groups)
+                let end = capture(
+                    position..<(position + 2), then: step, in: bytes, groups: groups, count: &count)
             {
                 return end
             }
-            return capture(position..<(position + 1), then: step, in: bytes, groups: &groups)
+            return capture(position..<(position + 1), then: step, in: bytes, groups: groups, count: &count)
         case .names(let names, let captured):
             for name in names where position + name.count <= bytes.count {
                 var offset = 0
@@ -598,50 +640,61 @@ struct ASCIIMatcher: Sendable {
                 }
                 guard offset == name.count else { continue }
                 let end = position + name.count
-                let count = groups.count
-                if captured { groups.append(position..<end) }
+                let held = count
+                if captured {
+                    groups[count] = position..<end
+                    count += 1
+                }
                 // \.? greedy: with the point first.
                 if end < bytes.count, bytes[end] == UInt8(ascii: "."),
-                    let found = match(step: step + 1, at: end + 1, in: bytes, groups: &groups)
+                    let found = match(step: step + 1, at: end + 1, in: bytes, groups: groups, count: &count)
                 {
                     return found
                 }
-                if let found = match(step: step + 1, at: end, in: bytes, groups: &groups) { return found }
-                while groups.count > count { groups.removeLast() }
+                if let found = match(step: step + 1, at: end, in: bytes, groups: groups, count: &count) {
+                    return found
+                }
+                count = held
             }
             return nil
         case .spaces:
             var end = position
             while end < bytes.count, bytes[end] == 0x20 || bytes[end] == 0x09 { end += 1 }
             while true {
-                if let found = match(step: step + 1, at: end, in: bytes, groups: &groups) { return found }
+                if let found = match(step: step + 1, at: end, in: bytes, groups: groups, count: &count) {
+                    return found
+                }
                 if end == position { return nil }
                 end -= 1
             }
         case .optionalComma:
             if position < bytes.count, bytes[position] == UInt8(ascii: ","),
-                let found = match(step: step + 1, at: position + 1, in: bytes, groups: &groups)
+                let found = match(step: step + 1, at: position + 1, in: bytes, groups: groups, count: &count)
             {
                 return found
             }
-            return match(step: step + 1, at: position, in: bytes, groups: &groups)
+            return match(step: step + 1, at: position, in: bytes, groups: groups, count: &count)
         case .literal(let byte):
             guard position < bytes.count, KeywordScanner.lower(bytes[position]) == byte else { return nil }
-            return match(step: step + 1, at: position + 1, in: bytes, groups: &groups)
+            return match(step: step + 1, at: position + 1, in: bytes, groups: groups, count: &count)
         case .never:
             return nil
         }
     }
 
     private func capture(
-        _ range: Range<Int>, then step: Int, in bytes: UnsafeBufferPointer<UInt8>, groups: inout [Range<Int>]
+        _ range: Range<Int>, then step: Int, in bytes: UnsafeBufferPointer<UInt8>,
+        groups: UnsafeMutableBufferPointer<Range<Int>>, count: inout Int
     )
         -> Int?
     {
-        let count = groups.count
-        groups.append(range)
-        if let end = match(step: step + 1, at: range.upperBound, in: bytes, groups: &groups) { return end }
-        while groups.count > count { groups.removeLast() }
+        let held = count
+        groups[count] = range
+        count += 1
+        if let end = match(step: step + 1, at: range.upperBound, in: bytes, groups: groups, count: &count) {
+            return end
+        }
+        count = held
         return nil
     }
 }
@@ -652,11 +705,19 @@ struct DateReader: Sendable {
     let monthLookup: [String: Int]
     let weekdays: [(Phrase, Int)]
     let relativeDays: [(Phrase, Int)]
-    /// The non-ASCII scalars of the language's month and weekday names and of its formats'
+    /// The non-ASCII scalars of the names the formats hold (the month names with a
+    /// `{monthName}` format, the weekday names with a `{weekday}` one) and of the formats'
     /// literal characters, with every scalar their case mappings (and those of the mappings)
     /// hold: a text scalar whose mappings meet none of them takes no part in a match of a name
     /// or literal without case.
     let patternScalars: Set<UInt32>
+    /// The scalars read as units of their own (``units(of:)``), each with its unit
+    /// (``letterUnit`` + 1 on): the formats' literal CJK ideographs and Hangul syllables
+    /// (letters without case, which only match themselves) that are no scalar of a name a
+    /// format holds, and the accented Latin-1 letters of the weekday names a format holds
+    /// that no month name holds (a letter and its other case share a unit).
+    /// Shape: a few pairs, searched in order.
+    let literalUnits: [(UInt32, UInt8)]
     var rangeTail: NSRegularExpression? { Self.rangeTailExpression }
     var leadingDay: NSRegularExpression? { Self.leadingDayExpression }
 
@@ -667,7 +728,14 @@ struct DateReader: Sendable {
         for scalar in text.unicodeScalars where !scalar.isASCII && scalar.properties.changesWhenLowercased {
             return Array(text.lowercased().utf8)
         }
-        return text.utf8.map(KeywordScanner.lower)
+        // The bytes lower-cased where the string keeps them, in one pass.
+        var text = text
+        return text.withUTF8 { bytes in
+            [UInt8](unsafeUninitializedCapacity: bytes.count) { buffer, count in
+                for index in bytes.indices { buffer[index] = KeywordScanner.lower(bytes[index]) }
+                count = bytes.count
+            }
+        }
     }
 
     /// `text.lowercased()` (``lowercasedUTF8(_:)`` as a string).
@@ -731,9 +799,51 @@ struct DateReader: Sendable {
     init(language: LanguageRules) {
         var formats = language.dateFormats
         for format in DateReader.universalFormats where !formats.contains(format) { formats.append(format) }
+        // The names the formats hold: a language's month names take part only through a
+        // `{monthName}` slot, its weekday names only through a `{weekday}` slot.
+        let monthNames = formats.contains { $0.contains("{monthName}") } ? language.months.flatMap { $0 } : []
+        let weekdayNames =
+            formats.contains { $0.contains("{weekday}") } ? language.weekdays.flatMap { $0 } : []
+        let names = monthNames + weekdayNames
+        var scalars: Set<UInt32> = []
+        for text in names + formats {
+            for scalar in text.unicodeScalars where !scalar.isASCII {
+                scalars.formUnion(Self.caseClosure(of: scalar).map(\.value))
+            }
+        }
+        patternScalars = scalars
+        let nameScalars = Set(names.flatMap { $0.unicodeScalars.map(\.value) })
+        var literalUnits: [(UInt32, UInt8)] = []
+        var nextUnit = Self.letterUnit + 1
+        for format in formats {
+            for scalar in Self.literalScalars(of: format)
+            where Self.mayStandAsUnit(scalar) && !nameScalars.contains(scalar.value)
+                && !literalUnits.contains(where: { $0.0 == scalar.value }) && nextUnit < 0xFF
+            {
+                literalUnits.append((scalar.value, nextUnit))
+                nextUnit += 1
+            }
+        }
+        // The accented letters of weekday names (not captured, unlike month names): each
+        // letter and its other case as one unit, when no month name holds either.
+        let monthScalars = Set(
+            monthNames.flatMap { $0.unicodeScalars.flatMap { Self.caseClosure(of: $0).map(\.value) } })
+        for name in weekdayNames {
+            for scalar in name.unicodeScalars where !scalar.isASCII {
+                let closure = Self.caseClosure(of: scalar)
+                guard
+                    closure.allSatisfy({ Self.mayStandAsNameUnit($0) && !monthScalars.contains($0.value) }),
+                    !literalUnits.contains(where: { $0.0 == scalar.value }), nextUnit < 0xFF
+                else { continue }
+                for member in closure { literalUnits.append((member.value, nextUnit)) }
+                nextUnit += 1
+            }
+        }
+        self.literalUnits = literalUnits
         // Longer formats first, so "Nov 24, 2026" wins over "Nov 24".
         patterns = formats.sorted { $0.count > $1.count }.compactMap {
-            DateFormatPattern(format: $0, months: language.months, weekdays: language.weekdays)
+            DateFormatPattern(
+                format: $0, months: language.months, weekdays: language.weekdays, literalUnits: literalUnits)
         }
         var lookup: [String: Int] = [:]
         for (index, names) in language.months.enumerated() {
@@ -746,13 +856,42 @@ struct DateReader: Sendable {
         relativeDays = language.relativeDays.map { (Phrase($0.key), $0.value) }.sorted {
             $0.0.folded.count > $1.0.folded.count
         }
-        var scalars: Set<UInt32> = []
-        for text in language.months.flatMap({ $0 }) + language.weekdays.flatMap({ $0 }) + formats {
-            for scalar in text.unicodeScalars where !scalar.isASCII {
-                scalars.formUnion(Self.caseClosure(of: scalar).map(\.value))
+    }
+
+    /// The single-scalar literal characters of a format (outside its `{slot}`s; not the space
+    /// or comma, which stand for white space and an optional comma), in order.
+    static func literalScalars(of format: String) -> [Unicode.Scalar] {
+        var result: [Unicode.Scalar] = []
+        var index = format.startIndex
+        while index < format.endIndex {
+            let character = format[index]
+            if character == "{", let close = format[index...].firstIndex(of: "}") {
+                index = format.index(after: close)
+                continue
             }
+            if character != " ", character != ",", character.unicodeScalars.count == 1,
+                let scalar = character.unicodeScalars.first
+            {
+                result.append(scalar)
+            }
+            index = format.index(after: index)
         }
-        patternScalars = scalars
+        return result
+    }
+
+    /// Whether a literal scalar may be read as a unit of its own: a CJK unified ideograph
+    /// (U+4E00–U+9FFF) or a Hangul syllable (U+AC00–U+D7A3), letters (`\p{L}`) in one UTF-16
+    /// unit that no other scalar matches without regard to case.
+    static func mayStandAsUnit(_ scalar: Unicode.Scalar) -> Bool {
+        (0x4E00...0x9FFF).contains(scalar.value) || (0xAC00...0xD7A3).contains(scalar.value)
+    }
+
+    /// Whether a letter of a weekday name may be read as a unit with its other case: a Latin-1
+    /// letter (U+00C0–U+00FE but `×`, `÷` and `ß`), whose upper and lower case are one scalar
+    /// each, both in that range.
+    static func mayStandAsNameUnit(_ scalar: Unicode.Scalar) -> Bool {
+        (0xC0...0xFE).contains(scalar.value) && scalar.value != 0xD7 && scalar.value != 0xF7
+            && scalar.value != 0xDF
     }
 
     /// A scalar and the scalars of its lower-, upper- and title-case mappings, and of theirs.
@@ -802,14 +941,16 @@ struct DateReader: Sendable {
     }
 
     /// A stand-in unit for a letter that takes no part in a match: it only keeps a match from
-    /// starting after it (`(?<![\p{L}\d])`).
+    /// starting after it (`(?<![\p{L}\d])`). The units above it are the formats' literal
+    /// letters (``literalUnits``).
     static let letterUnit: UInt8 = 0x80
     /// A stand-in unit for any other scalar that takes no part in a match.
     static let otherUnit: UInt8 = 0x7F
 
     /// The text as one byte per UTF-16 unit, so that a unit's position is its offset in the
     /// expressions' ranges: printable ASCII and tabs as they are, a non-ASCII scalar as
-    /// ``letterUnit`` or ``otherUnit`` (twice when it takes two units); nil when the text holds
+    /// ``letterUnit`` or ``otherUnit`` (twice when it takes two units), a format's literal
+    /// ideograph or syllable as its own unit (``literalUnits``); nil when the text holds
     /// a scalar that may take part in a match of the expressions, which then read it:
     /// - another ASCII control character (`\s` matches line ends);
     /// - a scalar `\s` or `\d` may match (white space, separators, decimal digits), or one
@@ -824,6 +965,10 @@ struct DateReader: Sendable {
             if value < 0x80 {
                 guard (value >= 0x20 && value < 0x7F) || value == 0x09 else { return nil }
                 units.append(UInt8(value))
+                continue
+            }
+            if let unit = literalUnits.first(where: { $0.0 == value })?.1 {
+                units.append(unit)
                 continue
             }
             guard let isLetter = Self.isInertLetter(scalar, patternScalars: patternScalars) else {
@@ -904,7 +1049,9 @@ struct DateReader: Sendable {
                 }
             }
         }
-        return found.sorted { $0.1.location < $1.1.location }
+        // Sorted in place (the same order `sorted` gives); one date or none is in order.
+        if found.count > 1 { found.sort { $0.1.location < $1.1.location } }
+        return found
     }
 
     /// The value of a run of ASCII digits (as `Int` reads their text), nil when empty.

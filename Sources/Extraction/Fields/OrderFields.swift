@@ -179,6 +179,7 @@ extension ExtractionContext {
     func trackingCandidates() -> [TrackingCandidate] {
         // The renditions' texts, HTML first: the first also carries the links and the subject.
         var inputs: [TrackingSearchInput] = []
+        inputs.reserveCapacity(2)
         let senderDomain = document.sender?.domain ?? document.sender?.registrableDomain
         for text in [document.htmlText?.text, document.plainText?.text] {
             guard let text else { continue }
@@ -196,21 +197,27 @@ extension ExtractionContext {
         }
         // text/plain is read only when the HTML rendition (read first, with the links) has none.
         // One candidate per number, whatever its case: the first place, the best score.
-        let found = rules.carriers.findTrackingNumbers(inFirstOf: inputs)
-        guard !found.isEmpty else { return [] }
-        var positions = SmallMap<String, Int>(capacity: found.count)
-        var kept: [TrackingCandidate] = []
-        kept.reserveCapacity(found.count)
-        for candidate in found {
-            let key = candidate.trackingNumber.uppercased()
+        var kept = rules.carriers.findTrackingNumbers(inFirstOf: inputs)
+        guard !kept.isEmpty else { return [] }
+        var positions = SmallMap<String, Int>(capacity: kept.count)
+        // Deduplicated in place: `kept[0..<write]` holds the numbers kept so far (each at its
+        // first place, with the best candidate yet), the positions from `write` to `read` the
+        // candidates set aside; none is copied.
+        var write = 0
+        for read in kept.indices {
+            let key = kept[read].trackingNumber.uppercased()
             if let position = positions[key] {
-                if candidate.score > kept[position].score { kept[position] = candidate }
+                if kept[read].score > kept[position].score { kept.swapAt(position, read) }
             } else {
-                positions.insert(kept.count, for: key)
-                kept.append(candidate)
+                positions.insert(write, for: key)
+                if write != read { kept.swapAt(write, read) }
+                write += 1
             }
         }
-        return kept.filter { $0.score >= Extractor.trackingThreshold && $0.checkDigitValid != false }
+        kept.removeSubrange(write...)
+        // Filtered in place: the kept candidates are not copied into a new array.
+        kept.removeAll { !($0.score >= Extractor.trackingThreshold && $0.checkDigitValid != false) }
+        return kept
     }
 
     /// The order date: attached order, markup, a date beside an order-date label or after the

@@ -142,6 +142,8 @@ extension ExtractionContext {
             origins: Self.allOrigins, hits: phraseHits)
         guard !labelled.isEmpty else { return nil }
         var candidates: [Candidate<DateWindow>] = []
+        // At most one candidate per labelled value: room for all of them at once.
+        candidates.reserveCapacity(labelled.count)
         // The renditions repeat a label and its value (HTML and text/plain): a value read
         // before gives the language and window it gave then, read once.
         var readings = DeliveryReadings()
