@@ -39,46 +39,130 @@ enum TextOrigin: String, Sendable, Comparable, CaseIterable {
     static func < (lhs: TextOrigin, rhs: TextOrigin) -> Bool { lhs.rank < rhs.rank }
 }
 
+/// The UTF-8 bytes of a document's lines, back to back in one allocation, and the spans of
+/// the renditions they came from: what every ``LineBytes`` view into them keeps alive.
+///
+/// The bytes are written while the lines are made (``DocumentText/init(document:)``) and never
+/// after.
+final class LineStorage: @unchecked Sendable {
+    /// The bytes, as many as the storage was made with room for.
+    let bytes: UnsafeMutableBufferPointer<UInt8>
+    /// Each rendition's spans, at its ``TextOrigin/position`` (shared, not copied).
+    let spans: [[TextSpan]]
+
+    /// A storage with room for `count` bytes (not yet written).
+    init(count: Int, spans: [[TextSpan]]) {
+        bytes = .allocate(capacity: count)
+        self.spans = spans
+    }
+
+    deinit { bytes.deallocate() }
+}
+
+/// A line's UTF-8 bytes: a view into its document's ``LineStorage``, which it keeps alive,
+/// indexed from 0 to `count` as an array is (not as a slice is); copying it copies no byte.
+struct LineBytes: RandomAccessCollection, @unchecked Sendable {
+    typealias Index = Int
+    typealias Indices = Range<Int>
+
+    /// What the bytes belong to.
+    let storage: LineStorage
+    private let start: UnsafePointer<UInt8>
+    let count: Int
+
+    /// The `count` bytes of `storage` from `offset` on.
+    init(_ storage: LineStorage, offset: Int, count: Int) {
+        precondition(offset >= 0 && count >= 0 && offset + count <= storage.bytes.count)
+        self.storage = storage
+        self.start = UnsafePointer(storage.bytes.baseAddress! + offset)
+        self.count = count
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { count }
+    var indices: Range<Int> { 0..<count }
+
+    @inline(__always)
+    subscript(position: Int) -> UInt8 {
+        precondition(position >= 0 && position < count, "Index out of range")
+        return start[position]
+    }
+
+    /// Calls `body` with the bytes in memory (valid only during the call).
+    @inline(__always)
+    func withUnsafeBufferPointer<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows
+        -> Result
+    {
+        try withExtendedLifetime(storage) { try body(UnsafeBufferPointer(start: start, count: count)) }
+    }
+
+    @inline(__always)
+    func withContiguousStorageIfAvailable<Result>(
+        _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
+    ) rethrows -> Result? {
+        try withUnsafeBufferPointer(body)
+    }
+}
+
+/// UTF-8 bytes indexed from 0 to `count`, as an array is (a slice is not): an array's or a
+/// line's (``LineBytes``), read alike by the byte-level helpers.
+protocol ZeroBasedBytes: RandomAccessCollection where Element == UInt8, Index == Int {
+    /// Calls `body` with the bytes in memory (valid only during the call).
+    func withUnsafeBufferPointer<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows
+        -> Result
+}
+
+extension Array: ZeroBasedBytes where Element == UInt8 {}
+extension LineBytes: ZeroBasedBytes {}
+
 /// One line of rendered text as UTF-8 bytes.
+///
+/// A line holds a view of its bytes, which are the document's (``LineStorage``): making one
+/// copies no byte, and freeing one frees no array.
 final class TextLine: Sendable {
     let origin: TextOrigin
     /// The 0-based line number within its rendition.
     let number: Int
-    let bytes: [UInt8]
+    let bytes: LineBytes
     /// UTF-8 offset of the line's first byte in the rendered text.
     let startOffset: Int
-    /// The rendition's spans (shared by its lines, not copied into each) and the position of
-    /// the one the line starts in, or -1.
-    private let spans: [TextSpan]
+    /// The position in its rendition's spans (``LineStorage/spans``) of the span the line
+    /// starts in, or -1.
     private let spanIndex: Int
 
     /// - Parameters:
-    ///   - spans: the rendition's spans.
-    ///   - spanIndex: the position in `spans` of the span the line starts in, or -1.
-    init(origin: TextOrigin, number: Int, bytes: [UInt8], startOffset: Int, spans: [TextSpan], spanIndex: Int)
-    {
+    ///   - bytes: the line's bytes, in a storage that holds its rendition's spans.
+    ///   - spanIndex: the position in the rendition's spans of the span the line starts in, or -1.
+    init(origin: TextOrigin, number: Int, bytes: LineBytes, startOffset: Int, spanIndex: Int) {
         self.origin = origin
         self.number = number
         self.bytes = bytes
         self.startOffset = startOffset
-        self.spans = spans
         self.spanIndex = spanIndex
     }
 
+    /// A line of its own bytes, in a storage of its own.
     convenience init(origin: TextOrigin, number: Int, bytes: [UInt8], startOffset: Int, span: TextSpan?) {
+        var spans: [[TextSpan]] = Array(repeating: [], count: TextOrigin.allCases.count)
+        if let span { spans[origin.position] = [span] }
+        let storage = LineStorage(count: bytes.count, spans: spans)
+        _ = storage.bytes.initialize(fromContentsOf: bytes)
         self.init(
-            origin: origin, number: number, bytes: bytes, startOffset: startOffset,
-            spans: span.map { [$0] } ?? [],
-            spanIndex: span == nil ? -1 : 0)
+            origin: origin, number: number, bytes: LineBytes(storage, offset: 0, count: bytes.count),
+            startOffset: startOffset, spanIndex: span == nil ? -1 : 0)
     }
 
     /// The rendered span the line starts in, when the document says.
-    var span: TextSpan? { spanIndex >= 0 ? spans[spanIndex] : nil }
+    var span: TextSpan? { spanIndex >= 0 ? bytes.storage.spans[origin.position][spanIndex] : nil }
 
     /// ``bytes`` with ASCII and Latin-1 capitals lower-cased (same length, same offsets),
     /// folded when asked for: a document's lines are read folded from
     /// ``DocumentText/foldedText``, in one buffer.
-    var folded: [UInt8] { Text.fold(bytes) }
+    var folded: [UInt8] {
+        var result = Array(bytes)
+        result.withUnsafeMutableBufferPointer { _ = Text.foldBytes($0, from: 0) }
+        return result
+    }
 
     /// Part path and DOM path of the line, when the document says (built when asked for:
     /// most lines are never cited as evidence).
@@ -222,8 +306,11 @@ struct DocumentText: Sendable {
         lines.reserveCapacity(count)
         var foldedRanges: [Range<Int>] = []
         foldedRanges.reserveCapacity(count)
+        let storage = Self.storage(of: buffer, parts: parts)
         buffer.withUnsafeBufferPointer { buffer in
-            for part in parts { DocumentText.split(part, of: buffer, into: &lines, ranges: &foldedRanges) }
+            for part in parts {
+                DocumentText.split(part, of: buffer, storage: storage, into: &lines, ranges: &foldedRanges)
+            }
         }
         // Folding reads a byte and the one after it, never across a line end (a line feed or
         // carriage return is not the second byte of a folded pair), so each rendition folded as
@@ -292,6 +379,15 @@ struct DocumentText: Sendable {
         return UnsafeRawPointer(found) - UnsafeRawPointer(base)
     }
 
+    /// The lines' bytes: a copy of `buffer` as it is before folding, with the parts' spans.
+    static func storage(of buffer: [UInt8], parts: [Part]) -> LineStorage {
+        var spans: [[TextSpan]] = Array(repeating: [], count: TextOrigin.allCases.count)
+        for part in parts { spans[part.origin.position] = part.spans }
+        let storage = LineStorage(count: buffer.count, spans: spans)
+        _ = storage.bytes.initialize(fromContentsOf: buffer)
+        return storage
+    }
+
     /// The lines of a rendition.
     /// - Parameters:
     ///   - text: the rendition; at most ``maximumBytes`` of its UTF-8 bytes are read.
@@ -306,15 +402,21 @@ struct DocumentText: Sendable {
         var result: [TextLine] = []
         result.reserveCapacity(part.newlines + 1)
         var ranges: [Range<Int>] = []
-        buffer.withUnsafeBufferPointer { split(part, of: $0, into: &result, ranges: &ranges) }
+        let storage = storage(of: buffer, parts: [part])
+        buffer.withUnsafeBufferPointer {
+            split(part, of: $0, storage: storage, into: &result, ranges: &ranges)
+        }
         return result
     }
 
     /// Appends the lines of a rendition's bytes to `result`, and where each line's bytes are in
     /// `buffer` to `ranges` (with room reserved by the caller).
-    /// - Parameter buffer: the buffer that holds the rendition's bytes at `part.range`.
+    /// - Parameters:
+    ///   - buffer: the buffer that holds the rendition's bytes at `part.range`.
+    ///   - storage: the lines' bytes, a copy of `buffer` (``storage(of:parts:)``).
     static func split(
-        _ part: Part, of buffer: UnsafeBufferPointer<UInt8>, into result: inout [TextLine],
+        _ part: Part, of buffer: UnsafeBufferPointer<UInt8>, storage: LineStorage,
+        into result: inout [TextLine],
         ranges: inout [Range<Int>]
     ) {
         let bytes = UnsafeBufferPointer(rebasing: buffer[part.range])
@@ -326,7 +428,6 @@ struct DocumentText: Sendable {
         var spanIndex = 0
         func emit(_ end: Int) {
             let kept = end > start && bytes[end - 1] == 0x0D ? end - 1 : end
-            let slice = Array(UnsafeBufferPointer(rebasing: bytes[start..<kept]))
             var span = -1
             while spanIndex < spans.count && spans[spanIndex].range.upperBound <= start { spanIndex += 1 }
             if spanIndex < spans.count && spans[spanIndex].range.lowerBound < max(end, start + 1) {
@@ -334,8 +435,9 @@ struct DocumentText: Sendable {
             }
             result.append(
                 TextLine(
-                    origin: origin, number: number, bytes: slice, startOffset: start, spans: spans,
-                    spanIndex: span))
+                    origin: origin, number: number,
+                    bytes: LineBytes(storage, offset: base + start, count: kept - start),
+                    startOffset: start, spanIndex: span))
             ranges.append((base + start)..<(base + kept))
             number += 1
         }
@@ -588,7 +690,7 @@ enum Text {
 
     /// ``trimmed(_:)`` over UTF-8 bytes: the part of `range` left when the spaces
     /// ``isSpace(_:)`` names are cut from both ends (the range holds whole characters).
-    static func trimmedRange(_ bytes: [UInt8], _ range: Range<Int>) -> Range<Int> {
+    static func trimmedRange(_ bytes: some ZeroBasedBytes, _ range: Range<Int>) -> Range<Int> {
         var lower = range.lowerBound
         var upper = range.upperBound
         while lower < upper, let length = spaceLength(bytes, at: lower, end: upper) { lower += length }
@@ -603,7 +705,7 @@ enum Text {
     }
 
     /// The length in bytes of the space ``isSpace(_:)`` names that starts at `index`, or nil.
-    private static func spaceLength(_ bytes: [UInt8], at index: Int, end: Int) -> Int? {
+    private static func spaceLength(_ bytes: some ZeroBasedBytes, at index: Int, end: Int) -> Int? {
         let byte = bytes[index]
         if byte < 0x80 { return (byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)) ? 1 : nil }
         guard byte == 0xC2 || byte == 0xE2 || byte == 0xE3 || byte == 0xEF else { return nil }
