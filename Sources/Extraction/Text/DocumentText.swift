@@ -39,24 +39,46 @@ enum TextOrigin: String, Sendable, Comparable, CaseIterable {
     static func < (lhs: TextOrigin, rhs: TextOrigin) -> Bool { lhs.rank < rhs.rank }
 }
 
-/// The UTF-8 bytes of a document's lines, back to back in one allocation, and the spans of
-/// the renditions they came from: what every ``LineBytes`` view into them keeps alive.
+/// A document's lines: their UTF-8 bytes back to back, what else each line is (``Record``),
+/// and the spans of the renditions they came from. What every ``TextLine`` and ``LineBytes``
+/// keeps alive.
 ///
-/// The bytes are written while the lines are made (``DocumentText/init(document:)``) and never
-/// after.
+/// The records and bytes are written while the lines are made
+/// (``DocumentText/init(document:)``) and never after.
 final class LineStorage: @unchecked Sendable {
-    /// The bytes, as many as the storage was made with room for.
+    /// What a line is besides its bytes, in 32-bit numbers (a document holds at most four
+    /// renditions of ``DocumentText/maximumBytes`` each).
+    struct Record {
+        /// Where the line's bytes are in ``LineStorage/bytes``.
+        var offset: Int32
+        var count: Int32
+        /// UTF-8 offset of the line's first byte in the rendered text.
+        var startOffset: Int32
+        /// The 0-based line number within its rendition.
+        var number: Int32
+        /// The position in the rendition's spans of the span the line starts in, or -1.
+        var spanIndex: Int32
+        var origin: TextOrigin
+    }
+
+    /// One record per line, at the line's ``TextLine/index``.
+    let records: UnsafeMutableBufferPointer<Record>
+    /// The lines' bytes, as many as the storage was made with room for.
     let bytes: UnsafeMutableBufferPointer<UInt8>
     /// Each rendition's spans, at its ``TextOrigin/position`` (shared, not copied).
     let spans: [[TextSpan]]
 
-    /// A storage with room for `count` bytes (not yet written).
-    init(count: Int, spans: [[TextSpan]]) {
+    /// A storage with room for `lines` records and `count` bytes (not yet written).
+    init(lines: Int, count: Int, spans: [[TextSpan]]) {
+        records = .allocate(capacity: lines)
         bytes = .allocate(capacity: count)
         self.spans = spans
     }
 
-    deinit { bytes.deallocate() }
+    deinit {
+        records.deallocate()
+        bytes.deallocate()
+    }
 }
 
 /// A line's UTF-8 bytes: a view into its document's ``LineStorage``, which it keeps alive,
@@ -71,6 +93,7 @@ struct LineBytes: RandomAccessCollection, @unchecked Sendable {
     let count: Int
 
     /// The `count` bytes of `storage` from `offset` on.
+    @inline(__always)
     init(_ storage: LineStorage, offset: Int, count: Int) {
         precondition(offset >= 0 && count >= 0 && offset + count <= storage.bytes.count)
         self.storage = storage
@@ -117,43 +140,52 @@ extension LineBytes: ZeroBasedBytes {}
 
 /// One line of rendered text as UTF-8 bytes.
 ///
-/// A line holds a view of its bytes, which are the document's (``LineStorage``): making one
-/// copies no byte, and freeing one frees no array.
-final class TextLine: Sendable {
-    let origin: TextOrigin
-    /// The 0-based line number within its rendition.
-    let number: Int
-    let bytes: LineBytes
-    /// UTF-8 offset of the line's first byte in the rendered text.
-    let startOffset: Int
-    /// The position in its rendition's spans (``LineStorage/spans``) of the span the line
-    /// starts in, or -1.
-    private let spanIndex: Int
+/// A line is its document's ``LineStorage`` and its position there, where its bytes and
+/// numbers are: making or freeing one allocates or frees nothing.
+struct TextLine: Sendable {
+    let storage: LineStorage
+    /// The position of the line's record in ``LineStorage/records``.
+    let index: Int
 
-    /// - Parameters:
-    ///   - bytes: the line's bytes, in a storage that holds its rendition's spans.
-    ///   - spanIndex: the position in the rendition's spans of the span the line starts in, or -1.
-    init(origin: TextOrigin, number: Int, bytes: LineBytes, startOffset: Int, spanIndex: Int) {
-        self.origin = origin
-        self.number = number
-        self.bytes = bytes
-        self.startOffset = startOffset
-        self.spanIndex = spanIndex
+    init(_ storage: LineStorage, index: Int) {
+        precondition(index >= 0 && index < storage.records.count)
+        self.storage = storage
+        self.index = index
     }
 
     /// A line of its own bytes, in a storage of its own.
-    convenience init(origin: TextOrigin, number: Int, bytes: [UInt8], startOffset: Int, span: TextSpan?) {
+    init(origin: TextOrigin, number: Int, bytes: [UInt8], startOffset: Int, span: TextSpan?) {
         var spans: [[TextSpan]] = Array(repeating: [], count: TextOrigin.allCases.count)
         if let span { spans[origin.position] = [span] }
-        let storage = LineStorage(count: bytes.count, spans: spans)
+        let storage = LineStorage(lines: 1, count: bytes.count, spans: spans)
         _ = storage.bytes.initialize(fromContentsOf: bytes)
-        self.init(
-            origin: origin, number: number, bytes: LineBytes(storage, offset: 0, count: bytes.count),
-            startOffset: startOffset, spanIndex: span == nil ? -1 : 0)
+        storage.records.initializeElement(
+            at: 0,
+            to: LineStorage.Record(
+                offset: 0, count: Int32(bytes.count), startOffset: Int32(startOffset), number: Int32(number),
+                spanIndex: span == nil ? -1 : 0, origin: origin))
+        self.init(storage, index: 0)
     }
 
+    private var record: LineStorage.Record {
+        @inline(__always) get { storage.records[index] }
+    }
+
+    var origin: TextOrigin { record.origin }
+    /// The 0-based line number within its rendition.
+    var number: Int { Int(record.number) }
+    var bytes: LineBytes {
+        let record = record
+        return LineBytes(storage, offset: Int(record.offset), count: Int(record.count))
+    }
+    /// UTF-8 offset of the line's first byte in the rendered text.
+    var startOffset: Int { Int(record.startOffset) }
+
     /// The rendered span the line starts in, when the document says.
-    var span: TextSpan? { spanIndex >= 0 ? bytes.storage.spans[origin.position][spanIndex] : nil }
+    var span: TextSpan? {
+        let record = record
+        return record.spanIndex >= 0 ? storage.spans[record.origin.position][Int(record.spanIndex)] : nil
+    }
 
     /// ``bytes`` with ASCII and Latin-1 capitals lower-cased (same length, same offsets),
     /// folded when asked for: a document's lines are read folded from
@@ -306,7 +338,7 @@ struct DocumentText: Sendable {
         lines.reserveCapacity(count)
         var foldedRanges: [Range<Int>] = []
         foldedRanges.reserveCapacity(count)
-        let storage = Self.storage(of: buffer, parts: parts)
+        let storage = Self.storage(of: buffer, parts: parts, lines: count)
         buffer.withUnsafeBufferPointer { buffer in
             for part in parts {
                 DocumentText.split(part, of: buffer, storage: storage, into: &lines, ranges: &foldedRanges)
@@ -379,11 +411,13 @@ struct DocumentText: Sendable {
         return UnsafeRawPointer(found) - UnsafeRawPointer(base)
     }
 
-    /// The lines' bytes: a copy of `buffer` as it is before folding, with the parts' spans.
-    static func storage(of buffer: [UInt8], parts: [Part]) -> LineStorage {
+    /// The lines' storage, with room for `lines` records (written by
+    /// ``split(_:of:storage:into:ranges:)``), a copy of `buffer` as it is before folding and the
+    /// parts' spans.
+    static func storage(of buffer: [UInt8], parts: [Part], lines: Int) -> LineStorage {
         var spans: [[TextSpan]] = Array(repeating: [], count: TextOrigin.allCases.count)
         for part in parts { spans[part.origin.position] = part.spans }
-        let storage = LineStorage(count: buffer.count, spans: spans)
+        let storage = LineStorage(lines: lines, count: buffer.count, spans: spans)
         _ = storage.bytes.initialize(fromContentsOf: buffer)
         return storage
     }
@@ -402,7 +436,7 @@ struct DocumentText: Sendable {
         var result: [TextLine] = []
         result.reserveCapacity(part.newlines + 1)
         var ranges: [Range<Int>] = []
-        let storage = storage(of: buffer, parts: [part])
+        let storage = storage(of: buffer, parts: [part], lines: part.newlines + 1)
         buffer.withUnsafeBufferPointer {
             split(part, of: $0, storage: storage, into: &result, ranges: &ranges)
         }
@@ -410,10 +444,12 @@ struct DocumentText: Sendable {
     }
 
     /// Appends the lines of a rendition's bytes to `result`, and where each line's bytes are in
-    /// `buffer` to `ranges` (with room reserved by the caller).
+    /// `buffer` to `ranges` (with room reserved by the caller); writes each line's record in
+    /// `storage` at the line's position in `result`.
     /// - Parameters:
     ///   - buffer: the buffer that holds the rendition's bytes at `part.range`.
-    ///   - storage: the lines' bytes, a copy of `buffer` (``storage(of:parts:)``).
+    ///   - storage: the lines' storage, its bytes a copy of `buffer`
+    ///     (``storage(of:parts:lines:)``).
     static func split(
         _ part: Part, of buffer: UnsafeBufferPointer<UInt8>, storage: LineStorage,
         into result: inout [TextLine],
@@ -433,11 +469,13 @@ struct DocumentText: Sendable {
             if spanIndex < spans.count && spans[spanIndex].range.lowerBound < max(end, start + 1) {
                 span = spanIndex
             }
-            result.append(
-                TextLine(
-                    origin: origin, number: number,
-                    bytes: LineBytes(storage, offset: base + start, count: kept - start),
-                    startOffset: start, spanIndex: span))
+            let index = result.count
+            storage.records.initializeElement(
+                at: index,
+                to: LineStorage.Record(
+                    offset: Int32(base + start), count: Int32(kept - start), startOffset: Int32(start),
+                    number: Int32(number), spanIndex: Int32(span), origin: origin))
+            result.append(TextLine(storage, index: index))
             ranges.append((base + start)..<(base + kept))
             number += 1
         }
