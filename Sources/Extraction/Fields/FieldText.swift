@@ -121,7 +121,9 @@ extension FieldText {
         while lower < upper && isASCIISpace(bytes[lower]) { lower += 1 }
         while upper > lower && isASCIISpace(bytes[upper - 1]) { upper -= 1 }
         guard lower < upper else { return "" }
-        let text = String(decoding: bytes[lower..<upper], as: UTF8.self)
+        let text = bytes.withUnsafeBufferPointer {
+            String(decoding: UnsafeBufferPointer(rebasing: $0[lower..<upper]), as: UTF8.self)
+        }
         if bytes[lower] < 0x80 && bytes[upper - 1] < 0x80 { return text }
         return Text.trimmed(text)
     }

@@ -101,6 +101,14 @@ struct LineBytes: RandomAccessCollection, @unchecked Sendable {
         self.count = count
     }
 
+    /// ``init(_:offset:count:)`` for a range already checked: a line's (``TextLine/bytes``).
+    @inline(__always)
+    fileprivate init(_ storage: LineStorage, validOffset offset: Int, count: Int) {
+        self.storage = storage
+        self.start = UnsafePointer(storage.bytes.baseAddress.unsafelyUnwrapped + offset)
+        self.count = count
+    }
+
     var startIndex: Int { 0 }
     var endIndex: Int { count }
     var indices: Range<Int> { 0..<count }
@@ -176,7 +184,7 @@ struct TextLine: Sendable {
     var number: Int { Int(record.number) }
     var bytes: LineBytes {
         let record = record
-        return LineBytes(storage, offset: Int(record.offset), count: Int(record.count))
+        return LineBytes(storage, validOffset: Int(record.offset), count: Int(record.count))
     }
     /// UTF-8 offset of the line's first byte in the rendered text.
     var startOffset: Int { Int(record.startOffset) }
@@ -200,12 +208,14 @@ struct TextLine: Sendable {
     /// most lines are never cited as evidence).
     var location: String? { span.map { "\($0.partPath) \($0.location)" } }
 
-    var text: String { String(decoding: bytes, as: UTF8.self) }
+    var text: String { bytes.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) } }
 
     func string(_ range: Range<Int>) -> String {
-        let lower = max(0, min(range.lowerBound, bytes.count))
-        let upper = max(lower, min(range.upperBound, bytes.count))
-        return String(decoding: bytes[lower..<upper], as: UTF8.self)
+        bytes.withUnsafeBufferPointer { bytes in
+            let lower = max(0, min(range.lowerBound, bytes.count))
+            let upper = max(lower, min(range.upperBound, bytes.count))
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[lower..<upper]), as: UTF8.self)
+        }
     }
 
     /// The table cell (tab-separated) around a byte position.
@@ -238,6 +248,7 @@ struct TextLine: Sendable {
 
     /// The first cell that holds more than white space (``FieldText/isBlank(_:_:)``), if any.
     var firstFilledCell: Range<Int>? {
+        let bytes = bytes
         var found: Range<Int>?
         forEachCell { cell in
             if FieldText.isBlank(bytes, cell) { return true }
@@ -249,26 +260,33 @@ struct TextLine: Sendable {
 
     /// The cells of the line.
     var cells: [Range<Int>] {
-        var result: [Range<Int>] = []
-        var start = 0
-        for index in 0...bytes.count where index == bytes.count || bytes[index] == 0x09 {
-            result.append(start..<index)
-            start = index + 1
+        bytes.withUnsafeBufferPointer { bytes in
+            var result: [Range<Int>] = []
+            var start = 0
+            for index in 0...bytes.count where index == bytes.count || bytes[index] == 0x09 {
+                result.append(start..<index)
+                start = index + 1
+            }
+            return result
         }
-        return result
     }
 
-    var isBlank: Bool { bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D } }
+    var isBlank: Bool {
+        bytes.withUnsafeBufferPointer { $0.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D } }
+    }
 
     /// The line as shown to a reader, cells joined by ` | `, cut to a readable length.
     var display: String {
+        let bytes = bytes
         var joined: [UInt8] = []
         joined.reserveCapacity(bytes.count + 8)
         for cell in cells {
             let kept = Text.trimmedRange(bytes, cell)
             guard !kept.isEmpty else { continue }
             if !joined.isEmpty { joined += [0x20, 0x7C, 0x20] }
-            joined += bytes[kept]
+            bytes.withUnsafeBufferPointer {
+                joined.append(contentsOf: UnsafeBufferPointer(rebasing: $0[kept]))
+            }
         }
         return Text.shortened(String(decoding: joined, as: UTF8.self), limit: 160)
     }
