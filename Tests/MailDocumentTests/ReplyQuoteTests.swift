@@ -698,4 +698,23 @@ import Testing
             #expect(!ReplyQuote.hasForwardPrefix(subject), "\(subject)")
         }
     }
+
+    /// The byte test before a subject's characters are read: no colon, or none among the first
+    /// 36 bytes after the spaces when no tag comes first, and there is no prefix.
+    @Test func subjectsWithoutPrefixAreToldFromTheirBytes() {
+        let cases: [(String, Bool)] = [
+            ("", false), ("Your order #1", false), ("Order: 12345 shipped", true), ("  Re: x", true),
+            ("答复：您的订单", true), ("[EXT] Re: x", true), ("*EXTERNAL* RE: x", true),
+            ("[Shop] Your order", false),
+            (String(repeating: "x", count: 40) + ": late colon", false),
+            ("\t" + String(repeating: "y", count: 35) + ":", true),
+        ]
+        for (subject, expected) in cases {
+            #expect(ReplyQuote.mayHavePrefix(subject.utf8) == expected, "\(subject)")
+            #expect(ReplyQuote.mayHavePrefix(Array(subject.utf8)) == expected, "\(subject)")
+            if !expected {
+                #expect(ReplyQuote.firstPrefix(of: subject) == nil, "\(subject)")
+            }
+        }
+    }
 }

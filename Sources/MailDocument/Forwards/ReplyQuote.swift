@@ -435,17 +435,11 @@ public enum ReplyQuote {
     /// reply to a forward (a reply); `WG: AW: Ihre Bestellung` is a forward of a reply (a
     /// forward).
     public static func firstPrefix(of subject: String) -> SubjectPrefix? {
-        // No colon, no prefix: told from the bytes (most subjects), before any character is read.
-        // (The full-width colon "：" is EF BC 9A in UTF-8.)
-        guard subject.utf8.contains(where: { $0 == UInt8(ascii: ":") || $0 == 0x9A }) else { return nil }
-        // Without a tag first, the colon stands among the first 9 characters (36 bytes) after
-        // the spaces: told from the bytes too.
-        let bytes = subject.utf8.drop { $0 == 0x20 || $0 == 0x09 }
-        if let first = bytes.first, first != UInt8(ascii: "["), first != UInt8(ascii: "*"),
-            !bytes.prefix(36).contains(where: { $0 == UInt8(ascii: ":") || $0 == 0x9A })
-        {
-            return nil
-        }
+        // The bytes read in memory when the string is stored contiguously (native strings are),
+        // not through the UTF-8 view's iterator.
+        let possible =
+            subject.utf8.withContiguousStorageIfAvailable { mayHavePrefix($0) } ?? mayHavePrefix(subject.utf8)
+        guard possible else { return nil }
         let rest = withoutTags(Substring(subject)).drop { $0 == " " || $0 == "\t" }
         // A prefix has at most 8 characters before its colon.
         guard let colon = rest.prefix(9).firstIndex(where: { $0 == ":" || $0 == "：" }) else { return nil }
@@ -453,6 +447,22 @@ public enum ReplyQuote {
         if forwardPrefixes.contains(prefix) { return .forward }
         if replyPrefixes.contains(prefix) { return .reply }
         return nil
+    }
+
+    /// Whether a subject's UTF-8 bytes may start with a prefix (``firstPrefix(of:)``): told
+    /// from the bytes, before any character is read.
+    static func mayHavePrefix(_ bytes: some Collection<UInt8>) -> Bool {
+        // No colon, no prefix (most subjects). (The full-width colon "：" is EF BC 9A in UTF-8.)
+        guard bytes.contains(where: { $0 == UInt8(ascii: ":") || $0 == 0x9A }) else { return false }
+        // Without a tag first, the colon stands among the first 9 characters (36 bytes) after
+        // the spaces.
+        let rest = bytes.drop { $0 == 0x20 || $0 == 0x09 }
+        if let first = rest.first, first != UInt8(ascii: "["), first != UInt8(ascii: "*"),
+            !rest.prefix(36).contains(where: { $0 == UInt8(ascii: ":") || $0 == 0x9A })
+        {
+            return false
+        }
+        return true
     }
 
     /// Whether a subject's first prefix is a forward prefix (`Fwd:`, `FW:`, `WG:`, `TR:`, `RV:`,
