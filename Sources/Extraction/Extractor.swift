@@ -141,7 +141,9 @@ public struct Extractor: Sendable {
 
 /// The state of one extraction.
 struct ExtractionContext {
-    let outer: MailDocument
+    /// The `Message-ID` of the email as rendered (the outer email's, when it forwards an
+    /// original): all the context keeps of it.
+    let messageID: String?
     /// The document read: the forwarded original when there is one, else the email itself.
     let document: MailDocument
     let extractor: Extractor
@@ -175,7 +177,8 @@ struct ExtractionContext {
         let sender = document.sender
         let domain = sender?.domain ?? sender?.registrableDomain
         self.init(
-            outer: outer, document: document, extractor: extractor, text: text, languages: languages,
+            messageID: outer.messageID, document: document, extractor: extractor, text: text,
+            languages: languages,
             phraseHits: PhraseHits(index: languages.index, text: text), reference: reference,
             carrierSender: domain.flatMap { extractor.rules.carriers.carrier(forSenderDomain: $0) },
             lineIsBlank: text.lines.map(\.isBlank),
@@ -190,11 +193,11 @@ struct ExtractionContext {
 
     /// A context of the given fields, each stored as it is.
     private init(
-        outer: MailDocument, document: MailDocument, extractor: Extractor, text: DocumentText,
+        messageID: String?, document: MailDocument, extractor: Extractor, text: DocumentText,
         languages: LanguageSet, phraseHits: PhraseHits, reference: CivilDate?, carrierSender: CarrierRule?,
         lineIsBlank: [Bool], warnings: [DocumentWarning]
     ) {
-        self.outer = outer
+        self.messageID = messageID
         self.document = document
         self.extractor = extractor
         self.rules = extractor.rules
@@ -221,7 +224,7 @@ struct ExtractionContext {
         let tracking = trackingCandidates()
         let orderNumbers = orderNumberCandidates()
         let kind = decideKind(orderNumbers: orderNumbers, tracking: tracking)
-        var result = ExtractionResult(messageID: outer.messageID, kind: kind)
+        var result = ExtractionResult(messageID: messageID, kind: kind)
         if kind == .cancellation && cancelsPartOfTheOrder() { result.partialCancellation = true }
         if kind == .notAnOrder {
             // Not about an order: no merchant, no order number, no shipments.
