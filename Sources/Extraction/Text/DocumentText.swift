@@ -59,6 +59,13 @@ final class LineStorage: @unchecked Sendable {
         /// The position in the rendition's spans of the span the line starts in, or -1.
         var spanIndex: Int32
         var origin: TextOrigin
+        /// Whether the line's bytes are all spaces, tabs and carriage returns (or none).
+        var isBlank: Bool
+
+        /// Whether `bytes` are all spaces, tabs and carriage returns (or none).
+        static func isBlank(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+        }
     }
 
     /// One record per line, at the line's ``TextLine/index``.
@@ -171,7 +178,8 @@ struct TextLine: Sendable {
             at: 0,
             to: LineStorage.Record(
                 offset: 0, count: Int32(bytes.count), startOffset: Int32(startOffset), number: Int32(number),
-                spanIndex: span == nil ? -1 : 0, origin: origin))
+                spanIndex: span == nil ? -1 : 0, origin: origin,
+                isBlank: bytes.withUnsafeBufferPointer(LineStorage.Record.isBlank)))
         self.init(storage, index: 0)
     }
 
@@ -271,9 +279,8 @@ struct TextLine: Sendable {
         }
     }
 
-    var isBlank: Bool {
-        bytes.withUnsafeBufferPointer { $0.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D } }
-    }
+    /// Whether the line is all spaces, tabs and carriage returns (or empty).
+    var isBlank: Bool { record.isBlank }
 
     /// The line as shown to a reader, cells joined by ` | `, cut to a readable length.
     var display: String {
@@ -492,7 +499,8 @@ struct DocumentText: Sendable {
                 at: index,
                 to: LineStorage.Record(
                     offset: Int32(base + start), count: Int32(kept - start), startOffset: Int32(start),
-                    number: Int32(number), spanIndex: Int32(span), origin: origin))
+                    number: Int32(number), spanIndex: Int32(span), origin: origin,
+                    isBlank: LineStorage.Record.isBlank(UnsafeBufferPointer(rebasing: bytes[start..<kept]))))
             result.append(TextLine(storage, index: index))
             ranges.append((base + start)..<(base + kept))
             number += 1
