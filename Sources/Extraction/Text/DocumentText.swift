@@ -232,7 +232,12 @@ struct TextLine: Sendable {
             var lower = min(position, bytes.count)
             while lower > 0 && bytes[lower - 1] != 0x09 { lower -= 1 }
             var upper = min(position, bytes.count)
-            while upper < bytes.count && bytes[upper] != 0x09 { upper += 1 }
+            if upper < bytes.count, let base = bytes.baseAddress {
+                upper =
+                    memchr(base + upper, 0x09, bytes.count - upper).map {
+                        UnsafeRawPointer($0) - UnsafeRawPointer(base)
+                    } ?? bytes.count
+            }
             return lower..<upper
         }
     }
@@ -630,8 +635,12 @@ enum Text {
     static func foldBytes(_ result: UnsafeMutableBufferPointer<UInt8>, from start: Int) -> Bool {
         var scriptLead = false
         var index = start
-        while index < result.count {
-            if index + 8 <= result.count, let base = result.baseAddress {
+        let count = result.count
+        while index < count {
+            // Where eight bytes are read at once again: past eight that are not all ASCII, read
+            // one by one first (eight ASCII bytes fold as they would one by one), or at the end.
+            var stop = count
+            if index + 8 <= count, let base = result.baseAddress {
                 let raw = UnsafeMutableRawPointer(base + index)
                 let word = raw.loadUnaligned(as: UInt64.self)
                 if word & asciiHighBits == 0 {
@@ -640,23 +649,27 @@ enum Text {
                     index += 8
                     continue
                 }
+                stop = index + 8
             }
-            let byte = result[index]
-            if byte >= 0x41 && byte <= 0x5A {
-                result[index] = byte + 0x20
-            } else if byte == 0xC3 && index + 1 < result.count {
-                let next = result[index + 1]
-                if next >= 0x80 && next <= 0x9E && next != 0x97 { result[index + 1] = next + 0x20 }
+            // (A pair that starts before the stop may end one byte past it.)
+            while index < stop {
+                let byte = result[index]
+                if byte < 0x80 {
+                    if byte >= 0x41 && byte <= 0x5A { result[index] = byte + 0x20 }
+                } else if byte == 0xC3 && index + 1 < count {
+                    let next = result[index + 1]
+                    if next >= 0x80 && next <= 0x9E && next != 0x97 { result[index + 1] = next + 0x20 }
+                    index += 1
+                } else if byte == 0xC2 && index + 1 < count && result[index + 1] == 0xA0 {
+                    // A no-break space matches a space.
+                    result[index] = 0x20
+                    result[index + 1] = 0x20
+                    index += 1
+                } else if byte >= 0xE3 && byte <= 0xED {
+                    scriptLead = true
+                }
                 index += 1
-            } else if byte == 0xC2 && index + 1 < result.count && result[index + 1] == 0xA0 {
-                // A no-break space matches a space.
-                result[index] = 0x20
-                result[index + 1] = 0x20
-                index += 1
-            } else if byte >= 0xE3 && byte <= 0xED {
-                scriptLead = true
             }
-            index += 1
         }
         return scriptLead
     }
