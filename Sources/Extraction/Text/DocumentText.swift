@@ -292,12 +292,13 @@ struct TextLine: Sendable {
         let bytes = bytes
         var joined: [UInt8] = []
         joined.reserveCapacity(bytes.count + 8)
-        for cell in cells {
-            let kept = Text.trimmedRange(bytes, cell)
-            guard !kept.isEmpty else { continue }
-            if !joined.isEmpty { joined += [0x20, 0x7C, 0x20] }
-            bytes.withUnsafeBufferPointer {
-                joined.append(contentsOf: UnsafeBufferPointer(rebasing: $0[kept]))
+        bytes.withUnsafeBufferPointer { buffer in
+            forEachCell { cell in
+                let kept = Text.trimmedRange(bytes, cell)
+                guard !kept.isEmpty else { return true }
+                if !joined.isEmpty { joined += [0x20, 0x7C, 0x20] }
+                joined.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[kept]))
+                return true
             }
         }
         return Text.shortened(String(decoding: joined, as: UTF8.self), limit: 160)

@@ -77,6 +77,8 @@ enum LabelledValues {
             guard read & (1 << UInt8(line.origin.position)) != 0 else { continue }
             guard !line.bytes.isEmpty else { continue }
             func valueFound(_ index: Int, _ range: Range<Int>) -> Bool {
+                // Room for a few values at once, not one more at each of the first appends.
+                if result.capacity == 0 { result.reserveCapacity(4) }
                 valueAfter(
                     label: phrases[index].text, range: range, lineIndex: lineIndex, lines: lines,
                     following: following, into: &result)
