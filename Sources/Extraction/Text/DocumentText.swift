@@ -627,6 +627,20 @@ enum Text {
         (word &+ 0x3F3F_3F3F_3F3F_3F3F) & ~(word &+ 0x2525_2525_2525_2525) & asciiHighBits
     }
 
+    /// For a word of any eight bytes, the high bit of each byte that is an ASCII capital
+    /// (0x41–0x5A): ``capitals(_:)`` on the bytes' low seven bits (which carry into no other
+    /// byte), without the bytes that are not ASCII.
+    @inline(__always) static func capitalsAmongASCII(_ word: UInt64) -> UInt64 {
+        capitals(word & ~asciiHighBits) & ~word
+    }
+
+    /// For a word of eight bytes, nonzero when one of them is C2 or C3 (a byte that is zero
+    /// after C2 is taken from its bits with the lowest bit cleared: the exact zero-byte test).
+    @inline(__always) static func latinPairLeads(_ word: UInt64) -> UInt64 {
+        let bits = (word & 0xFEFE_FEFE_FEFE_FEFE) ^ 0xC2C2_C2C2_C2C2_C2C2
+        return (bits &- 0x0101_0101_0101_0101) & ~bits & asciiHighBits
+    }
+
     /// ``fold(_:)``'s loop, from a position the loop reaches: eight ASCII bytes are folded at
     /// once (each capital gains 0x20, the high bit of its byte moved down two places).
     /// - Returns: whether a byte from `start` on is E3–ED, the lead byte of every Hangul
@@ -647,6 +661,12 @@ enum Text {
                 if word & asciiHighBits == 0 {
                     let upper = capitals(word)
                     if upper != 0 { raw.storeBytes(of: word | (upper >> 2), as: UInt64.self) }
+                    index += 8
+                    continue
+                }
+                // Once a script lead is seen, eight bytes with no ASCII capital and no C2 or C3
+                // (what the bytes after them are looked at for) have nothing to change.
+                if scriptLead && capitalsAmongASCII(word) == 0 && latinPairLeads(word) == 0 {
                     index += 8
                     continue
                 }
