@@ -706,6 +706,8 @@ import Testing
             ("", false), ("Your order #1", false), ("Order: 12345 shipped", true), ("  Re: x", true),
             ("答复：您的订单", true), ("[EXT] Re: x", true), ("*EXTERNAL* RE: x", true),
             ("[Shop] Your order", false),
+            ("Order #12345: shipped", false), ("\r\nRe: x", true), ("Réf: x", true), ("12345678:", true),
+            ("123456789:", false), (" \t Re : x", true),
             (String(repeating: "x", count: 40) + ": late colon", false),
             ("\t" + String(repeating: "y", count: 35) + ":", true),
         ]

@@ -457,11 +457,14 @@ public enum ReplyQuote {
         // Without a tag first, the colon stands among the first 9 characters (36 bytes) after
         // the spaces.
         let rest = bytes.drop { $0 == 0x20 || $0 == 0x09 }
-        if let first = rest.first, first != UInt8(ascii: "["), first != UInt8(ascii: "*"),
-            !rest.prefix(36).contains(where: { $0 == UInt8(ascii: ":") || $0 == 0x9A })
-        {
-            return false
+        guard let first = rest.first, first != UInt8(ascii: "["), first != UInt8(ascii: "*") else {
+            return true
         }
+        if !rest.prefix(36).contains(where: { $0 == UInt8(ascii: ":") || $0 == 0x9A }) { return false }
+        // Nine ASCII bytes without a carriage return (which a line feed after it would join)
+        // are nine characters: without a colon among them, none is among the first nine.
+        let nine = rest.prefix(9)
+        if nine.allSatisfy({ $0 < 0x80 && $0 != 0x0D && $0 != UInt8(ascii: ":") }) { return false }
         return true
     }
 
