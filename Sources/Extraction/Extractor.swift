@@ -94,7 +94,7 @@ public struct Extractor: Sendable {
     /// answers (see ``extract(_:)``). `mailorders check` judges the same document.
     /// - Parameter outer: the email as the document stage rendered it.
     /// - Returns: the document to read fields from.
-    public static func documentRead(from outer: MailDocument) -> MailDocument {
+    public static func documentRead(from outer: consuming MailDocument) -> MailDocument {
         // The email itself is copied only when it forwards an original (a copy retains every
         // field).
         if var original = outer.forwardedOriginal {
@@ -169,7 +169,9 @@ struct ExtractionContext {
     @inline(__always)
     init(document outer: MailDocument, extractor: Extractor) {
         // Every field is computed into a local first, and the context made from them at once.
-        let document = Extractor.documentRead(from: outer)
+        // The email itself goes into the document read (not copied for it).
+        let messageID = outer.messageID
+        let document = Extractor.documentRead(from: consume outer)
         let text = DocumentText(document: document)
         let languages = extractor.languageSet(for: text)
         // "Tomorrow" is the day after the sender's day, read in the Date field's own zone.
@@ -177,7 +179,7 @@ struct ExtractionContext {
         let sender = document.sender
         let domain = sender?.domain ?? sender?.registrableDomain
         self.init(
-            messageID: outer.messageID, document: document, extractor: extractor, text: text,
+            messageID: messageID, document: document, extractor: extractor, text: text,
             languages: languages,
             phraseHits: PhraseHits(index: languages.index, text: text), reference: reference,
             carrierSender: domain.flatMap { extractor.rules.carriers.carrier(forSenderDomain: $0) },

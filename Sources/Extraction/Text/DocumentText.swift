@@ -328,7 +328,7 @@ struct DocumentText: Sendable {
         let partPath: String?
     }
 
-    init(document: MailDocument) {
+    init(document: borrowing MailDocument) {
         // Every rendition's bytes first, back to back in one buffer, so that room for all the
         // lines is reserved once.
         var size = 0
