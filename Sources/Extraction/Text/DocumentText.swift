@@ -501,6 +501,7 @@ struct DocumentText: Sendable {
                 span = spanIndex
             }
             let index = result.count
+            precondition(index < storage.records.count, "more lines than records")
             storage.records.initializeElement(
                 at: index,
                 to: LineStorage.Record(
