@@ -729,26 +729,34 @@ enum Text {
         var index = 0
         let last = haystack.count - phrase.count
         while index <= last {
-            if haystack[index] == first {
-                var matched = true
-                var offset = 1
-                while offset < phrase.count {
-                    if haystack[index + offset] != phrase[offset] {
-                        matched = false
-                        break
-                    }
-                    offset += 1
+            // The next position of the phrase's first byte, found with memchr.
+            guard
+                let next = haystack.withUnsafeBufferPointer({ bytes -> Int? in
+                    guard let base = bytes.baseAddress,
+                        let found = memchr(base + index, Int32(first), last - index + 1)
+                    else { return nil }
+                    return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+                })
+            else { break }
+            index = next
+            var matched = true
+            var offset = 1
+            while offset < phrase.count {
+                if haystack[index + offset] != phrase[offset] {
+                    matched = false
+                    break
                 }
-                if matched {
-                    let end = index + phrase.count
-                    let boundaryOK =
-                        (!startsWord || !wordBefore(haystack, index)) && (!endsWord || !wordAt(haystack, end))
-                    if boundaryOK {
-                        result.append(index..<end)
-                        if result.count >= limit { break }
-                        index = end
-                        continue
-                    }
+                offset += 1
+            }
+            if matched {
+                let end = index + phrase.count
+                let boundaryOK =
+                    (!startsWord || !wordBefore(haystack, index)) && (!endsWord || !wordAt(haystack, end))
+                if boundaryOK {
+                    result.append(index..<end)
+                    if result.count >= limit { break }
+                    index = end
+                    continue
                 }
             }
             index += 1
