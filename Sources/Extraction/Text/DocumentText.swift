@@ -768,17 +768,20 @@ enum Text {
     static func containsBytes(_ needle: [UInt8], in haystack: [UInt8]) -> Bool {
         guard let first = needle.first else { return true }
         guard needle.count <= haystack.count else { return false }
-        var index = 0
         let last = haystack.count - needle.count
-        while index <= last {
-            if haystack[index] == first {
+        return haystack.withUnsafeBufferPointer { bytes in
+            guard let base = bytes.baseAddress else { return false }
+            var index = 0
+            // From each position of the needle's first byte, found with memchr.
+            while index <= last, let found = memchr(base + index, Int32(first), last - index + 1) {
+                index = UnsafeRawPointer(found) - UnsafeRawPointer(base)
                 var offset = 1
-                while offset < needle.count, haystack[index + offset] == needle[offset] { offset += 1 }
+                while offset < needle.count, bytes[index + offset] == needle[offset] { offset += 1 }
                 if offset == needle.count { return true }
+                index += 1
             }
-            index += 1
+            return false
         }
-        return false
     }
 
     static func contains(_ phrase: Phrase, in bytes: [UInt8]) -> Bool {
