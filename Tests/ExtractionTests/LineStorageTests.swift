@@ -107,4 +107,53 @@ import Testing
             #expect((Text.latinPairLeads(word) != 0) == wordBytes.contains { $0 == 0xC2 || $0 == 0xC3 })
         }
     }
+
+    /// ``Text/occurrences(of:in:limit:)`` and ``Text/containsBytes(_:in:)`` find what a search
+    /// from every position finds.
+    @Test func phraseSearchesAgreeWithASearchFromEveryPosition() {
+        func matches(_ needle: [UInt8], _ haystack: [UInt8], at index: Int) -> Bool {
+            index + needle.count <= haystack.count
+                && Array(haystack[index..<(index + needle.count)]) == needle
+        }
+        func reference(_ phrase: [UInt8], _ haystack: [UInt8], limit: Int) -> [Range<Int>] {
+            guard !phrase.isEmpty else { return [] }
+            let startsWord = Text.wordAt(phrase, 0)
+            let endsWord = Text.wordBefore(phrase, phrase.count)
+            var result: [Range<Int>] = []
+            var index = 0
+            while index + phrase.count <= haystack.count {
+                let end = index + phrase.count
+                if matches(phrase, haystack, at: index)
+                    && (!startsWord || !Text.wordBefore(haystack, index))
+                    && (!endsWord || !Text.wordAt(haystack, end))
+                {
+                    result.append(index..<end)
+                    if result.count >= limit { break }
+                    index = end
+                } else {
+                    index += 1
+                }
+            }
+            return result
+        }
+        var state: UInt64 = 7
+        func next() -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(state >> 33)
+        }
+        let alphabet = Array("ab a-é".utf8)
+        for _ in 0..<3_000 {
+            let haystack = (0..<(next() % 40)).map { _ in alphabet[next() % alphabet.count] }
+            let phrase = (0..<(next() % 4)).map { _ in alphabet[next() % alphabet.count] }
+            let limit = 1 + next() % 4
+            #expect(
+                Text.occurrences(of: phrase, in: haystack, limit: limit)
+                    == reference(phrase, haystack, limit: limit),
+                "\(phrase) in \(haystack)")
+            #expect(
+                Text.containsBytes(phrase, in: haystack)
+                    == (phrase.isEmpty || haystack.indices.contains { matches(phrase, haystack, at: $0) }),
+                "\(phrase) in \(haystack)")
+        }
+    }
 }
