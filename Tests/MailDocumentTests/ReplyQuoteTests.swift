@@ -699,8 +699,9 @@ import Testing
         }
     }
 
-    /// The byte test before a subject's characters are read: no colon, or none among the first
-    /// 36 bytes after the spaces when no tag comes first, and there is no prefix.
+    /// The byte test before a subject's characters are read: no colon, or, when no tag comes
+    /// first, none among the first 36 bytes after the spaces or among nine ASCII bytes there,
+    /// and there is no prefix.
     @Test func subjectsWithoutPrefixAreToldFromTheirBytes() {
         let cases: [(String, Bool)] = [
             ("", false), ("Your order #1", false), ("Order: 12345 shipped", true), ("  Re: x", true),
@@ -709,7 +710,7 @@ import Testing
             ("Order #12345: shipped", false), ("\r\nRe: x", true), ("Réf: x", true), ("12345678:", true),
             ("123456789:", false), (" \t Re : x", true),
             (String(repeating: "x", count: 40) + ": late colon", false),
-            ("\t" + String(repeating: "y", count: 35) + ":", true),
+            ("\t" + String(repeating: "y", count: 35) + ":", false), ("ééééééééé: x", true),
         ]
         for (subject, expected) in cases {
             #expect(ReplyQuote.mayHavePrefix(subject.utf8) == expected, "\(subject)")
