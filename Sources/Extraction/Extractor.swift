@@ -94,7 +94,7 @@ public struct Extractor: Sendable {
     /// answers (see ``extract(_:)``). `mailorders check` judges the same document.
     /// - Parameter outer: the email as the document stage rendered it.
     /// - Returns: the document to read fields from.
-    public static func documentRead(from outer: MailDocument) -> MailDocument {
+    public static func documentRead(from outer: consuming MailDocument) -> MailDocument {
         // The email itself is copied only when it forwards an original (a copy retains every
         // field).
         if var original = outer.forwardedOriginal {
@@ -145,7 +145,9 @@ public struct Extractor: Sendable {
 
 /// The state of one extraction.
 struct ExtractionContext {
-    let outer: MailDocument
+    /// The `Message-ID` of the email as rendered (the outer email's, when it forwards an
+    /// original): all the context keeps of it.
+    let messageID: String?
     /// The document read: the forwarded original when there is one, else the email itself.
     let document: MailDocument
     let extractor: Extractor
@@ -171,7 +173,9 @@ struct ExtractionContext {
     @inline(__always)
     init(document outer: MailDocument, extractor: Extractor) {
         // Every field is computed into a local first, and the context made from them at once.
-        let document = Extractor.documentRead(from: outer)
+        // The email itself goes into the document read (not copied for it).
+        let messageID = outer.messageID
+        let document = Extractor.documentRead(from: consume outer)
         let text = DocumentText(document: document)
         let languages = extractor.languageSet(for: text)
         // "Tomorrow" is the day after the sender's day, read in the Date field's own zone.
@@ -179,7 +183,8 @@ struct ExtractionContext {
         let sender = document.sender
         let domain = sender?.domain ?? sender?.registrableDomain
         self.init(
-            outer: outer, document: document, extractor: extractor, text: text, languages: languages,
+            messageID: messageID, document: document, extractor: extractor, text: text,
+            languages: languages,
             phraseHits: PhraseHits(index: languages.index, text: text), reference: reference,
             carrierSender: domain.flatMap { extractor.rules.carriers.carrier(forSenderDomain: $0) },
             lineIsBlank: text.lines.map(\.isBlank),
@@ -194,11 +199,11 @@ struct ExtractionContext {
 
     /// A context of the given fields, each stored as it is.
     private init(
-        outer: MailDocument, document: MailDocument, extractor: Extractor, text: DocumentText,
+        messageID: String?, document: MailDocument, extractor: Extractor, text: DocumentText,
         languages: LanguageSet, phraseHits: PhraseHits, reference: CivilDate?, carrierSender: CarrierRule?,
         lineIsBlank: [Bool], warnings: [DocumentWarning]
     ) {
-        self.outer = outer
+        self.messageID = messageID
         self.document = document
         self.extractor = extractor
         self.rules = extractor.rules
@@ -225,7 +230,7 @@ struct ExtractionContext {
         let tracking = trackingCandidates()
         let orderNumbers = orderNumberCandidates()
         let kind = decideKind(orderNumbers: orderNumbers, tracking: tracking)
-        var result = ExtractionResult(messageID: outer.messageID, kind: kind)
+        var result = ExtractionResult(messageID: messageID, kind: kind)
         if kind == .cancellation && cancelsPartOfTheOrder() { result.partialCancellation = true }
         if kind == .notAnOrder {
             // Not about an order: no merchant, no order number, no shipments.

@@ -293,7 +293,8 @@ import Testing
             #expect(text.foldedRanges.count == text.lines.count)
             for (line, range) in zip(text.lines, text.foldedRanges) {
                 #expect(
-                    Array(text.foldedText[range]) == Text.fold(line.bytes), "\(line.text.debugDescription)")
+                    Array(text.foldedText[range]) == Text.fold(Array(line.bytes)),
+                    "\(line.text.debugDescription)")
             }
             if let index = languageSet?.index {
                 let whole = PhraseHits(index: index, text: text)

@@ -718,4 +718,30 @@ import Testing
             #expect(!ReplyQuote.hasForwardPrefix(subject), "\(subject)")
         }
     }
+
+    /// The byte test before a subject's characters are read: no colon, or, when no tag comes
+    /// first, none among the first 36 bytes after the spaces or among nine ASCII bytes there,
+    /// and there is no prefix.
+    @Test func subjectsWithoutPrefixAreToldFromTheirBytes() {
+        let cases: [(String, Bool)] = [
+            ("", false), ("Your order #1", false), ("Order: 12345 shipped", true), ("  Re: x", true),
+            ("答复：您的订单", true), ("[EXT] Re: x", true), ("*EXTERNAL* RE: x", true),
+            ("[Shop] Your order", false),
+            ("Order #12345: shipped", false), ("\r\nRe: x", true), ("Réf: x", true), ("12345678:", true),
+            ("123456789:", false), (" \t Re : x", true),
+            (String(repeating: "x", count: 40) + ": late colon", false),
+            ("\t" + String(repeating: "y", count: 35) + ":", false), ("ééééééééé: x", true),
+        ]
+        for (subject, expected) in cases {
+            // When the bytes decide, they decide as the characters do.
+            let decided = ReplyQuote.bytesFirstPrefix(of: subject)
+            if let decided {
+                #expect(decided == ReplyQuote.characterFirstPrefix(of: subject), "\(subject)")
+            }
+            if !expected {
+                #expect(decided == .some(nil), "\(subject)")
+                #expect(ReplyQuote.firstPrefix(of: subject) == nil, "\(subject)")
+            }
+        }
+    }
 }

@@ -128,20 +128,22 @@ extension FieldText {
     /// ASCII bytes decode to themselves whatever surrounds them, so ASCII space at either end
     /// is dropped byte by byte; when the bytes left start and end with ASCII, they are the
     /// trimmed text. Otherwise ``Text/trimmed(_:)`` decides about the other scalars.
-    static func trimmedString(_ bytes: [UInt8], _ range: Range<Int>) -> String {
+    static func trimmedString(_ bytes: some ZeroBasedBytes, _ range: Range<Int>) -> String {
         var lower = max(0, min(range.lowerBound, bytes.count))
         var upper = max(lower, min(range.upperBound, bytes.count))
         while lower < upper && isASCIISpace(bytes[lower]) { lower += 1 }
         while upper > lower && isASCIISpace(bytes[upper - 1]) { upper -= 1 }
         guard lower < upper else { return "" }
-        let text = String(decoding: bytes[lower..<upper], as: UTF8.self)
+        let text = bytes.withUnsafeBufferPointer {
+            String(decoding: UnsafeBufferPointer(rebasing: $0[lower..<upper]), as: UTF8.self)
+        }
         if bytes[lower] < 0x80 && bytes[upper - 1] < 0x80 { return text }
         return Text.trimmed(text)
     }
 
     /// Whether `Text.trimmed(String(decoding: bytes[range], as: UTF8.self))` is empty, the
     /// range clamped as in ``trimmedString(_:_:)``.
-    static func isBlank(_ bytes: [UInt8], _ range: Range<Int>) -> Bool {
+    static func isBlank(_ bytes: some ZeroBasedBytes, _ range: Range<Int>) -> Bool {
         let lower = max(0, min(range.lowerBound, bytes.count))
         let upper = max(lower, min(range.upperBound, bytes.count))
         var index = lower

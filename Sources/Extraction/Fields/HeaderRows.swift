@@ -91,7 +91,7 @@ extension ExtractionContext {
 
     /// Whether a label's `range` is the whole of `cell` but for spaces, punctuation and symbols
     /// around it (`Order #`, `Total:`, `(Total)`).
-    static func isWholeCell(_ range: Range<Int>, of cell: Range<Int>, in bytes: [UInt8]) -> Bool {
+    static func isWholeCell(_ range: Range<Int>, of cell: Range<Int>, in bytes: some ZeroBasedBytes) -> Bool {
         guard range.lowerBound >= cell.lowerBound, range.upperBound <= cell.upperBound else { return false }
         let outside =
             String(decoding: bytes[cell.lowerBound..<range.lowerBound], as: UTF8.self)

@@ -350,7 +350,7 @@ extension ExtractionContext {
 
     /// The line's tab-separated cells (``TextLine/cells``) that are not blank
     /// (``FieldText/isBlank(_:_:)``), in order: found in one pass, in one array.
-    static func filledCells(_ bytes: [UInt8]) -> [Range<Int>] {
+    static func filledCells(_ bytes: some ZeroBasedBytes) -> [Range<Int>] {
         var result: [Range<Int>] = []
         var start = 0
         for index in 0...bytes.count where index == bytes.count || bytes[index] == 0x09 {
@@ -582,7 +582,7 @@ extension ExtractionContext {
     ///   - gaps: positions in `bytes` of spaces that stand for wider gaps, in order.
     /// - Returns: byte ranges of the cells, in order (one range, the whole line, when nothing
     ///   splits it).
-    static func plainTextCells(_ bytes: [UInt8], gaps: [Int] = []) -> [Range<Int>] {
+    static func plainTextCells(_ bytes: some ZeroBasedBytes, gaps: [Int] = []) -> [Range<Int>] {
         var cells: [Range<Int>] = []
         var start = 0
         var index = 0
@@ -729,7 +729,7 @@ extension ExtractionContext {
 
     /// Whether a cell is a currency alone: an ISO 4217 code (three capital letters) or a
     /// symbol of up to four bytes without a digit (`$`, `€`, `R$`, `円`, `원`, `zł`).
-    static func isCurrencyCell(_ cell: ArraySlice<UInt8>) -> Bool {
+    static func isCurrencyCell(_ cell: some BidirectionalCollection<UInt8>) -> Bool {
         var trimmed = cell[...]
         while let first = trimmed.first, first == 0x20 { trimmed = trimmed.dropFirst() }
         while let last = trimmed.last, last == 0x20 { trimmed = trimmed.dropLast() }
@@ -744,7 +744,7 @@ extension ExtractionContext {
 
     /// The UTF-8 length of the leader character at `index` — `.` and `_` (1), `·` (2), `…`,
     /// `‥`, `・` and `･` (3) — or 0.
-    static func leaderLength(_ bytes: [UInt8], at index: Int) -> Int {
+    static func leaderLength(_ bytes: some ZeroBasedBytes, at index: Int) -> Int {
         let byte = bytes[index]
         if byte == 0x2E || byte == 0x5F { return 1 }
         if byte == 0xC2, index + 1 < bytes.count, bytes[index + 1] == 0xB7 { return 2 }
@@ -1071,7 +1071,9 @@ extension ExtractionContext {
     /// byte by byte when the cell is ASCII (where every byte is a character, lower-casing
     /// changes A–Z only and ``Text/fold(_:)`` nothing more), building no string; otherwise
     /// the cell's text is asked.
-    static func startsWithQuantityLabel(_ bytes: [UInt8], _ range: Range<Int>, of labels: [Phrase]) -> Bool {
+    static func startsWithQuantityLabel(
+        _ bytes: some ZeroBasedBytes, _ range: Range<Int>, of labels: [Phrase]
+    ) -> Bool {
         let lower = max(0, min(range.lowerBound, bytes.count))
         let upper = max(lower, min(range.upperBound, bytes.count))
         let cell = bytes[lower..<upper]
@@ -1101,7 +1103,8 @@ extension ExtractionContext {
 
     /// ``isLabel(_:of:)`` for ASCII bytes: spaces trimmed, colons after the label dropped, and
     /// the label compared with each phrase's folded bytes, A–Z lower-cased as they are read.
-    static func isLabelASCII(_ cell: ArraySlice<UInt8>, of labels: [Phrase]) -> Bool {
+    static func isLabelASCII<Cell: RandomAccessCollection<UInt8>>(_ cell: Cell, of labels: [Phrase]) -> Bool
+    where Cell.Index == Int {
         var lower = cell.startIndex
         var upper = cell.endIndex
         while lower < upper && FieldText.isASCIISpace(cell[lower]) { lower += 1 }

@@ -39,57 +39,191 @@ enum TextOrigin: String, Sendable, Comparable, CaseIterable {
     static func < (lhs: TextOrigin, rhs: TextOrigin) -> Bool { lhs.rank < rhs.rank }
 }
 
-/// One line of rendered text as UTF-8 bytes.
-final class TextLine: Sendable {
-    let origin: TextOrigin
-    /// The 0-based line number within its rendition.
-    let number: Int
-    let bytes: [UInt8]
-    /// UTF-8 offset of the line's first byte in the rendered text.
-    let startOffset: Int
-    /// The rendition's spans (shared by its lines, not copied into each) and the position of
-    /// the one the line starts in, or -1.
-    private let spans: [TextSpan]
-    private let spanIndex: Int
+/// A document's lines: their UTF-8 bytes back to back, what else each line is (``Record``),
+/// and the spans of the renditions they came from. What every ``TextLine`` and ``LineBytes``
+/// keeps alive.
+///
+/// The records and bytes are written while the lines are made
+/// (``DocumentText/init(document:)``) and never after.
+final class LineStorage: @unchecked Sendable {
+    /// What a line is besides its bytes, in 32-bit numbers (a document holds at most four
+    /// renditions of ``DocumentText/maximumBytes`` each).
+    struct Record {
+        /// Where the line's bytes are in ``LineStorage/bytes``.
+        var offset: Int32
+        var count: Int32
+        /// UTF-8 offset of the line's first byte in the rendered text.
+        var startOffset: Int32
+        /// The 0-based line number within its rendition.
+        var number: Int32
+        /// The position in the rendition's spans of the span the line starts in, or -1.
+        var spanIndex: Int32
+        var origin: TextOrigin
+        /// Whether the line's bytes are all spaces, tabs and carriage returns (or none).
+        var isBlank: Bool
 
-    /// - Parameters:
-    ///   - spans: the rendition's spans.
-    ///   - spanIndex: the position in `spans` of the span the line starts in, or -1.
-    init(origin: TextOrigin, number: Int, bytes: [UInt8], startOffset: Int, spans: [TextSpan], spanIndex: Int)
-    {
-        self.origin = origin
-        self.number = number
-        self.bytes = bytes
-        self.startOffset = startOffset
+        /// Whether `bytes` are all spaces, tabs and carriage returns (or none).
+        static func isBlank(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+        }
+    }
+
+    /// One record per line, at the line's ``TextLine/index``.
+    let records: UnsafeMutableBufferPointer<Record>
+    /// The lines' bytes, as many as the storage was made with room for.
+    let bytes: UnsafeMutableBufferPointer<UInt8>
+    /// Each rendition's spans, at its ``TextOrigin/position`` (shared, not copied).
+    let spans: [[TextSpan]]
+
+    /// A storage with room for `lines` records and `count` bytes (not yet written).
+    init(lines: Int, count: Int, spans: [[TextSpan]]) {
+        records = .allocate(capacity: lines)
+        bytes = .allocate(capacity: count)
         self.spans = spans
-        self.spanIndex = spanIndex
     }
 
-    convenience init(origin: TextOrigin, number: Int, bytes: [UInt8], startOffset: Int, span: TextSpan?) {
-        self.init(
-            origin: origin, number: number, bytes: bytes, startOffset: startOffset,
-            spans: span.map { [$0] } ?? [],
-            spanIndex: span == nil ? -1 : 0)
+    deinit {
+        records.deallocate()
+        bytes.deallocate()
     }
+}
+
+/// A line's UTF-8 bytes: a view into its document's ``LineStorage``, which it keeps alive,
+/// indexed from 0 to `count` as an array is (not as a slice is); copying it copies no byte.
+struct LineBytes: RandomAccessCollection, @unchecked Sendable {
+    typealias Index = Int
+    typealias Indices = Range<Int>
+
+    /// What the bytes belong to.
+    let storage: LineStorage
+    private let start: UnsafePointer<UInt8>
+    let count: Int
+
+    /// The `count` bytes of `storage` from `offset` on.
+    @inline(__always)
+    init(_ storage: LineStorage, offset: Int, count: Int) {
+        precondition(offset >= 0 && count >= 0 && offset + count <= storage.bytes.count)
+        self.storage = storage
+        self.start = UnsafePointer(storage.bytes.baseAddress! + offset)
+        self.count = count
+    }
+
+    /// ``init(_:offset:count:)`` for a range already checked: a line's (``TextLine/bytes``).
+    @inline(__always)
+    fileprivate init(_ storage: LineStorage, validOffset offset: Int, count: Int) {
+        self.storage = storage
+        self.start = UnsafePointer(storage.bytes.baseAddress.unsafelyUnwrapped + offset)
+        self.count = count
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { count }
+    var indices: Range<Int> { 0..<count }
+
+    @inline(__always)
+    subscript(position: Int) -> UInt8 {
+        precondition(position >= 0 && position < count, "Index out of range")
+        return start[position]
+    }
+
+    /// Calls `body` with the bytes in memory (valid only during the call).
+    @inline(__always)
+    func withUnsafeBufferPointer<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows
+        -> Result
+    {
+        try withExtendedLifetime(storage) { try body(UnsafeBufferPointer(start: start, count: count)) }
+    }
+
+    @inline(__always)
+    func withContiguousStorageIfAvailable<Result>(
+        _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
+    ) rethrows -> Result? {
+        try withUnsafeBufferPointer(body)
+    }
+}
+
+/// UTF-8 bytes indexed from 0 to `count`, as an array is (a slice is not): an array's or a
+/// line's (``LineBytes``), read alike by the byte-level helpers.
+protocol ZeroBasedBytes: RandomAccessCollection where Element == UInt8, Index == Int {
+    /// Calls `body` with the bytes in memory (valid only during the call).
+    func withUnsafeBufferPointer<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows
+        -> Result
+}
+
+extension Array: ZeroBasedBytes where Element == UInt8 {}
+extension LineBytes: ZeroBasedBytes {}
+
+/// One line of rendered text as UTF-8 bytes.
+///
+/// A line is its document's ``LineStorage`` and its position there, where its bytes and
+/// numbers are: making or freeing one allocates or frees nothing.
+struct TextLine: Sendable {
+    let storage: LineStorage
+    /// The position of the line's record in ``LineStorage/records``.
+    let index: Int
+
+    init(_ storage: LineStorage, index: Int) {
+        precondition(index >= 0 && index < storage.records.count)
+        self.storage = storage
+        self.index = index
+    }
+
+    /// A line of its own bytes, in a storage of its own.
+    init(origin: TextOrigin, number: Int, bytes: [UInt8], startOffset: Int, span: TextSpan?) {
+        var spans: [[TextSpan]] = Array(repeating: [], count: TextOrigin.allCases.count)
+        if let span { spans[origin.position] = [span] }
+        let storage = LineStorage(lines: 1, count: bytes.count, spans: spans)
+        _ = storage.bytes.initialize(fromContentsOf: bytes)
+        storage.records.initializeElement(
+            at: 0,
+            to: LineStorage.Record(
+                offset: 0, count: Int32(bytes.count), startOffset: Int32(startOffset), number: Int32(number),
+                spanIndex: span == nil ? -1 : 0, origin: origin,
+                isBlank: bytes.withUnsafeBufferPointer(LineStorage.Record.isBlank)))
+        self.init(storage, index: 0)
+    }
+
+    private var record: LineStorage.Record {
+        @inline(__always) get { storage.records[index] }
+    }
+
+    var origin: TextOrigin { record.origin }
+    /// The 0-based line number within its rendition.
+    var number: Int { Int(record.number) }
+    var bytes: LineBytes {
+        let record = record
+        return LineBytes(storage, validOffset: Int(record.offset), count: Int(record.count))
+    }
+    /// UTF-8 offset of the line's first byte in the rendered text.
+    var startOffset: Int { Int(record.startOffset) }
 
     /// The rendered span the line starts in, when the document says.
-    var span: TextSpan? { spanIndex >= 0 ? spans[spanIndex] : nil }
+    var span: TextSpan? {
+        let record = record
+        return record.spanIndex >= 0 ? storage.spans[record.origin.position][Int(record.spanIndex)] : nil
+    }
 
     /// ``bytes`` with ASCII and Latin-1 capitals lower-cased (same length, same offsets),
     /// folded when asked for: a document's lines are read folded from
     /// ``DocumentText/foldedText``, in one buffer.
-    var folded: [UInt8] { Text.fold(bytes) }
+    var folded: [UInt8] {
+        var result = Array(bytes)
+        result.withUnsafeMutableBufferPointer { _ = Text.foldBytes($0, from: 0) }
+        return result
+    }
 
     /// Part path and DOM path of the line, when the document says (built when asked for:
     /// most lines are never cited as evidence).
     var location: String? { span.map { "\($0.partPath) \($0.location)" } }
 
-    var text: String { String(decoding: bytes, as: UTF8.self) }
+    var text: String { bytes.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) } }
 
     func string(_ range: Range<Int>) -> String {
-        let lower = max(0, min(range.lowerBound, bytes.count))
-        let upper = max(lower, min(range.upperBound, bytes.count))
-        return String(decoding: bytes[lower..<upper], as: UTF8.self)
+        bytes.withUnsafeBufferPointer { bytes in
+            let lower = max(0, min(range.lowerBound, bytes.count))
+            let upper = max(lower, min(range.upperBound, bytes.count))
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[lower..<upper]), as: UTF8.self)
+        }
     }
 
     /// The table cell (tab-separated) around a byte position.
@@ -98,7 +232,12 @@ final class TextLine: Sendable {
             var lower = min(position, bytes.count)
             while lower > 0 && bytes[lower - 1] != 0x09 { lower -= 1 }
             var upper = min(position, bytes.count)
-            while upper < bytes.count && bytes[upper] != 0x09 { upper += 1 }
+            if upper < bytes.count, let base = bytes.baseAddress {
+                upper =
+                    memchr(base + upper, 0x09, bytes.count - upper).map {
+                        UnsafeRawPointer($0) - UnsafeRawPointer(base)
+                    } ?? bytes.count
+            }
             return lower..<upper
         }
     }
@@ -122,6 +261,7 @@ final class TextLine: Sendable {
 
     /// The first cell that holds more than white space (``FieldText/isBlank(_:_:)``), if any.
     var firstFilledCell: Range<Int>? {
+        let bytes = bytes
         var found: Range<Int>?
         forEachCell { cell in
             if FieldText.isBlank(bytes, cell) { return true }
@@ -133,26 +273,33 @@ final class TextLine: Sendable {
 
     /// The cells of the line.
     var cells: [Range<Int>] {
-        var result: [Range<Int>] = []
-        var start = 0
-        for index in 0...bytes.count where index == bytes.count || bytes[index] == 0x09 {
-            result.append(start..<index)
-            start = index + 1
+        bytes.withUnsafeBufferPointer { bytes in
+            var result: [Range<Int>] = []
+            var start = 0
+            for index in 0...bytes.count where index == bytes.count || bytes[index] == 0x09 {
+                result.append(start..<index)
+                start = index + 1
+            }
+            return result
         }
-        return result
     }
 
-    var isBlank: Bool { bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D } }
+    /// Whether the line is all spaces, tabs and carriage returns (or empty).
+    var isBlank: Bool { record.isBlank }
 
     /// The line as shown to a reader, cells joined by ` | `, cut to a readable length.
     var display: String {
+        let bytes = bytes
         var joined: [UInt8] = []
         joined.reserveCapacity(bytes.count + 8)
-        for cell in cells {
-            let kept = Text.trimmedRange(bytes, cell)
-            guard !kept.isEmpty else { continue }
-            if !joined.isEmpty { joined += [0x20, 0x7C, 0x20] }
-            joined += bytes[kept]
+        bytes.withUnsafeBufferPointer { buffer in
+            forEachCell { cell in
+                let kept = Text.trimmedRange(bytes, cell)
+                guard !kept.isEmpty else { return true }
+                if !joined.isEmpty { joined += [0x20, 0x7C, 0x20] }
+                joined.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[kept]))
+                return true
+            }
         }
         return Text.shortened(String(decoding: joined, as: UTF8.self), limit: 160)
     }
@@ -181,7 +328,7 @@ struct DocumentText: Sendable {
         let partPath: String?
     }
 
-    init(document: MailDocument) {
+    init(document: borrowing MailDocument) {
         // Every rendition's bytes first, back to back in one buffer, so that room for all the
         // lines is reserved once.
         var size = 0
@@ -222,8 +369,11 @@ struct DocumentText: Sendable {
         lines.reserveCapacity(count)
         var foldedRanges: [Range<Int>] = []
         foldedRanges.reserveCapacity(count)
+        let storage = Self.storage(of: buffer, parts: parts, lines: count)
         buffer.withUnsafeBufferPointer { buffer in
-            for part in parts { DocumentText.split(part, of: buffer, into: &lines, ranges: &foldedRanges) }
+            for part in parts {
+                DocumentText.split(part, of: buffer, storage: storage, into: &lines, ranges: &foldedRanges)
+            }
         }
         // Folding reads a byte and the one after it, never across a line end (a line feed or
         // carriage return is not the second byte of a folded pair), so each rendition folded as
@@ -292,6 +442,17 @@ struct DocumentText: Sendable {
         return UnsafeRawPointer(found) - UnsafeRawPointer(base)
     }
 
+    /// The lines' storage, with room for `lines` records (written by
+    /// ``split(_:of:storage:into:ranges:)``), a copy of `buffer` as it is before folding and the
+    /// parts' spans.
+    static func storage(of buffer: [UInt8], parts: [Part], lines: Int) -> LineStorage {
+        var spans: [[TextSpan]] = Array(repeating: [], count: TextOrigin.allCases.count)
+        for part in parts { spans[part.origin.position] = part.spans }
+        let storage = LineStorage(lines: lines, count: buffer.count, spans: spans)
+        _ = storage.bytes.initialize(fromContentsOf: buffer)
+        return storage
+    }
+
     /// The lines of a rendition.
     /// - Parameters:
     ///   - text: the rendition; at most ``maximumBytes`` of its UTF-8 bytes are read.
@@ -306,15 +467,23 @@ struct DocumentText: Sendable {
         var result: [TextLine] = []
         result.reserveCapacity(part.newlines + 1)
         var ranges: [Range<Int>] = []
-        buffer.withUnsafeBufferPointer { split(part, of: $0, into: &result, ranges: &ranges) }
+        let storage = storage(of: buffer, parts: [part], lines: part.newlines + 1)
+        buffer.withUnsafeBufferPointer {
+            split(part, of: $0, storage: storage, into: &result, ranges: &ranges)
+        }
         return result
     }
 
     /// Appends the lines of a rendition's bytes to `result`, and where each line's bytes are in
-    /// `buffer` to `ranges` (with room reserved by the caller).
-    /// - Parameter buffer: the buffer that holds the rendition's bytes at `part.range`.
+    /// `buffer` to `ranges` (with room reserved by the caller); writes each line's record in
+    /// `storage` at the line's position in `result`.
+    /// - Parameters:
+    ///   - buffer: the buffer that holds the rendition's bytes at `part.range`.
+    ///   - storage: the lines' storage, its bytes a copy of `buffer`
+    ///     (``storage(of:parts:lines:)``).
     static func split(
-        _ part: Part, of buffer: UnsafeBufferPointer<UInt8>, into result: inout [TextLine],
+        _ part: Part, of buffer: UnsafeBufferPointer<UInt8>, storage: LineStorage,
+        into result: inout [TextLine],
         ranges: inout [Range<Int>]
     ) {
         let bytes = UnsafeBufferPointer(rebasing: buffer[part.range])
@@ -326,16 +495,20 @@ struct DocumentText: Sendable {
         var spanIndex = 0
         func emit(_ end: Int) {
             let kept = end > start && bytes[end - 1] == 0x0D ? end - 1 : end
-            let slice = Array(UnsafeBufferPointer(rebasing: bytes[start..<kept]))
             var span = -1
             while spanIndex < spans.count && spans[spanIndex].range.upperBound <= start { spanIndex += 1 }
             if spanIndex < spans.count && spans[spanIndex].range.lowerBound < max(end, start + 1) {
                 span = spanIndex
             }
-            result.append(
-                TextLine(
-                    origin: origin, number: number, bytes: slice, startOffset: start, spans: spans,
-                    spanIndex: span))
+            let index = result.count
+            precondition(index < storage.records.count, "more lines than records")
+            storage.records.initializeElement(
+                at: index,
+                to: LineStorage.Record(
+                    offset: Int32(base + start), count: Int32(kept - start), startOffset: Int32(start),
+                    number: Int32(number), spanIndex: Int32(span), origin: origin,
+                    isBlank: LineStorage.Record.isBlank(UnsafeBufferPointer(rebasing: bytes[start..<kept]))))
+            result.append(TextLine(storage, index: index))
             ranges.append((base + start)..<(base + kept))
             number += 1
         }
@@ -455,6 +628,20 @@ enum Text {
         (word &+ 0x3F3F_3F3F_3F3F_3F3F) & ~(word &+ 0x2525_2525_2525_2525) & asciiHighBits
     }
 
+    /// For a word of any eight bytes, the high bit of each byte that is an ASCII capital
+    /// (0x41–0x5A): ``capitals(_:)`` on the bytes' low seven bits (which carry into no other
+    /// byte), without the bytes that are not ASCII.
+    @inline(__always) static func capitalsAmongASCII(_ word: UInt64) -> UInt64 {
+        capitals(word & ~asciiHighBits) & ~word
+    }
+
+    /// For a word of eight bytes, nonzero when one of them is C2 or C3 (a byte that is zero
+    /// after C2 is taken from its bits with the lowest bit cleared: the exact zero-byte test).
+    @inline(__always) static func latinPairLeads(_ word: UInt64) -> UInt64 {
+        let bits = (word & 0xFEFE_FEFE_FEFE_FEFE) ^ 0xC2C2_C2C2_C2C2_C2C2
+        return (bits &- 0x0101_0101_0101_0101) & ~bits & asciiHighBits
+    }
+
     /// ``fold(_:)``'s loop, from a position the loop reaches: eight ASCII bytes are folded at
     /// once (each capital gains 0x20, the high bit of its byte moved down two places).
     /// - Returns: whether a byte from `start` on is E3–ED, the lead byte of every Hangul
@@ -464,8 +651,12 @@ enum Text {
     static func foldBytes(_ result: UnsafeMutableBufferPointer<UInt8>, from start: Int) -> Bool {
         var scriptLead = false
         var index = start
-        while index < result.count {
-            if index + 8 <= result.count, let base = result.baseAddress {
+        let count = result.count
+        while index < count {
+            // Where eight bytes are read at once again: past eight that are not all ASCII, read
+            // one by one first (eight ASCII bytes fold as they would one by one), or at the end.
+            var stop = count
+            if index + 8 <= count, let base = result.baseAddress {
                 let raw = UnsafeMutableRawPointer(base + index)
                 let word = raw.loadUnaligned(as: UInt64.self)
                 if word & asciiHighBits == 0 {
@@ -474,23 +665,33 @@ enum Text {
                     index += 8
                     continue
                 }
+                // Once a script lead is seen, eight bytes with no ASCII capital and no C2 or C3
+                // (what the bytes after them are looked at for) have nothing to change.
+                if scriptLead && capitalsAmongASCII(word) == 0 && latinPairLeads(word) == 0 {
+                    index += 8
+                    continue
+                }
+                stop = index + 8
             }
-            let byte = result[index]
-            if byte >= 0x41 && byte <= 0x5A {
-                result[index] = byte + 0x20
-            } else if byte == 0xC3 && index + 1 < result.count {
-                let next = result[index + 1]
-                if next >= 0x80 && next <= 0x9E && next != 0x97 { result[index + 1] = next + 0x20 }
+            // (A pair that starts before the stop may end one byte past it.)
+            while index < stop {
+                let byte = result[index]
+                if byte < 0x80 {
+                    if byte >= 0x41 && byte <= 0x5A { result[index] = byte + 0x20 }
+                } else if byte == 0xC3 && index + 1 < count {
+                    let next = result[index + 1]
+                    if next >= 0x80 && next <= 0x9E && next != 0x97 { result[index + 1] = next + 0x20 }
+                    index += 1
+                } else if byte == 0xC2 && index + 1 < count && result[index + 1] == 0xA0 {
+                    // A no-break space matches a space.
+                    result[index] = 0x20
+                    result[index + 1] = 0x20
+                    index += 1
+                } else if byte >= 0xE3 && byte <= 0xED {
+                    scriptLead = true
+                }
                 index += 1
-            } else if byte == 0xC2 && index + 1 < result.count && result[index + 1] == 0xA0 {
-                // A no-break space matches a space.
-                result[index] = 0x20
-                result[index + 1] = 0x20
-                index += 1
-            } else if byte >= 0xE3 && byte <= 0xED {
-                scriptLead = true
             }
-            index += 1
         }
         return scriptLead
     }
@@ -528,26 +729,34 @@ enum Text {
         var index = 0
         let last = haystack.count - phrase.count
         while index <= last {
-            if haystack[index] == first {
-                var matched = true
-                var offset = 1
-                while offset < phrase.count {
-                    if haystack[index + offset] != phrase[offset] {
-                        matched = false
-                        break
-                    }
-                    offset += 1
+            // The next position of the phrase's first byte, found with memchr.
+            guard
+                let next = haystack.withUnsafeBufferPointer({ bytes -> Int? in
+                    guard let base = bytes.baseAddress,
+                        let found = memchr(base + index, Int32(first), last - index + 1)
+                    else { return nil }
+                    return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+                })
+            else { break }
+            index = next
+            var matched = true
+            var offset = 1
+            while offset < phrase.count {
+                if haystack[index + offset] != phrase[offset] {
+                    matched = false
+                    break
                 }
-                if matched {
-                    let end = index + phrase.count
-                    let boundaryOK =
-                        (!startsWord || !wordBefore(haystack, index)) && (!endsWord || !wordAt(haystack, end))
-                    if boundaryOK {
-                        result.append(index..<end)
-                        if result.count >= limit { break }
-                        index = end
-                        continue
-                    }
+                offset += 1
+            }
+            if matched {
+                let end = index + phrase.count
+                let boundaryOK =
+                    (!startsWord || !wordBefore(haystack, index)) && (!endsWord || !wordAt(haystack, end))
+                if boundaryOK {
+                    result.append(index..<end)
+                    if result.count >= limit { break }
+                    index = end
+                    continue
                 }
             }
             index += 1
@@ -559,17 +768,20 @@ enum Text {
     static func containsBytes(_ needle: [UInt8], in haystack: [UInt8]) -> Bool {
         guard let first = needle.first else { return true }
         guard needle.count <= haystack.count else { return false }
-        var index = 0
         let last = haystack.count - needle.count
-        while index <= last {
-            if haystack[index] == first {
+        return haystack.withUnsafeBufferPointer { bytes in
+            guard let base = bytes.baseAddress else { return false }
+            var index = 0
+            // From each position of the needle's first byte, found with memchr.
+            while index <= last, let found = memchr(base + index, Int32(first), last - index + 1) {
+                index = UnsafeRawPointer(found) - UnsafeRawPointer(base)
                 var offset = 1
-                while offset < needle.count, haystack[index + offset] == needle[offset] { offset += 1 }
+                while offset < needle.count, bytes[index + offset] == needle[offset] { offset += 1 }
                 if offset == needle.count { return true }
+                index += 1
             }
-            index += 1
+            return false
         }
-        return false
     }
 
     static func contains(_ phrase: Phrase, in bytes: [UInt8]) -> Bool {
@@ -588,7 +800,7 @@ enum Text {
 
     /// ``trimmed(_:)`` over UTF-8 bytes: the part of `range` left when the spaces
     /// ``isSpace(_:)`` names are cut from both ends (the range holds whole characters).
-    static func trimmedRange(_ bytes: [UInt8], _ range: Range<Int>) -> Range<Int> {
+    static func trimmedRange(_ bytes: some ZeroBasedBytes, _ range: Range<Int>) -> Range<Int> {
         var lower = range.lowerBound
         var upper = range.upperBound
         while lower < upper, let length = spaceLength(bytes, at: lower, end: upper) { lower += length }
@@ -603,7 +815,7 @@ enum Text {
     }
 
     /// The length in bytes of the space ``isSpace(_:)`` names that starts at `index`, or nil.
-    private static func spaceLength(_ bytes: [UInt8], at index: Int, end: Int) -> Int? {
+    private static func spaceLength(_ bytes: some ZeroBasedBytes, at index: Int, end: Int) -> Int? {
         let byte = bytes[index]
         if byte < 0x80 { return (byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)) ? 1 : nil }
         guard byte == 0xC2 || byte == 0xE2 || byte == 0xE3 || byte == 0xEF else { return nil }

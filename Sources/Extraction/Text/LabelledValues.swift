@@ -167,7 +167,9 @@ enum LabelledValues {
 
     /// What stands before a label in its cell: whether it is only punctuation and symbols
     /// (after ``Text/trimmed(_:)``), and the UTF-8 length of that trimmed text.
-    static func labelPrefix(_ bytes: [UInt8], _ range: Range<Int>) -> (opensCell: Bool, length: Int) {
+    static func labelPrefix(_ bytes: some ZeroBasedBytes, _ range: Range<Int>) -> (
+        opensCell: Bool, length: Int
+    ) {
         var lower = max(0, min(range.lowerBound, bytes.count))
         var upper = max(lower, min(range.upperBound, bytes.count))
         while lower < upper && FieldText.isASCIISpace(bytes[lower]) { lower += 1 }
@@ -254,7 +256,7 @@ enum LabelledValues {
 
     /// The position after the separators (``separators``, ``wideSeparators``) that start at
     /// `start`, reading no further than `end`.
-    static func skipSeparators(_ bytes: [UInt8], from start: Int, end: Int) -> Int {
+    static func skipSeparators(_ bytes: some ZeroBasedBytes, from start: Int, end: Int) -> Int {
         var index = start
         while index < end {
             switch bytes[index] {

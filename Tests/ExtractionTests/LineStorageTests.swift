@@ -1,0 +1,159 @@
+import MailDocument
+import Testing
+
+@testable import Extraction
+
+/// A document's lines are views into one storage: their bytes, numbers and spans are read
+/// from it as if each line held its own.
+@Suite struct LineStorageTests {
+    @Test func linesReadTheirBytesFromOneStorage() {
+        let text = "Order #12\r\n\tTotal\t$3\n\n  \u{A0}\nLAST Ünit"
+        let lines = DocumentText.split(text, origin: .plain)
+        let expected = ["Order #12", "\tTotal\t$3", "", "  \u{A0}", "LAST Ünit"]
+        #expect(lines.map(\.text) == expected)
+        #expect(lines.map(\.number) == Array(0..<5))
+        #expect(lines.map(\.startOffset) == [0, 11, 21, 22, 27])
+        #expect(lines.map(\.isBlank) == [false, false, true, false, false])
+        #expect(lines.allSatisfy { $0.origin == .plain && $0.span == nil })
+        for (line, text) in zip(lines, expected) {
+            let bytes = Array(text.utf8)
+            #expect(Array(line.bytes) == bytes)
+            #expect(line.bytes.count == bytes.count && line.bytes.indices == 0..<bytes.count)
+            line.bytes.withUnsafeBufferPointer { #expect(Array($0) == bytes) }
+            #expect(line.folded == Text.fold(bytes))
+            #expect(line.string(2..<100) == String(decoding: bytes.dropFirst(2), as: UTF8.self))
+            #expect(line.isBlank == bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D })
+        }
+        // A slice keeps the line's positions.
+        let slice = lines[1].bytes[1..<6]
+        #expect(slice.startIndex == 1)
+        #expect(Array(slice) == Array("Total".utf8))
+        // A line of its own bytes reads as the same line from a document.
+        let own = TextLine(
+            origin: .plain, number: 1, bytes: Array("\tTotal\t$3".utf8), startOffset: 11, span: nil)
+        #expect(own.text == lines[1].text && own.cells == lines[1].cells && own.display == lines[1].display)
+    }
+
+    @Test func documentLinesKeepTheirRenditionsAndSpans() {
+        let spans = [
+            TextSpan(range: 0..<5, partPath: "1", location: "html/body/p[1]"),
+            TextSpan(range: 6..<11, partPath: "1", location: "html/body/p[2]"),
+        ]
+        let document = MailDocument(
+            subject: "Your ORDER\nships", plainText: RenderedText(text: "Plain\r\ntext"),
+            htmlText: RenderedText(text: "Hello\nWorld", spans: spans), preheader: "Soon")
+        let text = DocumentText(document: document)
+        #expect(text.lines.map(\.text) == ["Your ORDER ships", "Soon", "Hello", "World", "Plain", "text"])
+        #expect(text.lines.map(\.origin) == [.subject, .preheader, .html, .html, .plain, .plain])
+        #expect(text.lines.map(\.number) == [0, 0, 0, 1, 0, 1])
+        #expect(text.lines.map(\.location) == [nil, nil, "1 html/body/p[1]", "1 html/body/p[2]", nil, nil])
+        #expect(text.lines(of: .html).map(\.text) == ["Hello", "World"])
+        for (line, range) in zip(text.lines, text.foldedRanges) {
+            #expect(Array(text.foldedText[range]) == line.folded)
+        }
+    }
+
+    /// ``Text/foldBytes(_:from:)`` reads words of eight bytes where it can; byte by byte, it
+    /// folds what it folded before (and sees the same script leads).
+    @Test func foldingByWordsAgreesWithFoldingByBytes() {
+        func reference(_ bytes: [UInt8]) -> ([UInt8], Bool) {
+            var result = bytes
+            var lead = false
+            var index = 0
+            while index < result.count {
+                let byte = result[index]
+                if byte >= 0x41 && byte <= 0x5A {
+                    result[index] = byte + 0x20
+                } else if byte == 0xC3 && index + 1 < result.count {
+                    let next = result[index + 1]
+                    if next >= 0x80 && next <= 0x9E && next != 0x97 { result[index + 1] = next + 0x20 }
+                    index += 1
+                } else if byte == 0xC2 && index + 1 < result.count && result[index + 1] == 0xA0 {
+                    result[index] = 0x20
+                    result[index + 1] = 0x20
+                    index += 1
+                } else if byte >= 0xE3 && byte <= 0xED {
+                    lead = true
+                }
+                index += 1
+            }
+            return (result, lead)
+        }
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 33
+        }
+        let pieces = ["a", "Z", "Order ", "É", "ü", "×", "\u{A0}", "注文", "주문", "カ", "\u{C2}", "\u{C3}"].map {
+            Array($0.utf8)
+        }
+        for _ in 0..<3_000 {
+            var bytes: [UInt8] = []
+            for _ in 0..<Int(next() % 24) {
+                if next() % 5 == 0 {
+                    bytes.append(UInt8(next() % 256))
+                } else {
+                    bytes += pieces[Int(next() % UInt64(pieces.count))]
+                }
+            }
+            var folded = bytes
+            let lead = folded.withUnsafeMutableBufferPointer { Text.foldBytes($0, from: 0) }
+            let expected = reference(bytes)
+            #expect(folded == expected.0 && lead == expected.1, "\(bytes)")
+            let word = (0..<8).reduce(UInt64(0)) { $0 | UInt64(next() % 256) << UInt64($1 * 8) }
+            let wordBytes = (0..<8).map { UInt8(truncatingIfNeeded: word >> UInt64($0 * 8)) }
+            #expect(
+                (Text.capitalsAmongASCII(word) != 0) == wordBytes.contains { $0 >= 0x41 && $0 <= 0x5A })
+            #expect((Text.latinPairLeads(word) != 0) == wordBytes.contains { $0 == 0xC2 || $0 == 0xC3 })
+        }
+    }
+
+    /// ``Text/occurrences(of:in:limit:)`` and ``Text/containsBytes(_:in:)`` find what a search
+    /// from every position finds.
+    @Test func phraseSearchesAgreeWithASearchFromEveryPosition() {
+        func matches(_ needle: [UInt8], _ haystack: [UInt8], at index: Int) -> Bool {
+            index + needle.count <= haystack.count
+                && Array(haystack[index..<(index + needle.count)]) == needle
+        }
+        func reference(_ phrase: [UInt8], _ haystack: [UInt8], limit: Int) -> [Range<Int>] {
+            guard !phrase.isEmpty else { return [] }
+            let startsWord = Text.wordAt(phrase, 0)
+            let endsWord = Text.wordBefore(phrase, phrase.count)
+            var result: [Range<Int>] = []
+            var index = 0
+            while index + phrase.count <= haystack.count {
+                let end = index + phrase.count
+                if matches(phrase, haystack, at: index)
+                    && (!startsWord || !Text.wordBefore(haystack, index))
+                    && (!endsWord || !Text.wordAt(haystack, end))
+                {
+                    result.append(index..<end)
+                    if result.count >= limit { break }
+                    index = end
+                } else {
+                    index += 1
+                }
+            }
+            return result
+        }
+        var state: UInt64 = 7
+        func next() -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(state >> 33)
+        }
+        let alphabet = Array("ab a-é".utf8)
+        for _ in 0..<3_000 {
+            let haystack = (0..<(next() % 40)).map { _ in alphabet[next() % alphabet.count] }
+            let phrase = (0..<(next() % 4)).map { _ in alphabet[next() % alphabet.count] }
+            let limit = 1 + next() % 4
+            #expect(
+                Text.occurrences(of: phrase, in: haystack, limit: limit)
+                    == reference(phrase, haystack, limit: limit),
+                "\(phrase) in \(haystack)")
+            #expect(
+                Text.containsBytes(phrase, in: haystack)
+                    == (phrase.isEmpty || haystack.indices.contains { matches(phrase, haystack, at: $0) }),
+                "\(phrase) in \(haystack)")
+        }
+    }
+}
