@@ -1,4 +1,5 @@
 import Foundation
+import MailDocument
 
 /// Telling an order number from the other numbers near an order label.
 enum OrderNumberToken {

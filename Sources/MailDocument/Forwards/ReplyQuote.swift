@@ -447,7 +447,7 @@ public enum ReplyQuote {
     ///   the spaces.
     /// - ASCII after the spaces: ``asciiFirstPrefix(_:from:)``.
     /// - Otherwise, when the first nine scalars after the spaces are standalone
-    ///   (``isStandalone(_:)``), each is a character of its own: when none of them is a colon,
+    ///   (``SimpleScalars/isStandalone(_:)``), each is a character of its own: when none of them is a colon,
     ///   the subject has no prefix.
     static func bytesFirstPrefix(of subject: String) -> SubjectPrefix?? {
         let decided = subject.utf8.withContiguousStorageIfAvailable { bytes -> SubjectPrefix?? in
@@ -468,32 +468,12 @@ public enum ReplyQuote {
                 .makeIterator()
             for _ in 0..<9 {
                 guard let scalar = scalars.next() else { return nil }
-                guard isStandalone(scalar), scalar != ":", scalar != "：" else { return nil }
+                guard SimpleScalars.isStandalone(scalar), scalar != ":", scalar != "：" else { return nil }
             }
             return .some(nil)
         }
         if let decided { return decided }
         return bytesFirstPrefix(of: String(decoding: Array(subject.utf8), as: UTF8.self))
-    }
-
-    /// Whether a scalar is one that never joins a neighbour of the same kind into one
-    /// character (Unicode's grapheme cluster rules GB3–GB13): printable ASCII and tab; Latin-1
-    /// letters and signs (U+00A0–U+024F without the soft hyphen); general punctuation
-    /// (U+2010–U+2027, U+2030–U+205E); currency signs (U+20A0–U+20C0); CJK symbols
-    /// (U+3000–U+3029, U+3030–U+303F); hiragana and katakana without the combining sound
-    /// marks; CJK ideographs (U+3400–U+4DBF, U+4E00–U+9FFF); Hangul syllables (U+AC00–U+D7A3);
-    /// full-width forms (U+FF01–U+FF65, U+FFE0–U+FFE6).
-    static func isStandalone(_ scalar: Unicode.Scalar) -> Bool {
-        let value = scalar.value
-        if value < 0x80 { return (value >= 0x20 && value < 0x7F) || value == 0x09 }
-        switch value {
-        case 0xA0...0xAC, 0xAE...0x24F: return true
-        case 0x2010...0x2027, 0x2030...0x205E, 0x20A0...0x20C0: return true
-        case 0x3000...0x3029, 0x3030...0x303F, 0x3041...0x3096, 0x309B...0x30FF: return true
-        case 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xAC00...0xD7A3: return true
-        case 0xFF01...0xFF65, 0xFFE0...0xFFE6: return true
-        default: return false
-        }
     }
 
     /// ``firstPrefix(of:)`` character by character, for any subject.
