@@ -181,20 +181,32 @@ import Testing
         var read = 0
         for language in Fixture.extractor.languages where ["ja", "zh", "ko"].contains(language.rules.code) {
             #expect(!language.dates.literalUnits.isEmpty, "\(language.rules.code)")
-            for _ in 0..<2_000 {
-                let text = generator.text(pieces, count: 10)
-                let expected = Self.describe(language.dates.expressionDates(in: text, reference: reference))
-                #expect(
-                    Self.describe(language.dates.dates(in: text, reference: reference)) == expected,
-                    "\(language.rules.code) \(text.debugDescription)")
-                if let fast = language.dates.unitDates(in: text, reference: reference) {
-                    read += fast.count
-                    #expect(
-                        Self.describe(fast) == expected, "\(language.rules.code) \(text.debugDescription)")
-                }
-            }
+            read += Self.unitDatesAgree(
+                language, texts: 2_000, of: pieces, count: 10, generator: &generator, reference: reference)
         }
         #expect(read > 10)
+    }
+
+    /// Reads `texts` texts of `count` pieces each in `language`: the dates read are the
+    /// expressions', and so are those of the literal-unit reader when it reads a text.
+    /// - Returns: how many dates the literal-unit reader read.
+    static func unitDatesAgree(
+        _ language: CompiledLanguage, texts: Int, of pieces: [String], count: Int, generator: inout Generator,
+        reference: CivilDate?
+    ) -> Int {
+        var read = 0
+        for _ in 0..<texts {
+            let text = generator.text(pieces, count: count)
+            let expected = describe(language.dates.expressionDates(in: text, reference: reference))
+            #expect(
+                describe(language.dates.dates(in: text, reference: reference)) == expected,
+                "\(language.rules.code) \(text.debugDescription)")
+            if let fast = language.dates.unitDates(in: text, reference: reference) {
+                read += fast.count
+                #expect(describe(fast) == expected, "\(language.rules.code) \(text.debugDescription)")
+            }
+        }
+        return read
     }
 
     /// The accented letters of weekday names are read as units of their own (both cases as
@@ -218,18 +230,8 @@ import Testing
                     "\u{212B}", "ſ",
                     "x", "mercoledi", "está confirmado",
                 ])
-            for _ in 0..<2_000 {
-                let text = generator.text(pieces, count: 8)
-                let expected = Self.describe(language.dates.expressionDates(in: text, reference: reference))
-                #expect(
-                    Self.describe(language.dates.dates(in: text, reference: reference)) == expected,
-                    "\(language.rules.code) \(text.debugDescription)")
-                if let fast = language.dates.unitDates(in: text, reference: reference) {
-                    read += fast.count
-                    #expect(
-                        Self.describe(fast) == expected, "\(language.rules.code) \(text.debugDescription)")
-                }
-            }
+            read += Self.unitDatesAgree(
+                language, texts: 2_000, of: pieces, count: 8, generator: &generator, reference: reference)
         }
         #expect(read > 20)
         let italian = Fixture.extractor.languages.first { $0.rules.code == "it" }

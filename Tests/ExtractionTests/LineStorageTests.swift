@@ -56,29 +56,6 @@ import Testing
     /// ``Text/foldBytes(_:from:)`` reads words of eight bytes where it can; byte by byte, it
     /// folds what it folded before (and sees the same script leads).
     @Test func foldingByWordsAgreesWithFoldingByBytes() {
-        func reference(_ bytes: [UInt8]) -> ([UInt8], Bool) {
-            var result = bytes
-            var lead = false
-            var index = 0
-            while index < result.count {
-                let byte = result[index]
-                if byte >= 0x41 && byte <= 0x5A {
-                    result[index] = byte + 0x20
-                } else if byte == 0xC3 && index + 1 < result.count {
-                    let next = result[index + 1]
-                    if next >= 0x80 && next <= 0x9E && next != 0x97 { result[index + 1] = next + 0x20 }
-                    index += 1
-                } else if byte == 0xC2 && index + 1 < result.count && result[index + 1] == 0xA0 {
-                    result[index] = 0x20
-                    result[index + 1] = 0x20
-                    index += 1
-                } else if byte >= 0xE3 && byte <= 0xED {
-                    lead = true
-                }
-                index += 1
-            }
-            return (result, lead)
-        }
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         func next() -> UInt64 {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
@@ -98,7 +75,7 @@ import Testing
             }
             var folded = bytes
             let lead = folded.withUnsafeMutableBufferPointer { Text.foldBytes($0, from: 0) }
-            let expected = reference(bytes)
+            let expected = WordCompareTests.referenceFoldAndLeads(bytes)
             #expect(folded == expected.0 && lead == expected.1, "\(bytes)")
             let word = (0..<8).reduce(UInt64(0)) { $0 | UInt64(next() % 256) << UInt64($1 * 8) }
             let wordBytes = (0..<8).map { UInt8(truncatingIfNeeded: word >> UInt64($0 * 8)) }

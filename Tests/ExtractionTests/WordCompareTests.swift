@@ -32,8 +32,13 @@ import Testing
     }
 
     /// Folding as it was first written: one loop writing into a copy.
-    static func referenceFold(_ bytes: [UInt8]) -> [UInt8] {
+    static func referenceFold(_ bytes: [UInt8]) -> [UInt8] { referenceFoldAndLeads(bytes).folded }
+
+    /// ``referenceFold(_:)``, and whether a byte it read on its own (not as the second of a
+    /// folded pair) is E3–ED, a script lead (``Text/foldBytes(_:from:)`` reports the same).
+    static func referenceFoldAndLeads(_ bytes: [UInt8]) -> (folded: [UInt8], scriptLead: Bool) {
         var result = bytes
+        var lead = false
         var index = 0
         while index < result.count {
             let byte = result[index]
@@ -47,10 +52,12 @@ import Testing
                 result[index] = 0x20
                 result[index + 1] = 0x20
                 index += 1
+            } else if byte >= 0xE3 && byte <= 0xED {
+                lead = true
             }
             index += 1
         }
-        return result
+        return (result, lead)
     }
 
     @Test func foldingAgreesWithTheReference() {
