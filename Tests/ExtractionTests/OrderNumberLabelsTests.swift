@@ -31,6 +31,24 @@ import Testing
         }
     }
 
+    /// Past the values searched in order, values are still told apart by their bytes:
+    /// canonically equivalent values are read each on its own.
+    @Test func manyValuesAreToldApartByTheirBytes() {
+        let words = FillerWords([])
+        let labels = OrderNumberLabels()
+        for index in 0..<(OrderNumberLabels.searchedInOrder + 4) {
+            #expect(
+                labels.number(in: "NW-\(10_000 + index)", fillers: words, minimumLength: 5)
+                    == "NW-\(10_000 + index)")
+        }
+        for value in ["Bestellung n\u{E9} A-55555", "Bestellung ne\u{301} A-55555", "NW-10003", "NW-10019"] {
+            #expect(
+                labels.number(in: value, fillers: words, minimumLength: 5)
+                    == OrderNumberToken.extract(from: value, fillers: [], minimumLength: 5),
+                "\(value.debugDescription)")
+        }
+    }
+
     /// A token's plausible length answers ``OrderNumberToken/isPlausible(_:minimumLength:)``
     /// for every minimum length, for ASCII tokens and others.
     @Test func plausibleLengthAgreesWithIsPlausible() {

@@ -415,9 +415,16 @@ final class OrderNumberLabels {
     /// The same for the weak labels, read with `following: false`.
     var weak: [LabelledValue]?
     /// The values read so far, their tokens, and each token's length when it is plausible
-    /// whatever the minimum length (``OrderNumberToken/plausibleLength(_:)``), searched in
-    /// order (an email labels a few at most, often the same in several renditions).
+    /// whatever the minimum length (``OrderNumberToken/plausibleLength(_:)``). An email labels
+    /// a few at most, often the same in several renditions: the first ``searchedInOrder`` are
+    /// searched in order; past them, through ``positions``, so that an email with thousands of
+    /// labelled values is read in time linear in their number.
     private var tokens: [(value: String, token: String?, length: Int?)] = []
+    /// Where each value's bytes are in ``tokens``, filled once there are more than
+    /// ``searchedInOrder`` of them.
+    private var positions: [[UInt8]: Int] = [:]
+    /// How many values are searched in order before ``positions`` is used: 16.
+    static let searchedInOrder = 16
 
     /// `OrderNumberToken.extract(from: value, fillers: fillers, minimumLength: minimumLength)`,
     /// the value's token read and tested once. (Values are compared byte for byte: the reading
@@ -425,15 +432,30 @@ final class OrderNumberLabels {
     func number(in value: String, fillers: FillerWords, minimumLength: Int) -> String? {
         let token: String?
         let length: Int?
-        if let known = tokens.first(where: { Self.sameBytes($0.value, value) }) {
+        if let known = known(value) {
             (token, length) = (known.token, known.length)
         } else {
             token = OrderNumberToken.token(from: value, fillers: fillers)
             length = token.flatMap(OrderNumberToken.plausibleLength)
             tokens.append((value, token, length))
+            if tokens.count > Self.searchedInOrder {
+                if positions.isEmpty {
+                    for (index, known) in tokens.enumerated() { positions[Array(known.value.utf8)] = index }
+                } else {
+                    positions[Array(value.utf8)] = tokens.count - 1
+                }
+            }
         }
         guard let token, let length, length >= minimumLength else { return nil }
         return token
+    }
+
+    /// The value read before with the same bytes, if any.
+    private func known(_ value: String) -> (value: String, token: String?, length: Int?)? {
+        if tokens.count <= Self.searchedInOrder {
+            return tokens.first { Self.sameBytes($0.value, value) }
+        }
+        return positions[Array(value.utf8)].map { tokens[$0] }
     }
 
     /// Whether two texts have the same UTF-8 bytes (compared at once when both are stored
