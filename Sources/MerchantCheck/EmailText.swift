@@ -50,8 +50,10 @@ struct EmailText {
         return parts.joined(separator: "\n")
     }
 
-    /// Upper-cased (ASCII) with white space, hyphens and soft hyphens removed: how numbers
-    /// are compared.
+    /// Upper-cased (ASCII) with white space, hyphens and soft hyphens removed, and full-width
+    /// ASCII forms (U+FF01–U+FF5E, "ＮＷ－４８２１３") read as the ASCII they stand for: how
+    /// numbers are compared. The extractor reads a full-width number as ASCII, so the text it
+    /// came from must be compared the same way.
     static func compact(_ text: String) -> String {
         String(decoding: compactBytes(text), as: UTF8.self)
     }
@@ -63,7 +65,18 @@ struct EmailText {
             [UInt8](unsafeUninitializedCapacity: input.count) { output, count in
                 var written = 0
                 var previous: UInt8 = 0
-                for byte in input {
+                var index = 0
+                while index < input.count {
+                    var byte = input[index]
+                    index += 1
+                    // U+FF01–U+FF5E in UTF-8: EF BC 81–BF and EF BD 80–9E; each stands for
+                    // the ASCII byte 0x21–0x7E, read in its place.
+                    if byte == 0xEF, index + 1 < input.count,
+                        let ascii = Self.fullWidthASCII(input[index], input[index + 1])
+                    {
+                        byte = ascii
+                        index += 2
+                    }
                     defer { previous = byte }
                     switch byte {
                     case 0x09...0x0D, 0x20, UInt8(ascii: "-"):
@@ -82,6 +95,16 @@ struct EmailText {
                 count = written
             }
         } ?? []
+    }
+
+    /// The ASCII byte a full-width form stands for, from the second and third bytes of its
+    /// UTF-8 encoding (after EF), or nil when they encode no full-width ASCII form.
+    static func fullWidthASCII(_ second: UInt8, _ third: UInt8) -> UInt8? {
+        switch (second, third) {
+        case (0xBC, 0x81...0xBF): return third - 0x80 + 0x20
+        case (0xBD, 0x80...0x9E): return third - 0x80 + 0x60
+        default: return nil
+        }
     }
 
     private static func contains(_ haystack: [UInt8], number: String) -> Bool {

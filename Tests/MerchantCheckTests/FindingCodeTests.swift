@@ -88,6 +88,31 @@ import Testing
         #expect(!Fixtures.codes(fixed).contains("MO104"))
     }
 
+    /// Numbers written in full-width forms ("Ａ－１００２３") are in the body text: the
+    /// extractor reads them as ASCII, and the check compares them the same way.
+    @Test func fullWidthNumbersInTheBodyAreText() {
+        func fullWidth(_ text: String) -> String {
+            String(
+                String.UnicodeScalarView(
+                    text.unicodeScalars.map { scalar in
+                        (0x21...0x7E).contains(scalar.value) ? Unicode.Scalar(scalar.value + 0xFEE0)! : scalar
+                    }))
+        }
+        let confirmation = checker.check(
+            document: Fixtures.confirmation(
+                body: "Thank you for shopping at Example Outfitters!\nOrder number: " + fullWidth("A-10023"),
+                subject: "Thanks for your order"),
+            extraction: Fixtures.confirmationExtraction())
+        #expect(!Fixtures.codes(confirmation).contains("MO104"))
+        let shipping = checker.check(
+            document: Fixtures.shipping(
+                body: "Example Outfitters\nYour order A-10023 has shipped.\nCarrier: UPS\nTracking number: "
+                    + fullWidth(Fixtures.validTracking.lowercased()), links: []),
+            extraction: Fixtures.shippingExtraction())
+        #expect(!Fixtures.codes(shipping).contains("MO202"))
+        #expect(EmailText.compact(fullWidth("nw-48213 ") + "\u{FF5E}\u{FF5F}") == "NW48213~\u{FF5F}")
+    }
+
     @Test func shippingEmailWithoutTrackingNumberIsMO201() {
         let broken = checker.check(
             document: Fixtures.shipping(
