@@ -86,6 +86,8 @@ private let spec = CommandSpec(
     #expect(diff.contains("+B"))
     #expect(diff.contains("+e"))
     #expect(diff.hasPrefix("--- expected\n+++ actual\n@@ -1,"))
+    // A changed line: the expected line first, then the actual one.
+    #expect(diff.contains("-b\n+B\n"))
 }
 
 /// `--jobs` beyond four threads per core (and 16) is lowered: more threads only hold more

@@ -31,12 +31,14 @@ func unifiedDiff(
             edits.append(.same(a[i]))
             i += 1
             j += 1
-        } else if j < m, i == n || table[i][j + 1] >= table[i + 1][j] {
-            edits.append(.added(b[j]))
-            j += 1
-        } else {
+        } else if i < n, j == m || table[i + 1][j] >= table[i][j + 1] {
+            // A changed line shows the expected line first, then the actual one, as diff(1)
+            // and git print them.
             edits.append(.removed(a[i]))
             i += 1
+        } else {
+            edits.append(.added(b[j]))
+            j += 1
         }
     }
     // Group into hunks with `context` unchanged lines around each change.
