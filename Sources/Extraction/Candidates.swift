@@ -248,16 +248,7 @@ enum Scoring {
     /// `Set(candidates.map { $0.origin?.rawValue ?? $0.source }).count`, counted without a
     /// set for the few candidates a value usually has.
     static func distinctRenditions<Value>(_ candidates: [Candidate<Value>]) -> Int {
-        func rendition(_ index: Int) -> String {
-            candidates[index].origin?.rawValue ?? candidates[index].source
-        }
-        guard candidates.count <= 16 else { return Set(candidates.indices.map(rendition)).count }
-        var distinct = 0
-        for index in candidates.indices
-        where !(0..<index).contains(where: { rendition($0) == rendition(index) }) {
-            distinct += 1
-        }
-        return distinct
+        Array(candidates.indices).withUnsafeBufferPointer { distinctRenditions($0, of: candidates) }
     }
 
     /// ``distinctRenditions(_:)`` of the candidates at some indices.
