@@ -533,6 +533,12 @@ import Testing
             "a", "z", "A", "Z", "0", "9", " ", "-", "@", "[", "`", "{", "/", ":", "\u{7F}", "é", "Ω", "１",
             "\n",
             "lowercaseletters", "Capital", "UPS", "1Z5R89390357567127", "abc123", "x",
+            // Runs of seven, eight and nine bytes and of about twice the longest format (read
+            // eight bytes at a time, across the end of the text too).
+            "1234567", "ABCDEFGH", "abcdefgh1", "Ab3dEf7h", String(repeating: "7", count: 69),
+            String(repeating: "Z9", count: 36), "\u{80}", "\u{FF}",
+            // Capitals followed by small letters (passed over) and not (read).
+            "Hello", "HelloWORLD", "aB", "Ab1", "ABc", "SendungsNr", "xY", "ABCDEFGh", "ABCDEFGHi",
         ]
         let search = TrackingSearch(compiled: Self.compiled, input: TrackingSearchInput(text: ""))
         for round in 0..<20_000 {
@@ -540,6 +546,44 @@ import Testing
             let scan = TextScan(search: search, bytes: Array(text.utf8), isSubject: false)
             let expected = scan.allRuns().filter { $0.isNumberLike || ($0.hasDigit && $0.length >= 6) }
             #expect(scan.findRuns() == expected, "\(text.debugDescription)")
+        }
+    }
+
+    /// The byte classes read eight bytes at a time are those of each byte alone, at every
+    /// position of the word.
+    @Test func byteClassesAgreeWithEachByte() {
+        var generator = Generator(state: 43)
+        for round in 0..<4_096 {
+            var bytes = (0..<8).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+            // Every byte value at every position.
+            bytes[round % 8] = UInt8(round / 8 % 256)
+            let word = bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
+            let classes = TextScan.byteClasses(word)
+            for (position, byte) in bytes.enumerated() {
+                let bit = UInt64(0x80) << (8 * position)
+                let isDigit = byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+                let isSmall = byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")
+                let isLetter = isSmall || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                #expect((classes.digits & bit != 0) == isDigit, "\(byte)")
+                #expect((classes.letters & bit != 0) == isLetter, "\(byte)")
+                #expect((classes.lowers & bit != 0) == isSmall, "\(byte)")
+            }
+            #expect((classes.digits | classes.letters | classes.lowers) & ~TextScan.highBits == 0)
+        }
+    }
+
+    /// The kept runs, tested as one condition, are the runs the conditions one by one keep.
+    @Test func keptRunsAgreeWithTheirConditions() {
+        for length in 1...(TrackingFormat.longest * 2 + 3) {
+            for hasDigit in [false, true] {
+                for hasLower in [false, true] {
+                    let run = TextScan.Run(start: 5, end: 5 + length, hasDigit: hasDigit, hasLower: hasLower)
+                    let expected =
+                        run.length <= TrackingFormat.longest * 2
+                        && (run.isNumberLike || (run.hasDigit && run.length >= 6))
+                    #expect(TextScan.isKept(run) == expected, "\(length) \(hasDigit) \(hasLower)")
+                }
+            }
         }
     }
 
