@@ -165,6 +165,46 @@ import Testing
         #expect(hits > 5_000)
     }
 
+    /// A scanner whose phrases all start at a word or a UTF-8 lead byte goes from one such
+    /// position to the next eight bytes at a time: it finds every hit the first-byte buckets
+    /// find, in texts long and short, with stray lead and continuation bytes and other bytes
+    /// of every kind around the words.
+    @Test func keywordWordStartScanAgrees() {
+        var scanner = KeywordScanner()
+        let phrases = [
+            "No", "Nr", "NRW", "nro", "Nummer", "Number", "nº", "AWB", "awbs", "Aw", "UPS", "Ups!", "ups1",
+            "tracking number", "Sendungs-Nr", "運送", "追跡番号", "운송장", "é-mail", "ß", "9x", "12345",
+        ]
+        for (tag, phrase) in phrases.enumerated() {
+            scanner.add(phrase, tag: tag, caseSensitive: tag % 4 == 1)
+        }
+        scanner.seal()
+        #expect(scanner.startsAtWordsOrLeadBytes)
+        var generator = Generator(state: 83)
+        let pieces: [[UInt8]] =
+            (phrases + [
+                "N", "n", "A", "a", "U", "W", "w", " ", "  ", "-", "1", "é", "º", "\u{A0}", "xNo", "NoX",
+                "\n",
+                "_", "@", "[", "`", "{", "/", ":", "追", "号", "tracking", "numbers",
+            ]).map { Array($0.utf8) } + [[0x80], [0xBF], [0xC0], [0xE8], [0xFF], [0x7F]]
+        var hits = 0
+        for round in 0..<10_000 {
+            let count = Int(generator.next() % UInt64(round % 3 == 0 ? 60 : 12)) + 1
+            var text: [UInt8] = []
+            for _ in 0..<count { text += generator.pick(pieces) }
+            let fast = scanner.scan(text)
+            #expect(fast == scanner.scanByFirstByte(text), "\(text)")
+            hits += fast.count
+        }
+        #expect(hits > 20_000)
+    }
+
+    /// The catalog's text and mention scanners take the word-start scan.
+    @Test func catalogScannersStartAtWords() {
+        #expect(Self.compiled.textScanner.startsAtWordsOrLeadBytes)
+        #expect(Self.compiled.mentionScanner.startsAtWordsOrLeadBytes)
+    }
+
     @Test func keywordScannerWithOneBytePhrases() {
         var scanner = KeywordScanner()
         scanner.add("#", tag: 1)
