@@ -205,6 +205,37 @@ import Testing
         #expect(Self.compiled.mentionScanner.startsAtWordsOrLeadBytes)
     }
 
+    /// The second rendition is searched only when the first gives nothing, and gives what a
+    /// search of it alone gives (its sender domain's carriers reused or looked up).
+    @Test func secondRenditionSearchedOnlyWhenTheFirstGivesNothing() {
+        let catalog = CarrierTestSupport.catalog
+        var generator = Generator(state: 89)
+        let pieces = [
+            " ", "\n", "Tracking number: ", "UPS ", "DHL ", "Order ", "1Z5R89390357567127",
+            "JD014600006281230109",
+            "RR123456785DE", "123456789012", "words", "00340434161094042557",
+        ]
+        let domains: [String?] = [nil, "ups.com", "dhl.de", "shop.example"]
+        var fromSecond = 0
+        for round in 0..<600 {
+            let first = TrackingSearchInput(
+                text: generator.text(pieces, count: 6), senderDomain: generator.pick(domains),
+                subject: round % 3 == 0 ? "Your UPS parcel" : nil)
+            let second =
+                round % 4 == 0
+                ? nil
+                : TrackingSearchInput(
+                    text: generator.text(pieces, count: 6),
+                    senderDomain: round % 2 == 0 ? first.senderDomain : generator.pick(domains))
+            let firstFound = catalog.findTrackingNumbers(in: first)
+            let expected =
+                firstFound.isEmpty ? second.map { catalog.findTrackingNumbers(in: $0) } ?? [] : firstFound
+            if firstFound.isEmpty && !expected.isEmpty { fromSecond += 1 }
+            #expect(catalog.findTrackingNumbers(in: first, orElseIn: second) == expected)
+        }
+        #expect(fromSecond > 20)
+    }
+
     @Test func keywordScannerWithOneBytePhrases() {
         var scanner = KeywordScanner()
         scanner.add("#", tag: 1)

@@ -23,20 +23,19 @@ extension CarrierCatalog {
         return search.run()
     }
 
-    /// ``findTrackingNumbers(in:)`` for each input in turn, up to the first that gives a
-    /// candidate (the renditions of one document, the one with the links first); a sender
-    /// domain repeated from the input before is looked up once.
+    /// ``findTrackingNumbers(in:)`` for `first`, and for `second` when `first` gives no
+    /// candidate (the renditions of one document, the one with the links first); the sender
+    /// domain, when the second repeats the first's, is looked up once. No list of inputs is
+    /// made.
     /// - Returns: the candidates of the first input that has some, else none.
-    func findTrackingNumbers(inFirstOf inputs: [TrackingSearchInput]) -> [TrackingCandidate] {
-        var sender: (domain: String?, carriers: CarrierSet)?
-        for input in inputs {
-            let known = sender.flatMap { $0.domain == input.senderDomain ? $0.carriers : nil }
-            let search = TrackingSearch(compiled: compiled, input: input, senderCarriers: known)
-            sender = (input.senderDomain, search.senderCarriers)
-            let found = search.run()
-            if !found.isEmpty { return found }
-        }
-        return []
+    func findTrackingNumbers(in first: TrackingSearchInput, orElseIn second: TrackingSearchInput?)
+        -> [TrackingCandidate]
+    {
+        let search = TrackingSearch(compiled: compiled, input: first)
+        let found = search.run()
+        guard found.isEmpty, let second else { return found }
+        let known = second.senderDomain == first.senderDomain ? search.senderCarriers : nil
+        return TrackingSearch(compiled: compiled, input: second, senderCarriers: known).run()
     }
 
     /// The carriers and formats a number fits, ignoring context (for tests and tools).
