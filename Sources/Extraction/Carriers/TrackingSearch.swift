@@ -114,6 +114,8 @@ final class TrackingSearch {
                 continue
             }
             let answers = compiled.hostAnswers(host)
+            // Room for the few hosts of a mail at once (not grown host by host).
+            if hostAnswers.isEmpty { hostAnswers.reserveCapacity(min(linkCount - index, 16)) }
             hostIndex.insert(hostAnswers.count, for: host)
             linkCarriers.formUnion(answers.carriers)
             linkHostIndices.append(hostAnswers.count)
@@ -482,6 +484,7 @@ final class TrackingSearch {
         // of the same number (or -1); no list of candidates is made per number.
         var next = [Int](repeating: -1, count: count)
         var tails: [Int] = []
+        tails.reserveCapacity(count)
         // Number → group; its values are the groups' heads (compared key by key while there
         // are few numbers, as is usual).
         var groupByNumber = SmallMap<String, Int>(capacity: count)
