@@ -50,7 +50,8 @@ struct KeywordScanner: Sendable {
     /// Whether every phrase starts with an ASCII letter or digit and needs a word boundary
     /// before it, or starts with a byte of `C0`–`FF` (a UTF-8 lead byte): then a phrase can
     /// start only at the start of a word or at such a byte, and the scan goes from one of
-    /// those to the next eight bytes at a time (``nextWordStart(_:from:count:insideWord:)``).
+    /// those to the next eight bytes at a time
+    /// (``nextStartByWords(_:from:count:flags:pairs:later:insideWord:)``).
     private(set) var startsAtWordsOrLeadBytes = false
     /// Per byte: bit 0 when it is an ASCII letter or digit, bit 1 when some phrase that
     /// needs no word boundary before it starts with it (only those are tried inside a word),
@@ -73,8 +74,7 @@ struct KeywordScanner: Sendable {
     static let pairBucketCount = 4096
 
     /// The bit of a phrase's or a text's third (or fourth) byte in ``pairLater``: ASCII letters
-    /// compare
-    /// without case (each letter has a bit of its own), other bytes share bits.
+    /// compare without case (each letter has a bit of its own), other bytes share bits.
     @inline(__always) static func thirdByteBit(_ byte: UInt8) -> UInt32 {
         UInt32(1) &<< UInt32(lower(byte) & 31)
     }
@@ -317,8 +317,8 @@ struct KeywordScanner: Sendable {
 
     /// ``nextStart(_:from:count:flags:pairs:later:insideWord:)`` for a scanner whose phrases
     /// all start at the start of a word or at a UTF-8 lead byte (``startsAtWordsOrLeadBytes``):
-    /// it passes over no position where a phrase starts, and stops at fewer others than a
-    /// byte-by-byte reading would.
+    /// it passes over no position where a phrase starts (where it stops, the scan's slots
+    /// compare whole phrases and their word boundaries), and reads far fewer positions.
     ///
     /// Only those positions are tried: eight bytes are read at a time, and the first such
     /// position in them (a letter or digit after a byte that is neither, or a byte of
