@@ -165,6 +165,77 @@ import Testing
         #expect(hits > 5_000)
     }
 
+    /// A scanner whose phrases all start at a word or a UTF-8 lead byte goes from one such
+    /// position to the next eight bytes at a time: it finds every hit the first-byte buckets
+    /// find, in texts long and short, with stray lead and continuation bytes and other bytes
+    /// of every kind around the words.
+    @Test func keywordWordStartScanAgrees() {
+        var scanner = KeywordScanner()
+        let phrases = [
+            "No", "Nr", "NRW", "nro", "Nummer", "Number", "nº", "AWB", "awbs", "Aw", "UPS", "Ups!", "ups1",
+            "tracking number", "Sendungs-Nr", "運送", "追跡番号", "운송장", "é-mail", "ß", "9x", "12345",
+        ]
+        for (tag, phrase) in phrases.enumerated() {
+            scanner.add(phrase, tag: tag, caseSensitive: tag % 4 == 1)
+        }
+        scanner.seal()
+        #expect(scanner.startsAtWordsOrLeadBytes)
+        var generator = Generator(state: 83)
+        let pieces: [[UInt8]] =
+            (phrases + [
+                "N", "n", "A", "a", "U", "W", "w", " ", "  ", "-", "1", "é", "º", "\u{A0}", "xNo", "NoX",
+                "\n",
+                "_", "@", "[", "`", "{", "/", ":", "追", "号", "tracking", "numbers",
+            ]).map { Array($0.utf8) } + [[0x80], [0xBF], [0xC0], [0xE8], [0xFF], [0x7F]]
+        var hits = 0
+        for round in 0..<10_000 {
+            let count = Int(generator.next() % UInt64(round % 3 == 0 ? 60 : 12)) + 1
+            var text: [UInt8] = []
+            for _ in 0..<count { text += generator.pick(pieces) }
+            let fast = scanner.scan(text)
+            #expect(fast == scanner.scanByFirstByte(text), "\(text)")
+            hits += fast.count
+        }
+        #expect(hits > 20_000)
+    }
+
+    /// The catalog's text and mention scanners take the word-start scan.
+    @Test func catalogScannersStartAtWords() {
+        #expect(Self.compiled.textScanner.startsAtWordsOrLeadBytes)
+        #expect(Self.compiled.mentionScanner.startsAtWordsOrLeadBytes)
+    }
+
+    /// The second rendition is searched only when the first gives nothing, and gives what a
+    /// search of it alone gives (its sender domain's carriers reused or looked up).
+    @Test func secondRenditionSearchedOnlyWhenTheFirstGivesNothing() {
+        let catalog = CarrierTestSupport.catalog
+        var generator = Generator(state: 89)
+        let pieces = [
+            " ", "\n", "Tracking number: ", "UPS ", "DHL ", "Order ", "1Z5R89390357567127",
+            "JD014600006281230109",
+            "RR123456785DE", "123456789012", "words", "00340434161094042557",
+        ]
+        let domains: [String?] = [nil, "ups.com", "dhl.de", "shop.example"]
+        var fromSecond = 0
+        for round in 0..<600 {
+            let first = TrackingSearchInput(
+                text: generator.text(pieces, count: 6), senderDomain: generator.pick(domains),
+                subject: round % 3 == 0 ? "Your UPS parcel" : nil)
+            let second =
+                round % 4 == 0
+                ? nil
+                : TrackingSearchInput(
+                    text: generator.text(pieces, count: 6),
+                    senderDomain: round % 2 == 0 ? first.senderDomain : generator.pick(domains))
+            let firstFound = catalog.findTrackingNumbers(in: first)
+            let expected =
+                firstFound.isEmpty ? second.map { catalog.findTrackingNumbers(in: $0) } ?? [] : firstFound
+            if firstFound.isEmpty && !expected.isEmpty { fromSecond += 1 }
+            #expect(catalog.findTrackingNumbers(in: first, orElseIn: second) == expected)
+        }
+        #expect(fromSecond > 20)
+    }
+
     @Test func keywordScannerWithOneBytePhrases() {
         var scanner = KeywordScanner()
         scanner.add("#", tag: 1)
@@ -533,6 +604,12 @@ import Testing
             "a", "z", "A", "Z", "0", "9", " ", "-", "@", "[", "`", "{", "/", ":", "\u{7F}", "é", "Ω", "１",
             "\n",
             "lowercaseletters", "Capital", "UPS", "1Z5R89390357567127", "abc123", "x",
+            // Runs of seven, eight and nine bytes and of about twice the longest format (read
+            // eight bytes at a time, across the end of the text too).
+            "1234567", "ABCDEFGH", "abcdefgh1", "Ab3dEf7h", String(repeating: "7", count: 69),
+            String(repeating: "Z9", count: 36), "\u{80}", "\u{FF}",
+            // Capitals followed by small letters (passed over) and not (read).
+            "Hello", "HelloWORLD", "aB", "Ab1", "ABc", "SendungsNr", "xY", "ABCDEFGh", "ABCDEFGHi",
         ]
         let search = TrackingSearch(compiled: Self.compiled, input: TrackingSearchInput(text: ""))
         for round in 0..<20_000 {
@@ -540,6 +617,44 @@ import Testing
             let scan = TextScan(search: search, bytes: Array(text.utf8), isSubject: false)
             let expected = scan.allRuns().filter { $0.isNumberLike || ($0.hasDigit && $0.length >= 6) }
             #expect(scan.findRuns() == expected, "\(text.debugDescription)")
+        }
+    }
+
+    /// The byte classes read eight bytes at a time are those of each byte alone, at every
+    /// position of the word.
+    @Test func byteClassesAgreeWithEachByte() {
+        var generator = Generator(state: 43)
+        for round in 0..<4_096 {
+            var bytes = (0..<8).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+            // Every byte value at every position.
+            bytes[round % 8] = UInt8(round / 8 % 256)
+            let word = bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
+            let classes = TextScan.byteClasses(word)
+            for (position, byte) in bytes.enumerated() {
+                let bit = UInt64(0x80) << (8 * position)
+                let isDigit = byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+                let isSmall = byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")
+                let isLetter = isSmall || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                #expect((classes.digits & bit != 0) == isDigit, "\(byte)")
+                #expect((classes.letters & bit != 0) == isLetter, "\(byte)")
+                #expect((classes.lowers & bit != 0) == isSmall, "\(byte)")
+            }
+            #expect((classes.digits | classes.letters | classes.lowers) & ~TextScan.highBits == 0)
+        }
+    }
+
+    /// The kept runs, tested as one condition, are the runs the conditions one by one keep.
+    @Test func keptRunsAgreeWithTheirConditions() {
+        for length in 1...(TrackingFormat.longest * 2 + 3) {
+            for hasDigit in [false, true] {
+                for hasLower in [false, true] {
+                    let run = TextScan.Run(start: 5, end: 5 + length, hasDigit: hasDigit, hasLower: hasLower)
+                    let expected =
+                        run.length <= TrackingFormat.longest * 2
+                        && (run.isNumberLike || (run.hasDigit && run.length >= 6))
+                    #expect(TextScan.isKept(run) == expected, "\(length) \(hasDigit) \(hasLower)")
+                }
+            }
         }
     }
 

@@ -38,15 +38,21 @@ struct KeywordScanner: Sendable {
     /// needs no word boundary before it; ``nextStart(_:from:count:flags:pairs:later:insideWord:)``
     /// passes over positions whose bucket has nothing to try.
     private var pairFlags: [UInt8] = []
-    /// Per pair bucket: bit `b & 31` for each lower-cased third byte `b` of its phrases, so
-    /// that a position whose third byte is none of theirs tries no slot; all bits set when the
-    /// bucket has a phrase of two bytes (``thirdByteBit(_:)``).
-    private var pairThirds: [UInt32] = []
-    /// The same for the fourth bytes; all bits set when the bucket has a phrase of two or
-    /// three bytes.
-    private var pairFourths: [UInt32] = []
+    /// Per pair bucket, in the low 32 bits: bit `b & 31` for each lower-cased third byte `b` of
+    /// its phrases, so that a position whose third byte is none of theirs tries no slot; all
+    /// bits set when the bucket has a phrase of two bytes (``thirdByteBit(_:)``). In the high
+    /// 32 bits the same for the fourth bytes; all bits set when the bucket has a phrase of two
+    /// or three bytes. One word per bucket: both are read with one load. A bucket without a
+    /// slot has no bit set.
+    private var pairLater: [UInt64] = []
     /// Whether some phrase is one byte long: those scanners keep the first-byte scan.
     private var hasOneBytePhrase = false
+    /// Whether every phrase starts with an ASCII letter or digit and needs a word boundary
+    /// before it, or starts with a byte of `C0`–`FF` (a UTF-8 lead byte): then a phrase can
+    /// start only at the start of a word or at such a byte, and the scan goes from one of
+    /// those to the next eight bytes at a time
+    /// (``nextStartByWords(_:from:count:flags:pairs:later:insideWord:)``).
+    private(set) var startsAtWordsOrLeadBytes = false
     /// Per byte: bit 0 when it is an ASCII letter or digit, bit 1 when some phrase that
     /// needs no word boundary before it starts with it (only those are tried inside a word),
     /// bit 2 when some phrase starts with it.
@@ -67,9 +73,8 @@ struct KeywordScanner: Sendable {
 
     static let pairBucketCount = 4096
 
-    /// The bit of a phrase's or a text's third (or fourth) byte in ``pairThirds`` (and
-    /// ``pairFourths``): ASCII letters compare
-    /// without case (each letter has a bit of its own), other bytes share bits.
+    /// The bit of a phrase's or a text's third (or fourth) byte in ``pairLater``: ASCII letters
+    /// compare without case (each letter has a bit of its own), other bytes share bits.
     @inline(__always) static func thirdByteBit(_ byte: UInt8) -> UInt32 {
         UInt32(1) &<< UInt32(lower(byte) & 31)
     }
@@ -116,6 +121,10 @@ struct KeywordScanner: Sendable {
         }
         bucketStarts[256] = bucketEntries.count
         hasOneBytePhrase = lengths.contains(1)
+        startsAtWordsOrLeadBytes = (0..<tags.count).allSatisfy { entry in
+            let first = pool[offsets[entry]]
+            return first >= 0xC0 || (Self.isAlphanumeric(first) && boundaryStart[entry])
+        }
         for byte in 0..<256 {
             byteFlags[byte] =
                 (Self.isAlphanumeric(UInt8(byte)) ? 1 : 0)
@@ -142,8 +151,7 @@ struct KeywordScanner: Sendable {
                 fourths[bucket] |= lengths[entry] <= 3 ? .max : Self.thirdByteBit(pool[start + 3])
             }
         }
-        pairThirds = thirds
-        pairFourths = fourths
+        pairLater = (0..<Self.pairBucketCount).map { UInt64(thirds[$0]) | UInt64(fourths[$0]) << 32 }
         pairStarts = []
         pairFree = []
         pairSlots = []
@@ -176,12 +184,9 @@ struct KeywordScanner: Sendable {
                     pairSlots.withUnsafeBufferPointer { slots in
                         byteFlags.withUnsafeBufferPointer { flags in
                             pairFlags.withUnsafeBufferPointer { pairs in
-                                pairThirds.withUnsafeBufferPointer { thirds in
-                                    pairFourths.withUnsafeBufferPointer { fourths in
-                                        scanPairs(
-                                            text, pool, starts, free, slots, flags, pairs, (thirds, fourths),
-                                            into: &hits)
-                                    }
+                                pairLater.withUnsafeBufferPointer { later in
+                                    scanPairs(
+                                        text, pool, starts, free, slots, flags, pairs, later, into: &hits)
                                 }
                             }
                         }
@@ -197,7 +202,7 @@ struct KeywordScanner: Sendable {
         _ starts: UnsafeBufferPointer<Int32>, _ free: UnsafeBufferPointer<Int32>,
         _ slots: UnsafeBufferPointer<Slot>, _ flags: UnsafeBufferPointer<UInt8>,
         _ pairs: UnsafeBufferPointer<UInt8>,
-        _ later: (thirds: UnsafeBufferPointer<UInt32>, fourths: UnsafeBufferPointer<UInt32>),
+        _ later: UnsafeBufferPointer<UInt64>,
         into hits: inout [Hit]
     ) {
         let count = text.count
@@ -207,9 +212,14 @@ struct KeywordScanner: Sendable {
         var insideWord = false
         var index = 0
         while true {
-            let next = Self.nextStart(
-                base, from: index, count: count, flags: flagBase, pairs: pairBase, later: later,
-                insideWord: insideWord)
+            let next =
+                startsAtWordsOrLeadBytes
+                ? Self.nextStartByWords(
+                    base, from: index, count: count, flags: flagBase, pairs: pairBase, later: later,
+                    insideWord: insideWord)
+                : Self.nextStart(
+                    base, from: index, count: count, flags: flagBase, pairs: pairBase, later: later,
+                    insideWord: insideWord)
             guard next.index < count - 1 else { break }
             index = next.index
             insideWord = next.insideWord
@@ -263,7 +273,7 @@ struct KeywordScanner: Sendable {
     /// some phrase starts with, and inside a word one a boundary-free phrase starts with,
     /// whose pair bucket (with the next byte) has such a phrase, and whose third and fourth
     /// bytes (when the bucket has no shorter phrase) are among the bucket's phrases' third
-    /// and fourth bytes (``pairThirds``, ``pairFourths``). Returns it (`count - 1` when there
+    /// and fourth bytes (``pairLater``). Returns it (`count - 1` when there
     /// is none) with whether the byte before it is part of a word. (A function of its own,
     /// so that its short loop keeps everything in registers: a position only the third or
     /// fourth byte rules out costs a few instructions here, not a return to the scan.)
@@ -274,7 +284,7 @@ struct KeywordScanner: Sendable {
     private static func nextStart(
         _ text: UnsafePointer<UInt8>, from start: Int, count: Int, flags: UnsafePointer<UInt8>,
         pairs: UnsafePointer<UInt8>,
-        later: (thirds: UnsafeBufferPointer<UInt32>, fourths: UnsafeBufferPointer<UInt32>),
+        later: UnsafeBufferPointer<UInt64>,
         insideWord: Bool
     ) -> (index: Int, insideWord: Bool) {
         let end = count - 1
@@ -288,10 +298,10 @@ struct KeywordScanner: Sendable {
                 if pairs[bucket] & (inside ? 2 : 1) != 0 {
                     // No phrase of the bucket has this third byte, or this fourth byte (or
                     // there is no room for them): none is tried.
-                    let third = later.thirds[bucket]
+                    let third = UInt32(truncatingIfNeeded: later[bucket])
                     if third == .max { return (index, inside) }
                     if index + 2 < count, third & thirdByteBit(text[index + 2]) != 0 {
-                        let fourth = later.fourths[bucket]
+                        let fourth = UInt32(truncatingIfNeeded: later[bucket] &>> 32)
                         if fourth == .max { return (index, inside) }
                         if index + 3 < count, fourth & thirdByteBit(text[index + 3]) != 0 {
                             return (index, inside)
@@ -303,6 +313,77 @@ struct KeywordScanner: Sendable {
             index += 1
         }
         return (end, inside)
+    }
+
+    /// ``nextStart(_:from:count:flags:pairs:later:insideWord:)`` for a scanner whose phrases
+    /// all start at the start of a word or at a UTF-8 lead byte (``startsAtWordsOrLeadBytes``):
+    /// it passes over no position where a phrase starts (where it stops, the scan's slots
+    /// compare whole phrases and their word boundaries), and reads far fewer positions.
+    ///
+    /// Only those positions are tried: eight bytes are read at a time, and the first such
+    /// position in them (a letter or digit after a byte that is neither, or a byte of
+    /// `C0`–`FF`) is found by bit masks, without a test per byte. There the third and fourth
+    /// bytes are tested against the pair bucket's (``pairLater``, one load; a bucket without a
+    /// slot has no bit), as one condition: a branch taken only where a phrase may start (the
+    /// slots, tried there, compare whole phrases and their word boundaries). The last bytes,
+    /// where the eight bytes and the three after a position do not fit, are read byte by byte.
+    @inline(never)
+    private static func nextStartByWords(
+        _ text: UnsafePointer<UInt8>, from start: Int, count: Int, flags: UnsafePointer<UInt8>,
+        pairs: UnsafePointer<UInt8>, later: UnsafeBufferPointer<UInt64>, insideWord: Bool
+    ) -> (index: Int, insideWord: Bool) {
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        var index = start
+        // Bit 7 set when the byte before `index` is an ASCII letter or digit.
+        var before: UInt64 = insideWord ? 0x80 : 0
+        guard let table = later.baseAddress else {
+            return nextStart(
+                text, from: start, count: count, flags: flags, pairs: pairs, later: later,
+                insideWord: insideWord)
+        }
+        // Each position of the eight read has its three following bytes in the text.
+        while index + 11 <= count {
+            let word = UInt64(littleEndian: UnsafeRawPointer(text + index).loadUnaligned(as: UInt64.self))
+            let seven = word & (0x7F &* ones)
+            let ascii = ~word & high
+            let digits = (seven &+ (0x50 &* ones)) & ~(seven &+ (0x46 &* ones)) & ascii
+            let folded = seven | (0x20 &* ones)
+            let letters = (folded &+ (0x1F &* ones)) & ~(folded &+ (0x05 &* ones)) & ascii
+            let words = digits | letters
+            // Lead bytes: bits 7 and 6 both set.
+            let leads = word & (word &<< 1) & high
+            let wordsBefore = (words &<< 8) | before
+            let starts = (words & ~wordsBefore) | leads
+            guard starts != 0 else {
+                before = (words &>> 56) & 0x80
+                index &+= 8
+                continue
+            }
+            let shift = UInt64(starts.trailingZeroBitCount & ~7)
+            let position = index &+ Int(shift &>> 3)
+            let bucket = pairBucket(text[position], lower(text[position &+ 1]))
+            // The third and fourth bytes' bits against the bucket's, both halves at once.
+            let wanted =
+                UInt64(thirdByteBit(text[position &+ 2])) | UInt64(thirdByteBit(text[position &+ 3])) &<< 32
+            let found = table[bucket] & wanted
+            if nonZero(UInt32(truncatingIfNeeded: found)) & nonZero(UInt32(truncatingIfNeeded: found &>> 32))
+                != 0
+            {
+                return (position, wordsBefore &>> shift & 0x80 != 0)
+            }
+            // On from the byte after it, which has it before it.
+            before = words &>> shift & 0x80
+            index = position &+ 1
+        }
+        return nextStart(
+            text, from: index, count: count, flags: flags, pairs: pairs, later: later, insideWord: before != 0
+        )
+    }
+
+    /// 1 when `value` is not zero, else 0, without a branch.
+    @inline(__always) private static func nonZero(_ value: UInt32) -> UInt32 {
+        (value | (0 &- value)) &>> 31
     }
 
     /// ``scan(_:)`` by first-byte buckets alone: for scanners with one-byte phrases, and the

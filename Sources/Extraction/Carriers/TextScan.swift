@@ -306,8 +306,9 @@ final class TextScan {
     /// to chain. Runs longer than twice the longest format are glued to other letters
     /// (Hangul, kana, accented Latin), part of a word, and left out too.
     ///
-    /// Every run kept holds a digit or a capital letter, so only the runs around those are
-    /// read: eight bytes without one are passed over at once.
+    /// Every run kept holds a digit or has no small letter, so only the runs around digits and
+    /// capitals not followed by a small letter are read (``keptRunMarks(_:)``): eight bytes
+    /// without one are passed over at once, and so are capitalised words.
     func forEachRun(_ body: (Run) -> Void) {
         bytes.withUnsafeBufferPointer { Self.forEachRun(in: $0, body) }
     }
@@ -326,7 +327,7 @@ final class TextScan {
                 if index + 8 <= count {
                     let word = UInt64(
                         littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-                    let mask = Self.digitOrCapitalMask(word)
+                    let mask = Self.keptRunMarks(word)
                     guard mask != 0 else {
                         index += 8
                         continue
@@ -338,33 +339,91 @@ final class TextScan {
                 }
                 var start = index
                 while start > floor, kinds[Int(base[start - 1])] != 0 { start -= 1 }
+                // The run's end and the kinds of its bytes: eight bytes at a time while eight are
+                // left (a run of up to seven bytes, most of them, in one step), then byte by byte.
                 index = start
-                var kind = kinds[Int(base[index])]
-                var seen: UInt8 = 0
-                repeat {
-                    seen |= kind
-                    index += 1
-                    kind = index < count ? kinds[Int(base[index])] : 0
-                } while kind != 0
+                var digits: UInt64 = 0
+                var lowers: UInt64 = 0
+                var open = true
+                while open, index + 8 <= count {
+                    let word = UInt64(
+                        littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                    let classes = Self.byteClasses(word)
+                    // Bit 7 of each byte past the run (not a letter or digit), and the bits of
+                    // the run's bytes below the first of them.
+                    let stops = ~(classes.digits | classes.letters) & Self.highBits
+                    let inRun = (stops & (0 &- stops)) &- 1
+                    digits |= classes.digits & inRun
+                    lowers |= classes.lowers & inRun
+                    open = stops == 0
+                    index &+= stops == 0 ? 8 : stops.trailingZeroBitCount &>> 3
+                }
+                // 1 for a mask with a bit set, else 0, without a branch.
+                var seen =
+                    UInt8(truncatingIfNeeded: (digits | (0 &- digits)) &>> 63) * Self.digitKind
+                    | UInt8(truncatingIfNeeded: (lowers | (0 &- lowers)) &>> 63) * Self.lowerKind
+                if open {
+                    var kind = index < count ? kinds[Int(base[index])] : 0
+                    while kind != 0 {
+                        seen |= kind
+                        index += 1
+                        kind = index < count ? kinds[Int(base[index])] : 0
+                    }
+                }
                 floor = index
                 let run = Run(
                     start: start, end: index, hasDigit: seen & Self.digitKind != 0,
                     hasLower: seen & Self.lowerKind != 0)
-                guard run.length <= TrackingFormat.longest * 2 else { continue }
-                if run.isNumberLike || (run.hasDigit && run.length >= 6) { body(run) }
+                if Self.isKept(run) { body(run) }
             }
         }
     }
 
-    /// Bit 7 of each byte of `word` that is an ASCII digit or capital letter, the other bits 0.
-    @inline(__always) static func digitOrCapitalMask(_ word: UInt64) -> UInt64 {
+    /// Whether ``forEachRun(in:_:)`` gives a run: at most twice the longest format, and
+    /// number-like or a digit with six bytes or more. Tested as one condition (the tests are
+    /// cheap and their outcomes vary run by run: one branch, not four).
+    @inline(__always) static func isKept(_ run: Run) -> Bool {
+        let length = run.length
+        // Each test as 0 or 1 (a sign bit), combined without branches.
+        let digit = run.hasDigit ? 1 : 0
+        let upToFour = (length &- 5) &>> 63 & 1
+        let sixOrMore = ~((length &- 6) &>> 63) & 1
+        let short = (length &- (TrackingFormat.longest * 2 + 1)) &>> 63 & 1
+        let numberLike = (run.hasLower ? 0 : 1) & (digit | upToFour)
+        return (numberLike | (digit & sixOrMore)) & short != 0
+    }
+
+    /// Bit 7 of every byte.
+    static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    /// Bit 7 of each byte of `word` that is an ASCII digit, an ASCII letter, a small ASCII
+    /// letter (one mask each), the other bits 0.
+    @inline(__always) static func byteClasses(_ word: UInt64) -> (
+        digits: UInt64, letters: UInt64, lowers: UInt64
+    ) {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let seven = word & (0x7F &* ones)
         // Bit 7 of a sum is set when the low seven bits are at least 0x80 minus the added
-        // byte; no sum carries into the next byte.
-        let digit = (seven &+ (0x50 &* ones)) & ~(seven &+ (0x46 &* ones))
-        let capital = (seven &+ (0x3F &* ones)) & ~(seven &+ (0x25 &* ones))
-        return (digit | capital) & ~word & (0x80 &* ones)
+        // byte; no sum carries into the next byte. Letters of both cases are tested as small
+        // ones (bit 5 set); a small letter is a letter with bit 5 set in the byte itself.
+        let ascii = ~word & highBits
+        let digits = (seven &+ (0x50 &* ones)) & ~(seven &+ (0x46 &* ones)) & ascii
+        let folded = seven | (0x20 &* ones)
+        let letters = (folded &+ (0x1F &* ones)) & ~(folded &+ (0x05 &* ones)) & ascii
+        return (digits, letters, letters & (word &<< 2))
+    }
+
+    /// Bit 7 of each byte of `word` that marks a run that may be kept, the other bits 0: an
+    /// ASCII digit, or a capital letter not followed by a small letter in the word (the last
+    /// byte's follower is not read: a capital there is marked).
+    ///
+    /// A kept run holds a digit, or has no small letter and so ends in a capital or a digit
+    /// followed by no small letter: each kept run has a marked byte. A capitalised word
+    /// (`Hello`, `Sendung`) has none and is passed over.
+    @inline(__always) static func keptRunMarks(_ word: UInt64) -> UInt64 {
+        let classes = byteClasses(word)
+        let capitals = classes.letters & ~classes.lowers
+        return classes.digits | (capitals & ~(classes.lowers &>> 8))
     }
 
     static let digitKind: UInt8 = 1

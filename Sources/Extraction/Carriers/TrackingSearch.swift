@@ -23,20 +23,19 @@ extension CarrierCatalog {
         return search.run()
     }
 
-    /// ``findTrackingNumbers(in:)`` for each input in turn, up to the first that gives a
-    /// candidate (the renditions of one document, the one with the links first); a sender
-    /// domain repeated from the input before is looked up once.
+    /// ``findTrackingNumbers(in:)`` for `first`, and for `second` when `first` gives no
+    /// candidate (the renditions of one document, the one with the links first); the sender
+    /// domain, when the second repeats the first's, is looked up once. No list of inputs is
+    /// made.
     /// - Returns: the candidates of the first input that has some, else none.
-    func findTrackingNumbers(inFirstOf inputs: [TrackingSearchInput]) -> [TrackingCandidate] {
-        var sender: (domain: String?, carriers: CarrierSet)?
-        for input in inputs {
-            let known = sender.flatMap { $0.domain == input.senderDomain ? $0.carriers : nil }
-            let search = TrackingSearch(compiled: compiled, input: input, senderCarriers: known)
-            sender = (input.senderDomain, search.senderCarriers)
-            let found = search.run()
-            if !found.isEmpty { return found }
-        }
-        return []
+    func findTrackingNumbers(in first: TrackingSearchInput, orElseIn second: TrackingSearchInput?)
+        -> [TrackingCandidate]
+    {
+        let search = TrackingSearch(compiled: compiled, input: first)
+        let found = search.run()
+        guard found.isEmpty, let second else { return found }
+        let known = second.senderDomain == first.senderDomain ? search.senderCarriers : nil
+        return TrackingSearch(compiled: compiled, input: second, senderCarriers: known).run()
     }
 
     /// The carriers and formats a number fits, ignoring context (for tests and tools).
@@ -115,6 +114,8 @@ final class TrackingSearch {
                 continue
             }
             let answers = compiled.hostAnswers(host)
+            // Room for the few hosts of a mail at once (not grown host by host).
+            if hostAnswers.isEmpty { hostAnswers.reserveCapacity(min(linkCount - index, 16)) }
             hostIndex.insert(hostAnswers.count, for: host)
             linkCarriers.formUnion(answers.carriers)
             linkHostIndices.append(hostAnswers.count)
@@ -483,6 +484,7 @@ final class TrackingSearch {
         // of the same number (or -1); no list of candidates is made per number.
         var next = [Int](repeating: -1, count: count)
         var tails: [Int] = []
+        tails.reserveCapacity(count)
         // Number → group; its values are the groups' heads (compared key by key while there
         // are few numbers, as is usual).
         var groupByNumber = SmallMap<String, Int>(capacity: count)

@@ -178,43 +178,44 @@ extension ExtractionContext {
     /// Tracking candidates from the carrier rules, for every rendition, merged by number.
     func trackingCandidates() -> [TrackingCandidate] {
         // The renditions' texts, HTML first: the first also carries the links and the subject.
-        var inputs: [TrackingSearchInput] = []
-        inputs.reserveCapacity(2)
-        let senderDomain = document.sender?.domain ?? document.sender?.registrableDomain
-        for text in [document.htmlText?.text, document.plainText?.text] {
-            guard let text else { continue }
-            let first = inputs.isEmpty
-            inputs.append(
-                TrackingSearchInput(
-                    text: text, links: first ? document.links : [], senderDomain: senderDomain,
-                    subject: first ? document.subject : nil))
-        }
-        if inputs.isEmpty {
-            inputs.append(
-                TrackingSearchInput(
-                    text: "", links: document.links, senderDomain: document.sender?.domain,
-                    subject: document.subject))
-        }
         // text/plain is read only when the HTML rendition (read first, with the links) has none.
-        // One candidate per number, whatever its case: the first place, the best score.
-        var kept = rules.carriers.findTrackingNumbers(inFirstOf: inputs)
-        guard !kept.isEmpty else { return [] }
-        var positions = SmallMap<String, Int>(capacity: kept.count)
-        // Deduplicated in place: `kept[0..<write]` holds the numbers kept so far (each at its
-        // first place, with the best candidate yet), the positions from `write` to `read` the
-        // candidates set aside; none is copied.
-        var write = 0
-        for read in kept.indices {
-            let key = kept[read].trackingNumber.uppercased()
-            if let position = positions[key] {
-                if kept[read].score > kept[position].score { kept.swapAt(position, read) }
-            } else {
-                positions.insert(write, for: key)
-                if write != read { kept.swapAt(write, read) }
-                write += 1
-            }
+        let senderDomain = document.sender?.domain ?? document.sender?.registrableDomain
+        let html = document.htmlText?.text
+        let plain = document.plainText?.text
+        var kept: [TrackingCandidate]
+        if let text = html ?? plain {
+            let first = TrackingSearchInput(
+                text: text, links: document.links, senderDomain: senderDomain, subject: document.subject)
+            let second =
+                html == nil ? nil : plain.map { TrackingSearchInput(text: $0, senderDomain: senderDomain) }
+            kept = rules.carriers.findTrackingNumbers(in: first, orElseIn: second)
+        } else {
+            let only = TrackingSearchInput(
+                text: "", links: document.links, senderDomain: document.sender?.domain,
+                subject: document.subject)
+            kept = rules.carriers.findTrackingNumbers(in: only, orElseIn: nil)
         }
-        kept.removeSubrange(write...)
+        guard !kept.isEmpty else { return [] }
+        // One candidate per number, whatever its case: the first place, the best score (one
+        // candidate, the usual case, is kept as it is).
+        if kept.count > 1 {
+            var positions = SmallMap<String, Int>(capacity: kept.count)
+            // Deduplicated in place: `kept[0..<write]` holds the numbers kept so far (each at its
+            // first place, with the best candidate yet), the positions from `write` to `read` the
+            // candidates set aside; none is copied.
+            var write = 0
+            for read in kept.indices {
+                let key = kept[read].trackingNumber.uppercased()
+                if let position = positions[key] {
+                    if kept[read].score > kept[position].score { kept.swapAt(position, read) }
+                } else {
+                    positions.insert(write, for: key)
+                    if write != read { kept.swapAt(write, read) }
+                    write += 1
+                }
+            }
+            kept.removeSubrange(write...)
+        }
         // Filtered in place: the kept candidates are not copied into a new array.
         kept.removeAll { !($0.score >= Extractor.trackingThreshold && $0.checkDigitValid != false) }
         return kept
