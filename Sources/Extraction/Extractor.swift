@@ -243,9 +243,10 @@ struct ExtractionContext {
             return merchant
         }
         // A number the carrier search reads as a tracking number is not the order number.
-        let trackingNumbers = Set(tracking.map { $0.trackingNumber.uppercased() })
+        // (An order number's key is its value upper-cased: compared as it is.)
+        let trackingNumbers = TrackingNumberSet(tracking.map { $0.trackingNumber.uppercased() })
         let ranked = Scoring.rank(orderNumbers).filter {
-            $0.score >= Extractor.orderNumberThreshold && !trackingNumbers.contains($0.value.uppercased())
+            $0.score >= Extractor.orderNumberThreshold && !trackingNumbers.contains($0.best.key)
         }
         if let primary = ranked.first {
             result.orderNumber = primary.value
@@ -277,5 +278,26 @@ struct ExtractionContext {
         }
         result.evidence = evidence.isEmpty ? nil : evidence
         return result
+    }
+}
+
+/// The tracking numbers of an email, upper-cased, asked whether they hold a text (compared
+/// as `String`s, as a `Set<String>` would): the few an email has are compared in order,
+/// without hashing; past ``searchedInOrder``, through a set.
+struct TrackingNumberSet {
+    private let numbers: [String]
+    private let set: Set<String>?
+    /// How many numbers are compared in order before a set is built: 8.
+    static let searchedInOrder = 8
+
+    init(_ numbers: [String]) {
+        self.numbers = numbers
+        self.set = numbers.count > Self.searchedInOrder ? Set(numbers) : nil
+    }
+
+    /// Whether one of the numbers is `text`.
+    func contains(_ text: String) -> Bool {
+        if let set { return set.contains(text) }
+        return numbers.contains(text)
     }
 }

@@ -313,6 +313,40 @@ import Testing
         #expect(scores.total == 3.5)
     }
 
+    /// A score is appended as its description, whether it is a whole number, a half, or
+    /// neither (written then from the `Double`).
+    @Test func scoresAreWrittenAsTheirDescriptions() {
+        var generator = FastPathTests.Generator(state: 91)
+        var scores: [Double] = [
+            0, 0.5, 1, 1.5, 2, 3.25, 0.1 + 0.2, 999_999.5, 1_000_000, 1e16, 1e17, -0.0, -1.5,
+        ]
+        for _ in 0..<2_000 {
+            let halves = Double(generator.next() % 4_000_000)
+            scores.append(halves / 2)
+            scores.append(halves / 4)
+            scores.append(halves / 10)
+        }
+        for score in scores {
+            var text = "x "
+            ExtractionContext.appendScore(score, to: &text)
+            #expect(text == "x \(score)")
+        }
+    }
+
+    /// Tracking numbers are found as a set of them finds them, few or many.
+    @Test func trackingNumbersAreFoundAsInASet() {
+        var generator = FastPathTests.Generator(state: 92)
+        for round in 0..<300 {
+            let count = round % 10 == 0 ? 20 + Int(generator.next() % 20) : Int(generator.next() % 10)
+            let numbers = (0..<count).map { _ in "1Z\(generator.next() % 50)" }
+            let numberSet = TrackingNumberSet(numbers)
+            for probe in 0..<60 {
+                let text = probe == 59 ? "1Z5\u{0301}" : "1Z\(probe)"
+                #expect(numberSet.contains(text) == Set(numbers).contains(text))
+            }
+        }
+    }
+
     /// Phrase weights keep each phrase once, at its highest weight, in the order first noted,
     /// on the stack and past it.
     @Test func phraseWeightsKeepTheStrongestPlace() {

@@ -172,7 +172,9 @@ extension ExtractionContext {
         for kind in KindScores.kindsByName where scores.isGiven(kind) {
             if !first { text += "; " }
             first = false
-            text += "\(kind.rawValue) \(scores[kind])"
+            text += kind.rawValue
+            text += " "
+            Self.appendScore(scores[kind], to: &text)
         }
         let total = scores.total
         var confidence = total > 0 ? min(0.95, 0.5 + 0.5 * (scores[kind] / total)) : 0.5
@@ -239,6 +241,23 @@ extension ExtractionContext {
         }
         // One interpolation: the string is allocated once, at its size.
         return "status words: \(status.rawValue) \(Int(score)).0"
+    }
+}
+
+extension ExtractionContext {
+    /// Appends `score.description` to `text`. A score that is a whole number or a half below a
+    /// million (kind scores are sums of whole weights, some halved), whose description is
+    /// its integer digits then `.0` or `.5`, is written from those digits, without formatting
+    /// the `Double`; any other score by its description.
+    static func appendScore(_ score: Double, to text: inout String) {
+        let doubled = score * 2
+        guard score.sign == .plus, score < 1_000_000, doubled.rounded(.towardZero) == doubled else {
+            text += score.description
+            return
+        }
+        let whole = Int(score)
+        text += String(whole)
+        text += Double(whole) == score ? ".0" : ".5"
     }
 }
 

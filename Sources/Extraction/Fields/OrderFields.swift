@@ -52,7 +52,10 @@ extension ExtractionContext {
         let notOrder = languages.phrases(\.notOrderNumber)
         let strongLabelled = LabelledValues.find(
             languages.phrases(\.orderNumber), in: text, origins: Self.allOrigins, hits: phraseHits)
-        let strong = strongLabelled + valuesBelowHeaderRows(languages.phrases(\.orderNumber))
+        // (Values below header rows are rare: the labelled values are then read as they are,
+        // not copied into a new array.)
+        let below = valuesBelowHeaderRows(languages.phrases(\.orderNumber))
+        let strong = below.isEmpty ? strongLabelled : strongLabelled + below
         for found in strong where !isNegated(found, by: notOrder) {
             // A number shorter than three digits only when it is the label's whole value in the
             // label's cell or the next one (a line below an empty label may be a quantity),
