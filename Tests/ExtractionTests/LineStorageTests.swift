@@ -134,3 +134,36 @@ import Testing
         }
     }
 }
+
+/// A candidate made from lines gives the location of its value's line, built when asked for,
+/// and keeps it when its text is replaced.
+@Suite struct CandidateLocationTests {
+    @Test func locationIsTheValueLinesAndIsKept() {
+        let spans = [
+            TextSpan(range: 0..<9, partPath: "1.2", location: "html/body/p[1]"),
+            TextSpan(range: 10..<14, partPath: "1.2", location: "html/body/p[2]"),
+        ]
+        let lines = DocumentText.split("Order no:\n1047", origin: .html, spans: spans)
+        for (valueLine, expected) in [(1, "1.2 html/body/p[2]"), (0, "1.2 html/body/p[1]")] {
+            let found = LabelledValue(
+                label: "order no", value: "1047", placement: valueLine == 1 ? .nextLine : .sameCell,
+                line: lines[valueLine], labelOpensCell: true, offset: 0, labelLine: lines[0],
+                labelLineIndex: 0)
+            var candidate = Candidate(
+                value: "1047", key: "1047", source: "label", score: 0.8, lines: EvidenceLines(found),
+                origin: .html)
+            #expect(candidate.location == found.line.location)
+            #expect(candidate.location == expected)
+            #expect(candidate.text == EvidenceLines(found).text)
+            candidate.text = "replaced"
+            #expect(candidate.text == "replaced" && candidate.location == expected)
+            candidate.location = nil
+            #expect(candidate.location == nil && candidate.text == "replaced")
+        }
+        var plain = Candidate(value: 1, key: "1", source: "order", score: 0.9, text: "t", origin: nil)
+        #expect(plain.location == nil)
+        plain.location = "1 html"
+        plain.text = "u"
+        #expect(plain.location == "1 html" && plain.text == "u")
+    }
+}

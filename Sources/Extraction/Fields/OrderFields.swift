@@ -26,7 +26,7 @@ extension ExtractionContext {
                 Candidate(
                     value: value, key: value.uppercased(), source: source, score: score,
                     lines: EvidenceLines(found),
-                    origin: found.line.origin, offset: found.offset, location: found.line.location))
+                    origin: found.line.origin, offset: found.offset))
         }
         for attached in document.attachedOrders {
             if let number = Markup.string(Markup.object(attached.order)?["orderNumber"]) {
@@ -296,7 +296,7 @@ extension ExtractionContext {
                 return Candidate(
                     value: day, key: day.iso, source: "label", score: found.placement.score,
                     lines: EvidenceLines(found),
-                    origin: found.line.origin, offset: found.offset, location: found.line.location)
+                    origin: found.line.origin, offset: found.offset)
             }
         }
         return nil
@@ -331,8 +331,7 @@ extension ExtractionContext {
                 return Candidate(
                     value: day, key: day.iso, source: "label", score: 0.75,
                     lines: EvidenceLines(found),
-                    origin: found.line.origin, offset: found.offset,
-                    location: found.line.location)
+                    origin: found.line.origin, offset: found.offset)
             }
         }
         return nil
@@ -399,8 +398,7 @@ extension ExtractionContext {
                 Candidate(
                     value: amount, key: amount.amount + amount.currency, source: "label",
                     score: min(score, 0.86),
-                    lines: EvidenceLines(value), origin: value.line.origin, offset: value.offset,
-                    location: value.line.location))
+                    lines: EvidenceLines(value), origin: value.line.origin, offset: value.offset))
         }
         return candidates
     }
