@@ -167,3 +167,26 @@ import Testing
         #expect(plain.location == "1 html" && plain.text == "u")
     }
 }
+
+/// A line's blankness and its place among its rendition's non-blank lines, read once, agree
+/// with counting the lines before it.
+@Suite struct LineBlanknessTests {
+    @Test func placesCountTheNonBlankLinesOfEachRendition() {
+        var generator = FastPathTests.Generator(state: 93)
+        let pieces = ["Order", " ", "\t", "\r", "\n", "\n", "\u{A0}", "x", "1"]
+        for _ in 0..<300 {
+            let document = MailDocument(
+                subject: generator.text(["Re", " ", "order"], count: 3),
+                plainText: RenderedText(text: generator.text(pieces, count: 40)),
+                htmlText: RenderedText(text: generator.text(pieces, count: 40)),
+                preheader: generator.text(["Soon", " "], count: 2))
+            let lines = DocumentText(document: document).lines
+            let blankness = LineBlankness(lines)
+            for index in lines.indices {
+                #expect(blankness[index] == lines[index].isBlank)
+                let before = lines[..<index].filter { $0.origin == lines[index].origin && !$0.isBlank }.count
+                #expect(blankness.nonBlankBefore(index) == before)
+            }
+        }
+    }
+}

@@ -23,7 +23,31 @@ extension ExtractionContext {
             var counted = (0, 0, 0, 0)
             var wanted = 0
             for origin in origins { wanted |= 1 << origin.position }
-            let hits = phraseHits.covers(set) ? phraseHits : nil
+            if phraseHits.covers(set) {
+                // Only the lines that hold a phrase are read; a line's place among its
+                // rendition's non-blank lines is the one the context counted.
+                let hits = phraseHits
+                let lineCount = text.lines.count
+                var lineIndex = hits.nextLine(containing: set, from: 0)
+                while lineIndex < lineCount {
+                    let origin = text.lines[lineIndex].origin
+                    let seen = lineIsBlank.nonBlankBefore(lineIndex)
+                    if wanted & (1 << origin.position) != 0 && !lineIsBlank[lineIndex] && seen < bodyLines {
+                        let weight: Int
+                        switch origin {
+                        case .subject: weight = 3
+                        case .preheader: weight = 2
+                        case .html, .plain: weight = seen < 2 ? 2 : 1
+                        }
+                        hits.forEachMatch(set, line: lineIndex, limit: 32) { index, _ in
+                            best.note(index, weight: weight)
+                            return true
+                        }
+                    }
+                    lineIndex = hits.nextLine(containing: set, from: lineIndex + 1)
+                }
+                return Self.tagScores(best, of: set)
+            }
             // Lines are read by position (not copied), their blankness as the context found it.
             for lineIndex in text.lines.indices {
                 let origin = text.lines[lineIndex].origin
@@ -49,30 +73,29 @@ extension ExtractionContext {
                 case .preheader: weight = 2
                 case .html, .plain: weight = seen < 2 ? 2 : 1
                 }
-                if let hits {
-                    // The line's matches read where they are stored: no array is built.
-                    guard hits.containsMatch(set, line: lineIndex) else { continue }
-                    hits.forEachMatch(set, line: lineIndex, limit: 32) { index, _ in
-                        best.note(index, weight: weight)
-                        return true
-                    }
-                    continue
-                }
                 for (index, _) in set.matches(in: text.lines[lineIndex].folded, limit: 32) {
                     best.note(index, weight: weight)
                 }
             }
-            // Weights are whole numbers, so the sums do not depend on the order they are added in.
-            var scores = SIMD8<Double>()
-            var found: UInt8 = 0
-            best.forEachPhrase { phrase, weight in
-                let tag = set.tags[phrase]
-                guard tag >= 0 && tag < scores.scalarCount else { return }
-                scores[tag] += Double(weight)
-                found |= 1 << UInt8(tag)
-            }
-            return (scores, found)
+            return Self.tagScores(best, of: set)
         }
+    }
+
+    /// The phrases' weights summed by tag: in lane `t` the weights of the phrases whose tag is
+    /// `t` (tags from 8 on left out), and bit `t` of `found` set when one was noted. Weights are
+    /// whole numbers, so the sums do not depend on the order they are added in (nor on the order
+    /// the phrases were noted in).
+    @inline(__always)
+    static func tagScores(_ best: PhraseWeights, of set: PhraseSet) -> (scores: SIMD8<Double>, found: UInt8) {
+        var scores = SIMD8<Double>()
+        var found: UInt8 = 0
+        best.forEachPhrase { phrase, weight in
+            let tag = set.tags[phrase]
+            guard tag >= 0 && tag < scores.scalarCount else { return }
+            scores[tag] += Double(weight)
+            found |= 1 << UInt8(tag)
+        }
+        return (scores, found)
     }
 
     func kindScores(origins: Set<TextOrigin>) -> KindScores {
