@@ -313,23 +313,39 @@ import Testing
         #expect(scores.total == 3.5)
     }
 
-    /// A score is appended as its description, whether it is a whole number, a half, or
-    /// neither (written then from the `Double`).
-    @Test func scoresAreWrittenAsTheirDescriptions() {
+    /// The kind's evidence text is the reasons and the scores given, each score as its
+    /// description, whether it is a whole number, a half, or neither.
+    @Test func kindEvidenceTextWritesScoresAsTheirDescriptions() {
         var generator = FastPathTests.Generator(state: 91)
-        var scores: [Double] = [
-            0, 0.5, 1, 1.5, 2, 3.25, 0.1 + 0.2, 999_999.5, 1_000_000, 1e16, 1e17, -0.0, -1.5,
+        var specials: [Double] = [
+            0, 0.5, 1, 1.5, 2, 3.25, 0.1 + 0.2, 9.5, 10, 99.5, 999_999.5, 1_000_000, 1e16, 1e17, -0.0, -1.5,
         ]
-        for _ in 0..<2_000 {
-            let halves = Double(generator.next() % 4_000_000)
-            scores.append(halves / 2)
-            scores.append(halves / 4)
-            scores.append(halves / 10)
-        }
-        for score in scores {
-            var text = "x "
-            ExtractionContext.appendScore(score, to: &text)
-            #expect(text == "x \(score)")
+        let reasonPool = ["schema.org Order", "attached order", "sender is DHL", "no order words", "", "é"]
+        for round in 0..<3_000 {
+            var scores = KindScores()
+            var expectedScores: [(EmailKind, Double)] = []
+            for kind in EmailKind.allCases where generator.next() % 3 == 0 {
+                let halves = Double(generator.next() % 4_000_000)
+                let score: Double
+                switch generator.next() % 4 {
+                case 0: score = halves / 2
+                case 1: score = halves / 10
+                case 2: score = Double(generator.next() % 40) / 2
+                default: score = specials.isEmpty ? 1 : specials.removeLast()
+                }
+                scores.add(score, to: kind)
+                expectedScores.append((kind, score))
+            }
+            let reasons = (0..<Int(generator.next() % 3)).map { _ in generator.pick(reasonPool) }
+            var pieces = reasons
+            // (The scores as kept: a score added to 0 is 0 + score, so -0.0 is kept as 0.0.)
+            for kind in KindScores.kindsByName where expectedScores.contains(where: { $0.0 == kind }) {
+                pieces.append("\(kind.rawValue) \(scores[kind])")
+            }
+            let expected = pieces.joined(separator: "; ")
+            #expect(
+                ExtractionContext.kindEvidenceText(reasons: reasons, scores: scores) == expected,
+                "round \(round)")
         }
     }
 

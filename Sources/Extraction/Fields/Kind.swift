@@ -183,22 +183,7 @@ extension ExtractionContext {
             kind = .notAnOrder
         }
         if kind == .notAnOrder && bestScore == 0 && notOrder == 0 { reasons.append("no order words") }
-        // The reasons, then each kind given a score with its score, in order of the kinds' names,
-        // joined by "; ".
-        var text = ""
-        var first = true
-        for reason in reasons {
-            if !first { text += "; " }
-            first = false
-            text += reason
-        }
-        for kind in KindScores.kindsByName where scores.isGiven(kind) {
-            if !first { text += "; " }
-            first = false
-            text += kind.rawValue
-            text += " "
-            Self.appendScore(scores[kind], to: &text)
-        }
+        let text = Self.kindEvidenceText(reasons: reasons, scores: scores)
         let total = scores.total
         var confidence = total > 0 ? min(0.95, 0.5 + 0.5 * (scores[kind] / total)) : 0.5
         if kind == .carrierUpdate { confidence = 0.9 }
@@ -268,19 +253,94 @@ extension ExtractionContext {
 }
 
 extension ExtractionContext {
-    /// Appends `score.description` to `text`. A score that is a whole number or a half below a
-    /// million (kind scores are sums of whole weights, some halved), whose description is
-    /// its integer digits then `.0` or `.5`, is written from those digits, without formatting
+    /// The kind's evidence text: the reasons, then each kind given a score with its score
+    /// (`"\(kind.rawValue) \(score)"`), in order of the kinds' names, joined by "; ". Written
+    /// into one string of its length, allocated once. A score that is a whole number or a half
+    /// below a million (kind scores are sums of whole weights, some halved), whose description
+    /// is its integer digits then `.0` or `.5`, is written from those digits, without formatting
     /// the `Double`; any other score by its description.
-    static func appendScore(_ score: Double, to text: inout String) {
-        let doubled = score * 2
-        guard score.sign == .plus, score < 1_000_000, doubled.rounded(.towardZero) == doubled else {
-            text += score.description
-            return
+    static func kindEvidenceText(reasons: [String], scores: KindScores) -> String {
+        // The digits of a whole or half score, or nil for another score.
+        func whole(_ score: Double) -> Int? {
+            let doubled = score * 2
+            guard score.sign == .plus, score < 1_000_000, doubled.rounded(.towardZero) == doubled else {
+                return nil
+            }
+            return Int(score)
         }
-        let whole = Int(score)
-        text += String(whole)
-        text += Double(whole) == score ? ".0" : ".5"
+        func digitCount(_ value: Int) -> Int {
+            var count = 1
+            var rest = value / 10
+            while rest > 0 {
+                count += 1
+                rest /= 10
+            }
+            return count
+        }
+        var length = 0
+        var pieces = reasons.count
+        for reason in reasons { length += reason.utf8.count }
+        for kind in KindScores.kindsByName where scores.isGiven(kind) {
+            let score = scores[kind]
+            length +=
+                kind.rawValue.utf8.count + 1
+                + (whole(score).map { digitCount($0) + 2 } ?? score.description.utf8.count)
+            pieces += 1
+        }
+        length += max(0, pieces - 1) * 2
+        guard length > 0 else { return "" }
+        return String(unsafeUninitializedCapacity: length) { buffer in
+            var at = 0
+            func put(_ text: String) {
+                // (Native and literal strings are stored contiguously: copied at once.)
+                let copied = text.utf8.withContiguousStorageIfAvailable { bytes in
+                    UnsafeMutableBufferPointer(rebasing: buffer[at..<(at + bytes.count)]).initialize(
+                        fromContentsOf: bytes)
+                }
+                if let copied {
+                    at += copied
+                    return
+                }
+                for byte in text.utf8 {
+                    buffer[at] = byte
+                    at += 1
+                }
+            }
+            func separate() {
+                buffer[at] = UInt8(ascii: ";")
+                buffer[at + 1] = UInt8(ascii: " ")
+                at += 2
+            }
+            var first = true
+            for reason in reasons {
+                if !first { separate() }
+                first = false
+                put(reason)
+            }
+            for kind in KindScores.kindsByName where scores.isGiven(kind) {
+                if !first { separate() }
+                first = false
+                put(kind.rawValue)
+                buffer[at] = UInt8(ascii: " ")
+                at += 1
+                let score = scores[kind]
+                guard let value = whole(score) else {
+                    put(score.description)
+                    continue
+                }
+                let count = digitCount(value)
+                var rest = value
+                for position in stride(from: at + count - 1, through: at, by: -1) {
+                    buffer[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                }
+                at += count
+                buffer[at] = UInt8(ascii: ".")
+                buffer[at + 1] = Double(value) == score ? UInt8(ascii: "0") : UInt8(ascii: "5")
+                at += 2
+            }
+            return at
+        }
     }
 }
 
