@@ -59,6 +59,31 @@ import Testing
         "送达", "オ", "Ω", "ω", "Ж", "\n", "\r\n", "\u{1}",
     ]
 
+    /// Every language's date reader finds no date in a text without an ASCII digit (full-
+    /// width and other digits, month and weekday names alone): the order date is not looked for
+    /// in such a text (``ExtractionContext/hasASCIIDigit(_:)``).
+    @Test func noDateWithoutAnASCIIDigit() {
+        var generator = Generator(state: 25)
+        let reference = CivilDate(year: 2026, month: 11, day: 20)
+        for language in Fixture.extractor.languages {
+            let pieces = FastPathTests.dateNamePieces(
+                language, asciiOnly: false,
+                [
+                    " ", ",", ".", "/", "-", "de ", "le ", "x", "Nov", "November", "(", ")", "２０２６", "１１",
+                    "２４日", "年", "月", "日", "٢٤", "२४", "tomorrow", "Monday", "\u{A0}",
+                ])
+            for _ in 0..<400 {
+                let text = generator.text(pieces + Self.nonASCIIPieces, count: 8)
+                let hasDigit = text.utf8.contains { $0 >= 0x30 && $0 <= 0x39 }
+                #expect(ExtractionContext.hasASCIIDigit(Substring(text).utf8) == hasDigit)
+                guard !hasDigit else { continue }
+                #expect(
+                    language.dates.dates(in: text, reference: reference).isEmpty,
+                    "\(language.rules.code) \(text.debugDescription)")
+            }
+        }
+    }
+
     /// Dates read from the units of text with non-ASCII scalars (``DateReader/units(of:)``) are
     /// the dates the expressions find, in every language; text with a scalar that may take
     /// part in a match is left to the expressions.

@@ -290,6 +290,9 @@ extension ExtractionContext {
     /// An order-date candidate from the first date in the first 60 characters of a value
     /// labelled as the order date, read in the first of the email's languages that finds one.
     private func labelledOrderDate(_ found: LabelledValue) -> Candidate<CivilDate>? {
+        // Every date format has a day in ASCII digits (``DateReader/dates(in:reference:)``): a
+        // value without one is not read.
+        guard Self.hasASCIIDigit(Substring(found.value).utf8) else { return nil }
         let value = FieldText.prefix(found.value, characters: 60)
         for language in languages.all {
             if let day = dateMemo.firstDate(in: value, language: language, reference: reference) {
@@ -310,7 +313,10 @@ extension ExtractionContext {
         guard
             let number = orderNumberLabels.number(
                 in: found.value, fillers: languages.fillerWords, minimumLength: 4),
-            let range = Self.range(of: number, inFirst160Of: found.value)
+            let range = Self.range(of: number, inFirst160Of: found.value),
+            // Every date format has a day in ASCII digits (``DateReader/dates(in:reference:)``):
+            // after a number followed by none, no date is looked for.
+            Self.hasASCIIDigit(found.value.utf8[range.upperBound...])
         else { return nil }
         let rest = Text.trimmed(String(found.value[range.upperBound...]))
         let restIsASCII = FieldText.isASCII(rest)
@@ -335,6 +341,13 @@ extension ExtractionContext {
             }
         }
         return nil
+    }
+
+    /// Whether the bytes hold an ASCII digit (0–9), read in place when stored contiguously.
+    static func hasASCIIDigit(_ bytes: Substring.UTF8View) -> Bool {
+        bytes.withContiguousStorageIfAvailable { buffer in
+            buffer.contains { $0 &- 0x30 < 10 }
+        } ?? bytes.contains { $0 &- 0x30 < 10 }
     }
 
     /// What stands in parentheses right after an order number, past the bracket that closes
