@@ -84,6 +84,35 @@ import Testing
         }
     }
 
+    /// A value with no more ASCII digits than the number found in it has no ASCII digit after
+    /// the number's first occurrence in its first 160 characters (or the number is not found):
+    /// such a value is not searched for the number and a date after it.
+    @Test func noDigitAfterANumberThatHoldsAllTheDigits() {
+        var generator = Generator(state: 26)
+        let numbers = ["1047", "WK-2026-00433", "A1B2", "ORDER", "1\u{301}2", "٢٤", "１２３"]
+        let pieces = [
+            "1047", "WK-2026-00433", "A1B2", "ORDER", " ", "#", "vom ", "22.11.2026", "(", ")", "]",
+            "\u{301}", "é",
+            "e\u{301}", "１", "٢", "5", "x", "\r\n", "\u{A0}", "日",
+        ]
+        var skipped = 0
+        for round in 0..<20_000 {
+            let number = generator.pick(numbers)
+            let value = generator.text(pieces, count: round % 100 == 0 ? 90 : 8)
+            guard
+                ExtractionContext.asciiDigitCount(value.utf8)
+                    <= ExtractionContext.asciiDigitCount(number.utf8)
+            else { continue }
+            skipped += 1
+            if let range = ExtractionContext.range(of: number, inFirst160Of: value) {
+                #expect(
+                    !ExtractionContext.hasASCIIDigit(value.utf8[range.upperBound...]),
+                    "\(number.debugDescription) in \(value.debugDescription)")
+            }
+        }
+        #expect(skipped > 1_000)
+    }
+
     /// Dates read from the units of text with non-ASCII scalars (``DateReader/units(of:)``) are
     /// the dates the expressions find, in every language; text with a scalar that may take
     /// part in a match is left to the expressions.

@@ -313,6 +313,9 @@ extension ExtractionContext {
         guard
             let number = orderNumberLabels.number(
                 in: found.value, fillers: languages.fillerWords, minimumLength: 4),
+            // (Counted first: a value whose ASCII digits are all the number's has none after it,
+            // and the number is not searched for.)
+            Self.asciiDigitCount(found.value.utf8) > Self.asciiDigitCount(number.utf8),
             let range = Self.range(of: number, inFirst160Of: found.value),
             // Every date format has a day in ASCII digits (``DateReader/dates(in:reference:)``):
             // after a number followed by none, no date is looked for.
@@ -341,6 +344,16 @@ extension ExtractionContext {
             }
         }
         return nil
+    }
+
+    /// How many ASCII digits (0–9) the bytes hold. An ASCII digit is no part of any other
+    /// scalar's canonical decomposition, so a text canonically equivalent to a number holds as
+    /// many as the number: a value with no more digits than a number it holds has none outside
+    /// the number's occurrence.
+    static func asciiDigitCount(_ bytes: String.UTF8View) -> Int {
+        bytes.withContiguousStorageIfAvailable { buffer in
+            buffer.reduce(0) { $0 + ($1 &- 0x30 < 10 ? 1 : 0) }
+        } ?? bytes.reduce(0) { $0 + ($1 &- 0x30 < 10 ? 1 : 0) }
     }
 
     /// Whether the bytes hold an ASCII digit (0–9), read in place when stored contiguously.
