@@ -15,6 +15,11 @@ struct Candidate<Value: Sendable>: Sendable {
     var text: String {
         get { lines?.text ?? storedText }
         set {
+            // The location the lines gave is kept.
+            if locationFromLines {
+                storedLocation = lines?.line.location
+                locationFromLines = false
+            }
             storedText = newValue
             lines = nil
         }
@@ -22,9 +27,21 @@ struct Candidate<Value: Sendable>: Sendable {
     var origin: TextOrigin?
     /// UTF-8 offset in its rendition, for document order.
     var offset: Int = 0
-    var location: String?
+    /// Part path and DOM path of the value's line: for a candidate made from lines, the
+    /// value's line's ``TextLine/location``, built only when asked for (most candidates are
+    /// never cited as evidence).
+    var location: String? {
+        get { locationFromLines ? lines?.line.location : storedLocation }
+        set {
+            storedLocation = newValue
+            locationFromLines = false
+        }
+    }
     private var storedText: String
+    private var storedLocation: String?
     private var lines: EvidenceLines?
+    /// Whether ``location`` is the value's line's, read from ``lines``.
+    private var locationFromLines = false
 
     init(
         value: Value, key: String, source: String, score: Double, text: String, origin: TextOrigin?,
@@ -37,18 +54,19 @@ struct Candidate<Value: Sendable>: Sendable {
         self.storedText = text
         self.origin = origin
         self.offset = offset
-        self.location = location
+        self.storedLocation = location
     }
 
-    /// A candidate whose text is the display of the lines it was read from.
+    /// A candidate whose text is the display of the lines it was read from, and whose
+    /// location is the value's line's (``TextLine/location`` of ``EvidenceLines/line``).
     init(
         value: Value, key: String, source: String, score: Double, lines: EvidenceLines, origin: TextOrigin?,
-        offset: Int = 0, location: String? = nil
+        offset: Int = 0
     ) {
         self.init(
-            value: value, key: key, source: source, score: score, text: "", origin: origin, offset: offset,
-            location: location)
+            value: value, key: key, source: source, score: score, text: "", origin: origin, offset: offset)
         self.lines = lines
+        self.locationFromLines = true
     }
 }
 

@@ -158,8 +158,9 @@ struct ExtractionContext {
     let phraseHits: PhraseHits
     let reference: CivilDate?
     let carrierSender: CarrierRule?
-    /// Whether each line of ``text`` is blank (``TextLine/isBlank``), read once.
-    let lineIsBlank: [Bool]
+    /// Whether each line of ``text`` is blank (``TextLine/isBlank``), and its place among its
+    /// rendition's non-blank lines, read once.
+    let lineIsBlank: LineBlankness
     /// The dates read from label values so far.
     let dateMemo: DateMemo
     /// The order-number labels' values, once ``orderNumberCandidates()`` has read them.
@@ -187,7 +188,7 @@ struct ExtractionContext {
             languages: languages,
             phraseHits: PhraseHits(index: languages.index, text: text), reference: reference,
             carrierSender: domain.flatMap { extractor.rules.carriers.carrier(forSenderDomain: $0) },
-            lineIsBlank: text.lines.map(\.isBlank),
+            lineIsBlank: LineBlankness(text.lines),
             warnings: text.cuts.map { cut in
                 DocumentWarning(
                     partPath: cut.partPath,
@@ -201,7 +202,7 @@ struct ExtractionContext {
     private init(
         messageID: String?, document: MailDocument, extractor: Extractor, text: DocumentText,
         languages: LanguageSet, phraseHits: PhraseHits, reference: CivilDate?, carrierSender: CarrierRule?,
-        lineIsBlank: [Bool], warnings: [DocumentWarning]
+        lineIsBlank: LineBlankness, warnings: [DocumentWarning]
     ) {
         self.messageID = messageID
         self.document = document
@@ -243,9 +244,10 @@ struct ExtractionContext {
             return merchant
         }
         // A number the carrier search reads as a tracking number is not the order number.
-        let trackingNumbers = Set(tracking.map { $0.trackingNumber.uppercased() })
+        // (An order number's key is its value upper-cased: compared as it is.)
+        let trackingNumbers = TrackingNumberSet(tracking.map { $0.trackingNumber.uppercased() })
         let ranked = Scoring.rank(orderNumbers).filter {
-            $0.score >= Extractor.orderNumberThreshold && !trackingNumbers.contains($0.value.uppercased())
+            $0.score >= Extractor.orderNumberThreshold && !trackingNumbers.contains($0.best.key)
         }
         if let primary = ranked.first {
             result.orderNumber = primary.value
@@ -278,4 +280,55 @@ struct ExtractionContext {
         result.evidence = evidence.isEmpty ? nil : evidence
         return result
     }
+}
+
+/// The tracking numbers of an email, upper-cased, asked whether they hold a text (compared
+/// as `String`s, as a `Set<String>` would): the few an email has are compared in order,
+/// without hashing; past ``searchedInOrder``, through a set.
+struct TrackingNumberSet {
+    private let numbers: [String]
+    private let set: Set<String>?
+    /// How many numbers are compared in order before a set is built: 8.
+    static let searchedInOrder = 8
+
+    init(_ numbers: [String]) {
+        self.numbers = numbers
+        self.set = numbers.count > Self.searchedInOrder ? Set(numbers) : nil
+    }
+
+    /// Whether one of the numbers is `text`.
+    func contains(_ text: String) -> Bool {
+        if let set { return set.contains(text) }
+        return numbers.contains(text)
+    }
+}
+
+/// Whether each line of a document is blank (``TextLine/isBlank``), and how many lines of its
+/// rendition before it are not: a line's place among its rendition's non-blank lines, read
+/// without counting them again.
+///
+/// Shape: one entry per line, `place << 1 | blank`, in one array.
+struct LineBlankness {
+    private let entries: [Int32]
+
+    /// Reads the lines once.
+    init(_ lines: [TextLine]) {
+        var entries: [Int32] = []
+        entries.reserveCapacity(lines.count)
+        // Non-blank lines so far, per rendition (by ``TextOrigin/position``).
+        var counts: SIMD4<Int32> = .zero
+        for line in lines {
+            let blank: Int32 = line.isBlank ? 1 : 0
+            let position = line.origin.position
+            entries.append(counts[position] << 1 | blank)
+            counts[position] &+= 1 &- blank
+        }
+        self.entries = entries
+    }
+
+    /// Whether the line at `index` is blank.
+    subscript(index: Int) -> Bool { entries[index] & 1 != 0 }
+
+    /// How many lines of the rendition of the line at `index` before it are not blank.
+    func nonBlankBefore(_ index: Int) -> Int { Int(entries[index] >> 1) }
 }

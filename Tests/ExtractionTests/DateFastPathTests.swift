@@ -59,6 +59,60 @@ import Testing
         "送达", "オ", "Ω", "ω", "Ж", "\n", "\r\n", "\u{1}",
     ]
 
+    /// Every language's date reader finds no date in a text without an ASCII digit (full-
+    /// width and other digits, month and weekday names alone): the order date is not looked for
+    /// in such a text (``ExtractionContext/hasASCIIDigit(_:)``).
+    @Test func noDateWithoutAnASCIIDigit() {
+        var generator = Generator(state: 25)
+        let reference = CivilDate(year: 2026, month: 11, day: 20)
+        for language in Fixture.extractor.languages {
+            let pieces = FastPathTests.dateNamePieces(
+                language, asciiOnly: false,
+                [
+                    " ", ",", ".", "/", "-", "de ", "le ", "x", "Nov", "November", "(", ")", "２０２６", "１１",
+                    "２４日", "年", "月", "日", "٢٤", "२४", "tomorrow", "Monday", "\u{A0}",
+                ])
+            for _ in 0..<400 {
+                let text = generator.text(pieces + Self.nonASCIIPieces, count: 8)
+                let hasDigit = text.utf8.contains { $0 >= 0x30 && $0 <= 0x39 }
+                #expect(ExtractionContext.hasASCIIDigit(Substring(text).utf8) == hasDigit)
+                guard !hasDigit else { continue }
+                #expect(
+                    language.dates.dates(in: text, reference: reference).isEmpty,
+                    "\(language.rules.code) \(text.debugDescription)")
+            }
+        }
+    }
+
+    /// A value with no more ASCII digits than the number found in it has no ASCII digit after
+    /// the number's first occurrence in its first 160 characters (or the number is not found):
+    /// such a value is not searched for the number and a date after it.
+    @Test func noDigitAfterANumberThatHoldsAllTheDigits() {
+        var generator = Generator(state: 26)
+        let numbers = ["1047", "WK-2026-00433", "A1B2", "ORDER", "1\u{301}2", "٢٤", "１２３"]
+        let pieces = [
+            "1047", "WK-2026-00433", "A1B2", "ORDER", " ", "#", "vom ", "22.11.2026", "(", ")", "]",
+            "\u{301}", "é",
+            "e\u{301}", "１", "٢", "5", "x", "\r\n", "\u{A0}", "日",
+        ]
+        var skipped = 0
+        for round in 0..<20_000 {
+            let number = generator.pick(numbers)
+            let value = generator.text(pieces, count: round % 100 == 0 ? 90 : 8)
+            guard
+                ExtractionContext.asciiDigitCount(value.utf8)
+                    <= ExtractionContext.asciiDigitCount(number.utf8)
+            else { continue }
+            skipped += 1
+            if let range = ExtractionContext.range(of: number, inFirst160Of: value) {
+                #expect(
+                    !ExtractionContext.hasASCIIDigit(value.utf8[range.upperBound...]),
+                    "\(number.debugDescription) in \(value.debugDescription)")
+            }
+        }
+        #expect(skipped > 1_000)
+    }
+
     /// Dates read from the units of text with non-ASCII scalars (``DateReader/units(of:)``) are
     /// the dates the expressions find, in every language; text with a scalar that may take
     /// part in a match is left to the expressions.

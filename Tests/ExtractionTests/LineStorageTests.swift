@@ -134,3 +134,59 @@ import Testing
         }
     }
 }
+
+/// A candidate made from lines gives the location of its value's line, built when asked for,
+/// and keeps it when its text is replaced.
+@Suite struct CandidateLocationTests {
+    @Test func locationIsTheValueLinesAndIsKept() {
+        let spans = [
+            TextSpan(range: 0..<9, partPath: "1.2", location: "html/body/p[1]"),
+            TextSpan(range: 10..<14, partPath: "1.2", location: "html/body/p[2]"),
+        ]
+        let lines = DocumentText.split("Order no:\n1047", origin: .html, spans: spans)
+        for (valueLine, expected) in [(1, "1.2 html/body/p[2]"), (0, "1.2 html/body/p[1]")] {
+            let found = LabelledValue(
+                label: "order no", value: "1047", placement: valueLine == 1 ? .nextLine : .sameCell,
+                line: lines[valueLine], labelOpensCell: true, offset: 0, labelLine: lines[0],
+                labelLineIndex: 0)
+            var candidate = Candidate(
+                value: "1047", key: "1047", source: "label", score: 0.8, lines: EvidenceLines(found),
+                origin: .html)
+            #expect(candidate.location == found.line.location)
+            #expect(candidate.location == expected)
+            #expect(candidate.text == EvidenceLines(found).text)
+            candidate.text = "replaced"
+            #expect(candidate.text == "replaced" && candidate.location == expected)
+            candidate.location = nil
+            #expect(candidate.location == nil && candidate.text == "replaced")
+        }
+        var plain = Candidate(value: 1, key: "1", source: "order", score: 0.9, text: "t", origin: nil)
+        #expect(plain.location == nil)
+        plain.location = "1 html"
+        plain.text = "u"
+        #expect(plain.location == "1 html" && plain.text == "u")
+    }
+}
+
+/// A line's blankness and its place among its rendition's non-blank lines, read once, agree
+/// with counting the lines before it.
+@Suite struct LineBlanknessTests {
+    @Test func placesCountTheNonBlankLinesOfEachRendition() {
+        var generator = FastPathTests.Generator(state: 93)
+        let pieces = ["Order", " ", "\t", "\r", "\n", "\n", "\u{A0}", "x", "1"]
+        for _ in 0..<300 {
+            let document = MailDocument(
+                subject: generator.text(["Re", " ", "order"], count: 3),
+                plainText: RenderedText(text: generator.text(pieces, count: 40)),
+                htmlText: RenderedText(text: generator.text(pieces, count: 40)),
+                preheader: generator.text(["Soon", " "], count: 2))
+            let lines = DocumentText(document: document).lines
+            let blankness = LineBlankness(lines)
+            for index in lines.indices {
+                #expect(blankness[index] == lines[index].isBlank)
+                let before = lines[..<index].filter { $0.origin == lines[index].origin && !$0.isBlank }.count
+                #expect(blankness.nonBlankBefore(index) == before)
+            }
+        }
+    }
+}

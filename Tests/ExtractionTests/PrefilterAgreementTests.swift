@@ -313,6 +313,56 @@ import Testing
         #expect(scores.total == 3.5)
     }
 
+    /// The kind's evidence text is the reasons and the scores given, each score as its
+    /// description, whether it is a whole number, a half, or neither.
+    @Test func kindEvidenceTextWritesScoresAsTheirDescriptions() {
+        var generator = FastPathTests.Generator(state: 91)
+        var specials: [Double] = [
+            0, 0.5, 1, 1.5, 2, 3.25, 0.1 + 0.2, 9.5, 10, 99.5, 999_999.5, 1_000_000, 1e16, 1e17, -0.0, -1.5,
+        ]
+        let reasonPool = ["schema.org Order", "attached order", "sender is DHL", "no order words", "", "é"]
+        for round in 0..<3_000 {
+            var scores = KindScores()
+            var expectedScores: [(EmailKind, Double)] = []
+            for kind in EmailKind.allCases where generator.next() % 3 == 0 {
+                let halves = Double(generator.next() % 4_000_000)
+                let score: Double
+                switch generator.next() % 4 {
+                case 0: score = halves / 2
+                case 1: score = halves / 10
+                case 2: score = Double(generator.next() % 40) / 2
+                default: score = specials.isEmpty ? 1 : specials.removeLast()
+                }
+                scores.add(score, to: kind)
+                expectedScores.append((kind, score))
+            }
+            let reasons = (0..<Int(generator.next() % 3)).map { _ in generator.pick(reasonPool) }
+            var pieces = reasons
+            // (The scores as kept: a score added to 0 is 0 + score, so -0.0 is kept as 0.0.)
+            for kind in KindScores.kindsByName where expectedScores.contains(where: { $0.0 == kind }) {
+                pieces.append("\(kind.rawValue) \(scores[kind])")
+            }
+            let expected = pieces.joined(separator: "; ")
+            #expect(
+                ExtractionContext.kindEvidenceText(reasons: reasons, scores: scores) == expected,
+                "round \(round)")
+        }
+    }
+
+    /// Tracking numbers are found as a set of them finds them, few or many.
+    @Test func trackingNumbersAreFoundAsInASet() {
+        var generator = FastPathTests.Generator(state: 92)
+        for round in 0..<300 {
+            let count = round % 10 == 0 ? 20 + Int(generator.next() % 20) : Int(generator.next() % 10)
+            let numbers = (0..<count).map { _ in "1Z\(generator.next() % 50)" }
+            let numberSet = TrackingNumberSet(numbers)
+            for probe in 0..<60 {
+                let text = probe == 59 ? "1Z5\u{0301}" : "1Z\(probe)"
+                #expect(numberSet.contains(text) == Set(numbers).contains(text))
+            }
+        }
+    }
+
     /// Phrase weights keep each phrase once, at its highest weight, in the order first noted,
     /// on the stack and past it.
     @Test func phraseWeightsKeepTheStrongestPlace() {

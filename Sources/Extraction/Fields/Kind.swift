@@ -23,7 +23,31 @@ extension ExtractionContext {
             var counted = (0, 0, 0, 0)
             var wanted = 0
             for origin in origins { wanted |= 1 << origin.position }
-            let hits = phraseHits.covers(set) ? phraseHits : nil
+            if phraseHits.covers(set) {
+                // Only the lines that hold a phrase are read; a line's place among its
+                // rendition's non-blank lines is the one the context counted.
+                let hits = phraseHits
+                let lineCount = text.lines.count
+                var lineIndex = hits.nextLine(containing: set, from: 0)
+                while lineIndex < lineCount {
+                    let origin = text.lines[lineIndex].origin
+                    let seen = lineIsBlank.nonBlankBefore(lineIndex)
+                    if wanted & (1 << origin.position) != 0 && !lineIsBlank[lineIndex] && seen < bodyLines {
+                        let weight: Int
+                        switch origin {
+                        case .subject: weight = 3
+                        case .preheader: weight = 2
+                        case .html, .plain: weight = seen < 2 ? 2 : 1
+                        }
+                        hits.forEachMatch(set, line: lineIndex, limit: 32) { index, _ in
+                            best.note(index, weight: weight)
+                            return true
+                        }
+                    }
+                    lineIndex = hits.nextLine(containing: set, from: lineIndex + 1)
+                }
+                return Self.tagScores(best, of: set)
+            }
             // Lines are read by position (not copied), their blankness as the context found it.
             for lineIndex in text.lines.indices {
                 let origin = text.lines[lineIndex].origin
@@ -49,30 +73,29 @@ extension ExtractionContext {
                 case .preheader: weight = 2
                 case .html, .plain: weight = seen < 2 ? 2 : 1
                 }
-                if let hits {
-                    // The line's matches read where they are stored: no array is built.
-                    guard hits.containsMatch(set, line: lineIndex) else { continue }
-                    hits.forEachMatch(set, line: lineIndex, limit: 32) { index, _ in
-                        best.note(index, weight: weight)
-                        return true
-                    }
-                    continue
-                }
                 for (index, _) in set.matches(in: text.lines[lineIndex].folded, limit: 32) {
                     best.note(index, weight: weight)
                 }
             }
-            // Weights are whole numbers, so the sums do not depend on the order they are added in.
-            var scores = SIMD8<Double>()
-            var found: UInt8 = 0
-            best.forEachPhrase { phrase, weight in
-                let tag = set.tags[phrase]
-                guard tag >= 0 && tag < scores.scalarCount else { return }
-                scores[tag] += Double(weight)
-                found |= 1 << UInt8(tag)
-            }
-            return (scores, found)
+            return Self.tagScores(best, of: set)
         }
+    }
+
+    /// The phrases' weights summed by tag: in lane `t` the weights of the phrases whose tag is
+    /// `t` (tags from 8 on left out), and bit `t` of `found` set when one was noted. Weights are
+    /// whole numbers, so the sums do not depend on the order they are added in (nor on the order
+    /// the phrases were noted in).
+    @inline(__always)
+    static func tagScores(_ best: PhraseWeights, of set: PhraseSet) -> (scores: SIMD8<Double>, found: UInt8) {
+        var scores = SIMD8<Double>()
+        var found: UInt8 = 0
+        best.forEachPhrase { phrase, weight in
+            let tag = set.tags[phrase]
+            guard tag >= 0 && tag < scores.scalarCount else { return }
+            scores[tag] += Double(weight)
+            found |= 1 << UInt8(tag)
+        }
+        return (scores, found)
     }
 
     func kindScores(origins: Set<TextOrigin>) -> KindScores {
@@ -160,20 +183,7 @@ extension ExtractionContext {
             kind = .notAnOrder
         }
         if kind == .notAnOrder && bestScore == 0 && notOrder == 0 { reasons.append("no order words") }
-        // The reasons, then each kind given a score with its score, in order of the kinds' names,
-        // joined by "; ".
-        var text = ""
-        var first = true
-        for reason in reasons {
-            if !first { text += "; " }
-            first = false
-            text += reason
-        }
-        for kind in KindScores.kindsByName where scores.isGiven(kind) {
-            if !first { text += "; " }
-            first = false
-            text += "\(kind.rawValue) \(scores[kind])"
-        }
+        let text = Self.kindEvidenceText(reasons: reasons, scores: scores)
         let total = scores.total
         var confidence = total > 0 ? min(0.95, 0.5 + 0.5 * (scores[kind] / total)) : 0.5
         if kind == .carrierUpdate { confidence = 0.9 }
@@ -239,6 +249,98 @@ extension ExtractionContext {
         }
         // One interpolation: the string is allocated once, at its size.
         return "status words: \(status.rawValue) \(Int(score)).0"
+    }
+}
+
+extension ExtractionContext {
+    /// The kind's evidence text: the reasons, then each kind given a score with its score
+    /// (`"\(kind.rawValue) \(score)"`), in order of the kinds' names, joined by "; ". Written
+    /// into one string of its length, allocated once. A score that is a whole number or a half
+    /// below a million (kind scores are sums of whole weights, some halved), whose description
+    /// is its integer digits then `.0` or `.5`, is written from those digits, without formatting
+    /// the `Double`; any other score by its description.
+    static func kindEvidenceText(reasons: [String], scores: KindScores) -> String {
+        // The digits of a whole or half score, or nil for another score.
+        func whole(_ score: Double) -> Int? {
+            let doubled = score * 2
+            guard score.sign == .plus, score < 1_000_000, doubled.rounded(.towardZero) == doubled else {
+                return nil
+            }
+            return Int(score)
+        }
+        func digitCount(_ value: Int) -> Int {
+            var count = 1
+            var rest = value / 10
+            while rest > 0 {
+                count += 1
+                rest /= 10
+            }
+            return count
+        }
+        var length = 0
+        var pieces = reasons.count
+        for reason in reasons { length += reason.utf8.count }
+        for kind in KindScores.kindsByName where scores.isGiven(kind) {
+            let score = scores[kind]
+            length +=
+                kind.rawValue.utf8.count + 1
+                + (whole(score).map { digitCount($0) + 2 } ?? score.description.utf8.count)
+            pieces += 1
+        }
+        length += max(0, pieces - 1) * 2
+        guard length > 0 else { return "" }
+        return String(unsafeUninitializedCapacity: length) { buffer in
+            var at = 0
+            func put(_ text: String) {
+                // (Native and literal strings are stored contiguously: copied at once.)
+                let copied = text.utf8.withContiguousStorageIfAvailable { bytes in
+                    UnsafeMutableBufferPointer(rebasing: buffer[at..<(at + bytes.count)]).initialize(
+                        fromContentsOf: bytes)
+                }
+                if let copied {
+                    at += copied
+                    return
+                }
+                for byte in text.utf8 {
+                    buffer[at] = byte
+                    at += 1
+                }
+            }
+            func separate() {
+                buffer[at] = UInt8(ascii: ";")
+                buffer[at + 1] = UInt8(ascii: " ")
+                at += 2
+            }
+            var first = true
+            for reason in reasons {
+                if !first { separate() }
+                first = false
+                put(reason)
+            }
+            for kind in KindScores.kindsByName where scores.isGiven(kind) {
+                if !first { separate() }
+                first = false
+                put(kind.rawValue)
+                buffer[at] = UInt8(ascii: " ")
+                at += 1
+                let score = scores[kind]
+                guard let value = whole(score) else {
+                    put(score.description)
+                    continue
+                }
+                let count = digitCount(value)
+                var rest = value
+                for position in stride(from: at + count - 1, through: at, by: -1) {
+                    buffer[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                }
+                at += count
+                buffer[at] = UInt8(ascii: ".")
+                buffer[at + 1] = Double(value) == score ? UInt8(ascii: "0") : UInt8(ascii: "5")
+                at += 2
+            }
+            return at
+        }
     }
 }
 

@@ -392,7 +392,7 @@ extension ExtractionContext {
     ///   printed on the price line, and the lines as displayed for the evidence; nil when the
     ///   lines are not laid out so.
     static func stackedItem(
-        at index: Int, in lines: ArraySlice<TextLine>, lineIsBlank: [Bool]
+        at index: Int, in lines: ArraySlice<TextLine>, lineIsBlank: LineBlankness
     ) -> (name: String, price: String, quantity: Int?, context: String)? {
         var priceText = Text.trimmed(Self.withoutNoBreakSpaces(lines[index].text))
         // "2 × $19.00", "2 x $19.00".
@@ -883,7 +883,7 @@ extension ExtractionContext {
     /// where its lines come from (HTML): the lines above it, up to eight, whose DOM paths are
     /// in the same `tr`. The first of them that `isName` accepts, trimmed.
     static func rowName(
-        of index: Int, in lines: ArraySlice<TextLine>, lineIsBlank: [Bool], isName: (String) -> Bool
+        of index: Int, in lines: ArraySlice<TextLine>, lineIsBlank: LineBlankness, isName: (String) -> Bool
     ) -> String? {
         guard let row = lines[index].span.flatMap({ rowPath($0.location) }) else { return nil }
         var first = index

@@ -26,7 +26,7 @@ extension ExtractionContext {
                 Candidate(
                     value: value, key: value.uppercased(), source: source, score: score,
                     lines: EvidenceLines(found),
-                    origin: found.line.origin, offset: found.offset, location: found.line.location))
+                    origin: found.line.origin, offset: found.offset))
         }
         for attached in document.attachedOrders {
             if let number = Markup.string(Markup.object(attached.order)?["orderNumber"]) {
@@ -52,7 +52,10 @@ extension ExtractionContext {
         let notOrder = languages.phrases(\.notOrderNumber)
         let strongLabelled = LabelledValues.find(
             languages.phrases(\.orderNumber), in: text, origins: Self.allOrigins, hits: phraseHits)
-        let strong = strongLabelled + valuesBelowHeaderRows(languages.phrases(\.orderNumber))
+        // (Values below header rows are rare: the labelled values are then read as they are,
+        // not copied into a new array.)
+        let below = valuesBelowHeaderRows(languages.phrases(\.orderNumber))
+        let strong = below.isEmpty ? strongLabelled : strongLabelled + below
         for found in strong where !isNegated(found, by: notOrder) {
             // A number shorter than three digits only when it is the label's whole value in the
             // label's cell or the next one (a line below an empty label may be a quantity),
@@ -288,13 +291,16 @@ extension ExtractionContext {
     /// An order-date candidate from the first date in the first 60 characters of a value
     /// labelled as the order date, read in the first of the email's languages that finds one.
     private func labelledOrderDate(_ found: LabelledValue) -> Candidate<CivilDate>? {
+        // Every date format has a day in ASCII digits (``DateReader/dates(in:reference:)``): a
+        // value without one is not read.
+        guard Self.hasASCIIDigit(Substring(found.value).utf8) else { return nil }
         let value = FieldText.prefix(found.value, characters: 60)
         for language in languages.all {
             if let day = dateMemo.firstDate(in: value, language: language, reference: reference) {
                 return Candidate(
                     value: day, key: day.iso, source: "label", score: found.placement.score,
                     lines: EvidenceLines(found),
-                    origin: found.line.origin, offset: found.offset, location: found.line.location)
+                    origin: found.line.origin, offset: found.offset)
             }
         }
         return nil
@@ -308,7 +314,13 @@ extension ExtractionContext {
         guard
             let number = orderNumberLabels.number(
                 in: found.value, fillers: languages.fillerWords, minimumLength: 4),
-            let range = Self.range(of: number, inFirst160Of: found.value)
+            // (Counted first: a value whose ASCII digits are all the number's has none after it,
+            // and the number is not searched for.)
+            Self.asciiDigitCount(found.value.utf8) > Self.asciiDigitCount(number.utf8),
+            let range = Self.range(of: number, inFirst160Of: found.value),
+            // Every date format has a day in ASCII digits (``DateReader/dates(in:reference:)``):
+            // after a number followed by none, no date is looked for.
+            Self.hasASCIIDigit(found.value.utf8[range.upperBound...])
         else { return nil }
         let rest = Text.trimmed(String(found.value[range.upperBound...]))
         let restIsASCII = FieldText.isASCII(rest)
@@ -329,11 +341,27 @@ extension ExtractionContext {
                 return Candidate(
                     value: day, key: day.iso, source: "label", score: 0.75,
                     lines: EvidenceLines(found),
-                    origin: found.line.origin, offset: found.offset,
-                    location: found.line.location)
+                    origin: found.line.origin, offset: found.offset)
             }
         }
         return nil
+    }
+
+    /// How many ASCII digits (0–9) the bytes hold. An ASCII digit is no part of any other
+    /// scalar's canonical decomposition, so a text canonically equivalent to a number holds as
+    /// many as the number: a value with no more digits than a number it holds has none outside
+    /// the number's occurrence.
+    static func asciiDigitCount(_ bytes: String.UTF8View) -> Int {
+        bytes.withContiguousStorageIfAvailable { buffer in
+            buffer.reduce(0) { $0 + ($1 &- 0x30 < 10 ? 1 : 0) }
+        } ?? bytes.reduce(0) { $0 + ($1 &- 0x30 < 10 ? 1 : 0) }
+    }
+
+    /// Whether the bytes hold an ASCII digit (0–9), read in place when stored contiguously.
+    static func hasASCIIDigit(_ bytes: Substring.UTF8View) -> Bool {
+        bytes.withContiguousStorageIfAvailable { buffer in
+            buffer.contains { $0 &- 0x30 < 10 }
+        } ?? bytes.contains { $0 &- 0x30 < 10 }
     }
 
     /// What stands in parentheses right after an order number, past the bracket that closes
@@ -397,8 +425,7 @@ extension ExtractionContext {
                 Candidate(
                     value: amount, key: amount.amount + amount.currency, source: "label",
                     score: min(score, 0.86),
-                    lines: EvidenceLines(value), origin: value.line.origin, offset: value.offset,
-                    location: value.line.location))
+                    lines: EvidenceLines(value), origin: value.line.origin, offset: value.offset))
         }
         return candidates
     }

@@ -175,7 +175,7 @@ extension ExtractionContext {
                     source: isSubject ? "subject" : "label",
                     score: score, lines: EvidenceLines(found),
                     origin: found.line.origin,
-                    offset: found.offset, location: found.line.location))
+                    offset: found.offset))
         }
         return Scoring.choose(candidates, threshold: 0.6)
     }
