@@ -31,6 +31,11 @@ final class PhraseIndex: Sendable {
     /// entries as in ``bucketEntries``.
     private let freeStarts: [Int32]
     private let freeEntries: [UInt64]
+    /// Per merged phrase, its bytes 8 to 15 (fewer for a shorter phrase, none for one of eight
+    /// bytes or fewer) read as a little-endian word, then the mask of the bytes it has there:
+    /// `tails[2 * p]` and `tails[2 * p + 1]`. A phrase of up to sixteen bytes whose first eight
+    /// match is compared with the text's next eight bytes in one step.
+    private let tails: [UInt64]
     /// One-byte phrases by their byte.
     private let singleByte: [Int32]
     /// A bit for the hash of every three-byte prefix a phrase can start a match with (for a
@@ -109,6 +114,7 @@ final class PhraseIndex: Sendable {
         // little-endian word, then the mask of the bytes the phrase has: `heads[2 * p]` and
         // `heads[2 * p + 1]`. A phrase is compared with the text's next eight bytes in one step.
         var heads: [UInt64] = []
+        var tails: [UInt64] = []
         var byteClasses = (0..<256).map { value -> UInt8 in
             let byte = UInt8(value)
             if byte & 0xC0 == 0x80 { return Self.continuationClass }
@@ -125,6 +131,8 @@ final class PhraseIndex: Sendable {
             startsWord.append(Text.wordAt(folded, 0))
             heads.append(Self.word(folded.prefix(8)))
             heads.append(Self.mask(length: folded.count))
+            tails.append(Self.word(folded.dropFirst(8).prefix(8)))
+            tails.append(folded.count > 8 ? Self.mask(length: folded.count - 8) : 0)
             byteClasses[Int(folded[0])] |= Self.startClass | (Text.wordAt(folded, 0) ? 0 : Self.freeClass)
             endsWord.append(Text.wordBefore(folded, folded.count))
             var mask: UInt64 = 0
@@ -175,6 +183,7 @@ final class PhraseIndex: Sendable {
         self.bucketEntries = bucketEntries
         self.freeStarts = freeStarts
         self.freeEntries = freeEntries
+        self.tails = tails
         self.singleByte = singleByte
         self.prefixBits = prefixBits
         self.pairBits = pairBits
@@ -228,28 +237,30 @@ final class PhraseIndex: Sendable {
                                             steps.withUnsafeBufferPointer { steps in
                                                 setMasks.withUnsafeBufferPointer { setMasks in
                                                     pairBits.withUnsafeBufferPointer { pairBits in
-                                                        let buckets: Buckets = (
-                                                            bucketStarts, bucketEntries, freeStarts,
-                                                            freeEntries,
-                                                            prefixBits, steps, pairBits
-                                                        )
-                                                        for range in lines {
-                                                            let first = phrases.count
-                                                            lineStarts.append(first)
-                                                            if !range.isEmpty {
-                                                                scan(
-                                                                    UnsafeBufferPointer(
-                                                                        rebasing: text[range]),
-                                                                    pool: pool, offsets: offsets,
-                                                                    lengths: lengths, buckets: buckets,
-                                                                    phrases: &phrases, starts: &starts,
-                                                                    counts: &counts)
+                                                        tails.withUnsafeBufferPointer { tails in
+                                                            let buckets: Buckets = (
+                                                                bucketStarts, bucketEntries, freeStarts,
+                                                                freeEntries,
+                                                                prefixBits, steps, pairBits, tails
+                                                            )
+                                                            for range in lines {
+                                                                let first = phrases.count
+                                                                lineStarts.append(first)
+                                                                if !range.isEmpty {
+                                                                    scan(
+                                                                        UnsafeBufferPointer(
+                                                                            rebasing: text[range]),
+                                                                        pool: pool, offsets: offsets,
+                                                                        lengths: lengths, buckets: buckets,
+                                                                        phrases: &phrases, starts: &starts,
+                                                                        counts: &counts)
+                                                                }
+                                                                var mask: UInt64 = 0
+                                                                for slot in first..<phrases.count {
+                                                                    mask |= setMasks[Int(phrases[slot])]
+                                                                }
+                                                                lineMasks.append(mask)
                                                             }
-                                                            var mask: UInt64 = 0
-                                                            for slot in first..<phrases.count {
-                                                                mask |= setMasks[Int(phrases[slot])]
-                                                            }
-                                                            lineMasks.append(mask)
                                                         }
                                                     }
                                                 }
@@ -269,7 +280,7 @@ final class PhraseIndex: Sendable {
         starts: UnsafeBufferPointer<Int32>, entries: UnsafeBufferPointer<UInt64>,
         freeStarts: UnsafeBufferPointer<Int32>, freeEntries: UnsafeBufferPointer<UInt64>,
         prefixBits: UnsafeBufferPointer<UInt64>, steps: UnsafeBufferPointer<UInt16>,
-        pairBits: UnsafeBufferPointer<UInt64>
+        pairBits: UnsafeBufferPointer<UInt64>, tails: UnsafeBufferPointer<UInt64>
     )
 
     /// Up to eight bytes as a little-endian word: the first byte in the lowest bits.
@@ -347,12 +358,19 @@ final class PhraseIndex: Sendable {
                     let length = lengths[phrase]
                     let end = position + length
                     guard end <= count else { continue }
-                    let offset = offsets[phrase]
-                    var matched = 8
-                    while matched < length, text[position + matched] == pool[offset + matched] {
-                        matched += 1
+                    if length > 8 {
+                        // Bytes 8 to 15 at once, the rest of a longer phrase byte by byte.
+                        guard
+                            Self.word(at: position + 8, in: text) & buckets.tails[2 * phrase + 1]
+                                == buckets.tails[2 * phrase]
+                        else { continue }
+                        let offset = offsets[phrase]
+                        var matched = 16
+                        while matched < length, text[position + matched] == pool[offset + matched] {
+                            matched += 1
+                        }
+                        guard matched >= length else { continue }
                     }
-                    guard matched >= length else { continue }
                     record(
                         phrase, at: position, end: end, in: text, lineFirst: lineFirst, counted: &counted,
                         phrases: &phrases, starts: &starts, counts: &counts)
