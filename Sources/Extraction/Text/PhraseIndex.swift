@@ -337,15 +337,20 @@ final class PhraseIndex: Sendable {
             let insideWord = next.before != 0
             let first = base[position]
             if position + 1 < count {
-                let bucket = Self.bucket(first, text[position + 1])
-                var (from, to) =
-                    insideWord
-                    ? (Int(buckets.freeStarts[bucket]), Int(buckets.freeStarts[bucket + 1]))
-                    : (Int(buckets.starts[bucket]), Int(buckets.starts[bucket + 1]))
-                if from < to, position + 2 < count {
+                // Three bytes that start no phrase (``prefixBits``) are passed over before
+                // their bucket is read (one cache line fewer).
+                var open = true
+                if position + 2 < count {
                     let hash = Self.prefixHash(first, text[position + 1], text[position + 2])
-                    if buckets.prefixBits[hash >> 6] & (1 << UInt64(hash & 63)) == 0 { to = from }
+                    open = buckets.prefixBits[hash >> 6] & (1 << UInt64(hash & 63)) != 0
                 }
+                let bucket = Self.bucket(first, text[position + 1])
+                let (from, to) =
+                    !open
+                    ? (0, 0)
+                    : insideWord
+                        ? (Int(buckets.freeStarts[bucket]), Int(buckets.freeStarts[bucket + 1]))
+                        : (Int(buckets.starts[bucket]), Int(buckets.starts[bucket + 1]))
                 let entries = insideWord ? buckets.freeEntries : buckets.entries
                 var slot = from
                 let word = from < to ? Self.word(at: position, in: text) : 0
