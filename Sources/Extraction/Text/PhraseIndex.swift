@@ -224,42 +224,48 @@ final class PhraseIndex: Sendable {
         _ text: [UInt8], lines: ArraySlice<Range<Int>>, phrases: inout [Int32], starts: inout [Int32],
         lineStarts: inout [Int], lineMasks: inout [UInt64]
     ) {
-        var counts = [Int](repeating: 0, count: sets.count)
-        text.withUnsafeBufferPointer { text in
-            pool.withUnsafeBufferPointer { pool in
-                offsets.withUnsafeBufferPointer { offsets in
-                    lengths.withUnsafeBufferPointer { lengths in
-                        bucketStarts.withUnsafeBufferPointer { bucketStarts in
-                            bucketEntries.withUnsafeBufferPointer { bucketEntries in
-                                freeStarts.withUnsafeBufferPointer { freeStarts in
-                                    freeEntries.withUnsafeBufferPointer { freeEntries in
-                                        prefixBits.withUnsafeBufferPointer { prefixBits in
-                                            steps.withUnsafeBufferPointer { steps in
-                                                setMasks.withUnsafeBufferPointer { setMasks in
-                                                    pairBits.withUnsafeBufferPointer { pairBits in
-                                                        tails.withUnsafeBufferPointer { tails in
-                                                            let buckets: Buckets = (
-                                                                bucketStarts, bucketEntries, freeStarts,
-                                                                freeEntries,
-                                                                prefixBits, steps, pairBits, tails
-                                                            )
-                                                            for range in lines {
-                                                                let first = phrases.count
-                                                                lineStarts.append(first)
-                                                                if !range.isEmpty {
-                                                                    scan(
-                                                                        UnsafeBufferPointer(
-                                                                            rebasing: text[range]),
-                                                                        pool: pool, offsets: offsets,
-                                                                        lengths: lengths, buckets: buckets,
-                                                                        phrases: &phrases, starts: &starts,
-                                                                        counts: &counts)
+        // Per set, the line's occurrences once counted (see `record`), on the stack: no small
+        // array is allocated and freed before the large ones.
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: sets.count) { counts in
+            counts.initialize(repeating: 0)
+            text.withUnsafeBufferPointer { text in
+                pool.withUnsafeBufferPointer { pool in
+                    offsets.withUnsafeBufferPointer { offsets in
+                        lengths.withUnsafeBufferPointer { lengths in
+                            bucketStarts.withUnsafeBufferPointer { bucketStarts in
+                                bucketEntries.withUnsafeBufferPointer { bucketEntries in
+                                    freeStarts.withUnsafeBufferPointer { freeStarts in
+                                        freeEntries.withUnsafeBufferPointer { freeEntries in
+                                            prefixBits.withUnsafeBufferPointer { prefixBits in
+                                                steps.withUnsafeBufferPointer { steps in
+                                                    setMasks.withUnsafeBufferPointer { setMasks in
+                                                        pairBits.withUnsafeBufferPointer { pairBits in
+                                                            tails.withUnsafeBufferPointer { tails in
+                                                                let buckets: Buckets = (
+                                                                    bucketStarts, bucketEntries, freeStarts,
+                                                                    freeEntries,
+                                                                    prefixBits, steps, pairBits, tails
+                                                                )
+                                                                for range in lines {
+                                                                    let first = phrases.count
+                                                                    lineStarts.append(first)
+                                                                    if !range.isEmpty {
+                                                                        scan(
+                                                                            UnsafeBufferPointer(
+                                                                                rebasing: text[range]),
+                                                                            pool: pool, offsets: offsets,
+                                                                            lengths: lengths,
+                                                                            buckets: buckets,
+                                                                            phrases: &phrases,
+                                                                            starts: &starts,
+                                                                            counts: counts)
+                                                                    }
+                                                                    var mask: UInt64 = 0
+                                                                    for slot in first..<phrases.count {
+                                                                        mask |= setMasks[Int(phrases[slot])]
+                                                                    }
+                                                                    lineMasks.append(mask)
                                                                 }
-                                                                var mask: UInt64 = 0
-                                                                for slot in first..<phrases.count {
-                                                                    mask |= setMasks[Int(phrases[slot])]
-                                                                }
-                                                                lineMasks.append(mask)
                                                             }
                                                         }
                                                     }
@@ -314,7 +320,7 @@ final class PhraseIndex: Sendable {
         _ text: UnsafeBufferPointer<UInt8>, pool: UnsafeBufferPointer<UInt8>,
         offsets: UnsafeBufferPointer<Int>,
         lengths: UnsafeBufferPointer<Int>, buckets: Buckets,
-        phrases: inout [Int32], starts: inout [Int32], counts: inout [Int]
+        phrases: inout [Int32], starts: inout [Int32], counts: UnsafeMutableBufferPointer<Int>
     ) {
         let count = text.count
         guard let base = text.baseAddress, let steps = buckets.steps.baseAddress,
@@ -378,14 +384,14 @@ final class PhraseIndex: Sendable {
                     }
                     record(
                         phrase, at: position, end: end, in: text, lineFirst: lineFirst, counted: &counted,
-                        phrases: &phrases, starts: &starts, counts: &counts)
+                        phrases: &phrases, starts: &starts, counts: counts)
                 }
             }
             let single = Int(singleByte[Int(first)])
             if single >= 0, !(insideWord && startsWord[single]) {
                 record(
                     single, at: position, end: position + 1, in: text, lineFirst: lineFirst,
-                    counted: &counted, phrases: &phrases, starts: &starts, counts: &counts)
+                    counted: &counted, phrases: &phrases, starts: &starts, counts: counts)
             }
             position += 1
         }
@@ -431,7 +437,8 @@ final class PhraseIndex: Sendable {
     ///     ``perSetLimit``-th occurrence of the line on; before it every occurrence is kept).
     @inline(__always) private func record(
         _ phrase: Int, at position: Int, end: Int, in text: UnsafeBufferPointer<UInt8>, lineFirst: Int,
-        counted: inout Bool, phrases: inout [Int32], starts: inout [Int32], counts: inout [Int]
+        counted: inout Bool, phrases: inout [Int32], starts: inout [Int32],
+        counts: UnsafeMutableBufferPointer<Int>
     ) {
         if endsWord[phrase], end < text.count {
             let byte = text[end]
