@@ -261,6 +261,32 @@ import Testing
         }
     }
 
+    /// Phrases of 7 to 25 bytes that share their first eight or sixteen bytes, matched in
+    /// lines of their pieces cut anywhere (a phrase's bytes 8 to 15 are compared at once, up to
+    /// the end of the line), agree with each set's own scan.
+    @Test func phraseHitsAgreeOnLongPhrasesSharingPrefixes() {
+        let texts = [
+            "shipment", "shipmentx", "shipment number", "shipment numbers", "shipment number is",
+            "shipment numbering scheme", "shipment n°", "shipment numéro", "shipmentnumberless",
+            "order no", "order number", "order numbers!", "#shipment", "sendungsverfolgungsnummer",
+            "sendungsverfolgung", "sendungsnummer",
+        ]
+        let sets = [
+            PhraseSet(texts.map(Phrase.init), id: 0),
+            PhraseSet(texts.enumerated().filter { $0.offset % 2 == 0 }.map { Phrase($0.element) }, id: 1),
+            PhraseSet(texts.filter { $0.utf8.count > 15 }.map(Phrase.init), id: 2),
+        ]
+        let index = PhraseIndex(sets)
+        var generator = Generator(state: 29)
+        let pieces = texts + [" ", "", "x", "1", "-", ".", "é", "\u{A0}", "n", "num", "shipment numbe"]
+        let lines = (0..<600).map { _ -> [UInt8] in
+            let line = Text.fold(Array(generator.text(pieces, count: 8).utf8))
+            // Cut anywhere: a phrase may run past the line's end.
+            return generator.next() % 3 == 0 ? Array(line.prefix(Int(generator.next() % 40))) : line
+        }
+        Self.expectSameMatches(index: index, lines: lines)
+    }
+
     @Test func phraseHitsAgreeOnTheCorpus() throws {
         let corpus = Fixture.rulesDirectory.deletingLastPathComponent().appendingPathComponent("Corpus")
         let names = try FileManager.default.contentsOfDirectory(atPath: corpus.path).filter {

@@ -53,18 +53,26 @@ import Testing
         }
     }
 
-    /// ``Text/foldBytes(_:from:)`` reads words of eight bytes where it can; byte by byte, it
-    /// folds what it folded before (and sees the same script leads).
+    /// ``Text/foldBytes(_:from:)`` reads words of eight bytes where it can (all ASCII, or pairs
+    /// that end among the eight: ``Text/foldedLatin(_:)``); byte by byte, it folds what it
+    /// folded before (and sees the same script leads), valid UTF-8 or not.
     @Test func foldingByWordsAgreesWithFoldingByBytes() {
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         func next() -> UInt64 {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return state >> 33
         }
-        let pieces = ["a", "Z", "Order ", "É", "ü", "×", "\u{A0}", "注文", "주문", "カ", "\u{C2}", "\u{C3}"].map {
-            Array($0.utf8)
-        }
-        for _ in 0..<3_000 {
+        let pieces =
+            [
+                "a", "Z", "Order ", "É", "ü", "×", "\u{A0}", "注文", "주문", "カ", "\u{C2}", "\u{C3}", "ÀÞßÿ", "€",
+                "©",
+            ].map {
+                Array($0.utf8)
+            } + [
+                [0xC3], [0xC2], [0xC3, 0x41], [0xC3, 0xC3, 0x85], [0xC2, 0xC2, 0xA0], [0xED, 0x9F, 0xBF],
+                [0x97], [0xA0],
+            ]
+        for _ in 0..<30_000 {
             var bytes: [UInt8] = []
             for _ in 0..<Int(next() % 24) {
                 if next() % 5 == 0 {
@@ -81,7 +89,24 @@ import Testing
             let wordBytes = (0..<8).map { UInt8(truncatingIfNeeded: word >> UInt64($0 * 8)) }
             #expect(
                 (Text.capitalsAmongASCII(word) != 0) == wordBytes.contains { $0 >= 0x41 && $0 <= 0x5A })
-            #expect((Text.latinPairLeads(word) != 0) == wordBytes.contains { $0 == 0xC2 || $0 == 0xC3 })
+            var leads: UInt64 = 0
+            for index in 0..<8 where wordBytes[index] == 0xC2 || wordBytes[index] == 0xC3 {
+                leads |= 0x80 << UInt64(index * 8)
+            }
+            #expect(Text.latinPairLeads(word) == leads, "\(wordBytes)")
+            // Some bytes made zero, some 01 or 80 (next to which a borrow or carry would show).
+            let choices: [UInt64] = [0, 1, 0x80, 0xFF]
+            var mixed: UInt64 = 0
+            for index in 0..<8 {
+                let choice = Int(next() % 5)
+                let byte = choice < 4 ? choices[choice] : UInt64(wordBytes[index])
+                mixed |= byte << UInt64(index * 8)
+            }
+            var zeros: UInt64 = 0
+            for index in 0..<8 where (mixed >> UInt64(index * 8)) & 0xFF == 0 {
+                zeros |= 0x80 << UInt64(index * 8)
+            }
+            #expect(Text.zeroBytes(mixed) == zeros, "\(mixed)")
         }
     }
 

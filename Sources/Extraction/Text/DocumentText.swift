@@ -635,11 +635,47 @@ enum Text {
         capitals(word & ~asciiHighBits) & ~word
     }
 
-    /// For a word of eight bytes, nonzero when one of them is C2 or C3 (a byte that is zero
-    /// after C2 is taken from its bits with the lowest bit cleared: the exact zero-byte test).
+    /// For a word of eight bytes, the high bit of each byte that is zero (no sum carries from
+    /// one byte into the next).
+    @inline(__always) static func zeroBytes(_ word: UInt64) -> UInt64 {
+        ~(((word & ~asciiHighBits) &+ 0x7F7F_7F7F_7F7F_7F7F) | word) & asciiHighBits
+    }
+
+    /// For a word of eight bytes, the high bit of each byte that is C2 or C3 (the lead bytes of
+    /// the pairs folding changes).
     @inline(__always) static func latinPairLeads(_ word: UInt64) -> UInt64 {
-        let bits = (word & 0xFEFE_FEFE_FEFE_FEFE) ^ 0xC2C2_C2C2_C2C2_C2C2
-        return (bits &- 0x0101_0101_0101_0101) & ~bits & asciiHighBits
+        zeroBytes((word & 0xFEFE_FEFE_FEFE_FEFE) ^ 0xC2C2_C2C2_C2C2_C2C2)
+    }
+
+    /// Eight bytes not all ASCII folded at once, as ``foldBytes(_:from:)`` folds them one by
+    /// one, when every C2 or C3 among them is followed among them by a continuation byte (80–BF):
+    /// then the byte after each is read as the second of its pair, and every other byte on its
+    /// own. ASCII capitals gain 0x20, a byte 80–9E but 97 after C3 gains 0x20, C2 A0 becomes two
+    /// spaces.
+    /// - Returns: the folded bytes, and the high bit of each byte E3–ED (a script lead); nil
+    ///   when a C2 or C3 is the last of the eight or is not followed by a continuation byte.
+    @inline(__always) static func foldedLatin(_ word: UInt64) -> (folded: UInt64, scriptLeads: UInt64)? {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high = word & asciiHighBits
+        let low = word & ~asciiHighBits
+        let leads = latinPairLeads(word)
+        // E3–ED: a high byte whose low seven bits are 63–6D.
+        let scriptLeads = high & (low &+ ones &* (0x80 - 0x63)) & ~(low &+ ones &* (0x7F - 0x6D))
+        // No pair (symbols, CJK): only ASCII capitals to fold.
+        if leads == 0 { return (word | (capitalsAmongASCII(word) >> 2), scriptLeads) }
+        let seconds = leads << 8
+        let continuations = high & ~(low &+ ones &* 0x40)
+        guard leads >> 56 == 0, seconds & ~continuations == 0 else { return nil }
+        let afterC2 = zeroBytes(word ^ 0xC2C2_C2C2_C2C2_C2C2) << 8
+        // After C3, a continuation byte whose low seven bits are 00–1E (80–9E) but 17 (97).
+        let latinCapitals =
+            seconds & ~afterC2 & ~(low &+ ones &* (0x7F - 0x1E)) & ~zeroBytes(word ^ 0x9797_9797_9797_9797)
+        // (Each capital has bit 5 clear: setting it adds 0x20.)
+        var folded = word | ((capitalsAmongASCII(word) | latinCapitals) >> 2)
+        let noBreak = afterC2 & zeroBytes(word ^ 0xA0A0_A0A0_A0A0_A0A0)
+        let spaces = ((noBreak | (noBreak >> 8)) >> 7) &* 0xFF
+        folded = (folded & ~spaces) | (0x2020_2020_2020_2020 & spaces)
+        return (folded, scriptLeads)
     }
 
     /// ``fold(_:)``'s loop, from a position the loop reaches: eight ASCII bytes are folded at
@@ -650,6 +686,8 @@ enum Text {
     @discardableResult
     static func foldBytes(_ result: UnsafeMutableBufferPointer<UInt8>, from start: Int) -> Bool {
         var scriptLead = false
+        // The script leads of the bytes folded eight at a time.
+        var scriptLeads: UInt64 = 0
         var index = start
         let count = result.count
         while index < count {
@@ -660,14 +698,17 @@ enum Text {
                 let raw = UnsafeMutableRawPointer(base + index)
                 let word = raw.loadUnaligned(as: UInt64.self)
                 if word & asciiHighBits == 0 {
-                    let upper = capitals(word)
-                    if upper != 0 { raw.storeBytes(of: word | (upper >> 2), as: UInt64.self) }
+                    // Stored whatever it holds: a branch on whether it holds a capital would be
+                    // mispredicted in mixed-case text.
+                    raw.storeBytes(of: word | (capitals(word) >> 2), as: UInt64.self)
                     index += 8
                     continue
                 }
-                // Once a script lead is seen, eight bytes with no ASCII capital and no C2 or C3
-                // (what the bytes after them are looked at for) have nothing to change.
-                if scriptLead && capitalsAmongASCII(word) == 0 && latinPairLeads(word) == 0 {
+                // Eight bytes whose pairs all end among them, folded at once (read one by one,
+                // their bytes would mispredict branch after branch).
+                if let latin = foldedLatin(word) {
+                    raw.storeBytes(of: latin.folded, as: UInt64.self)
+                    scriptLeads |= latin.scriptLeads
                     index += 8
                     continue
                 }
@@ -693,7 +734,7 @@ enum Text {
                 index += 1
             }
         }
-        return scriptLead
+        return scriptLead || scriptLeads != 0
     }
 
     static func isWordByte(_ byte: UInt8) -> Bool {

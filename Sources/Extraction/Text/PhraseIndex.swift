@@ -31,6 +31,11 @@ final class PhraseIndex: Sendable {
     /// entries as in ``bucketEntries``.
     private let freeStarts: [Int32]
     private let freeEntries: [UInt64]
+    /// Per merged phrase, its bytes 8 to 15 (fewer for a shorter phrase, none for one of eight
+    /// bytes or fewer) read as a little-endian word, then the mask of the bytes it has there:
+    /// `tails[2 * p]` and `tails[2 * p + 1]`. A phrase of up to sixteen bytes whose first eight
+    /// match is compared with the text's next eight bytes in one step.
+    private let tails: [UInt64]
     /// One-byte phrases by their byte.
     private let singleByte: [Int32]
     /// A bit for the hash of every three-byte prefix a phrase can start a match with (for a
@@ -109,6 +114,7 @@ final class PhraseIndex: Sendable {
         // little-endian word, then the mask of the bytes the phrase has: `heads[2 * p]` and
         // `heads[2 * p + 1]`. A phrase is compared with the text's next eight bytes in one step.
         var heads: [UInt64] = []
+        var tails: [UInt64] = []
         var byteClasses = (0..<256).map { value -> UInt8 in
             let byte = UInt8(value)
             if byte & 0xC0 == 0x80 { return Self.continuationClass }
@@ -125,6 +131,8 @@ final class PhraseIndex: Sendable {
             startsWord.append(Text.wordAt(folded, 0))
             heads.append(Self.word(folded.prefix(8)))
             heads.append(Self.mask(length: folded.count))
+            tails.append(Self.word(folded.dropFirst(8).prefix(8)))
+            tails.append(folded.count > 8 ? Self.mask(length: folded.count - 8) : 0)
             byteClasses[Int(folded[0])] |= Self.startClass | (Text.wordAt(folded, 0) ? 0 : Self.freeClass)
             endsWord.append(Text.wordBefore(folded, folded.count))
             var mask: UInt64 = 0
@@ -175,6 +183,7 @@ final class PhraseIndex: Sendable {
         self.bucketEntries = bucketEntries
         self.freeStarts = freeStarts
         self.freeEntries = freeEntries
+        self.tails = tails
         self.singleByte = singleByte
         self.prefixBits = prefixBits
         self.pairBits = pairBits
@@ -215,41 +224,49 @@ final class PhraseIndex: Sendable {
         _ text: [UInt8], lines: ArraySlice<Range<Int>>, phrases: inout [Int32], starts: inout [Int32],
         lineStarts: inout [Int], lineMasks: inout [UInt64]
     ) {
-        var counts = [Int](repeating: 0, count: sets.count)
-        text.withUnsafeBufferPointer { text in
-            pool.withUnsafeBufferPointer { pool in
-                offsets.withUnsafeBufferPointer { offsets in
-                    lengths.withUnsafeBufferPointer { lengths in
-                        bucketStarts.withUnsafeBufferPointer { bucketStarts in
-                            bucketEntries.withUnsafeBufferPointer { bucketEntries in
-                                freeStarts.withUnsafeBufferPointer { freeStarts in
-                                    freeEntries.withUnsafeBufferPointer { freeEntries in
-                                        prefixBits.withUnsafeBufferPointer { prefixBits in
-                                            steps.withUnsafeBufferPointer { steps in
-                                                setMasks.withUnsafeBufferPointer { setMasks in
-                                                    pairBits.withUnsafeBufferPointer { pairBits in
-                                                        let buckets: Buckets = (
-                                                            bucketStarts, bucketEntries, freeStarts,
-                                                            freeEntries,
-                                                            prefixBits, steps, pairBits
-                                                        )
-                                                        for range in lines {
-                                                            let first = phrases.count
-                                                            lineStarts.append(first)
-                                                            if !range.isEmpty {
-                                                                scan(
-                                                                    UnsafeBufferPointer(
-                                                                        rebasing: text[range]),
-                                                                    pool: pool, offsets: offsets,
-                                                                    lengths: lengths, buckets: buckets,
-                                                                    phrases: &phrases, starts: &starts,
-                                                                    counts: &counts)
+        // Per set, the line's occurrences once counted (see `record`), on the stack: no small
+        // array is allocated and freed before the large ones.
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: sets.count) { counts in
+            counts.initialize(repeating: 0)
+            text.withUnsafeBufferPointer { text in
+                pool.withUnsafeBufferPointer { pool in
+                    offsets.withUnsafeBufferPointer { offsets in
+                        lengths.withUnsafeBufferPointer { lengths in
+                            bucketStarts.withUnsafeBufferPointer { bucketStarts in
+                                bucketEntries.withUnsafeBufferPointer { bucketEntries in
+                                    freeStarts.withUnsafeBufferPointer { freeStarts in
+                                        freeEntries.withUnsafeBufferPointer { freeEntries in
+                                            prefixBits.withUnsafeBufferPointer { prefixBits in
+                                                steps.withUnsafeBufferPointer { steps in
+                                                    setMasks.withUnsafeBufferPointer { setMasks in
+                                                        pairBits.withUnsafeBufferPointer { pairBits in
+                                                            tails.withUnsafeBufferPointer { tails in
+                                                                let buckets: Buckets = (
+                                                                    bucketStarts, bucketEntries, freeStarts,
+                                                                    freeEntries,
+                                                                    prefixBits, steps, pairBits, tails
+                                                                )
+                                                                for range in lines {
+                                                                    let first = phrases.count
+                                                                    lineStarts.append(first)
+                                                                    if !range.isEmpty {
+                                                                        scan(
+                                                                            UnsafeBufferPointer(
+                                                                                rebasing: text[range]),
+                                                                            pool: pool, offsets: offsets,
+                                                                            lengths: lengths,
+                                                                            buckets: buckets,
+                                                                            phrases: &phrases,
+                                                                            starts: &starts,
+                                                                            counts: counts)
+                                                                    }
+                                                                    var mask: UInt64 = 0
+                                                                    for slot in first..<phrases.count {
+                                                                        mask |= setMasks[Int(phrases[slot])]
+                                                                    }
+                                                                    lineMasks.append(mask)
+                                                                }
                                                             }
-                                                            var mask: UInt64 = 0
-                                                            for slot in first..<phrases.count {
-                                                                mask |= setMasks[Int(phrases[slot])]
-                                                            }
-                                                            lineMasks.append(mask)
                                                         }
                                                     }
                                                 }
@@ -269,7 +286,7 @@ final class PhraseIndex: Sendable {
         starts: UnsafeBufferPointer<Int32>, entries: UnsafeBufferPointer<UInt64>,
         freeStarts: UnsafeBufferPointer<Int32>, freeEntries: UnsafeBufferPointer<UInt64>,
         prefixBits: UnsafeBufferPointer<UInt64>, steps: UnsafeBufferPointer<UInt16>,
-        pairBits: UnsafeBufferPointer<UInt64>
+        pairBits: UnsafeBufferPointer<UInt64>, tails: UnsafeBufferPointer<UInt64>
     )
 
     /// Up to eight bytes as a little-endian word: the first byte in the lowest bits.
@@ -303,7 +320,7 @@ final class PhraseIndex: Sendable {
         _ text: UnsafeBufferPointer<UInt8>, pool: UnsafeBufferPointer<UInt8>,
         offsets: UnsafeBufferPointer<Int>,
         lengths: UnsafeBufferPointer<Int>, buckets: Buckets,
-        phrases: inout [Int32], starts: inout [Int32], counts: inout [Int]
+        phrases: inout [Int32], starts: inout [Int32], counts: UnsafeMutableBufferPointer<Int>
     ) {
         let count = text.count
         guard let base = text.baseAddress, let steps = buckets.steps.baseAddress,
@@ -326,15 +343,20 @@ final class PhraseIndex: Sendable {
             let insideWord = next.before != 0
             let first = base[position]
             if position + 1 < count {
-                let bucket = Self.bucket(first, text[position + 1])
-                var (from, to) =
-                    insideWord
-                    ? (Int(buckets.freeStarts[bucket]), Int(buckets.freeStarts[bucket + 1]))
-                    : (Int(buckets.starts[bucket]), Int(buckets.starts[bucket + 1]))
-                if from < to, position + 2 < count {
+                // Three bytes that start no phrase (``prefixBits``) are passed over before
+                // their bucket is read (one cache line fewer).
+                var open = true
+                if position + 2 < count {
                     let hash = Self.prefixHash(first, text[position + 1], text[position + 2])
-                    if buckets.prefixBits[hash >> 6] & (1 << UInt64(hash & 63)) == 0 { to = from }
+                    open = buckets.prefixBits[hash >> 6] & (1 << UInt64(hash & 63)) != 0
                 }
+                let bucket = Self.bucket(first, text[position + 1])
+                let (from, to) =
+                    !open
+                    ? (0, 0)
+                    : insideWord
+                        ? (Int(buckets.freeStarts[bucket]), Int(buckets.freeStarts[bucket + 1]))
+                        : (Int(buckets.starts[bucket]), Int(buckets.starts[bucket + 1]))
                 let entries = insideWord ? buckets.freeEntries : buckets.entries
                 var slot = from
                 let word = from < to ? Self.word(at: position, in: text) : 0
@@ -347,22 +369,29 @@ final class PhraseIndex: Sendable {
                     let length = lengths[phrase]
                     let end = position + length
                     guard end <= count else { continue }
-                    let offset = offsets[phrase]
-                    var matched = 8
-                    while matched < length, text[position + matched] == pool[offset + matched] {
-                        matched += 1
+                    if length > 8 {
+                        // Bytes 8 to 15 at once, the rest of a longer phrase byte by byte.
+                        guard
+                            Self.word(at: position + 8, in: text) & buckets.tails[2 * phrase + 1]
+                                == buckets.tails[2 * phrase]
+                        else { continue }
+                        let offset = offsets[phrase]
+                        var matched = 16
+                        while matched < length, text[position + matched] == pool[offset + matched] {
+                            matched += 1
+                        }
+                        guard matched >= length else { continue }
                     }
-                    guard matched >= length else { continue }
                     record(
                         phrase, at: position, end: end, in: text, lineFirst: lineFirst, counted: &counted,
-                        phrases: &phrases, starts: &starts, counts: &counts)
+                        phrases: &phrases, starts: &starts, counts: counts)
                 }
             }
             let single = Int(singleByte[Int(first)])
             if single >= 0, !(insideWord && startsWord[single]) {
                 record(
                     single, at: position, end: position + 1, in: text, lineFirst: lineFirst,
-                    counted: &counted, phrases: &phrases, starts: &starts, counts: &counts)
+                    counted: &counted, phrases: &phrases, starts: &starts, counts: counts)
             }
             position += 1
         }
@@ -408,7 +437,8 @@ final class PhraseIndex: Sendable {
     ///     ``perSetLimit``-th occurrence of the line on; before it every occurrence is kept).
     @inline(__always) private func record(
         _ phrase: Int, at position: Int, end: Int, in text: UnsafeBufferPointer<UInt8>, lineFirst: Int,
-        counted: inout Bool, phrases: inout [Int32], starts: inout [Int32], counts: inout [Int]
+        counted: inout Bool, phrases: inout [Int32], starts: inout [Int32],
+        counts: UnsafeMutableBufferPointer<Int>
     ) {
         if endsWord[phrase], end < text.count {
             let byte = text[end]

@@ -98,37 +98,44 @@ final class WordTable: Sendable {
     ///   - lines: each line's range in `text`.
     ///   - counts: one count per set.
     func count(in text: [UInt8], lines: ArraySlice<Range<Int>>, limit: Int, into counts: inout [Int]) {
-        var lineCounts = [Int](repeating: 0, count: setCount)
-        text.withUnsafeBufferPointer { text in
-            slots.withUnsafeBufferPointer { slots in
-                filterBits.withUnsafeBufferPointer { filterBits in
-                    classes.withUnsafeBufferPointer { classes in
-                        guard let base = text.baseAddress, let classes = classes.baseAddress else { return }
-                        for range in lines where !range.isEmpty {
-                            var found: UInt64 = 0
-                            var position = range.lowerBound
-                            while true {
-                                let word = Self.nextWord(
-                                    base, from: position, end: range.upperBound, classes: classes)
-                                guard word.lowerBound < word.upperBound else { break }
-                                position = word.upperBound
-                                guard word.count <= longest else { continue }
-                                let key = Self.filterKey(
-                                    base[word.lowerBound], word.count > 1 ? base[word.lowerBound + 1] : 0,
-                                    length: word.count)
-                                guard filterBits[key >> 6] & (1 << UInt64(key & 63)) != 0 else { continue }
-                                var sets = lookUp(text, word, slots: slots)
-                                found |= sets
-                                while sets != 0 {
-                                    lineCounts[sets.trailingZeroBitCount] += 1
-                                    sets &= sets - 1
-                                }
+        // Per set, the line's count so far, on the stack (no small array allocated and freed).
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: setCount) { lineCounts in
+            lineCounts.initialize(repeating: 0)
+            text.withUnsafeBufferPointer { text in
+                slots.withUnsafeBufferPointer { slots in
+                    filterBits.withUnsafeBufferPointer { filterBits in
+                        classes.withUnsafeBufferPointer { classes in
+                            guard let base = text.baseAddress, let classes = classes.baseAddress else {
+                                return
                             }
-                            while found != 0 {
-                                let set = found.trailingZeroBitCount
-                                counts[set] += min(lineCounts[set], limit)
-                                lineCounts[set] = 0
-                                found &= found - 1
+                            for range in lines where !range.isEmpty {
+                                var found: UInt64 = 0
+                                var position = range.lowerBound
+                                while true {
+                                    let word = Self.nextWord(
+                                        base, from: position, end: range.upperBound, classes: classes)
+                                    guard word.lowerBound < word.upperBound else { break }
+                                    position = word.upperBound
+                                    guard word.count <= longest else { continue }
+                                    let key = Self.filterKey(
+                                        base[word.lowerBound], word.count > 1 ? base[word.lowerBound + 1] : 0,
+                                        length: word.count)
+                                    guard filterBits[key >> 6] & (1 << UInt64(key & 63)) != 0 else {
+                                        continue
+                                    }
+                                    var sets = lookUp(text, word, slots: slots)
+                                    found |= sets
+                                    while sets != 0 {
+                                        lineCounts[sets.trailingZeroBitCount] += 1
+                                        sets &= sets - 1
+                                    }
+                                }
+                                while found != 0 {
+                                    let set = found.trailingZeroBitCount
+                                    counts[set] += min(lineCounts[set], limit)
+                                    lineCounts[set] = 0
+                                    found &= found - 1
+                                }
                             }
                         }
                     }
