@@ -281,6 +281,10 @@ extension ExtractionContext {
     /// cut only where it stands apart: a letter or digit glued to it makes it part of the name
     /// ("テストショップ" stays whole; "テスト ショップ", "テスト/ショップ" and "ショップ" lose it,
     /// as "드림팀" keeps "팀" and "订单宝" keeps "订单").
+    ///
+    /// The noise words are those of the email's languages and of the scripts the name is
+    /// written in (``senderNoisePhrases(for:)``): an English email from "쿠팡 고객센터" is from
+    /// "쿠팡".
     func cleanDisplayName(_ displayName: String) -> String? {
         var name = Text.trimmed(Self.quotes.trimming(displayName))
         // Foundation finds no "@" in a text without its byte (no other character is
@@ -294,7 +298,7 @@ extension ExtractionContext {
         // The folded name, folded again only when a phrase changed the name.
         var folded = Text.fold(Array(name.utf8))
         var present = ByteSet(folded)
-        for phrase in languages.senderNoise.phrases {
+        for phrase in senderNoisePhrases(for: name) {
             // A phrase with a byte the name does not hold cannot occur in it.
             guard let first = phrase.folded.first, let last = phrase.folded.last,
                 present.contains(first), present.contains(last)
@@ -314,6 +318,32 @@ extension ExtractionContext {
         // Separators and words left dangling once noise is gone.
         name = Self.nameSeparators.trimming(Self.withoutDanglingWords(name))
         return cleanBrand(name)
+    }
+
+    /// The sender-noise words a display name is cleaned of: those of the email's languages
+    /// (the detected one, then English), then those of each language written in a script the
+    /// name holds and the email is not read in — Hangul: Korean; kana: Japanese; Han: Japanese
+    /// and Chinese. A name's words are its own script's whatever the body's language: "쿠팡
+    /// 고객센터" sends an email in English too. A name in Latin letters only gets the email's
+    /// languages' words, as before.
+    func senderNoisePhrases(for name: String) -> [Phrase] {
+        let phrases = languages.senderNoise.phrases
+        guard !FieldText.isASCII(name) else { return phrases }
+        var hangul = 0
+        var kana = 0
+        var han = 0
+        LanguageSet.countScripts(Array(name.utf8), hangul: &hangul, kana: &kana, han: &han)
+        var codes: [String] = []
+        if hangul > 0 { codes.append("ko") }
+        if kana > 0 || han > 0 { codes.append("ja") }
+        if han > 0 { codes.append("zh") }
+        var added = phrases
+        for code in codes where !languages.all.contains(where: { $0.rules.code == code }) {
+            if let language = extractor.languages.first(where: { $0.rules.code == code }) {
+                added += language.senderNoise
+            }
+        }
+        return added
     }
 
     /// Whether a noise word found at `range` of a display name's UTF-8 bytes is part of the
