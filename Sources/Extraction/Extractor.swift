@@ -78,7 +78,8 @@ public struct Extractor: Sendable {
     /// - Returns: the extraction, and one warning per limit reached, with the body-part path
     ///   when known: a rendition (HTML text, plain text, preheader) longer than
     ///   ``maximumTextBytes``, of which only the first bytes are searched; more table rows of
-    ///   line items than ``maximumLineItems``, of which the first are kept. Empty for almost
+    ///   line items than ``maximumLineItems``, of which the first are kept; more labelled
+    ///   order numbers than ``maximumOrders``, of which the first are kept. Empty for almost
     ///   every email.
     public func extractReportingLimits(_ document: MailDocument) -> (
         result: ExtractionResult, warnings: [DocumentWarning]
@@ -141,6 +142,14 @@ public struct Extractor: Sendable {
     /// left out (``extractReportingLimits(_:)`` says so). Items from an attached order or from
     /// schema.org markup are all kept.
     public static let maximumLineItems = 50
+
+    /// How many orders extraction reads from one email: 100, the main one
+    /// (``ExtractionResult/orderNumber``) and up to 99 ``ExtractionResult/additionalOrders``.
+    /// Further labelled order numbers are left out, with the shipments and totals printed
+    /// under them (``extractReportingLimits(_:)`` says so); the orders kept are the main one
+    /// and the first others in the email's order. A marketplace email bundles a few orders; a
+    /// hundred is past any real one, and keeps what an email can make of the store bounded.
+    public static let maximumOrders = 100
 }
 
 /// The state of one extraction.

@@ -104,8 +104,21 @@ enum Charsets {
                     ? "charset \(declared) does not fit 8-bit bytes: decoded as utf-8" : nil
                 return Decoded(text: text, charset: "utf-8", warning: warning)
             }
-            return detect(
+            let guess = detect(
                 array, reason: declared.isEmpty ? "no charset declared" : "bytes are not \(declared)")
+            // A declared label is honoured unless the bytes show another charset. UTF-16 and
+            // UTF-32 text has NUL bytes beside its ASCII characters; without them, a guess of
+            // either rests on nothing but first bytes that look like a byte order mark (FF FE,
+            // FE FF), and would turn the text into unrelated ideographs. The bytes are then
+            // read as the UTF-8 declared, each invalid sequence a U+FFFD (Unicode §3.9, U+FFFD
+            // substitution of maximal subparts). Legacy charsets (Latin-1, EUC-KR, Shift_JIS
+            // mislabelled as UTF-8) are still detected from the bytes as a whole.
+            if !declared.isEmpty, guess.charset.hasPrefix("utf-16") || guess.charset.hasPrefix("utf-32"),
+                !array.contains(0)
+            {
+                return decodeReplacing(array, declared: declared)
+            }
+            return guess
         case "iso-2022-jp":
             if let sjis = ISO2022JP.toWindows31J(array),
                 let converted = convert(sjis.bytes, icuName: "windows-31j"), converted.substitutions == 0
@@ -150,6 +163,30 @@ enum Charsets {
             }
             return Decoded(text: converted.text, charset: effective)
         }
+    }
+
+    /// Bytes declared as `declared` (UTF-8 or US-ASCII) read as UTF-8, each ill-formed sequence
+    /// replaced by U+FFFD, with a warning that says how many were.
+    /// - Parameters:
+    ///   - bytes: the bytes, not valid UTF-8.
+    ///   - declared: the normalised label declared.
+    static func decodeReplacing(_ bytes: [UInt8], declared: String) -> Decoded {
+        let text = String(decoding: bytes, as: UTF8.self)
+        // U+FFFD written in the bytes themselves (EF BF BD) is no replacement.
+        var written = 0
+        var index = 0
+        while index + 2 < bytes.count {
+            if bytes[index] == 0xEF && bytes[index + 1] == 0xBF && bytes[index + 2] == 0xBD {
+                written += 1
+                index += 3
+            } else {
+                index += 1
+            }
+        }
+        let replaced = text.unicodeScalars.reduce(0) { $0 + ($1 == "\u{FFFD}" ? 1 : 0) } - written
+        return Decoded(
+            text: text, charset: "utf-8",
+            warning: "bytes are not \(declared): \(replaced) ill-formed sequences replaced by U+FFFD")
     }
 
     /// Decodes header bytes that carry raw 8-bit text: UTF-8 when valid (RFC 6532),

@@ -417,7 +417,66 @@ public struct MerchantEmailChecker: Sendable {
     /// A number that looks like a tracking number, where it was seen.
     private struct NumberCandidate {
         var number: String
+        /// Whether a tracking label precedes it, or it is in a carrier's tracking link.
         var isRelevant: Bool
+        /// The text just before and just after it (``carrierWindow`` characters each way),
+        /// where a carrier named gives the number as that carrier's (``namedCarriers(around:)``).
+        var before = ""
+        var after = ""
+    }
+
+    /// How many numbers of one email are read for a carrier's name beside them.
+    private static let maximumNamedLookups = 200
+
+    /// How many characters before and after a number are read for a carrier's name.
+    private static let carrierWindow = (before: 60, after: 30)
+
+    /// Words that label another number than a tracking number, lower case: the extractor's
+    /// (``TrackingLabels/otherNumbers``) and the order number labels.
+    private var otherNumberLabels: [String] { TrackingLabels.otherNumbers + orderNumberLabels }
+
+    /// The carriers (by ``CarrierProfile/name``) named beside a number: in the text before it
+    /// after the last label of another number there (`お客様番号`, `order number`, `tel`), or,
+    /// when no such label stands before it, in the text after it ("394028173616（ヤマト運輸）").
+    /// A number so named is given as that carrier's tracking number, as the extractor reads a
+    /// carrier named nearby.
+    private func namedCarriers(around candidate: NumberCandidate) -> Set<String> {
+        var texts = [candidate.before]
+        if let end = Self.lastLabelEnd(otherNumberLabels, in: candidate.before) {
+            texts = [String(candidate.before[end...])]
+        } else {
+            texts.append(candidate.after)
+        }
+        func isNamed(_ profile: CarrierProfile) -> Bool {
+            profile.names.contains { name in texts.contains { EmailText.containsName(name, in: $0) } }
+        }
+        return Set(carriers.filter(isNamed).map(\.name))
+    }
+
+    /// The end of the last occurrence of any of `labels` (lower case) in `text`, ignoring case;
+    /// a label that starts or ends with an ASCII letter or digit counts only as a whole word there.
+    static func lastLabelEnd(_ labels: [String], in text: String) -> String.Index? {
+        func isWordCharacter(_ character: Character?) -> Bool {
+            guard let character else { return false }
+            return character.isASCII && (character.isLetter || character.isNumber)
+        }
+        var best: String.Index?
+        for label in labels where !label.isEmpty {
+            var start = text.startIndex
+            while start < text.endIndex,
+                let range = text.range(of: label, options: .caseInsensitive, range: start..<text.endIndex)
+            {
+                start = range.upperBound
+                guard !range.isEmpty else { break }
+                let before =
+                    range.lowerBound > text.startIndex ? text[text.index(before: range.lowerBound)] : nil
+                let after = range.upperBound < text.endIndex ? text[range.upperBound] : nil
+                if isWordCharacter(label.first) && isWordCharacter(before) { continue }
+                if isWordCharacter(label.last) && isWordCharacter(after) { continue }
+                if best.map({ range.upperBound > $0 }) ?? true { best = range.upperBound }
+            }
+        }
+        return best
     }
 
     private static let numberRun: NSRegularExpression? = try? NSRegularExpression(
@@ -454,21 +513,47 @@ public struct MerchantEmailChecker: Sendable {
                     || profile.names.contains { text.visibleContains(name: $0) }
             }.map(\.name))
 
+        // The order numbers read: a number the extractor took for one is not a tracking number.
+        let orderNumbers = Set(
+            ([extraction.orderNumber] + (extraction.additionalOrders ?? []).map(\.orderNumber)).compactMap {
+                $0.map { EmailText.compact($0).uppercased() }
+            })
         var findings: [Finding] = []
         var reported = Set<String>()
+        var namedLookups = 0
         for candidate in candidates.prefix(Self.maximumCandidates) {
             let number = EmailText.compact(candidate.number)
             guard number.count >= 8, !reported.contains(number), !Self.isPlaceholder(number) else { continue }
             var matches = formats.matches(number)
+            // A number given as a carrier's — its name beside the number — is read against that
+            // carrier's formats alone: a Yamato number with a wrong check digit is wrong even
+            // with no label before it, and though it has the shape of formats without one.
+            // (Looked up only for a number some format's check digit refuses, and for the first
+            // ``maximumNamedLookups`` of them: an email has a few numbers, hostile input many.)
+            var named = Set<String>()
+            if namedLookups < Self.maximumNamedLookups,
+                matches.contains(where: { $0.checkDigitValid == false }),
+                !orderNumbers.contains(number.uppercased())
+            {
+                namedLookups += 1
+                named = namedCarriers(around: candidate)
+            }
+            let ofNamed = matches.filter { named.contains($0.carrier) }
             // A labelled number, or one in a tracking link, is read against the formats of the
             // carriers the email is about: a Sagawa number with a wrong check digit is wrong
             // even though it also has the shape of a format without a check digit.
             let ofPresent = matches.filter { present.contains($0.carrier) }
-            if candidate.isRelevant && !ofPresent.isEmpty { matches = ofPresent }
+            if !ofNamed.isEmpty {
+                matches = ofNamed
+            } else if candidate.isRelevant && !ofPresent.isEmpty {
+                matches = ofPresent
+            }
             guard !matches.isEmpty, !matches.contains(where: { $0.checkDigitValid != false }) else {
                 continue
             }
-            guard candidate.isRelevant || matches.contains(where: \.isDistinctive) else { continue }
+            guard candidate.isRelevant || !ofNamed.isEmpty || matches.contains(where: \.isDistinctive) else {
+                continue
+            }
             reported.insert(number)
             // A format named after its carrier ("FedEx Express (12)") is named as it is; another
             // gets its carrier's name first ("UPS 1Z").
@@ -511,6 +596,7 @@ public struct MerchantEmailChecker: Sendable {
     /// separators removed, and each group alone; relevant when a tracking label precedes it.
     private func numberCandidates(in text: String, labelled: Bool) -> [NumberCandidate] {
         guard let regex = Self.numberRun, !text.isEmpty else { return [] }
+        let text = Self.narrowingFullWidth(text)
         let nsText = text as NSString
         var result: [NumberCandidate] = []
         var skeletons = CanonicalSkeleton()
@@ -533,15 +619,47 @@ public struct MerchantEmailChecker: Sendable {
                 let window = (before, skeletons.bytes(of: before))
                 isRelevant = labels.contains { CanonicalSkeleton.contains(window, $0) }
             }
+            // The text around the run, where its carrier may be named.
+            var before = ""
+            var after = ""
+            if labelled {
+                let start = max(0, match.range.location - Self.carrierWindow.before)
+                before = nsText.substring(
+                    with: NSRange(location: start, length: match.range.location - start))
+                let end = NSMaxRange(match.range)
+                after = nsText.substring(
+                    with: NSRange(location: end, length: min(Self.carrierWindow.after, nsText.length - end)))
+            }
             let pieces = run.split(whereSeparator: { $0 == " " || $0 == "-" })
-            if run.count <= 60 { result.append(.init(number: run, isRelevant: isRelevant)) }
+            if run.count <= 60 {
+                result.append(.init(number: run, isRelevant: isRelevant, before: before, after: after))
+            }
             if pieces.count > 1 {
                 for piece in pieces where piece.count >= 8 {
-                    result.append(.init(number: String(piece), isRelevant: isRelevant))
+                    result.append(
+                        .init(number: String(piece), isRelevant: isRelevant, before: before, after: after))
                 }
             }
         }
         return result
+    }
+
+    /// The text with full-width ASCII forms (`３９４０－２８１７`, common in Japanese email)
+    /// and the ideographic space made ASCII, as the extractor reads numbers. Each of them, and
+    /// its replacement, is one UTF-16 unit: positions in the text stay where they were.
+    static func narrowingFullWidth(_ text: String) -> String {
+        guard
+            text.unicodeScalars.contains(where: { (0xFF01...0xFF5E).contains($0.value) || $0 == "\u{3000}" })
+        else { return text }
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if (0xFF01...0xFF5E).contains(scalar.value), let narrow = Unicode.Scalar(scalar.value - 0xFEE0) {
+                scalars.append(narrow)
+            } else {
+                scalars.append(scalar == "\u{3000}" ? " " : scalar)
+            }
+        }
+        return String(scalars)
     }
 
     // MARK: - Fields

@@ -33,10 +33,13 @@ extension CarrierProfile {
 
 extension MerchantEmailChecker {
     /// A checker that knows the carriers and tracking labels of the rules, and reads emails
-    /// with an ``Extractor`` over the same rules.
+    /// with an ``Extractor`` over the same rules: its tracking labels are those the
+    /// extractor's tracking search reads (``TrackingLabels/tracking``) and the languages'.
     /// - Parameter rules: the rules (``Rules/load(from:)``).
     public init(rules: Rules) {
-        let labels = Self.defaultTrackingLabels + rules.languages.flatMap(\.trackingNumberLabels)
+        let labels =
+            Self.defaultTrackingLabels + TrackingLabels.tracking
+            + rules.languages.flatMap(\.trackingNumberLabels)
         let orderLabels = Self.defaultOrderNumberLabels + rules.languages.flatMap(\.labels.orderNumber)
         self.init(
             carriers: rules.carriers.carriers.map(CarrierProfile.init(rule:)),

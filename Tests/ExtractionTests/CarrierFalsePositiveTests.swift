@@ -48,6 +48,29 @@ import Testing
         #expect(found("Numéro de commande : 6A12345678901 — Colissimo") == [])
     }
 
+    /// The digits of a labelled value printed with letters before them ("KM-20261120-0455")
+    /// are that value's: the order, customer or invoice label before the letters labels them
+    /// too, whichever carrier the email names beside them.
+    @Test func digitsInsideALabelledValueAreNotTrackingNumbers() {
+        #expect(found("ご注文番号: KM-20261120-0455\nヤマト運輸でお届けします。") == [])
+        #expect(found("ご注文番号：KM-20261120-0455　佐川急便でお届けします。") == [])
+        #expect(found("주문번호: KM-20261120-0457\nCJ대한통운으로 발송되었습니다.") == [])
+        #expect(found("Order number: KM-20261120-0453\nShipped with FedEx.") == [])
+        #expect(found("Your order KM-20261120-0453 has shipped with FedEx.") == [])
+        #expect(found("Bestellnummer: KM-20261120-0457\nVersand mit DHL Paket.") == [])
+        #expect(found("Kundennummer: KD-340434188193 (DHL Paket)") == [])
+        #expect(found("Invoice number: INV-2026-1120-0453, shipped with FedEx") == [])
+    }
+
+    /// Digits that start inside a token glued by a hyphen to letters, with no tracking label
+    /// before them and no tracking link giving them, are some other reference.
+    @Test func digitsGluedByAHyphenToLettersNeedATrackingLabelOrLink() {
+        #expect(found("", subject: "【KM-20261120-0455】ヤマト運輸にて発送しました") == [])
+        #expect(found("[KM-20261120-0457] CJ대한통운 발송 안내") == [])
+        #expect(found("Your parcel KM-20261120-0453 left our warehouse with FedEx.") == [])
+        #expect(found("Referenz KM-20261120-0457, Versand mit DHL Paket") == [])
+    }
+
     @Test func pricesAndQuantitiesAreNotTrackingNumbers() {
         #expect(found("Total: $1,234,567.89 — shipped by FedEx Ground") == [])
         #expect(found("Gesamt 1.234.567,89 € — Versand mit DHL Paket") == [])

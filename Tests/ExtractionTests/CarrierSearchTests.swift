@@ -48,6 +48,36 @@ import Testing
         #expect(found("UPS 1Z 5R8 939 0357 5671 27 shipped") == ["ups:1Z5R89390357567127"])
     }
 
+    /// Numbers printed in groups are still found under a tracking label or beside their
+    /// carrier's name, next to an order number whose digits are not taken; and a number glued
+    /// by a hyphen to letters is found when a tracking label or link gives it.
+    @Test func groupedNumbersBesideALabelOrCarrierAreFound() {
+        #expect(found("Tracking number: 1Z 999 AA1 01 2345 6784") == ["ups:1Z999AA10123456784"])
+        #expect(found("ヤマト運輸でお届けします: 3940-2817-3615") == ["yamato:394028173615"])
+        #expect(
+            found("ご注文番号: KM-20261120-0455\nヤマト運輸 お問い合わせ番号: 3940-2817-3615")
+                == ["yamato:394028173615"])
+        #expect(
+            found("Order number: KM-20261120-0453\nFedEx tracking number: 9865 7878 8855")
+                == ["fedex:986578788855"])
+        #expect(found("Sendungsnummer: KM-20261120-0457 (DHL Paket)") == ["dhl-paket:202611200457"])
+    }
+
+    /// A number glued by a hyphen to letters that the carrier's tracking link gives too keeps
+    /// its place in the text.
+    @Test func aLinkGivesANumberGluedToLetters() throws {
+        let link = Link(
+            href: "x", target: "https://toi.kuronekoyamato.co.jp/cgi-bin/tneko?number01=202611200455",
+            text: "追跡", position: 0)
+        let text = "お荷物 YM-20261120-0455 ヤマト運輸"
+        let candidates = CarrierTestSupport.catalog.findTrackingNumbers(
+            in: TrackingSearchInput(text: text, links: [link]))
+        let candidate = try #require(candidates.first)
+        #expect(candidates.map(\.trackingNumber) == ["202611200455"])
+        #expect(candidate.trackingURL == link.target)
+        #expect(candidate.utf8Offset == Array(text.utf8).firstIndex(of: UInt8(ascii: "2")))
+    }
+
     @Test func fullWidthDigitsAreRead() throws {
         let text = "ヤマト運輸　お問い合わせ番号：５３７２－６５１６－７６１１"
         let candidates = CarrierTestSupport.catalog.findTrackingNumbers(in: TrackingSearchInput(text: text))

@@ -88,4 +88,50 @@ import Testing
         // The same result as without the report.
         #expect(Fixture.extract(Self.itemTable(rows: 60)) == result)
     }
+
+    /// An email listing `count` labelled order numbers, `NW-10000` first, each followed by a
+    /// line with its own UPS tracking number when `tracked` says so.
+    static func orderList(count: Int, tracked: Set<Int> = []) -> MailDocument {
+        var lines = ["Thank you for your orders!"]
+        for index in 0..<count {
+            lines.append("Order number: NW-\(10_000 + index)")
+            if tracked.contains(index) { lines.append("Tracking number: \(Self.upsNumber)") }
+        }
+        var document = Fixture.document(subject: "Your orders")
+        document.plainText = PlainTextRenderer.render(text: lines.joined(separator: "\n"), partPath: "1").text
+        return document
+    }
+
+    /// A UPS number with a valid check digit.
+    static let upsNumber = "1ZA7X9252601815900"
+
+    @Test func moreOrdersThanKeptAreReported() throws {
+        let (result, warnings) = Fixture.extractor.extractReportingLimits(Self.orderList(count: 150))
+        #expect(result.orderNumber == "NW-10000")
+        let additional = try #require(result.additionalOrders)
+        #expect(additional.count == Extractor.maximumOrders - 1)
+        // The first ones in the email, in its order.
+        #expect(additional.first?.orderNumber == "NW-10001")
+        #expect(additional.last?.orderNumber == "NW-10099")
+        #expect(warnings.map(\.message) == ["more than 100 orders: the first 100 kept, the rest left out"])
+        #expect(warnings.first?.partPath == "1")
+        let (exact, none) = Fixture.extractor.extractReportingLimits(Self.orderList(count: 100))
+        #expect(exact.additionalOrders?.count == 99)
+        #expect(none.isEmpty)
+        // The same result as without the report.
+        #expect(Fixture.extract(Self.orderList(count: 150)) == result)
+    }
+
+    /// A shipment printed under an order past the limit is left out with its order, not given
+    /// to the last order kept.
+    @Test func aShipmentOfAnOrderPastTheLimitIsLeftOut() throws {
+        let result = Fixture.extract(Self.orderList(count: 101, tracked: [100]))
+        let additional = try #require(result.additionalOrders)
+        #expect(additional.count == 99)
+        #expect(additional.allSatisfy { $0.shipments == nil }, "\(additional.compactMap(\.shipments))")
+        #expect(result.shipments == nil)
+        // Within the limit, the same shipment is its order's.
+        let kept = Fixture.extract(Self.orderList(count: 100, tracked: [99]))
+        #expect(kept.additionalOrders?.last?.shipments?.first?.trackingNumber == Self.upsNumber)
+    }
 }

@@ -150,6 +150,47 @@ import Testing
                 == "en")
     }
 
+    /// A few characters of another script (a line of foreign labels, a Japanese product name)
+    /// among more words of a Latin language leave the email in that language; an email
+    /// written in the script, with some English in it, stays in the script's language.
+    @Test func aForeignLineDoesNotDecideTheLanguage() {
+        let extractor = Fixture.extractor
+        func detect(_ lines: [String]) -> String? {
+            let text = DocumentText(document: Fixture.document(html: lines))
+            return LanguageSet.detect(
+                in: text, languages: extractor.languages, index: extractor.detectionIndex,
+                words: extractor.detectionWords
+            ).first?.rules.code
+        }
+        let mixed = "Заказ № 12345 / 주문번호: 67890 / Order number: NW-48213"
+        #expect(detect(["Thank you for your order!", mixed, "Order total: $24.00"]) == "en")
+        #expect(
+            detect([
+                "Vielen Dank für Ihre Bestellung! Wir haben sie erhalten, die Ware ist unterwegs.",
+                "Ihre Bestellung kommt mit DHL, und wir sagen Ihnen, wann sie da ist.",
+                "Bestellnummer: 2026-1147", "Artikel: 湯呑みセット 2 Stück",
+            ]) == "de")
+        #expect(detect(["주문하신 상품이 발송되었습니다", "Thank you for your order", "운송장번호: 520183746294"]) == "ko")
+        #expect(detect(["ご注文ありがとうございます。", "Order number: KM-0457", "Thank you!"]) == "ja")
+    }
+
+    /// On a line with labels in several languages, the label of the email's own language
+    /// gives the order number, wherever it stands on the line.
+    @Test(arguments: [
+        "Заказ № 12345 / 주문번호: 67890 / Order number: NW-48213",
+        "주문번호: 67890 / Order number: NW-48213",
+        "Order number: NW-48213 / 주문번호: 67890",
+    ])
+    func theLabelOfTheEmailsLanguageWinsOnAMixedLine(_ line: String) {
+        let result = Fixture.extract(
+            Fixture.document(
+                subject: "Your order confirmation", from: "orders@northwind-outfitters.example",
+                name: "Northwind Outfitters",
+                plain: ["Thank you for your order!", line, "Order total: $24.00"]))
+        #expect(result.orderNumber == "NW-48213")
+        #expect(result.additionalOrders == nil)
+    }
+
     @Test func everyLanguageFileLoads() {
         let codes = Set(Fixture.rules.languages.map(\.code))
         #expect(codes == ["en", "ko", "ja", "zh", "de", "fr", "es", "it", "pt", "nl"])

@@ -45,6 +45,86 @@ import Testing
         #expect(!ExtractionContext.namesNoOne("Usborne"))
     }
 
+    /// A sender-noise word glued to the name in a script without spaces is part of the name;
+    /// one standing apart is still cut, in every language.
+    @Test(arguments: [
+        // Japanese: "ショップ" (shop), "カスタマーセンター".
+        ("テストショップ", "ja", "テストショップ"),
+        ("テスト ショップ", "ja", "テスト"),
+        ("テストショップ カスタマーセンター", "ja", "テストショップ"),
+        ("テスト/ショップ", "ja", "テスト"),
+        // Korean: "팀" (team), "알림" (notice), "고객센터" (customer centre).
+        ("드림팀", "ko", "드림팀"),
+        ("한결공방 고객센터", "ko", "한결공방"),
+        ("달빛상점 알림", "ko", "달빛상점"),
+        ("알림상점", "ko", "알림상점"),
+        // Chinese: "订单" (order), "客服" (customer service).
+        ("订单宝", "zh", "订单宝"),
+        ("青竹茶舍 客服", "zh", "青竹茶舍"),
+        // Latin names: as before.
+        ("Northwind Team", "en", "Northwind"),
+        ("Shop Team", "en", "Shop"),
+    ])
+    func aNoiseWordGluedToTheNameIsPartOfIt(_ name: String, _ language: String, _ expected: String) {
+        let lines: [String: [String]] = [
+            "ja": ["ご注文ありがとうございます。", "ご注文番号: A-10023"],
+            "ko": ["주문해 주셔서 감사합니다.", "주문번호: A-10023"],
+            "zh": ["感谢您的订单。", "订单号: A-10023"],
+            "en": ["Thank you for your order!", "Order #A-10023"],
+        ]
+        let found = merchant(from: "shop@hikari.example", name: name, html: lines[language] ?? [])
+        #expect(found?.name == expected, "\(name)")
+    }
+
+    /// The noise words of a display name's own script are cut whatever language the email is
+    /// detected in: an English email from "쿠팡 고객센터" is from 쿠팡. A noise word glued to the
+    /// name in a script without spaces stays, and Latin names keep what they kept before.
+    @Test(arguments: [
+        // Korean: "고객센터" (customer centre), "알림" (notice), "팀" (team).
+        ("쿠팡 고객센터", "en", "쿠팡"),
+        ("한결공방 알림", "en", "한결공방"),
+        ("달빛상점 팀", "en", "달빛상점"),
+        ("드림팀", "en", "드림팀"),
+        ("알림상점", "en", "알림상점"),
+        // Japanese: "カスタマーセンター", "事務局", "ショップ" (shop).
+        ("ヒカリ商店 カスタマーセンター", "en", "ヒカリ商店"),
+        ("山猫珈琲 事務局", "en", "山猫珈琲"),
+        ("テストショップ", "en", "テストショップ"),
+        // Chinese: "客服" (customer service), "订单" (order).
+        ("青竹茶舍 客服", "en", "青竹茶舍"),
+        ("订单宝", "en", "订单宝"),
+        // Mixed: the Latin noise word goes as before, the CJK one too.
+        ("Coupang 고객센터", "en", "Coupang"),
+        ("쿠팡 Team", "en", "쿠팡"),
+        // Latin names in English and German emails: as before.
+        ("Northwind Team", "en", "Northwind"),
+        ("Nordlicht Versand", "en", "Nordlicht Versand"),
+        ("Nordlicht Versand", "de", "Nordlicht"),
+        ("Example Outfitters", "en", "Example Outfitters"),
+        ("Kaffeerösterei Bohnenglück", "de", "Kaffeerösterei Bohnenglück"),
+    ])
+    func theNamesOwnScriptDecidesItsNoiseWords(_ name: String, _ language: String, _ expected: String) {
+        let lines: [String: [String]] = [
+            "en": [
+                "Thank you for your order!", "Your order has been received and is being prepared.",
+                "Order #A-10023",
+            ],
+            "de": [
+                "Vielen Dank für Ihre Bestellung!", "Ihre Bestellung wird bearbeitet.",
+                "Bestellnummer: A-10023",
+            ],
+        ]
+        let found = merchant(from: "shop@hikari.example", name: name, html: lines[language] ?? [])
+        #expect(found?.name == expected, "\(name)")
+    }
+
+    /// A display name that is only a noise word names no one: the name comes from elsewhere.
+    @Test func aDisplayNameOfNoiseOnlyIsNoName() {
+        let found = merchant(
+            from: "shop@hikari.example", name: "ショップ", html: ["ご注文ありがとうございます。", "ご注文番号: A-10023"])
+        #expect(found?.name != "ショップ")
+    }
+
     @Test func rulesFileNamesKnownDomains() {
         #expect(
             merchant(from: "auto-confirm@amazon.com", name: "Amazon.com")

@@ -86,6 +86,50 @@ import Testing
         #expect(result.orderManagementURL == nil)
     }
 
+    /// A link that names another order number than the order's, in its text or its URL, is
+    /// not the order's link; one that names the order, or no order number, still is.
+    @Test func aLinkNamingAnotherOrderIsNotTheOrdersLink() {
+        let lines = ["Thank you for your order!", "Order number:\tNW-48213", "Order total:\t$24.00"]
+        func url(_ links: [Link]) -> String? {
+            Fixture.extract(Fixture.document(subject: "Order confirmed", html: lines, links: links))
+                .orderManagementURL
+        }
+        func link(_ target: String, _ text: String) -> Link {
+            Link(href: target, target: target, text: text, position: 1)
+        }
+        // Another number in the anchor, in the path, in the query.
+        #expect(url([link("https://shop.example/account/orders", "View order NW-0")]) == nil)
+        #expect(url([link("https://shop.example/orders/NW-0", "View order")]) == nil)
+        #expect(url([link("https://shop.example/orders?id=NW-51007", "View your order")]) == nil)
+        #expect(url([link("https://shop.example/account/orders", "View order #51007")]) == nil)
+        // The order's own number, or no number at all: as before.
+        #expect(
+            url([link("https://shop.example/orders/NW-48213", "View order NW-48213")])
+                == "https://shop.example/orders/NW-48213")
+        #expect(
+            url([link("https://shop.example/account", "View your order")]) == "https://shop.example/account")
+        #expect(
+            url([link("https://shop.example/account/orders?utm_source=email", "View order")])
+                == "https://shop.example/account/orders?utm_source=email")
+        // A shop's own identifiers in the target are no order numbers.
+        #expect(
+            url([
+                link(
+                    "https://shop.example/52819377/orders/9f1c0a7e2b5d4c3a/authenticate?key=3b8e1f",
+                    "View your order")
+            ])
+                == "https://shop.example/52819377/orders/9f1c0a7e2b5d4c3a/authenticate?key=3b8e1f")
+        #expect(
+            url([link("https://shop.example/account/orders/5123456789012", "View order")])
+                == "https://shop.example/account/orders/5123456789012")
+        // Of two links, the one naming another order is passed over.
+        #expect(
+            url([
+                link("https://shop.example/orders/NW-0", "View order NW-0"),
+                link("https://shop.example/account", "View your order"),
+            ]) == "https://shop.example/account")
+    }
+
     @Test func prefersTheSchemaOrgOrderURL() {
         let order = SchemaObject(
             type: "Order",

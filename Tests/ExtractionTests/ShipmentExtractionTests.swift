@@ -26,6 +26,25 @@ import Testing
         #expect(result.evidence?.contains { $0.field == "shipments[0].trackingNumber" } == true)
     }
 
+    /// The digits of an order number printed with letters before them are not a tracking
+    /// number, though the carrier is named beside them.
+    @Test(arguments: [
+        ("ご注文番号: KM-20261120-0455", "ヤマト運輸でお届けします。", "KM-20261120-0455", "202611200455"),
+        ("주문번호: KM-20261120-0457", "CJ대한통운으로 발송되었습니다.", "KM-20261120-0457", "202611200457"),
+        ("Order number: KM-20261120-0453", "Shipped with FedEx.", "KM-20261120-0453", "202611200453"),
+        ("Bestellnummer: KM-20261120-0457", "Versand mit DHL Paket.", "KM-20261120-0457", "202611200457"),
+    ])
+    func theOrderNumbersDigitsAreNotATrackingNumber(
+        _ orderLine: String, _ carrierLine: String, _ orderNumber: String, _ digits: String
+    ) {
+        let result = Fixture.extract(
+            Fixture.document(
+                subject: "Shipped", from: "shop@hikari.example", name: "Hikari",
+                html: [orderLine, carrierLine]))
+        #expect(result.orderNumber == orderNumber)
+        #expect(result.shipments?.contains { $0.trackingNumber == digits } != true, "\(orderLine)")
+    }
+
     @Test func carrierEmailNamesTheShipperAsMerchant() {
         let result = Fixture.extract(
             Fixture.document(

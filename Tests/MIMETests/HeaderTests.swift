@@ -88,6 +88,38 @@ import Testing
     #expect(clean.warnings.isEmpty, "\(clean.warnings)")
 }
 
+/// A UTF-8 encoded-word whose bytes are not UTF-8 keeps its declared charset: each ill-formed
+/// sequence is a U+FFFD, with a warning, and first bytes that look like a UTF-16 byte order
+/// mark do not turn it into ideographs.
+@Test func aUTF8EncodedWordWithBytesThatAreNotUTF8KeepsItsCharset() throws {
+    let bom = try parse("Subject: =?UTF-8?Q?=FF=FE?=\n\nx")
+    #expect(bom.subject == "\u{FFFD}\u{FFFD}")
+    #expect(
+        bom.warnings.map(\.message) == [
+            "Subject: encoded-word =?UTF-8?Q?=FF=FE?=: bytes are not utf-8: 2 ill-formed sequences replaced by U+FFFD"
+        ])
+    let text = try parse("Subject: =?UTF-8?Q?=FF=FEOrder_A-10023_shipped?=\n\nx")
+    #expect(text.subject == "\u{FFFD}\u{FFFD}Order A-10023 shipped")
+    let big = try parse("Subject: =?utf-8?B?/v9PcmRlcg==?= A-10023\n\nx")
+    #expect(big.subject == "\u{FFFD}\u{FFFD}Order A-10023")
+}
+
+/// Real mail labels Latin-1 text UTF-8: bytes that are not UTF-8 but read as a legacy
+/// charset as a whole are still read in it, with a warning; only the byte-order-mark guess is
+/// refused.
+@Test func aLatin1EncodedWordLabelledUTF8IsStillRepaired() throws {
+    let latin = try parse("Subject: =?utf-8?Q?Gr=FC=DFe_aus_M=FCnchen?=\n\nx")
+    #expect(latin.subject == "Grüße aus München")
+    #expect(
+        latin.warnings.contains {
+            $0.message.hasPrefix(
+                "Subject: encoded-word =?utf-8?Q?Gr=FC=DFe_aus_M=FCnchen?=: bytes are not utf-8")
+        }, "\(latin.warnings)")
+    // UTF-16 with its NUL bytes is told by them.
+    let utf16 = try parse("Subject: =?utf-8?B?//5PAHIAZABlAHIA?=\n\nx")
+    #expect(utf16.subject == "Order" || utf16.subject == "\u{FEFF}Order")
+}
+
 @Test func decodesKoreanJapaneseChineseAndWesternSubjects() throws {
     #expect(try parse("Subject: =?ks_c_5601-1987?B?wda5riDIrsDO?=\n\nx").subject == "주문 확인")
     #expect(try parse("Subject: =?EUC-KR?B?wda5riDIrsDO?=\n\nx").subject == "주문 확인")

@@ -200,6 +200,96 @@ import Testing
         #expect(!intact.findings.contains { $0.code == "MO205" }, "\(intact.findings.map(\.code))")
     }
 
+    /// A shipping email of a Japanese shop, in UTF-8 text, with the given lines.
+    static func shippingEmail(_ lines: [String]) -> [UInt8] {
+        let subject = Data("商品発送のお知らせ".utf8).base64EncodedString()
+        let message = """
+            From: Komorebi Zakka <info@komorebi-zakka.example>
+            To: hanako@example.jp
+            Subject: =?utf-8?B?\(subject)?=
+            Date: Sun, 22 Nov 2026 16:30:00 +0900
+            Message-ID: <ship@komorebi-zakka.example>
+            MIME-Version: 1.0
+            Content-Type: text/plain; charset=utf-8
+
+            Komorebi Zakka
+            ご注文いただいた商品を本日発送いたしました。
+            ご注文番号: KM-4571
+
+            """ + lines.joined(separator: "\n") + "\n"
+        return Array(message.replacingOccurrences(of: "\n", with: "\r\n").utf8)
+    }
+
+    /// A tracking number with a wrong check digit, given as a tracking number — after a
+    /// tracking label the extractor reads, or with its carrier named beside it — is MO205 for
+    /// every carrier whose format has a check digit, never MO201; with the right digit the
+    /// number is found and neither is reported.
+    @Test(arguments: [
+        // ヤマト運輸 and 佐川急便 (mod 7), named beside the number, no label.
+        ("ヤマト運輸でお届けします: ", "394028173615", "394028173616"),
+        ("佐川急便でお届けします: ", "552882001825", "552882001826"),
+        // A label the extractor reads but the languages' list leaves out, and the carrier named.
+        ("配送業者: ヤマト運輸\n問合せ番号: ", "3940-2817-3615", "3940-2817-3616"),
+        // 日本郵便's international numbers (UPU S10).
+        ("日本郵便 国際郵便 お問い合わせ番号: ", "EJ123456785JP", "EJ123456784JP"),
+        // UPS, named, and a UPU S10 number of a postal operator with no rules file of its own.
+        ("UPS: ", "1ZA7X9252601815900", "1ZA7X9252601815901"),
+        ("Tracking number: ", "RR123456785SE", "RR123456784SE"),
+    ])
+    func wrongCheckDigitOfANamedCarrierIsMO205(_ before: String, _ good: String, _ bad: String) throws {
+        let checker = try #require(Self.checker, "rules/ could not be loaded")
+        let report = try checker.check(messageBytes: Self.shippingEmail([before + bad]), origin: "bad.eml")
+        let codes = report.findings.map(\.code)
+        let compact = bad.replacingOccurrences(of: "-", with: "")
+        #expect(report.findings.contains { $0.code == "MO205" && $0.message.contains(compact) }, "\(codes)")
+        #expect(!codes.contains("MO201"), "\(codes)")
+        let intact = try checker.check(messageBytes: Self.shippingEmail([before + good]), origin: "good.eml")
+        #expect(!intact.findings.contains { $0.code == "MO205" || $0.code == "MO201" }, "\(intact.findings)")
+        #expect(
+            intact.value(of: "shipments[0].trackingNumber") == good.replacingOccurrences(of: "-", with: ""))
+    }
+
+    /// A number written in full-width digits, as Japanese email often has them, is read as
+    /// the extractor reads it: MO205 with a wrong check digit, found with the right one.
+    @Test func aFullWidthNumberWithAWrongCheckDigitIsMO205() throws {
+        let checker = try #require(Self.checker, "rules/ could not be loaded")
+        let bad = try checker.check(
+            messageBytes: Self.shippingEmail(["宅急便 お荷物伝票番号: ３９４０－２８１７－３６１６"]), origin: "bad.eml")
+        let codes = bad.findings.map(\.code)
+        #expect(
+            bad.findings.contains { $0.code == "MO205" && $0.message.contains("394028173616") }, "\(codes)")
+        #expect(!codes.contains("MO201"), "\(codes)")
+        let good = try checker.check(
+            messageBytes: Self.shippingEmail(["宅急便 お荷物伝票番号: ３９４０－２８１７－３６１５"]), origin: "good.eml")
+        #expect(good.value(of: "shipments[0].trackingNumber") == "394028173615")
+        #expect(!good.findings.contains { $0.code == "MO205" || $0.code == "MO201" }, "\(good.findings)")
+    }
+
+    /// Formats without a check digit (CJ대한통운, 日本郵便's domestic numbers) cannot tell a
+    /// mistyped number: with a label and the carrier named it is the tracking number, and no
+    /// MO205 is reported.
+    @Test(arguments: [
+        ("택배사: CJ대한통운\n운송장번호: ", "520183746295"),
+        ("配送方法: 日本郵便 ゆうパック\nお問い合わせ番号: ", "4561-9027-3852"),
+    ])
+    func aFormatWithoutCheckDigitIsNotMO205(_ before: String, _ number: String) throws {
+        let checker = try #require(Self.checker, "rules/ could not be loaded")
+        let report = try checker.check(messageBytes: Self.shippingEmail([before + number]), origin: "cj.eml")
+        let codes = report.findings.map(\.code)
+        #expect(!codes.contains("MO205") && !codes.contains("MO201"), "\(codes)")
+        #expect(
+            report.value(of: "shipments[0].trackingNumber") == number.replacingOccurrences(of: "-", with: ""))
+    }
+
+    /// A number the carrier's name stands near but that is labelled as something else (an
+    /// order number) is not read against the carrier's check digit.
+    @Test func aNumberLabelledAsAnotherNumberNearTheCarrierIsNotMO205() throws {
+        let checker = try #require(Self.checker, "rules/ could not be loaded")
+        let report = try checker.check(
+            messageBytes: Self.shippingEmail(["ヤマト運輸でお届けします。お客様番号: 394028173616"]), origin: "other.eml")
+        #expect(!report.findings.contains { $0.code == "MO205" }, "\(report.findings.map(\.code))")
+    }
+
     @Test func unreadableBytesThrow() {
         #expect(throws: (any Error).self) {
             _ = try Self.checker?.check(messageBytes: [], origin: "empty.eml")

@@ -522,6 +522,9 @@ final class TextScan {
         let label = labelBefore(start, keywords)
         if label == .otherNumber { return nil }
         let labelled = label == .tracking
+        // Digits glued by a hyphen to letters before them start inside another token
+        // ("KM-20261120-0455", a shop's reference): only a tracking label or link gives them.
+        let gluedToLetters = !labelled && isGluedToLetters(start)
         // Only formats whose context this document can satisfy are tried.
         let formats = compiled.formats
         let documentCarriers = keywords.documentCarriers
@@ -542,6 +545,9 @@ final class TextScan {
             $0.checkDigitValid != false
         }
         guard !matches.isEmpty else { return nil }
+        if gluedToLetters, !matches.contains(where: { search.linkNumbers.contains($0.reported ?? number) }) {
+            return nil
+        }
 
         var best: (score: Double, distance: Int, match: FormatMatch)?
         for match in matches {
@@ -756,13 +762,44 @@ final class TextScan {
             best = hit
         }
         guard let hit = best, !hasMoreNewlines(than: 1, from: hit.end, to: start) else { return nil }
-        let gap = bytes[hit.end..<start]
-        if containsOtherNumber(gap) { return nil }
-        let kind = LabelKind(rawValue: hit.tag % 3)
-        if kind == .otherNumber {
+        if LabelKind(rawValue: hit.tag % 3) == .otherNumber {
+            // The value such a label gives may start before the candidate: "Order number:
+            // KM-20261120-0455" labels the digits after "KM-" too, so the gap ends where the
+            // value starts.
+            let gap = bytes[hit.end..<max(hit.end, gluedValueStart(start))]
+            if containsOtherNumber(gap) { return nil }
             return isTightGap(Array(gap)) ? .otherNumber : nil
         }
+        let gap = bytes[hit.end..<start]
+        if containsOtherNumber(gap) { return nil }
         return gap.count <= 100 ? .tracking : nil
+    }
+
+    /// How far back ``gluedValueStart(_:)`` reads.
+    static let gluedValueReach = 64
+
+    /// Where the printed value holding a candidate that starts at `start` begins: before the
+    /// ASCII letters and digits glued to it by hyphens ("KM-" in "KM-20261120-0455"), read
+    /// back at most ``gluedValueReach`` bytes; `start` when nothing is glued to it.
+    func gluedValueStart(_ start: Int) -> Int {
+        let floor = max(0, start - Self.gluedValueReach)
+        var index = start
+        while index - 2 >= floor, bytes[index - 1] == UInt8(ascii: "-"),
+            KeywordScanner.isAlphanumeric(bytes[index - 2])
+        {
+            index -= 2
+            while index > floor, KeywordScanner.isAlphanumeric(bytes[index - 1]) { index -= 1 }
+        }
+        return index
+    }
+
+    /// Whether ASCII letters are glued by a hyphen before `start` (``gluedValueStart(_:)``):
+    /// digits after "KM-" or "INV-2026-" start inside another token.
+    func isGluedToLetters(_ start: Int) -> Bool {
+        guard start > 0, bytes[start - 1] == UInt8(ascii: "-") else { return false }
+        return bytes[gluedValueStart(start)..<start].contains {
+            ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z")
+        }
     }
 
     /// A run of four or more digits (another number) between a label and a candidate.

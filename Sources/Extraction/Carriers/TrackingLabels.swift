@@ -2,9 +2,10 @@ import Foundation
 
 /// Words around a number that say what it is, in the ten languages the rules cover.
 /// `rules/languages/<code>.json5` may add tracking labels under `trackingNumberLabels`.
-enum TrackingLabels {
-    /// Words that label a tracking number.
-    static let tracking: [String] = [
+/// Public for `mailorders check`, which reads a number as the tracking search does.
+public enum TrackingLabels {
+    /// Words that label a tracking number, lower case.
+    public static let tracking: [String] = [
         // English
         "tracking number", "tracking no", "tracking #", "tracking id", "tracking code", "tracking",
         "track your", "track package", "track shipment", "waybill", "air waybill", "airway bill", "awb",
@@ -39,9 +40,9 @@ enum TrackingLabels {
         "运单号", "运单号码", "快递单号", "物流单号", "物流编号", "追踪号", "跟踪号", "快递号", "单号",
     ]
 
-    /// Words that label some other number: a number right after one of these is not a
-    /// tracking number.
-    static let otherNumbers: [String] = [
+    /// Words that label some other number, lower case: a number right after one of these is
+    /// not a tracking number.
+    public static let otherNumbers: [String] = [
         // English
         "order", "order number", "order no", "order #", "order id", "invoice", "invoice number", "receipt",
         "customer", "customer number", "customer no", "account", "account number", "phone",

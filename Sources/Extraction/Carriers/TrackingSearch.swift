@@ -11,9 +11,11 @@ extension CarrierCatalog {
     /// previous line); text matched by pattern and check digit with carrier context; the
     /// subject. A format without a check digit, or a bare run of digits, counts only with
     /// context: the carrier named nearby, its sender domain, its tracking link, or a tracking
-    /// label. Numbers labelled as something else (order, invoice, phone, ZIP), numbers after
-    /// "e.g." (a shipping FAQ), placeholders (`000000000000`) and numbers with a wrong check
-    /// digit are dropped.
+    /// label. Numbers labelled as something else (order, invoice, phone, ZIP) — digits inside
+    /// such a value too ("Order number: KM-20261120-0455") —, digits glued by a hyphen to
+    /// letters ("KM-2026…") that no tracking label or link gives, numbers after "e.g." (a
+    /// shipping FAQ), placeholders (`000000000000`) and numbers with a wrong check digit are
+    /// dropped.
     ///
     /// - Parameter input: the text, links, sender domain and subject.
     /// - Returns: one candidate per tracking number, in document order (link-only numbers
@@ -87,6 +89,9 @@ final class TrackingSearch {
     var linkHosts: [String?] { linkHostIndices.map { $0 < 0 ? nil : hosts[$0] } }
     /// The byte patterns' buffers, shared by every match of the run.
     var patternState = BytePattern.State()
+    /// The numbers of the links' candidates, once ``run()`` has read the links: a link gives
+    /// a number the text alone leaves in doubt (``TextScan/isGluedToLetters(_:)``).
+    var linkNumbers: [String] = []
 
     /// - Parameters:
     ///   - compiled: the catalog's compiled state.
@@ -147,6 +152,7 @@ final class TrackingSearch {
     func run() -> [TrackingCandidate] {
         // The text's and the subject's candidates are appended where the links' are.
         var found = linkCandidates()
+        linkNumbers = found.map(\.trackingNumber)
         let textBytes = Self.utf8Prefix(input.text, Self.maximumTextBytes)
         TextScan(search: self, bytes: textBytes, isSubject: false).appendCandidates(to: &found)
         if let subject = input.subject {

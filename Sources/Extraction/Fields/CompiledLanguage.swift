@@ -283,6 +283,17 @@ final class LanguageSet: Sendable {
 
     /// Detects the language from the script (Hangul, kana, Han) or, for Latin text, from
     /// the most frequent detection words; English is always added as a fallback.
+    ///
+    /// A script decides from four of its characters (Hangul syllables for Korean; kana, with
+    /// the Han beside them, for Japanese; Han for Chinese), unless a language written in Latin
+    /// letters has more detection words in the sample than one and a half times those
+    /// characters: a line of foreign labels, a name or an address in an email written in
+    /// English or German does not make it Korean or Japanese (its labels would then be read
+    /// before the email's own). The margin is wide: a word of those scripts is two or three
+    /// characters, and a detection word one word of English in two or three, so the Latin
+    /// language must have several times more text; an email written in one of those scripts
+    /// holds hardly any such words (none or one in every such email of `Corpus/`, against a
+    /// hundred characters or more).
     /// - Parameters:
     ///   - index: the languages' detection sets, set `i` for `languages[i]`, to read the
     ///     sample in one pass.
@@ -315,14 +326,17 @@ final class LanguageSet: Sendable {
                     UnsafeBufferPointer(rebasing: folded[sample]), hangul: &hangul, kana: &kana, han: &han)
             }
         }
-        var code: String?
+        var script: (code: String, count: Int)?
         if hangul >= 4 && hangul >= kana {
-            code = "ko"
+            script = ("ko", hangul)
         } else if kana >= 4 {
-            code = "ja"
+            script = ("ja", kana + han)
         } else if han >= 4 {
-            code = "zh"
-        } else {
+            script = ("zh", han)
+        }
+        // The language of the Latin detection words most frequent in the sample, and their count.
+        func latinLanguage() -> (code: String?, count: Int) {
+            var code: String?
             var best = 0
             if let words, words.setCount == languages.count {
                 // Each line adds its count of every language's words (at most 64 a language).
@@ -365,6 +379,14 @@ final class LanguageSet: Sendable {
                     }
                 }
             }
+            return (code, best)
+        }
+        var code: String?
+        if let script {
+            let latin = latinLanguage()
+            code = latin.count * 2 > script.count * 3 ? latin.code : script.code
+        } else {
+            code = latinLanguage().code
         }
         var ordered: [CompiledLanguage] = []
         if let code, let found = languages.first(where: { $0.rules.code == code }) { ordered.append(found) }

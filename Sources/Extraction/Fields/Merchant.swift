@@ -276,6 +276,15 @@ extension ExtractionContext {
     }
 
     /// A sender display name without "no-reply", "orders", "customer service", "team" and the like.
+    ///
+    /// A noise word written in a script without spaces between words (kana, Han, Hangul) is
+    /// cut only where it stands apart: a letter or digit glued to it makes it part of the name
+    /// ("テストショップ" stays whole; "テスト ショップ", "テスト/ショップ" and "ショップ" lose it,
+    /// as "드림팀" keeps "팀" and "订单宝" keeps "订单").
+    ///
+    /// The noise words are those of the email's languages and of the scripts the name is
+    /// written in (``senderNoisePhrases(for:)``): an English email from "쿠팡 고객센터" is from
+    /// "쿠팡".
     func cleanDisplayName(_ displayName: String) -> String? {
         var name = Text.trimmed(Self.quotes.trimming(displayName))
         // Foundation finds no "@" in a text without its byte (no other character is
@@ -289,12 +298,13 @@ extension ExtractionContext {
         // The folded name, folded again only when a phrase changed the name.
         var folded = Text.fold(Array(name.utf8))
         var present = ByteSet(folded)
-        for phrase in languages.senderNoise.phrases {
+        for phrase in senderNoisePhrases(for: name) {
             // A phrase with a byte the name does not hold cannot occur in it.
             guard let first = phrase.folded.first, let last = phrase.folded.last,
                 present.contains(first), present.contains(last)
             else { continue }
             var ranges = Text.occurrences(of: phrase.folded, in: folded, limit: 4)
+            ranges.removeAll { Self.isGluedToName($0, in: folded) }
             guard !ranges.isEmpty else { continue }
             while let range = ranges.last {
                 var bytes = Array(name.utf8)
@@ -308,6 +318,91 @@ extension ExtractionContext {
         // Separators and words left dangling once noise is gone.
         name = Self.nameSeparators.trimming(Self.withoutDanglingWords(name))
         return cleanBrand(name)
+    }
+
+    /// The sender-noise words a display name is cleaned of: those of the email's languages
+    /// (the detected one, then English), then those of each language written in a script the
+    /// name holds and the email is not read in — Hangul: Korean; kana: Japanese; Han: Japanese
+    /// and Chinese. A name's words are its own script's whatever the body's language: "쿠팡
+    /// 고객센터" sends an email in English too. A name in Latin letters only gets the email's
+    /// languages' words, as before.
+    func senderNoisePhrases(for name: String) -> [Phrase] {
+        let phrases = languages.senderNoise.phrases
+        guard !FieldText.isASCII(name) else { return phrases }
+        var hangul = 0
+        var kana = 0
+        var han = 0
+        LanguageSet.countScripts(Array(name.utf8), hangul: &hangul, kana: &kana, han: &han)
+        var codes: [String] = []
+        if hangul > 0 { codes.append("ko") }
+        if kana > 0 || han > 0 { codes.append("ja") }
+        if han > 0 { codes.append("zh") }
+        var added = phrases
+        for code in codes where !languages.all.contains(where: { $0.rules.code == code }) {
+            if let language = extractor.languages.first(where: { $0.rules.code == code }) {
+                added += language.senderNoise
+            }
+        }
+        return added
+    }
+
+    /// Whether a noise word found at `range` of a display name's UTF-8 bytes is part of the
+    /// name: it starts (or ends) with a letter of a script written without spaces between words
+    /// (``isSpacelessLetter(_:)``), and a letter or digit of any script comes right before (or
+    /// right after) it.
+    static func isGluedToName(_ range: Range<Int>, in bytes: [UInt8]) -> Bool {
+        guard let first = scalar(startingAt: range.lowerBound, in: bytes),
+            let last = scalar(endingAt: range.upperBound, in: bytes)
+        else { return false }
+        if isSpacelessLetter(first), let before = scalar(endingAt: range.lowerBound, in: bytes),
+            isLetterOrDigit(before)
+        {
+            return true
+        }
+        if isSpacelessLetter(last), let after = scalar(startingAt: range.upperBound, in: bytes),
+            isLetterOrDigit(after)
+        {
+            return true
+        }
+        return false
+    }
+
+    /// Whether a scalar is a letter of Hangul, kana or Han (with the kana length mark `ー` and
+    /// half-width katakana): scripts whose words a name glues together.
+    static func isSpacelessLetter(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x1100...0x11FF, 0x3040...0x30FF, 0x3130...0x318F, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+            0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFF66...0xFF9F:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Whether a scalar is a letter or a digit of any script.
+    static func isLetterOrDigit(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+    }
+
+    /// The scalar whose UTF-8 sequence starts at `index`, nil at the end or in a malformed one.
+    static func scalar(startingAt index: Int, in bytes: [UInt8]) -> Unicode.Scalar? {
+        guard index >= 0, index < bytes.count else { return nil }
+        var end = index + 1
+        while end < bytes.count, end - index < 4, bytes[end] & 0xC0 == 0x80 { end += 1 }
+        var decoded = String(decoding: bytes[index..<end], as: UTF8.self).unicodeScalars.makeIterator()
+        guard let scalar = decoded.next(), scalar != "\u{FFFD}", decoded.next() == nil else { return nil }
+        return scalar
+    }
+
+    /// The scalar whose UTF-8 sequence ends just before `index`, nil at the start or in a
+    /// malformed one.
+    static func scalar(endingAt index: Int, in bytes: [UInt8]) -> Unicode.Scalar? {
+        guard index > 0, index <= bytes.count else { return nil }
+        var start = index - 1
+        while start > 0, index - start < 4, bytes[start] & 0xC0 == 0x80 { start -= 1 }
+        var decoded = String(decoding: bytes[start..<index], as: UTF8.self).unicodeScalars.makeIterator()
+        guard let scalar = decoded.next(), scalar != "\u{FFFD}", decoded.next() == nil else { return nil }
+        return scalar
     }
 
     /// The words of a display name (parted by spaces) joined by one space, without the words

@@ -9,7 +9,9 @@ extension ExtractionContext {
     /// (click-tracker wrappers removed) is on the merchant's registrable domain and whose
     /// anchor text is a "view your order" phrase of the language rules (`orderLinkPhrases`)
     /// or whose target contains the order number. Only `https` (and `http`) targets count; a
-    /// link to another site (a carrier, a survey tool) never does.
+    /// link to another site (a carrier, a survey tool) never does, nor does a link that names
+    /// another order number than the order's (``namesAnotherOrder(_:orderNumber:)``): it
+    /// leads to that other order's page.
     /// - Parameters:
     ///   - orderNumber: the order number chosen, when there is one.
     ///   - merchantDomain: the merchant's registrable domain, when known.
@@ -43,6 +45,7 @@ extension ExtractionContext {
                 let host = WebURLHost.componentsHost(target)?.lowercased(),
                 host == merchantDomain || host.hasSuffix(subdomainSuffix)
             else { continue }
+            if let orderNumber, Self.namesAnotherOrder(link, orderNumber: orderNumber) { continue }
             let hasNumber = checkOrderNumber && orderNumber.map { Self.contains(target, $0) } == true
             let bestScore = best?.score ?? 0
             var score = 0.0
@@ -65,6 +68,68 @@ extension ExtractionContext {
                 field: "orderManagementURL", source: "link", text: "\(best.text) → \(best.url)",
                 confidence: min(0.95, 0.4 + best.score / 2)))
         return best.url
+    }
+
+    /// Whether a link names an order number and not `orderNumber`: the page it leads to is
+    /// another order's.
+    ///
+    /// A link that contains the order number (its text or its target, ignoring case) names the
+    /// order. Otherwise it names another one when
+    /// - its text holds a word shaped like an order number (``OrderNumberToken/isPlausible(_:minimumLength:)``
+    ///   with four characters or more, or a short number with a letter as
+    ///   ``OrderNumberToken/shortLabelled(_:fillers:)`` reads it: "View order NW-0",
+    ///   "View order #51007"), or one of the order number's series (``OrderNumberShape``);
+    /// - its target (path segments and query values, percent-decoded) holds a word of the
+    ///   order number's series: the same letters before other digits (`/orders/NW-0`,
+    ///   `?id=NW-51007` for `NW-48213`).
+    ///
+    /// A target's other words are not read as order numbers: shops put their own identifiers
+    /// there (`/orders/9f1c0a7e2b5d4c3a/authenticate`, an account page's internal order ID
+    /// beside the order "#1047"), and campaign, session and tracking parameters.
+    /// - Parameters:
+    ///   - link: a link of the email.
+    ///   - orderNumber: the order number chosen.
+    static func namesAnotherOrder(_ link: Link, orderNumber: String) -> Bool {
+        let own = orderNumber.uppercased()
+        let text = link.text.uppercased()
+        let target = link.target.uppercased()
+        guard !own.isEmpty, !text.contains(own), !target.contains(own),
+            !(target.removingPercentEncoding ?? target).contains(own)
+        else { return false }
+        let shape = OrderNumberShape(own)
+        for word in orderNumberWords(text) where shape.isOther(word) || looksLikeOrderNumber(word) {
+            return true
+        }
+        guard !shape.prefix.isEmpty, let components = URLComponents(string: link.target) else { return false }
+        let parts =
+            components.path.split(separator: "/").map(String.init)
+            + (components.queryItems ?? []).compactMap(\.value)
+        for part in parts {
+            let decoded = (part.removingPercentEncoding ?? part).uppercased()
+            if orderNumberWords(decoded).contains(where: shape.isOther) { return true }
+        }
+        return false
+    }
+
+    /// The words of an upper-cased text made of ASCII letters, digits, `-`, `_` and `.`, with
+    /// `.`, `-` and `_` cut from their ends ("#51007." → "51007").
+    static func orderNumberWords(_ text: String) -> [String] {
+        text.split { !($0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == ".")) }
+            .map { word in
+                var word = Substring(word)
+                while let last = word.last, ".-_".contains(last) { word = word.dropLast() }
+                while let first = word.first, ".-_".contains(first) { word = word.dropFirst() }
+                return String(word)
+            }
+            .filter { !$0.isEmpty }
+    }
+
+    /// Whether an upper-cased word reads as an order number on its own: plausible with four
+    /// characters or more, or a short number with a letter ("NW-0", "AB12").
+    static func looksLikeOrderNumber(_ word: String) -> Bool {
+        guard word.contains(where: \.isNumber) else { return false }
+        if OrderNumberToken.isPlausible(word, minimumLength: 4) { return true }
+        return word.contains(where: \.isLetter) && OrderNumberToken.shortLabelled(word, fillers: []) != nil
     }
 
     /// Whether the text contains one of the phrases, as Foundation's `contains` says. In ASCII
@@ -200,5 +265,32 @@ struct LinkPhrase: Sendable {
             !text.isEmpty && text.unicodeScalars.allSatisfy(SimpleScalars.isStandalone)
             ? Array(text.utf8) : nil
         mayOccurInASCII = ascii || text.decomposedStringWithCanonicalMapping.utf8.allSatisfy { $0 < 0x80 }
+    }
+}
+
+/// The shape of an order number with letters before its digits (`NW-48213`: `NW-`, then
+/// digits), to tell another number of the same series (`NW-0`, `NW-51007`).
+struct OrderNumberShape {
+    /// The letters and separators before the first digit, upper-cased; empty when the order
+    /// number starts with a digit or has no such part.
+    let prefix: String
+
+    /// - Parameter orderNumber: the order number, upper-cased.
+    init(_ orderNumber: String) {
+        let head = orderNumber.prefix { !$0.isNumber }
+        let rest = orderNumber.dropFirst(head.count)
+        let isSeries =
+            head.contains(where: \.isLetter) && !rest.isEmpty
+            && rest.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "-" || $0 == "/" || $0 == ".") }
+        prefix = isSeries ? String(head) : ""
+    }
+
+    /// Whether an upper-cased word is another number of the order number's series: the same
+    /// letters and separators, then ASCII digits (and separators) only.
+    func isOther(_ word: String) -> Bool {
+        guard !prefix.isEmpty, word.hasPrefix(prefix) else { return false }
+        let rest = word.dropFirst(prefix.count)
+        return rest.first?.isNumber == true
+            && rest.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "-" || $0 == "/" || $0 == ".") }
     }
 }

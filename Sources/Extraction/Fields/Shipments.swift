@@ -183,7 +183,11 @@ extension ExtractionContext {
     /// Further orders in the same email: other order numbers labelled in the same rendition
     /// as the first. Each order owns the part of the text from its label to the next order's:
     /// the shipments and the total found there are its own.
-    func additionalOrders(
+    ///
+    /// At most ``Extractor/maximumOrders`` orders in all: the first one and the others first
+    /// in the text. An order past the limit is left out with the part of the text it owns (its
+    /// shipments and total are given to no other order), and a warning says so.
+    mutating func additionalOrders(
         ranked: [Chosen<String>], shipments: inout [Shipment], tracking: [TrackingCandidate],
         total: inout MonetaryAmount?, orderDate: String?
     ) -> [OrderPart] {
@@ -193,51 +197,75 @@ extension ExtractionContext {
         func offset(of chosen: Chosen<String>) -> Int? {
             ([chosen.best] + chosen.supporting).first { $0.origin == origin && $0.source == "label" }?.offset
         }
-        let others = ranked.dropFirst().filter { chosen in
-            chosen.score >= 0.7 && chosen.best.source == "label" && offset(of: chosen) != nil
-                && !chosen.value.uppercased().contains(primary.value.uppercased())
-                && !primary.value.uppercased().contains(chosen.value.uppercased())
+        // Each further order with the offset of its label, ranked.
+        var others: [(chosen: Chosen<String>, offset: Int)] = ranked.dropFirst().compactMap { chosen in
+            guard chosen.score >= 0.7 && chosen.best.source == "label",
+                !chosen.value.uppercased().contains(primary.value.uppercased()),
+                !primary.value.uppercased().contains(chosen.value.uppercased()),
+                let position = offset(of: chosen)
+            else { return nil }
+            return (chosen, position)
         }
         guard !others.isEmpty, let primaryOffset = offset(of: primary) else { return [] }
-        var anchors: [(String, Int)] = [(primary.value, primaryOffset)]
-        for other in others {
-            if let position = offset(of: other) { anchors.append((other.value, position)) }
+        // Past the limit, the orders first in the text are kept (in their ranked order); the
+        // others still own their part of the text, but are not reported.
+        let kept = Extractor.maximumOrders - 1
+        var dropped: [(chosen: Chosen<String>, offset: Int)] = []
+        if others.count > kept {
+            let lastKept = others.map(\.offset).sorted()[kept - 1]
+            dropped = others.filter { $0.offset > lastKept }
+            others.removeAll { $0.offset > lastKept }
+            let firstDropped = dropped.map(\.offset).min() ?? lastKept
+            warnings.append(
+                DocumentWarning(
+                    partPath: text.lines(of: origin).last { $0.startOffset <= firstDropped }?.span?.partPath,
+                    message:
+                        "more than \(Extractor.maximumOrders) orders: the first \(Extractor.maximumOrders) kept, the rest left out"
+                ))
         }
+        // Each label's offset with the order it starts: nil for an order left out.
+        var anchors: [(String?, Int)] = [(primary.value, primaryOffset)]
+        anchors += others.map { ($0.chosen.value, $0.offset) }
+        anchors += dropped.map { (nil, $0.offset) }
         anchors.sort { $0.1 < $1.1 }
-        func owner(of position: Int) -> String {
-            anchors.last { $0.1 <= position }?.0 ?? primary.value
+        func owner(of position: Int) -> String? {
+            guard let anchor = anchors.last(where: { $0.1 <= position }) else { return primary.value }
+            return anchor.0
         }
         var moved: [String: [Shipment]] = [:]
-        var kept: [Shipment] = []
+        var keptShipments: [Shipment] = []
         for shipment in shipments {
             guard let number = shipment.trackingNumber,
                 let candidate = tracking.first(where: { $0.trackingNumber == number }),
                 let position = candidate.utf8Offset
             else {
-                kept.append(shipment)
+                keptShipments.append(shipment)
                 continue
             }
-            let name = owner(of: position)
+            // A shipment under an order left out is left out with it.
+            guard let name = owner(of: position) else { continue }
             if name == primary.value {
-                kept.append(shipment)
+                keptShipments.append(shipment)
             } else {
                 moved[name, default: []].append(shipment)
             }
         }
-        shipments = kept
+        shipments = keptShipments
         // Totals by segment.
         var totals: [String: [Candidate<MonetaryAmount>]] = [:]
         for candidate in totalCandidates() where candidate.origin == origin && candidate.source == "label" {
-            guard candidate.offset >= (anchors.first?.1 ?? 0) else { continue }
-            totals[owner(of: candidate.offset), default: []].append(candidate)
+            guard candidate.offset >= (anchors.first?.1 ?? 0), let name = owner(of: candidate.offset) else {
+                continue
+            }
+            totals[name, default: []].append(candidate)
         }
         if let own = totals[primary.value].flatMap({ Scoring.choose($0, threshold: 0.6) }) {
             total = own.value
         }
         return others.map { other in
             OrderPart(
-                orderNumber: other.value, orderDate: orderDate, shipments: moved[other.value],
-                total: totals[other.value].flatMap { Scoring.choose($0, threshold: 0.6) }?.value)
+                orderNumber: other.chosen.value, orderDate: orderDate, shipments: moved[other.chosen.value],
+                total: totals[other.chosen.value].flatMap { Scoring.choose($0, threshold: 0.6) }?.value)
         }
     }
 }
