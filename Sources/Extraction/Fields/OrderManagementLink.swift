@@ -45,7 +45,6 @@ extension ExtractionContext {
                 let host = WebURLHost.componentsHost(target)?.lowercased(),
                 host == merchantDomain || host.hasSuffix(subdomainSuffix)
             else { continue }
-            if let orderNumber, Self.namesAnotherOrder(link, orderNumber: orderNumber) { continue }
             let hasNumber = checkOrderNumber && orderNumber.map { Self.contains(target, $0) } == true
             let bestScore = best?.score ?? 0
             var score = 0.0
@@ -60,6 +59,9 @@ extension ExtractionContext {
             }
             if hasNumber { score += 0.35 }
             guard score > 0, score > bestScore else { continue }
+            // Read last, and only for a link that would be the best so far: the test splits and
+            // parses the link, and most links of an email never get here.
+            if let orderNumber, Self.namesAnotherOrder(link, orderNumber: orderNumber) { continue }
             best = (target, score, link.text)
         }
         guard let best else { return nil }
