@@ -453,6 +453,45 @@ extension FieldFastPathTests {
                 rules.entry(forDomain: domain).map { $0.name ?? "platform" } == linear(domain), "\(domain)")
         }
     }
+
+    /// The byte lookup of an ASCII domain finds the entry the character lookup finds, for
+    /// generated domains: upper case, parents, trailing dots, empty labels, domains beyond
+    /// ASCII, and rules listing domains in upper case or beyond ASCII (the Kelvin sign is
+    /// canonically a "K", the Greek varia a "`").
+    @Test func merchantByteLookupAgreesWithTheCharacterLookup() throws {
+        let json = """
+            {"merchants": [
+              {"domains": ["shop.example", "mail.shop.example", "a.b"], "name": "Shop"},
+              {"domains": ["platform.example", "co.uk"], "platform": true},
+              {"domains": ["Upper.Example", "b.example."], "name": "Upper"},
+              {"domains": ["\\u212Aelvin.example", "a\\u1FEFb.example", "bücher.example"], "name": "Kelvin"},
+              {"domains": ["", ".example", "x..example"], "name": "Empty"}
+            ]}
+            """
+        let rules = try JSONDecoder().decode(MerchantRules.self, from: Data(json.utf8))
+        let labels = [
+            "shop", "SHOP", "mail", "example", "Example", "a", "b", "B", "co", "uk", "upper", "UPPER",
+            "platform",
+            "Kelvin", "kelvin", "K", "bücher", "BÜCHER", "x", "", "\u{212A}elvin", "xn--bcher-kva", "a`b",
+            "A`B", "a\u{1FEF}b",
+        ]
+        var generator = FastPathTests.Generator(state: 41)
+        var found = 0
+        for _ in 0..<20_000 {
+            let count = Int(generator.next() % 5)
+            let domain =
+                (0..<count).map { _ in generator.pick(labels) }.joined(separator: ".")
+                + (generator.next() % 6 == 0 ? "." : "")
+            let fast = rules.entry(forDomain: domain)?.name
+            let reference = rules.characterEntry(forDomain: domain)?.name
+            #expect(fast == reference, "\(domain.debugDescription)")
+            if rules.asciiPosition(forDomain: domain) != nil { found += 1 }
+        }
+        // Most generated domains are ASCII and take the byte lookup.
+        #expect(found > 10_000)
+        // A listed domain beyond ASCII that is canonically an ASCII one is found by its bytes.
+        #expect(rules.asciiPosition(forDomain: "shop.A`b.example") == .some(3))
+    }
 }
 
 /// Order-management links and amounts.
