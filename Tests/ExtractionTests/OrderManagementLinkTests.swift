@@ -36,6 +36,38 @@ import Testing
         }
     }
 
+    /// Which links name another order than NW-48213: the quick tests (no ASCII digit, no
+    /// series letters in a target without percent escapes) answer as the full reading does.
+    @Test(arguments: [
+        ("View order NW-0", "https://shop.example/orders", true),
+        ("View order #51007", "https://shop.example/orders", true),
+        ("View your order", "https://shop.example/orders/NW-51007", true),
+        ("View your order", "https://shop.example/account?id=nw-51007", true),
+        ("View your order", "https://shop.example/orders/%4E%57-51007", true),
+        ("View your order", "https://shop.example/orders/NW-48213", false),
+        ("View order NW-48213", "https://shop.example/orders/NW-0", false),
+        ("View your order", "https://shop.example/orders/9f1c0a7e2b5d4c3a/authenticate", false),
+        ("View your order", "https://shop.example/orders?utm_campaign=2026-11", false),
+        ("View your order", "https://shop.example/orders", false),
+        ("Voir la commande", "https://shop.example/commande/%C3%A9t%C3%A9", false),
+    ])
+    func linksNamingAnotherOrder(_ text: String, _ target: String, _ expected: Bool) {
+        let link = Link(href: target, target: target, text: text, position: 1)
+        #expect(ExtractionContext.namesAnotherOrder(link, orderNumber: "NW-48213") == expected)
+    }
+
+    /// An order number that starts with a digit has no series: only the text is read.
+    @Test func anOrderNumberWithoutLettersReadsOnlyTheText() {
+        let plain = Link(
+            href: "https://shop.example/orders/51007", target: "https://shop.example/orders/51007",
+            text: "View your order", position: 1)
+        #expect(!ExtractionContext.namesAnotherOrder(plain, orderNumber: "48213"))
+        let named = Link(
+            href: "https://shop.example/orders", target: "https://shop.example/orders", text: "Order 51007",
+            position: 1)
+        #expect(ExtractionContext.namesAnotherOrder(named, orderNumber: "48213"))
+    }
+
     @Test func takesTheViewOrderLinkOnTheMerchantsDomain() {
         let links = [
             Link(

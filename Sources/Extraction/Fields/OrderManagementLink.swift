@@ -99,10 +99,19 @@ extension ExtractionContext {
             !(target.removingPercentEncoding ?? target).contains(own)
         else { return false }
         let shape = OrderNumberShape(own)
-        for word in orderNumberWords(text) where shape.isOther(word) || looksLikeOrderNumber(word) {
-            return true
+        // Every word the tests below take holds an ASCII digit: a text or target without one
+        // is not split.
+        if hasASCIIDigit(text) {
+            for word in orderNumberWords(text) where shape.isOther(word) || looksLikeOrderNumber(word) {
+                return true
+            }
         }
-        guard !shape.prefix.isEmpty, let components = URLComponents(string: link.target) else { return false }
+        // A word of the series starts with its letters: without a percent escape, the target's
+        // parts are its own text, which must then hold those letters.
+        guard !shape.prefix.isEmpty, hasASCIIDigit(target),
+            target.utf8.contains(UInt8(ascii: "%")) || target.contains(shape.prefix),
+            let components = URLComponents(string: link.target)
+        else { return false }
         let parts =
             components.path.split(separator: "/").map(String.init)
             + (components.queryItems ?? []).compactMap(\.value)
@@ -111,6 +120,11 @@ extension ExtractionContext {
             if orderNumberWords(decoded).contains(where: shape.isOther) { return true }
         }
         return false
+    }
+
+    /// Whether a text holds an ASCII digit (read from its bytes).
+    static func hasASCIIDigit(_ text: String) -> Bool {
+        text.utf8.contains { $0 &- UInt8(ascii: "0") < 10 }
     }
 
     /// The words of an upper-cased text made of ASCII letters, digits, `-`, `_` and `.`, with
