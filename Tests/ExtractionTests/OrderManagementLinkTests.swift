@@ -49,11 +49,41 @@ import Testing
         ("View your order", "https://shop.example/orders/9f1c0a7e2b5d4c3a/authenticate", false),
         ("View your order", "https://shop.example/orders?utm_campaign=2026-11", false),
         ("View your order", "https://shop.example/orders", false),
+        ("View order NW-482139", "https://shop.example/orders/NW-482139", true),
+        ("View your order", "https://shop.example/orders/NW-482139", true),
+        ("View order NW-48213", "https://shop.example/orders/NW-48213?ref=mail", false),
         ("Voir la commande", "https://shop.example/commande/%C3%A9t%C3%A9", false),
     ])
     func linksNamingAnotherOrder(_ text: String, _ target: String, _ expected: Bool) {
         let link = Link(href: target, target: target, text: text, position: 1)
         #expect(ExtractionContext.namesAnotherOrder(link, orderNumber: "NW-48213") == expected)
+    }
+
+    /// An order number stands in a text only as a whole, not as the start of a longer one.
+    @Test func theOrderNumberStandsInATextAsAWhole() {
+        for (text, expected) in [
+            ("/orders/NW-48213", true), ("/orders/nw-48213?x=1", true), ("NW-48213", true),
+            ("View order NW-48213.", true), ("/orders/NW-482139", false), ("XNW-48213", false),
+            ("/orders/NW-4821", false), ("", false), ("NW-48213-2", true),
+        ] {
+            #expect(ExtractionContext.containsNumber("NW-48213", in: text) == expected, "\(text)")
+        }
+        #expect(!ExtractionContext.containsNumber("NW-48213", in: "/orders/nw-48213", ignoringCase: false))
+        #expect(!ExtractionContext.containsNumber("", in: "/orders"))
+    }
+
+    /// A link to a longer number that starts with the order's is another order's page.
+    @Test func aLinkToALongerNumberIsNotTheOrdersLink() {
+        let lines = ["Thank you for your order!", "Order number:\tNW-48213", "Order total:\t$24.00"]
+        let links = [
+            Link(
+                href: "https://shop.example/orders/NW-482139",
+                target: "https://shop.example/orders/NW-482139",
+                text: "View your order", position: 10)
+        ]
+        let result = Fixture.extract(Fixture.document(subject: "Order confirmed", html: lines, links: links))
+        #expect(result.orderNumber == "NW-48213")
+        #expect(result.orderManagementURL == nil)
     }
 
     /// An order number that starts with a digit has no series: only the text is read.

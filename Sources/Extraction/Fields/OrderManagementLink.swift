@@ -45,7 +45,9 @@ extension ExtractionContext {
                 let host = WebURLHost.componentsHost(target)?.lowercased(),
                 host == merchantDomain || host.hasSuffix(subdomainSuffix)
             else { continue }
-            let hasNumber = checkOrderNumber && orderNumber.map { Self.contains(target, $0) } == true
+            let hasNumber =
+                checkOrderNumber
+                && orderNumber.map { Self.containsNumber($0, in: target, ignoringCase: false) } == true
             let bestScore = best?.score ?? 0
             var score = 0.0
             // The anchor is read only when its phrase could make the link the best so far.
@@ -95,8 +97,8 @@ extension ExtractionContext {
         let own = orderNumber.uppercased()
         let text = link.text.uppercased()
         let target = link.target.uppercased()
-        guard !own.isEmpty, !text.contains(own), !target.contains(own),
-            !(target.removingPercentEncoding ?? target).contains(own)
+        guard !own.isEmpty, !containsNumber(own, in: text), !containsNumber(own, in: target),
+            !containsNumber(own, in: target.removingPercentEncoding ?? target)
         else { return false }
         let shape = OrderNumberShape(own)
         // Every word the tests below take holds an ASCII digit: a text or target without one
@@ -118,6 +120,42 @@ extension ExtractionContext {
         for part in parts {
             let decoded = (part.removingPercentEncoding ?? part).uppercased()
             if orderNumberWords(decoded).contains(where: shape.isOther) { return true }
+        }
+        return false
+    }
+
+    /// Whether `number` stands in `text` as a whole: an occurrence of its UTF-8 bytes with no
+    /// ASCII letter or digit glued to either side. "NW-48213" stands in "/orders/NW-48213?x=1"
+    /// and "View order NW-48213", not in "/orders/NW-482139" (another order's page) nor in
+    /// "XNW-48213".
+    /// - Parameters:
+    ///   - number: the order number (not empty for a match).
+    ///   - text: a link's text or target.
+    ///   - ignoringCase: whether ASCII letters match in either case.
+    static func containsNumber(_ number: String, in text: String, ignoringCase: Bool = true) -> Bool {
+        let needle = Array(number.utf8)
+        let haystack = Array(text.utf8)
+        guard let first = needle.first, needle.count <= haystack.count else { return false }
+        @inline(__always) func fold(_ byte: UInt8) -> UInt8 {
+            ignoringCase && byte &- UInt8(ascii: "a") < 26 ? byte &- 32 : byte
+        }
+        @inline(__always) func isAlphanumeric(_ byte: UInt8) -> Bool {
+            byte &- UInt8(ascii: "0") < 10 || (byte | 0x20) &- UInt8(ascii: "a") < 26
+        }
+        let head = fold(first)
+        for start in 0...(haystack.count - needle.count) where fold(haystack[start]) == head {
+            var matches = true
+            for offset in 1..<needle.count where fold(haystack[start + offset]) != fold(needle[offset]) {
+                matches = false
+                break
+            }
+            guard matches else { continue }
+            let end = start + needle.count
+            if (start == 0 || !isAlphanumeric(haystack[start - 1]))
+                && (end == haystack.count || !isAlphanumeric(haystack[end]))
+            {
+                return true
+            }
         }
         return false
     }
