@@ -77,14 +77,15 @@ extension ExtractionContext {
     /// Whether a link names an order number and not `orderNumber`: the page it leads to is
     /// another order's.
     ///
-    /// A link that contains the order number (its text or its target, ignoring case) names the
+    /// A link whose target contains the order number (ignoring case, as a whole word) names the
     /// order. Otherwise it names another one when
-    /// - its text holds a word shaped like an order number (``OrderNumberToken/isPlausible(_:minimumLength:)``
+    /// - its text, when it does not name the order, holds a word shaped like an order number (``OrderNumberToken/isPlausible(_:minimumLength:)``
     ///   with four characters or more, or a short number with a letter as
     ///   ``OrderNumberToken/shortLabelled(_:fillers:)`` reads it: "View order NW-0",
     ///   "View order #51007"), or one of the order number's series (``OrderNumberShape``);
     /// - its target (path segments and query values, percent-decoded) holds a word of the
-    ///   order number's series: the same letters before other digits (`/orders/NW-0`,
+    ///   order number's series, whatever its text says ("View order NW-48213" leading to
+    ///   `/orders/NW-482` leads to that other order): the same letters before other digits (`/orders/NW-0`,
     ///   `?id=NW-51007` for `NW-48213`).
     ///
     /// A target's other words are not read as order numbers: shops put their own identifiers
@@ -97,13 +98,13 @@ extension ExtractionContext {
         let own = orderNumber.uppercased()
         let text = link.text.uppercased()
         let target = link.target.uppercased()
-        guard !own.isEmpty, !containsNumber(own, in: text), !containsNumber(own, in: target),
+        guard !own.isEmpty, !containsNumber(own, in: target),
             !containsNumber(own, in: target.removingPercentEncoding ?? target)
         else { return false }
         let shape = OrderNumberShape(own)
         // Every word the tests below take holds an ASCII digit: a text or target without one
-        // is not split.
-        if hasASCIIDigit(text) {
+        // is not split. A text that names the order is read no further; its target still is.
+        if hasASCIIDigit(text), !containsNumber(own, in: text) {
             for word in orderNumberWords(text) where shape.isOther(word) || looksLikeOrderNumber(word) {
                 return true
             }
